@@ -1,0 +1,27 @@
+"""Error types whose message is meant to be shown to a user as a single line.
+
+The CLI catches :class:`ReproError` and :class:`ValueError` (raised by parameter
+validation everywhere in the suite), prints ``error: <message>`` and exits with a
+nonzero status, without a traceback.
+"""
+
+
+class ReproError(Exception):
+    """Base class of the suite's user-facing errors."""
+
+
+class DataError(ReproError):
+    """A data file is missing, corrupted, or cannot be obtained offline."""
+
+
+class ConfigError(ReproError, ValueError):
+    """An experiment name, profile or configuration value is not admissible."""
+
+
+def require(condition: bool, name: str, value, allowed: str) -> None:
+    """Raise ``ValueError`` naming the parameter, its value and what is allowed.
+
+    >>> require(1 > 0, "eta", 1, "eta > 0")
+    """
+    if not condition:
+        raise ValueError(f"{name}={value!r} is not admissible: {allowed}")
