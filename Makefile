@@ -1,0 +1,51 @@
+# fedbounds: `make reproduce` rebuilds every result, figure, notebook and the audit report;
+# `make test` runs the test suite. Both create .venv on first use. Only stale steps rerun:
+# results are cached by config hash (results/), and each later step depends on stamp files.
+PYTHON  ?= python3
+VENV    := .venv
+PY      := $(VENV)/bin/python
+PROFILE ?= quick
+JOBS    ?= 2
+INSTALLED := $(VENV)/.installed
+SOURCES := $(shell find bounds repro -name '*.py' 2>/dev/null) pyproject.toml
+RESULTS := results/.complete-$(PROFILE)
+FIGURES := results/.figures-$(PROFILE)
+NOTEBOOKS := $(patsubst %.py,%.ipynb,$(wildcard notebooks/*.py))
+
+.PHONY: reproduce test figures notebooks audit bench clean venv results
+
+reproduce: $(RESULTS) $(FIGURES) reports/audit.md $(NOTEBOOKS)
+
+venv: $(INSTALLED)
+$(INSTALLED): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+results: $(RESULTS)
+$(RESULTS): $(INSTALLED) $(SOURCES)
+	$(PY) -m repro run all --profile $(PROFILE) --jobs $(JOBS)
+	touch $@
+
+figures: $(FIGURES)
+$(FIGURES): $(RESULTS)
+	$(PY) -m repro figures --profile $(PROFILE) --jobs $(JOBS) --no-progress
+	touch $@
+
+audit: reports/audit.md
+reports/audit.md: $(RESULTS)
+	$(PY) -m repro audit --profile $(PROFILE) --jobs $(JOBS) --no-progress
+
+notebooks: $(NOTEBOOKS)
+notebooks/%.ipynb: notebooks/%.py $(RESULTS) $(FIGURES)
+	$(PY) -m repro notebooks $*
+
+test: $(INSTALLED)
+	$(PY) -m pytest --hypothesis-profile=ci -q -p no:cacheprovider
+
+bench: $(INSTALLED)
+	$(PY) benchmarks/bench_fedsgm.py
+
+clean:
+	rm -rf results .hypothesis .pytest_cache benchmarks/out
+	find . -name __pycache__ -type d -prune -not -path './$(VENV)/*' -exec rm -rf {} +

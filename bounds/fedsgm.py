@@ -1,0 +1,513 @@
+"""FedSGM (Upadhyay, Moon, Hashemi; OPT 2025): every numbered result as a :class:`Claim`.
+
+Source: ``shared/papers/fedsgm.md``; precise reading: ``shared/spec/fedsgm.md`` (section numbers
+below refer to the spec). The paper uses alpha for three objects; here the switching weight is
+``sigma`` (Algorithm 1's alpha_t), the averaging weight of the soft output is ``pi`` (Theorem 2's
+alpha_t) and Young's parameter is ``a`` (the proofs' alpha).
+
+Claims come in three provenances:
+
+* ``paper``: Theorems 1, 2 and the special cases of the discussion (main text);
+* ``paper-appendix``: Lemmas 3-5, the proofs' one-round and summed inequalities, Theorems 6-9
+  as stated in the appendix, and -- as separate ``*.proof`` claims -- the constants that the
+  appendix proofs actually derive (Gamma_pf, eta(Gamma_pf), eps = (N+1) eps(Gamma_pf) or
+  2 eps(Gamma_pf));
+* ``derived``: consequences computed here (communication complexity, the step-size condition
+  the soft proof needs under the *stated* constants).
+
+Observed quantities (measured on a run by ``repro.verify``) are symbols too; their names are the
+keys of ``Claim.bounds()``.
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from .core import Claim, Mode, Provenance
+
+# ---------------------------------------------------------------------------- symbols
+E = sp.Symbol("E", positive=True, integer=True)          # local steps
+T = sp.Symbol("T", positive=True, integer=True)          # rounds
+n = sp.Symbol("n", positive=True, integer=True)          # clients
+q = sp.Symbol("q_u", nonnegative=True)                   # compression variance factor
+D = sp.Symbol("D", positive=True)                        # ||w0 - w*||
+G = sp.Symbol("G", positive=True)                        # Lipschitz constant of every f_j, g_j
+eta = sp.Symbol("eta", positive=True)                    # step size
+eps = sp.Symbol("epsilon", positive=True)                # tolerance
+beta = sp.Symbol("beta", positive=True)                  # soft-switching slope
+a = sp.Symbol("a", positive=True)                        # Young's parameter (paper: alpha)
+N = sp.Symbol("N", nonnegative=True, integer=True)       # the hard proofs' "for some N >= 0"
+tau = sp.Symbol("tau", nonnegative=True, integer=True)   # local step index
+
+PARAMETER_DOMAINS = {
+    E: "integer >= 1", T: "integer >= 1", n: "integer >= 1", q: "real >= 0 (Rand-K: d/K - 1)",
+    D: "real > 0", G: "real > 0", eta: "real > 0", eps: "real > 0", beta: "real > 0",
+    a: "real > 0", N: "integer >= 0",
+}
+
+# Observed quantities (one run, one round, or one (client, local step) term).
+A_size = sp.Symbol("A_size")                 # |A|, number of rounds in the output set
+subopt = sp.Symbol("subopt")                 # f(w_bar) - f(w*)
+infeas = sp.Symbol("infeas")                 # g(w_bar)
+sigma = sp.Symbol("sigma")                   # switching weight of the round, in [0, 1]
+Sigma_A = sp.Symbol("Sigma_A")               # sum over A of sigma_t
+agg_sq_expect = sp.Symbol("agg_sq_expect")   # E_C ||(1/n) sum_j C_j(X_j)||^2 given the round
+Xbar_sq = sp.Symbol("Xbar_sq")               # ||(1/n) sum_j X_j||^2
+sumX_sq = sp.Symbol("sumX_sq")               # sum_j ||X_j||^2
+sum_nu_sq = sp.Symbol("sum_nu_sq")           # sum_j sum_tau ||nu_{j,tau}||^2
+inner_term = sp.Symbol("inner_term")         # -2 eta <w_t - w*, nu_{j,tau}>
+drift_term = sp.Symbol("drift_term")         # ||w_t - w_{j,tau}||^2
+gap_f_term = sp.Symbol("gap_f_term")         # f_j(w*) - f_j(w_{j,tau})
+gap_g_term = sp.Symbol("gap_g_term")         # g_j(w*) - g_j(w_{j,tau})
+drift_sum = sp.Symbol("drift_sum")           # sum_tau ||w_t - w_{j,tau}||^2 for one client
+drift_total = sp.Symbol("drift_total")       # sum_j sum_tau ||w_t - w_{j,tau}||^2
+gap_local_total = sp.Symbol("gap_local_total")  # sum_j sum_tau (h_j(w*) - h_j(w_{j,tau})), h = f on A, g on B
+dist_sq = sp.Symbol("dist_sq")               # ||w_t - w*||^2
+dist_next_sq = sp.Symbol("dist_next_sq")     # E_C ||w_{t+1} - w*||^2 given the round
+gap_f = sp.Symbol("gap_f")                   # f(w*) - f(w_t)
+gap_g = sp.Symbol("gap_g")                   # g(w*) - g(w_t)
+in_A = sp.Symbol("in_A")                     # 1 if t in A (f-step) else 0 (hard switching)
+S_T = sp.Symbol("S_T")                       # (1/T)[sum_A (f(w_t)-f*) + sum_B (g(w_t)-g*)]; soft: S_T^soft
+
+OBSERVED_DOMAINS = {
+    A_size: "observed: |A|", subopt: "observed: f(w_bar) - f*", infeas: "observed: g(w_bar)",
+    sigma: "observed: switching weight in [0, 1]", Sigma_A: "observed: sum_{t in A} sigma_t",
+    agg_sq_expect: "observed: E_C||aggregate||^2 (closed form for Rand-K)",
+    Xbar_sq: "observed: ||mean_j X_j||^2", sumX_sq: "observed: sum_j ||X_j||^2",
+    sum_nu_sq: "observed: sum_j sum_tau ||nu||^2", inner_term: "observed: -2 eta <w_t - w*, nu>",
+    drift_term: "observed: ||w_t - w_{j,tau}||^2", gap_f_term: "observed: f_j(w*) - f_j(w_{j,tau})",
+    gap_g_term: "observed: g_j(w*) - g_j(w_{j,tau})", drift_sum: "observed: sum_tau drift",
+    drift_total: "observed: sum_j sum_tau drift", gap_local_total: "observed: sum_j sum_tau (h_j(w*) - h_j(w_jtau))",
+    dist_sq: "observed: ||w_t - w*||^2", dist_next_sq: "observed: E_C||w_{t+1} - w*||^2 | round t",
+    gap_f: "observed: f* - f(w_t)", gap_g: "observed: g* - g(w_t)", in_A: "observed: 1{t in A}",
+    S_T: "observed: averaged summed gap (S_T, or S_T^soft for soft switching)",
+}
+
+
+def _domains(*symbols: sp.Symbol) -> dict:
+    table = PARAMETER_DOMAINS | OBSERVED_DOMAINS
+    return {s: table[s] for s in symbols}
+
+
+# ---------------------------------------------------------------------------- constants (spec section 5)
+Gamma_stated = 2 * E**2 + E * q / (2 * n)
+"""Gamma of Theorems 1, 2, 6, 7 as stated; with q_u = 0 for no compression (the indicator)."""
+
+Gamma_proof = sp.Rational(1, 2) * (q / n + 1) * E + 1 + sp.Rational(1, 3) * E**2
+"""Gamma the appendix proofs derive (proofs of Theorems 6-9; q_u = 0 for 8 and 9)."""
+
+
+def eps_of(gamma: sp.Expr) -> sp.Expr:
+    """epsilon(Gamma) = sqrt(2 D^2 G^2 Gamma / (E T)) (spec 5.2)."""
+    return sp.sqrt(2 * D**2 * G**2 * gamma / (E * T))
+
+
+def eta_of(gamma: sp.Expr) -> sp.Expr:
+    """eta(Gamma) = sqrt(D^2 / (2 G^2 E T Gamma)) (spec 5.2)."""
+    return sp.sqrt(D**2 / (2 * G**2 * E * T * gamma))
+
+
+def summed_bound(step: sp.Expr, gamma: sp.Expr) -> sp.Expr:
+    """S_bar(eta; Gamma) = D^2/(2 eta E T) + eta G^2 Gamma, the right side of (S-hard) (spec 5.3)."""
+    return D**2 / (2 * step * E * T) + step * G**2 * gamma
+
+
+EPS_STATED = eps_of(Gamma_stated)
+ETA_STATED = eta_of(Gamma_stated)
+EPS_THM8 = sp.sqrt(4 * D**2 * G**2 * E / T)           # Theorems 8 and 9 as displayed
+ETA_THM8 = sp.sqrt(D**2 / (4 * G**2 * E**3 * T))
+
+EPS_SOLUTION = sp.And(sp.Le(subopt, eps), sp.Le(infeas, eps))
+"""The epsilon-solution predicate of (1): f(w_bar) - f(w*) <= eps and g(w_bar) <= eps."""
+
+_THEOREM_CONCLUSION = (sp.Ge(A_size, 1), sp.Le(subopt, eps), sp.Le(infeas, eps))
+_NONEMPTY = "A is nonempty, w_bar is well-defined, and w_bar is an eps-solution of (1)"
+
+
+# ---------------------------------------------------------------------------- lemmas (spec section 6)
+lemma3 = Claim(
+    id="fedsgm.lemma3", location="Lemma 3, Appendix A.1",
+    statement="E_C ||(1/n) sum_j C_j(sum_tau nu_{j,tau})||^2 <= (q_u/n + 1) E^2 G^2 for every round.",
+    domains=_domains(agg_sq_expect, q, n, E, G, Xbar_sq, sumX_sq, sum_nu_sq),
+    conclusion=(sp.Le(agg_sq_expect, (q / n + 1) * E**2 * G**2),),
+    mode=Mode.EXPECTATION, provenance=Provenance.PAPER_APPENDIX,
+    steps=(
+        ("variance decomposition, independent unbiased C_j, Assumption 2", Xbar_sq + q / n**2 * sumX_sq),
+        ("Jensen: ||mean_j X_j||^2 <= mean_j ||X_j||^2", (1 + q / n) * sumX_sq / n),
+        ("Jensen over local steps: ||X_j||^2 <= E sum_tau ||nu||^2", (1 + q / n) * E * sum_nu_sq / n),
+        ("||nu|| <= G", (q / n + 1) * E**2 * G**2),
+    ),
+    notes="Expectation over the compressors given the round's iterates. For Rand-K the first step "
+          "is an equality, so the exact conditional expectation is available in closed form.",
+)
+
+lemma4 = Claim(
+    id="fedsgm.lemma4", location="Lemma 4, Appendix A.1",
+    statement="Per (client, local step): -2 eta <w_t - w*, nu> <= (eta/a)||w_t - w_{j,tau}||^2 + eta a G^2 "
+              "+ 2 eta (h_j(w*) - h_j(w_{j,tau})), h = f on A and g on B (hard switching).",
+    domains=_domains(inner_term, eta, a, drift_term, G, in_A, gap_f_term, gap_g_term),
+    conclusion=(sp.Le(inner_term, eta / a * drift_term + eta * a * G**2
+                      + 2 * eta * (in_A * gap_f_term + (1 - in_A) * gap_g_term)),),
+    mode=Mode.DETERMINISTIC, provenance=Provenance.PAPER_APPENDIX,
+    hypotheses=(sp.Gt(a, 0),),
+    notes="The first line of Lemma 4 (E_C of the compressed inner product equals the uncompressed one) "
+          "is unbiasedness; the bound is deterministic term by term. A violation can only come from a "
+          "non-convex f_j/g_j or a G that is not a true bound (harness self-test).",
+)
+
+lemma4_soft = Claim(
+    id="fedsgm.lemma4.soft", location="Proof of Theorem 7, Term-B1 and Term-B2 bounds",
+    statement="Soft version: -2 eta <w_t - w*, nu> <= (eta/a) drift + eta a G^2 + 2 eta sigma (g_j(w*) - g_j) "
+              "+ 2 eta (1 - sigma)(f_j(w*) - f_j).",
+    domains=_domains(inner_term, eta, a, drift_term, G, sigma, gap_f_term, gap_g_term),
+    conclusion=(sp.Le(inner_term, eta / a * drift_term + eta * a * G**2
+                      + 2 * eta * sigma * gap_g_term + 2 * eta * (1 - sigma) * gap_f_term),),
+    mode=Mode.DETERMINISTIC, provenance=Provenance.PAPER_APPENDIX,
+    hypotheses=(sp.Gt(a, 0),),
+)
+
+lemma5 = Claim(
+    id="fedsgm.lemma5", location="Lemma 5, Appendix A.1",
+    statement="sum_{tau<E} ||w_t - w_{j,tau}||^2 <= eta^2 E^3 G^2 / 3 for every round and client.",
+    domains=_domains(drift_sum, eta, E, G),
+    conclusion=(sp.Le(drift_sum, eta**2 * E**3 * G**2 / 3),),
+    mode=Mode.DETERMINISTIC, provenance=Provenance.PAPER_APPENDIX,
+    steps=(
+        ("||w_t - w_{j,tau}||^2 <= eta^2 tau^2 G^2, summed", eta**2 * G**2 * (E - 1) * E * (2 * E - 1) / 6),
+        ("sum of squares <= E^3/3", eta**2 * E**3 * G**2 / 3),
+    ),
+    notes="Deterministic; holds with or without compression (local steps are not compressed).",
+)
+
+# ---------------------------------------------------------------------------- proof displays (spec section 7)
+_compression_wording = ("Stated after 'taking the expectation with respect to the compression operator'; "
+                        "checked per round against the exact conditional expectation (Rand-K closed form), "
+                        "and deterministic when q_u = 0.")
+
+eq5 = Claim(
+    id="fedsgm.eq5", location="Eq. (5), proof of Theorem 6 (eq. (12) for Theorem 8)",
+    statement="One round, before moving function values to w_t.",
+    domains=_domains(dist_next_sq, dist_sq, eta, q, n, E, G, a, drift_total, gap_local_total),
+    conclusion=(sp.Le(dist_next_sq, dist_sq + eta**2 * (q / n + 1) * E**2 * G**2 + eta * a * E * G**2
+                      + eta / (a * n) * drift_total + 2 * eta / n * gap_local_total),),
+    mode=Mode.EXPECTATION, provenance=Provenance.PAPER_APPENDIX, notes=_compression_wording,
+)
+
+R_hard = Claim(
+    id="fedsgm.R_hard", location="Proof of Theorem 6, display after (5) (Theorem 8: after (12))",
+    statement="One round of hard switching after convexity, Young and Lemma 5.",
+    domains=_domains(dist_next_sq, dist_sq, eta, q, n, E, G, a, in_A, gap_f, gap_g),
+    conclusion=(sp.Le(dist_next_sq, dist_sq + eta**2 * (q / n + 1) * E**2 * G**2 + 2 * eta * a * E * G**2
+                      + sp.Rational(2, 3) / a * eta**3 * E**3 * G**2
+                      + 2 * eta * E * (in_A * gap_f + (1 - in_A) * gap_g)),),
+    mode=Mode.EXPECTATION, provenance=Provenance.PAPER_APPENDIX, notes=_compression_wording,
+)
+
+R_soft = Claim(
+    id="fedsgm.R_soft", location="Proof of Theorem 7, display before (S-soft) (Theorem 9 likewise), a = eta",
+    statement="One round of soft switching with Young parameter a = eta.",
+    domains=_domains(dist_next_sq, dist_sq, eta, q, n, E, G, sigma, gap_f, gap_g),
+    conclusion=(sp.Le(dist_next_sq, dist_sq + eta**2 * (q / n + 1) * E**2 * G**2 + 2 * eta**2 * E * G**2
+                      + sp.Rational(2, 3) * eta**2 * E**3 * G**2
+                      + 2 * eta * E * sigma * gap_g + 2 * eta * E * (1 - sigma) * gap_f),),
+    mode=Mode.EXPECTATION, provenance=Provenance.PAPER_APPENDIX, notes=_compression_wording,
+)
+
+S_summed = Claim(
+    id="fedsgm.S_summed", location="Proofs of Theorems 6-9: (S-hard) and (S-soft), summed over rounds",
+    statement="S_T <= D^2/(2 eta E T) + eta G^2 Gamma_pf for any eta > 0 (hard: S_T; soft: S_T^soft).",
+    domains=_domains(S_T, D, eta, E, T, G, q, n),
+    conclusion=(sp.Le(S_T, summed_bound(eta, Gamma_proof)),),
+    mode=Mode.EXPECTATION, provenance=Provenance.PAPER_APPENDIX,
+    notes="Holds for every eta > 0, not only the tuned one. With compression it holds for E[S_T] "
+          "(the sets A and B are random); without compression it is deterministic.",
+)
+
+# ---------------------------------------------------------------------------- theorems (spec section 8)
+def _theorem(id_, location, statement, eps_expr, eta_expr, *, soft, beta_expr=None, hypotheses=(),
+             provenance=Provenance.PAPER, derived_from="", notes="", extra=()):
+    params = {eps: eps_expr, eta: eta_expr}
+    if beta_expr is not None:
+        params[beta] = beta_expr
+    syms = {E, T, D, G, eps, eta, A_size, subopt, infeas} | set(extra)
+    for expr in list(params.values()) + list(hypotheses):
+        syms |= expr.free_symbols
+    if soft:
+        syms.add(beta)
+    return Claim(id=id_, location=location, statement=statement, domains=_domains(*syms),
+                 conclusion=_THEOREM_CONCLUSION, parameters=params, hypotheses=tuple(hypotheses),
+                 mode=Mode.DETERMINISTIC, provenance=provenance, derived_from=derived_from, notes=notes)
+
+
+_mode_note = ("Stated without an expectation or probability qualifier, hence checked on every single run; "
+              "with compression the proof only controls expectations over the compressors (audit).")
+
+thm1 = _theorem("fedsgm.thm1", "Theorem 1, main text (hard switching)",
+                f"Hard switching with Gamma = 2E^2 + E q_u/(2n): {_NONEMPTY}.",
+                EPS_STATED, ETA_STATED, soft=False, notes=_mode_note)
+thm2 = _theorem("fedsgm.thm2", "Theorem 2, main text (soft switching)",
+                f"Soft switching, Gamma, eps, eta as in Theorem 1 and beta >= 2/eps: {_NONEMPTY}.",
+                EPS_STATED, ETA_STATED, soft=True, hypotheses=(sp.Ge(beta, 2 / eps),), notes=_mode_note)
+thm6 = _theorem("fedsgm.thm6", "Theorem 6 (FedSGCM), Appendix A.2",
+                f"Hard switching with compression, Gamma = 2E^2 + E q_u/(2n): {_NONEMPTY}.",
+                EPS_STATED, ETA_STATED, soft=False, notes=_mode_note)
+thm7 = _theorem("fedsgm.thm7", "Theorem 7 (FedSSGCM), Appendix A.3",
+                f"Soft switching with compression, beta = 2/eps: {_NONEMPTY}.",
+                EPS_STATED, ETA_STATED, soft=True, beta_expr=2 / eps,
+                notes=_mode_note + " The statement says 'under Assumption 1' only, yet uses compression "
+                                   "(Assumption 2, via Lemma 3).")
+thm8 = _theorem("fedsgm.thm8", "Theorem 8 (FedHSGM), Appendix A.4",
+                f"Hard switching, no compression, eps = sqrt(4 D^2 G^2 E / T): {_NONEMPTY}.",
+                EPS_THM8, ETA_THM8, soft=False)
+thm9 = _theorem("fedsgm.thm9", "Theorem 9 (FedSSGM), Appendix A.5",
+                f"Soft switching, no compression, beta = 2/eps: {_NONEMPTY}.",
+                EPS_THM8, ETA_THM8, soft=True, beta_expr=2 / eps)
+
+_pf = "Constants as derived in the appendix proof (spec 5.2, right column)."
+thm6_proof = _theorem("fedsgm.thm6.proof", "Proof of Theorem 6, eqs. (5)-(8)",
+                      "Hard switching with eta = eta(Gamma_pf), eps = (N+1) eps(Gamma_pf), N >= 0.",
+                      (N + 1) * eps_of(Gamma_proof), eta_of(Gamma_proof), soft=False,
+                      provenance=Provenance.PAPER_APPENDIX, derived_from="fedsgm.S_summed", notes=_pf)
+thm8_proof = _theorem("fedsgm.thm8.proof", "Proof of Theorem 8, eqs. (11)-(15)",
+                      "As the proof of Theorem 6 with q_u = 0.",
+                      (N + 1) * eps_of(Gamma_proof.subs(q, 0)), eta_of(Gamma_proof.subs(q, 0)), soft=False,
+                      provenance=Provenance.PAPER_APPENDIX, derived_from="fedsgm.S_summed", notes=_pf)
+thm7_proof = _theorem("fedsgm.thm7.proof", "Proof of Theorem 7, eq. (10) and the step after it",
+                      "Soft switching with eta = eta(Gamma_pf), eps = 2 eps(Gamma_pf), "
+                      "beta >= 2 sum_A sigma_t / (eps T) (sufficient: beta >= 2/eps).",
+                      2 * eps_of(Gamma_proof), eta_of(Gamma_proof), soft=True,
+                      hypotheses=(sp.Ge(beta, 2 * Sigma_A / (eps * T)),),
+                      provenance=Provenance.PAPER_APPENDIX, derived_from="fedsgm.S_summed", notes=_pf)
+thm9_proof = _theorem("fedsgm.thm9.proof", "Proof of Theorem 9, eqs. (17)-(18)",
+                      "As the proof of Theorem 7 with q_u = 0.",
+                      2 * eps_of(Gamma_proof.subs(q, 0)), eta_of(Gamma_proof.subs(q, 0)), soft=True,
+                      hypotheses=(sp.Ge(beta, 2 * Sigma_A / (eps * T)),),
+                      provenance=Provenance.PAPER_APPENDIX, derived_from="fedsgm.S_summed", notes=_pf)
+
+# ---------------------------------------------------------------------------- derived here
+ratio_pf_st = sp.simplify(Gamma_proof / Gamma_stated)
+"""r = Gamma_pf / Gamma_st in (0, 1): how much of the stated constant the proof uses."""
+
+soft_beta_needed_stated = sp.simplify(2 * Sigma_A / ((1 - ratio_pf_st) * eps * T))
+"""beta the soft proof's step 4 needs when run with the *stated* (eps, eta): with S_bar(eta_st; Gamma_pf)
+= eps_st (1 + r)/2 the remainder (c-1) eps T + Sigma_A/beta <= 0 requires beta >= 2 Sigma_A/((1-r) eps T)."""
+
+soft_stated_via_proof = Claim(
+    id="fedsgm.derived.soft_beta", location="derived from the proof of Theorem 7 under Theorem 2's constants",
+    statement="Under the stated eps, eta of Theorem 2 the proof's argument certifies an eps-solution only "
+              "when beta >= 2 Sigma_A / ((1 - Gamma_pf/Gamma_st) eps T); sufficient 2/((1 - r) eps).",
+    domains=_domains(E, T, D, G, q, n, eps, eta, beta, Sigma_A, A_size, subopt, infeas),
+    conclusion=_THEOREM_CONCLUSION, parameters={eps: EPS_STATED, eta: ETA_STATED},
+    hypotheses=(sp.Ge(beta, soft_beta_needed_stated),),
+    mode=Mode.DETERMINISTIC, provenance=Provenance.DERIVED,
+    derived_from="fedsgm.thm7.proof steps 2-5 with S_bar(eta_st; Gamma_pf) in place of eps/2",
+)
+
+ROUNDS_STATED = sp.simplify(sp.solve(sp.Eq(EPS_STATED, eps), T)[0])
+"""T(eps) = D^2 G^2 (4E + q_u/n) / eps^2 rounds reach the stated tolerance eps."""
+
+complexity = Claim(
+    id="fedsgm.complexity", location="derived from Theorems 1 and 2",
+    statement="Rounds to an eps-solution under the stated constants: T = D^2 G^2 (4E + q_u/n)/eps^2 = O(eps^-2).",
+    domains=_domains(D, G, E, q, n, eps),
+    conclusion=ROUNDS_STATED, mode=Mode.ORDER, provenance=Provenance.DERIVED,
+    derived_from="fedsgm.thm1 solved for T",
+)
+
+# ---------------------------------------------------------------------------- special cases (spec section 9)
+class SpecialCase:
+    """A rate the paper quotes for a special case, and the substitution that defines the case."""
+
+    def __init__(self, claim: Claim, substitution: dict, stated_eps: sp.Expr, free: tuple):
+        self.claim = claim
+        self.substitution = substitution
+        self.implied = sp.simplify(stated_eps.subs(substitution))
+        self.free = free
+
+    @property
+    def quoted(self) -> sp.Expr:
+        return self.claim.conclusion.subs(self.substitution)
+
+
+def _order_claim(id_, location, statement, expr):
+    return Claim(id=id_, location=location, statement=statement,
+                 domains=_domains(*expr.free_symbols), conclusion=expr,
+                 mode=Mode.ORDER, provenance=Provenance.PAPER)
+
+
+SPECIAL_CASES = (
+    SpecialCase(_order_claim("fedsgm.case.centralized", "Discussion after Theorem 2, first bullet",
+                             "n = 1, q_u = 0, E = 1 (centralized, no compression): O(DG/sqrt(T)).",
+                             D * G / sp.sqrt(T)),
+                {n: 1, q: 0, E: 1}, EPS_STATED, (D, G, T)),
+    SpecialCase(_order_claim("fedsgm.case.fedcom", "Discussion after Theorem 2, second bullet",
+                             "g_j = 0, E = 1 (FedCOM): O(DG sqrt(E)/sqrt(T) sqrt(1 + q_u/n)).",
+                             D * G * sp.sqrt(E) / sp.sqrt(T) * sp.sqrt(1 + q / n)),
+                {E: 1}, EPS_STATED, (D, G, T, q, n)),
+    SpecialCase(_order_claim("fedsgm.case.uncompressed", "Discussion after Theorem 2, third bullet",
+                             "q_u = 0 (no compression): O(DG sqrt(E)/sqrt(T)).",
+                             D * G * sp.sqrt(E) / sp.sqrt(T)),
+                {q: 0}, EPS_STATED, (D, G, T, E, n)),
+    SpecialCase(_order_claim("fedsgm.case.general", "Contributions and Conclusion",
+                             "Rates of order O(DG sqrt(E)/sqrt(T) sqrt(1 + q_u/n)).",
+                             D * G * sp.sqrt(E) / sp.sqrt(T) * sp.sqrt(1 + q / n)),
+                {}, EPS_STATED, (D, G, T, E, q, n)),
+)
+
+SHARED_CONSTANTS = (thm1.parameters[eps] - thm2.parameters[eps], thm1.parameters[eta] - thm2.parameters[eta])
+"""Claim 5 (Conclusion): Theorems 1 and 2 share eps and eta; both differences are identically 0."""
+
+THEOREMS = (thm1, thm2, thm6, thm7, thm8, thm9)
+PROOF_THEOREMS = (thm6_proof, thm7_proof, thm8_proof, thm9_proof)
+LEMMAS = (lemma3, lemma4, lemma4_soft, lemma5)
+PROOF_INEQUALITIES = (eq5, R_hard, R_soft, S_summed)
+CLAIMS = LEMMAS + PROOF_INEQUALITIES + THEOREMS + PROOF_THEOREMS + (soft_stated_via_proof, complexity) + tuple(
+    c.claim for c in SPECIAL_CASES)
+
+
+def claim(id_: str) -> Claim:
+    """Look a claim up by id; unknown ids raise ``KeyError`` listing the known ones."""
+    for c in CLAIMS:
+        if c.id == id_:
+            return c
+    raise KeyError(f"unknown claim {id_!r}; known: {', '.join(c.id for c in CLAIMS)}")
+
+
+# ---------------------------------------------------------------------------- audit (symbolic part)
+_SAMPLING = {E: (1, 50, True), T: (1, 10**6, True), n: (1, 1000, True), q: (0, 100, False),
+             D: (1e-3, 1e3, False), G: (1e-3, 1e3, False)}
+
+
+def audit_findings(rng=None) -> list:
+    """Symbolic audit rows for FedSGM (statement vs proof, modes, hypotheses, stated rates)."""
+    import numpy as np
+
+    from . import audit as A
+
+    rng = np.random.default_rng(0) if rng is None else rng
+    out = []
+    out.append(A.dominates(
+        "fedsgm.hard.constants", ("fedsgm.thm1", "fedsgm.thm6", "fedsgm.thm8"), Gamma_stated, Gamma_proof,
+        {E: 1}, _SAMPLING, rng,
+        "Gamma_st >= Gamma_pf for all E >= 1, so S_bar(eta_st; Gamma_pf) < S_bar(eta_st; Gamma_st) = eps_st: "
+        "the hard proofs (N = 0) cover the stated constants (deterministically when q_u = 0).",
+        "Gamma_st < Gamma_pf somewhere: the stated hard constants are not covered by the proof."))
+    out.append(A.dominates(
+        "fedsgm.soft.eps", ("fedsgm.thm2", "fedsgm.thm7", "fedsgm.thm9"), Gamma_stated, 4 * Gamma_proof,
+        {E: 1}, _SAMPLING, rng,
+        "eps_st >= 2 eps(Gamma_pf) everywhere: the stated tolerance is at least the proof's.",
+        "The soft proofs set eps = 2 eps(Gamma_pf) with eta = eta(Gamma_pf); the stated eps_st is smaller "
+        "than that whenever Gamma_st < 4 Gamma_pf (e.g. every E <= 4), so the proof's choice is not the "
+        "statement's."))
+    S_at_stated = sp.simplify(summed_bound(ETA_STATED, Gamma_proof) / EPS_STATED)
+    needed_E1 = sp.simplify(soft_beta_needed_stated.subs({E: 1, q: 0}))
+    out.append(A.Finding(
+        "fedsgm.soft.beta", "statement-vs-proof", ("fedsgm.thm2", "fedsgm.thm7", "fedsgm.thm9"),
+        A.DISCREPANCY,
+        "With the stated eps and eta, the soft proof's step 4 leaves f(w_bar) - f* <= eps + "
+        "[(c - 1) eps T + Sigma_A/beta]/(|A| - Sigma_A) with c = S_bar(eta_st; Gamma_pf)/eps_st = (1 + r)/2 < 1; "
+        "this is <= eps only if beta >= 2 Sigma_A/((1 - r) eps T), sufficient 2/((1 - r) eps) -- not the "
+        "stated beta >= 2/eps. The theorem may still hold, but its proof does not establish it at the stated "
+        "constants (the adversarial search below tries to break it).",
+        f"r = Gamma_pf/Gamma_st = {ratio_pf_st}; c = {S_at_stated}; required beta >= {soft_beta_needed_stated}; "
+        f"at E = 1, q_u = 0: beta >= {needed_E1} (i.e. up to 24/eps when Sigma_A ~ T)",
+        "derived symbolically (sympy simplify)"))
+    out.append(A.Finding(
+        "fedsgm.mode", "mode", ("fedsgm.thm1", "fedsgm.thm2", "fedsgm.thm6", "fedsgm.thm7"), A.DISCREPANCY,
+        "The theorems are stated deterministically ('A is nonempty ... w_bar is an eps-solution'), but with "
+        "compression the proofs take expectations over the compressors round by round, so they bound "
+        "E[S_T] only; the sets A, B and w_bar are random and the deterministic conclusion does not follow. "
+        "The suite checks the stated (deterministic) mode on every compressed run and reports E[S_T] "
+        "separately (Monte Carlo).",
+        "proof of Theorem 6: 'Taking the expectation with respect to the compression operator ... we get (5)'; "
+        "statement of Theorem 6 has no expectation qualifier", "reading of statement vs proof"))
+    out.append(A.Finding(
+        "fedsgm.thm7.assumptions", "hypotheses", ("fedsgm.thm7",), A.DISCREPANCY,
+        "Theorem 7 is stated 'under Assumption 1' only, but its proof uses Lemma 3, i.e. Assumption 2 "
+        "(unbiased compression with variance q).", "Theorem 7 statement vs 'using Lemmas 3' in its proof",
+        "reading of statement vs proof"))
+    out.append(A.identity("fedsgm.thm8.display", ("fedsgm.thm8", "fedsgm.thm1"), EPS_THM8,
+                          eps_of(2 * E**2), "Theorem 8's displayed eps equals eps(Gamma) with Gamma = 2E^2."))
+    out.append(A.identity("fedsgm.thm8.display.eta", ("fedsgm.thm8", "fedsgm.thm1"), ETA_THM8,
+                          eta_of(2 * E**2), "Theorem 8's displayed eta equals eta(Gamma) with Gamma = 2E^2."))
+    out.append(A.identity("fedsgm.closed_form.eps", ("fedsgm.thm1",), EPS_STATED,
+                          D * G * sp.sqrt((4 * E + q / n) / T), "eps(Gamma_st) = DG sqrt((4E + q_u/n)/T) (spec 5.3.1)."))
+    gamma = sp.Symbol("Gamma", positive=True)
+    argmin = sp.solve(sp.diff(summed_bound(eta, gamma), eta), eta)
+    out.append(A.identity("fedsgm.eta.argmin", ("fedsgm.S_summed",), argmin[0], eta_of(gamma),
+                          "eta(Gamma) minimises S_bar(eta; Gamma) (the proofs' step-size choice)."))
+    out.append(A.identity("fedsgm.eps.min", ("fedsgm.S_summed",), summed_bound(eta_of(gamma), gamma), eps_of(gamma),
+                          "min_eta S_bar(eta; Gamma) = eps(Gamma)."))
+    out.append(A.identity("fedsgm.gamma_pf.bracket", ("fedsgm.R_hard", "fedsgm.S_summed"),
+                          eta**2 * G**2 * ((q / n + 1) * E**2 + 2 * E + sp.Rational(2, 3) * E**3) / (2 * eta * E),
+                          eta * G**2 * Gamma_proof,
+                          "The (R-hard) bracket divided by 2 eta E is eta G^2 Gamma_pf (spec 7.3)."))
+    A_, S_ = sp.symbols("A_set Sigma_set", positive=True)
+    lhs = (sp.Rational(1, 2) * eps * T - eps * (T - A_) - (eps - 1 / beta) * S_) / (A_ - S_) - eps
+    out.append(A.identity("fedsgm.soft.step4", ("fedsgm.thm7.proof",), lhs,
+                          (-sp.Rational(1, 2) * eps * T + S_ / beta) / (A_ - S_),
+                          "The soft proof's step-4 rearrangement is an identity."))
+    out.append(A.identity("fedsgm.lemma5.sum", ("fedsgm.lemma5",), sp.summation(tau**2, (tau, 0, E - 1)),
+                          (E - 1) * E * (2 * E - 1) / 6, "sum_{tau<E} tau^2 = (E-1)E(2E-1)/6."))
+    out.append(A.dominates("fedsgm.lemma5.cube", ("fedsgm.lemma5",), E**3 / 3, (E - 1) * E * (2 * E - 1) / 6,
+                           {E: 1}, _SAMPLING, rng, "(E-1)E(2E-1)/6 <= E^3/3 for E >= 1.",
+                           "Lemma 5's last step fails for some E."))
+    for case in SPECIAL_CASES:
+        out.append(A.rate_comparison(f"{case.claim.id}.rate", (case.claim.id, "fedsgm.thm1"), case.implied,
+                                     case.quoted, case.free, _SAMPLING, rng))
+    proof_rate = sp.simplify(eps_of(Gamma_proof))
+    out.append(A.rate_comparison("fedsgm.case.general.proof_rate", ("fedsgm.case.general", "fedsgm.S_summed"),
+                                 proof_rate, SPECIAL_CASES[-1].quoted, SPECIAL_CASES[-1].free, _SAMPLING, rng))
+    from .core import order_in_inverse_eps
+    p = order_in_inverse_eps(ROUNDS_STATED, eps)
+    out.append(A.Finding("fedsgm.complexity.order", "stated-rate", ("fedsgm.complexity", "fedsgm.thm1"),
+                         A.CONSISTENT if p == 2 else A.DISCREPANCY,
+                         f"Rounds needed for an eps-solution grow as eps^-{p}, matching the O(1/sqrt(T)) rate.",
+                         f"T(eps) = {ROUNDS_STATED}", "sympy solve + limit"))
+    out.append(A.identity("fedsgm.claim5.shared", ("fedsgm.thm1", "fedsgm.thm2"), SHARED_CONSTANTS[0] ** 2
+                          + SHARED_CONSTANTS[1] ** 2, sp.Integer(0),
+                          "Theorems 1 and 2 prescribe the same eps and eta ('without altering the rate')."))
+    return out
+
+
+def settings_findings(values: dict) -> list:
+    """Experiment settings vs the theorems they illustrate (Figure 1; values measured by repro).
+
+    ``values``: T, E, n, q_u, G, eps, eta, beta and ``D`` (None when problem (1) has no solution).
+    """
+    from . import audit as A
+
+    num = {"T": values["T"], "E": values["E"], "n": values["n"], "q_u": values["q_u"], "G": values["G"]}
+    out = []
+    beta_ok = values["beta"] >= 2 / values["eps"] - 1e-12
+    out.append(A.Finding("fedsgm.figure1.beta", "experiment-settings", ("fedsgm.thm2",),
+                         A.CONSISTENT if beta_ok else A.DISCREPANCY,
+                         "Figure 1's beta satisfies Theorem 2's beta >= 2/eps." if beta_ok else
+                         "Figure 1's beta violates Theorem 2's beta >= 2/eps.",
+                         f"beta = {values['beta']}, 2/eps = {2 / values['eps']}", "numeric"))
+    sub = {E: num["E"], T: num["T"], n: num["n"], q: sp.nsimplify(num["q_u"]), G: num["G"]}
+    eps_per_D = float(EPS_STATED.subs(sub).subs(D, 1))
+    eta_per_D = float(ETA_STATED.subs(sub).subs(D, 1))
+    if values.get("D") is None:
+        D_needed = values["eps"] / eps_per_D
+        out.append(A.Finding(
+            "fedsgm.figure1.eps", "experiment-settings", ("fedsgm.thm1", "fedsgm.thm2"), A.NOT_CHECKABLE,
+            "Theorems 1-2 fix eps = D G sqrt((4E + q_u/n)/T); Figure 1 fixes eps = 0.1 directly and D is "
+            "undefined (problem (1) has no solution at constraint level 0). At the figure's T, E, n, q_u, G, "
+            f"eps = 0.1 would need D = ||w0 - w*|| <= {D_needed:.3g}, and the theorem's step size would be "
+            f"eta = {eta_per_D:.3g} D instead of the figure's eta = {values['eta']}.",
+            f"eps_st / D = {eps_per_D:.4g}, eta_st / D = {eta_per_D:.4g} at T={num['T']}, E={num['E']}, "
+            f"n={num['n']}, q_u={num['q_u']:.4g}, G={num['G']:.4g}", "numeric"))
+    else:
+        eps_th = eps_per_D * values["D"]
+        ok = values["eps"] >= eps_th
+        out.append(A.Finding(
+            "fedsgm.figure1.eps", "experiment-settings", ("fedsgm.thm1", "fedsgm.thm2"),
+            A.CONSISTENT if ok else A.DISCREPANCY,
+            f"Figure 1's eps = {values['eps']} vs the theorem's eps = {eps_th:.4g} at D = {values['D']:.4g}.",
+            f"theorem eta = {eta_per_D * values['D']:.4g}, figure eta = {values['eta']}", "numeric"))
+    rounds = float(ROUNDS_STATED.subs(sub).subs(eps, values["eps"]).subs(D, 1))
+    out.append(A.Finding(
+        "fedsgm.figure1.rounds", "experiment-settings", ("fedsgm.complexity",), A.NOT_CHECKABLE,
+        f"Rounds the theorems need for eps = {values['eps']}: T = {rounds:.4g} D^2 (the figure runs T = {num['T']}).",
+        f"T(eps) = {ROUNDS_STATED}", "numeric"))
+    return out

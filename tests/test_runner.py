@@ -1,0 +1,452 @@
+"""Tests of repro.runner: hashing, cache, atomic writes, resume, backends, provenance.
+
+The run functions live in this module. loky and dask workers import them by their dotted
+path, so the module-scoped ``worker_pythonpath`` fixture puts ``tests/`` (and the project
+root) on ``PYTHONPATH`` before any worker process is spawned.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from repro import runner
+from repro.errors import ConfigError
+from repro.runner import (
+    Result,
+    RunSpec,
+    atomic_savez,
+    atomic_write_bytes,
+    cache_paths,
+    canonical_json,
+    config_hash,
+    load_cached,
+    run_all,
+)
+
+TESTS_DIR = Path(__file__).resolve().parent
+ROOT_DIR = TESTS_DIR.parent
+
+
+# ---------------------------------------------------------------- run functions (importable)
+
+def scaled_normal(config: dict, seed: int):
+    """A deterministic toy run: seeded normals scaled by ``config['scale']`` plus a BLAS
+    product; appends the seed to ``config['counter']`` (a file) on every call and raises for
+    ``config['fail_seed']`` while the file ``config['fail_flag']`` exists."""
+    if config.get("counter"):
+        with open(config["counter"], "a") as fh:
+            fh.write(f"{seed}\n")
+    if config.get("fail_flag") and seed == config.get("fail_seed") \
+            and os.path.exists(config["fail_flag"]):
+        raise RuntimeError(f"simulated interruption at seed {seed}")
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    x = config["scale"] * rng.standard_normal(5)
+    a = rng.standard_normal((64, 48))
+    arrays = {"x": x, "gram": a @ a.T, "idx": np.arange(3, dtype=np.int32)}
+    meta = {"data_checksums": {"toy.csv": "sha256:" + "0" * 64}, "n": np.int64(5),
+            "grid": (1, 2.5)}
+    return arrays, meta
+
+
+def returns_list(config: dict, seed: int):
+    return {"x": [1.0, 2.0]}, {}
+
+
+def returns_object_array(config: dict, seed: int):
+    return {"x": np.array([{"a": 1}], dtype=object)}, {}
+
+
+def returns_single(config: dict, seed: int):
+    return np.zeros(3)
+
+
+FN = f"{__name__}.scaled_normal"
+
+
+def spec(seed: int = 0, **config) -> RunSpec:
+    config = {"profile": "quick", "scale": 2.0, **config}
+    return RunSpec(experiment="toy.figure1", config=config, seed=seed, function=FN)
+
+
+def read_counter(path: Path) -> list[int]:
+    if not path.exists():
+        return []
+    return sorted(int(line) for line in path.read_text().split())
+
+
+def temp_files(root: Path) -> list[Path]:
+    return [p for p in root.rglob("*") if p.name.endswith(".tmp")]
+
+
+# ---------------------------------------------------------------- fixtures
+
+@pytest.fixture(scope="module", autouse=True)
+def worker_pythonpath():
+    """Make this module importable by worker processes (loky, dask) spawned from now on."""
+    old = os.environ.get("PYTHONPATH")
+    parts = [str(TESTS_DIR), str(ROOT_DIR)] + ([old] if old else [])
+    os.environ["PYTHONPATH"] = os.pathsep.join(parts)
+    _shutdown_loky()  # workers spawned earlier (other test modules) would not see tests/
+    yield
+    _shutdown_loky()
+    if old is None:
+        os.environ.pop("PYTHONPATH", None)
+    else:
+        os.environ["PYTHONPATH"] = old
+
+
+def _shutdown_loky() -> None:
+    try:
+        from joblib.externals.loky import reusable_executor
+    except ImportError:  # pragma: no cover
+        return
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is not None:
+        executor.shutdown(wait=True, kill_workers=True)
+
+
+@pytest.fixture(scope="module")
+def cluster(worker_pythonpath):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cl:
+        yield cl
+
+
+@pytest.fixture(autouse=True)
+def _no_env(monkeypatch):
+    monkeypatch.delenv(runner.RESULTS_DIR_ENV, raising=False)
+    monkeypatch.delenv(runner.DASK_ADDRESS_ENV, raising=False)
+
+
+# ---------------------------------------------------------------- hashing and specs
+
+def test_config_hash_is_canonical():
+    base = spec(3, grid=[1, 2.5], nested={"b": 1, "a": [0.1, None, True]})
+    same = RunSpec(experiment="toy.figure1",
+                   config={"nested": {"a": (np.float64(0.1), None, np.bool_(True)),
+                                      "b": np.int64(1)},
+                           "grid": (1, 2.5), "scale": 2.0, "profile": "quick"},
+                   seed=np.int64(3), function=FN)
+    h = config_hash(base)
+    assert len(h) == 16 and all(c in "0123456789abcdef" for c in h)
+    assert config_hash(same) == h == base.hash
+    assert same == base and hash(same) == hash(base)
+    assert same.config == base.config  # normalised: tuples -> lists, numpy -> Python
+    assert type(same.config["nested"]["b"]) is int
+    # every component counts
+    others = [spec(4, grid=[1, 2.5], nested={"b": 1, "a": [0.1, None, True]}),
+              spec(3, grid=[1, 2.5], nested={"b": 1, "a": [0.1, None, True]}, profile="paper"),
+              spec(3, grid=[1, 2.5000000000000004], nested={"b": 1, "a": [0.1, None, True]}),
+              RunSpec("toy.figure2", base.config, 3, FN),
+              RunSpec("toy.figure1", base.config, 3, "repro.runner.other")]
+    assert len({config_hash(s) for s in others} | {h}) == len(others) + 1
+
+
+def test_config_hash_golden_value():
+    # Changing the encoding silently invalidates every cache: this pins it.
+    s = RunSpec(experiment="fedsgm.figure1", config={"profile": "quick", "eta": 0.1,
+                                                     "rounds": 100, "grid": (1.5, 2)},
+                seed=7, function="repro.experiments.fedsgm.run")
+    assert canonical_json({"b": (1, 0.1), "a": np.float64(1e-300)}) \
+        == '{"a":1e-300,"b":[1,0.1]}'
+    assert config_hash(s) == GOLDEN_HASH
+
+
+GOLDEN_HASH = "d9645164af64ae1a"
+
+
+def test_config_hash_stable_across_processes():
+    code = (
+        "from repro.runner import RunSpec, config_hash\n"
+        "s = RunSpec(experiment='fedsgm.figure1', config={'rounds': 100, 'grid': (1.5, 2), "
+        "'eta': 0.1, 'profile': 'quick', 'names': ('z', 'a')}, seed=7, "
+        "function='repro.experiments.fedsgm.run')\n"
+        "print(config_hash(s))\n")
+    expected = config_hash(RunSpec(
+        experiment="fedsgm.figure1",
+        config={"profile": "quick", "names": ["z", "a"], "eta": 0.1, "rounds": 100,
+                "grid": [1.5, 2]},
+        seed=7, function="repro.experiments.fedsgm.run"))
+    for hashseed in ("0", "12345"):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True, cwd=ROOT_DIR,
+                             env={**os.environ, "PYTHONHASHSEED": hashseed})
+        assert out.stdout.strip() == expected
+
+
+def test_spec_validation_and_pickling():
+    with pytest.raises(ConfigError, match=r"seed=-1 is not admissible"):
+        spec(-1)
+    with pytest.raises(ConfigError, match=r"seed=1\.5 is not admissible"):
+        RunSpec("toy.figure1", {}, 1.5, FN)
+    with pytest.raises(ConfigError, match=r"experiment='' is not admissible"):
+        RunSpec("", {}, 0, FN)
+    with pytest.raises(ConfigError, match=r"function='run' is not admissible"):
+        RunSpec("toy.figure1", {}, 0, "run")
+    with pytest.raises(ConfigError, match=r"config\['path'\]=.* is not admissible"):
+        RunSpec("toy.figure1", {"path": Path("/tmp")}, 0, FN)
+    with pytest.raises(ConfigError, match=r"only str keys"):
+        RunSpec("toy.figure1", {"a": {1: 2}}, 0, FN)
+    s = spec(5)
+    assert s.paper == "toy"
+    t = pickle.loads(pickle.dumps(s))
+    assert t == s and t.hash == s.hash and {s: 1}[t] == 1
+
+
+# ---------------------------------------------------------------- cache
+
+def test_cache_miss_then_hit_and_duplicates(tmp_path):
+    counter = tmp_path / "count"
+    specs = [spec(0, counter=str(counter)), spec(1, counter=str(counter)),
+             spec(0, counter=str(counter))]
+    first = run_all(specs, results_root=tmp_path / "res", progress=False)
+    assert [r.cached for r in first] == [False, False, False]
+    assert read_counter(counter) == [0, 1]  # the duplicate is computed once
+    assert first[0] is first[2]
+    second = run_all(specs, results_root=tmp_path / "res", progress=False)
+    assert [r.cached for r in second] == [True, True, True]
+    assert read_counter(counter) == [0, 1]
+    for a, b in zip(first, second):
+        assert a.spec == b.spec
+        assert a.arrays.keys() == b.arrays.keys() == {"x", "gram", "idx"}
+        for name in a.arrays:
+            assert a.arrays[name].tobytes() == b.arrays[name].tobytes()
+        assert a.meta == b.meta
+    assert first[0].arrays["idx"].dtype == np.int32
+    npz, js = cache_paths(specs[0], tmp_path / "res")
+    assert npz == tmp_path / "res" / "toy" / f"{specs[0].hash}.npz" and npz.exists()
+    assert js.with_suffix(".npz") == npz and js.exists()
+    assert isinstance(load_cached(specs[1], tmp_path / "res"), Result)
+    assert load_cached(spec(9), tmp_path / "res") is None
+
+
+def test_force_recomputes(tmp_path):
+    counter = tmp_path / "count"
+    specs = [spec(0, counter=str(counter))]
+    a = run_all(specs, results_root=tmp_path, progress=False)[0]
+    b = run_all(specs, results_root=tmp_path, progress=False, force=True)[0]
+    assert not b.cached and read_counter(counter) == [0, 0]
+    assert np.array_equal(a.arrays["gram"], b.arrays["gram"])
+    assert run_all(specs, results_root=tmp_path, progress=False)[0].cached
+
+
+@pytest.mark.parametrize("damage", ["truncate_npz", "flip_npz_byte", "delete_npz",
+                                    "delete_json", "garbage_json", "json_lists_other_array"])
+def test_damaged_entry_is_recomputed(tmp_path, caplog, damage):
+    counter = tmp_path / "count"
+    s = spec(2, counter=str(counter))
+    original = run_all([s], results_root=tmp_path, progress=False)[0]
+    npz, js = cache_paths(s, tmp_path)
+    if damage == "truncate_npz":
+        npz.write_bytes(npz.read_bytes()[:200])
+    elif damage == "flip_npz_byte":
+        data = bytearray(npz.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        npz.write_bytes(bytes(data))
+    elif damage == "delete_npz":
+        npz.unlink()
+    elif damage == "delete_json":
+        js.unlink()
+    elif damage == "garbage_json":
+        js.write_text('{"experiment": "toy.fig')
+    else:
+        meta = json.loads(js.read_text())
+        meta["arrays"]["extra"] = {"shape": [1], "dtype": "<f8"}
+        js.write_text(json.dumps(meta))
+    assert load_cached(s, tmp_path) is None
+    with caplog.at_level(logging.WARNING, logger="repro.runner"):
+        again = run_all([s], results_root=tmp_path, progress=False)[0]
+    assert not again.cached and read_counter(counter) == [2, 2]
+    assert any("recomputing" in rec.getMessage() for rec in caplog.records)
+    for name in original.arrays:
+        assert original.arrays[name].tobytes() == again.arrays[name].tobytes()
+    assert run_all([s], results_root=tmp_path, progress=False)[0].cached
+    assert temp_files(tmp_path) == []
+
+
+def test_results_root_from_env_and_cwd(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run_all([spec(0)], progress=False)
+    assert (tmp_path / "results" / "toy" / f"{spec(0).hash}.json").exists()
+    monkeypatch.setenv(runner.RESULTS_DIR_ENV, str(tmp_path / "elsewhere"))
+    assert not run_all([spec(0)], progress=False)[0].cached
+    assert (tmp_path / "elsewhere" / "toy" / f"{spec(0).hash}.npz").exists()
+    assert run_all([spec(0)], results_root=tmp_path / "results", progress=False)[0].cached
+
+
+# ---------------------------------------------------------------- atomic writes
+
+def test_atomic_savez_is_deterministic_and_loadable(tmp_path):
+    arrays = {"b": np.arange(6.0).reshape(2, 3), "a": np.array([True, False]),
+              "s": np.float64(3.5)}
+    d1 = atomic_savez(tmp_path / "one.npz", arrays)
+    d2 = atomic_savez(tmp_path / "sub" / "two.npz", dict(reversed(list(arrays.items()))))
+    assert (tmp_path / "one.npz").read_bytes() == (tmp_path / "sub" / "two.npz").read_bytes()
+    assert d1 == d2 == runner._sha256_file(tmp_path / "one.npz")
+    with np.load(tmp_path / "one.npz", allow_pickle=False) as z:
+        assert z.files == ["a", "b", "s"]
+        assert np.array_equal(z["b"], arrays["b"]) and z["s"].shape == ()
+    d3 = atomic_savez(tmp_path / "c.npz", arrays, compress=True)
+    assert d3 != d1 and np.load(tmp_path / "c.npz")["b"].sum() == 15
+    atomic_write_bytes(tmp_path / "x.bin", b"hello")
+    assert (tmp_path / "x.bin").read_bytes() == b"hello"
+    assert temp_files(tmp_path) == []
+
+
+def test_failed_write_leaves_nothing_behind(tmp_path, monkeypatch):
+    atomic_write_bytes(tmp_path / "keep.npz", b"old")
+
+    def boom(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(np.lib.format, "write_array", boom)
+    with pytest.raises(OSError, match="disk full"):
+        atomic_savez(tmp_path / "keep.npz", {"x": np.zeros(3)})
+    assert (tmp_path / "keep.npz").read_bytes() == b"old"
+    with pytest.raises(OSError, match="disk full"):
+        run_all([spec(0)], results_root=tmp_path / "res", progress=False)
+    assert load_cached(spec(0), tmp_path / "res") is None
+    assert temp_files(tmp_path) == []
+    with pytest.raises(ValueError, match=r"arrays\['o'\] with dtype object"):
+        atomic_savez(tmp_path / "obj.npz", {"o": np.array([None])})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.npz", "res"]
+
+
+# ---------------------------------------------------------------- resume after interruption
+
+@pytest.mark.parametrize("jobs", [1, 2, "dask"])
+def test_interrupted_batch_resumes(tmp_path, jobs, request):
+    backend = {"jobs": 1}
+    if jobs == "dask":
+        backend["scheduler"] = request.getfixturevalue("cluster").scheduler_address
+    else:
+        backend["jobs"] = jobs
+    counter, flag = tmp_path / "count", tmp_path / "fail"
+    flag.touch()
+    specs = [spec(seed, counter=str(counter), fail_flag=str(flag), fail_seed=2)
+             for seed in range(5)]
+    with pytest.raises(RuntimeError, match="simulated interruption at seed 2"):
+        run_all(specs, results_root=tmp_path, progress=False, **backend)
+    done = [s for s in specs if load_cached(s, tmp_path) is not None]
+    if jobs == 1:
+        assert [s.seed for s in done] == [0, 1]
+    assert all(s.seed != 2 for s in done)
+    assert temp_files(tmp_path) == []
+    flag.unlink()
+    counter.unlink()
+    results = run_all(specs, results_root=tmp_path, progress=False, **backend)
+    assert [r.cached for r in results] == [s in done for s in specs]
+    assert read_counter(counter) == sorted(s.seed for s in specs if s not in done)
+    fresh = run_all([spec(seed) for seed in range(5)], results_root=tmp_path / "ref",
+                    progress=False)
+    for r, f in zip(results, fresh):
+        assert r.arrays["gram"].tobytes() == f.arrays["gram"].tobytes()
+
+
+# ---------------------------------------------------------------- backends
+
+def test_backends_are_bit_identical(tmp_path, cluster, monkeypatch):
+    specs = [spec(seed, scale=0.5) for seed in range(6)]
+    by_backend = {
+        "jobs1": run_all(specs, jobs=1, results_root=tmp_path / "j1", progress=False),
+        "jobs2": run_all(specs, jobs=2, results_root=tmp_path / "j2", progress=False),
+        "dask": run_all(specs, scheduler=cluster.scheduler_address,
+                        results_root=tmp_path / "dask", progress=False),
+    }
+    monkeypatch.setenv(runner.DASK_ADDRESS_ENV, cluster.scheduler_address)
+    by_backend["dask_env"] = run_all(specs, jobs=1, results_root=tmp_path / "denv",
+                                     progress=False)
+    monkeypatch.delenv(runner.DASK_ADDRESS_ENV)
+    from distributed import Client
+    with Client(cluster, set_as_default=False) as client:
+        by_backend["dask_client"] = run_all(specs[:2], scheduler=client,
+                                            results_root=tmp_path / "dcl", progress=False)
+        assert client.status == "running"  # a client passed in is not closed
+    reference = by_backend["jobs1"]
+    for name, results in by_backend.items():
+        assert not any(r.cached for r in results), name
+        assert [r.spec for r in results] == specs[:len(results)], name
+        for r, ref in zip(results, reference):
+            for key in ref.arrays:
+                assert np.array_equal(r.arrays[key], ref.arrays[key]), (name, key)
+                assert r.arrays[key].tobytes() == ref.arrays[key].tobytes(), (name, key)
+            npz, js = cache_paths(r.spec, tmp_path / {"jobs1": "j1", "jobs2": "j2",
+                                                      "dask": "dask", "dask_env": "denv",
+                                                      "dask_client": "dcl"}[name])
+            ref_npz, ref_js = cache_paths(ref.spec, tmp_path / "j1")
+            assert npz.read_bytes() == ref_npz.read_bytes(), name
+            a, b = json.loads(js.read_text()), json.loads(ref_js.read_text())
+            for m in (a, b):
+                m.pop("wall_time_s")
+            assert a == b, name
+    # seeds really differ
+    assert not np.array_equal(reference[0].arrays["x"], reference[1].arrays["x"])
+
+
+# ---------------------------------------------------------------- provenance and errors
+
+def test_provenance_json(tmp_path):
+    s = spec(4, grid=(1, 2))
+    r = run_all([s], results_root=tmp_path, progress=False)[0]
+    _, js = cache_paths(s, tmp_path)
+    text = js.read_text()
+    meta = json.loads(text)
+    assert meta == r.meta
+    for key in ("experiment", "function", "config", "seed", "hash", "git_commit", "git_dirty",
+                "versions", "metadata", "data_checksums", "wall_time_s", "arrays",
+                "npz_sha256", "format"):
+        assert key in meta, key
+    assert meta["experiment"] == "toy.figure1" and meta["function"] == FN
+    assert meta["config"] == {"profile": "quick", "scale": 2.0, "grid": [1, 2]}
+    assert meta["seed"] == 4 and meta["hash"] == s.hash
+    assert meta["metadata"] == {"data_checksums": {"toy.csv": "sha256:" + "0" * 64},
+                                "n": 5, "grid": [1, 2.5]}
+    assert meta["data_checksums"] == {"toy.csv": "sha256:" + "0" * 64}
+    assert meta["arrays"] == {"gram": {"shape": [64, 64], "dtype": "<f8"},
+                              "idx": {"shape": [3], "dtype": "<i4"},
+                              "x": {"shape": [5], "dtype": "<f8"}}
+    assert meta["wall_time_s"] >= 0
+    assert {"python", "numpy", "joblib"} <= set(meta["versions"])
+    if meta["git_commit"] is not None:
+        assert len(meta["git_commit"]) == 40 and isinstance(meta["git_dirty"], bool)
+    assert text == json.dumps(meta, sort_keys=True, indent=2) + "\n"  # deterministic form
+
+
+def test_invalid_arguments(tmp_path):
+    with pytest.raises(ValueError, match=r"^jobs=0 is not admissible: an int >= 1"):
+        run_all([spec(0)], jobs=0, results_root=tmp_path)
+    with pytest.raises(ValueError, match=r"^jobs=2\.0 is not admissible"):
+        run_all([spec(0)], jobs=2.0, results_root=tmp_path)
+    with pytest.raises(ValueError, match=r"specs\[1\] of type dict is not admissible"):
+        run_all([spec(0), {"seed": 1}], results_root=tmp_path)
+    with pytest.raises(ValueError, match=r"scheduler=3 is not admissible"):
+        run_all([spec(0)], scheduler=3, results_root=tmp_path)
+    bad = RunSpec("toy.figure1", {}, 0, "repro.no_such_module.fn")
+    with pytest.raises(ConfigError, match=r"function='repro\.no_such_module\.fn' is not admis"):
+        run_all([bad], results_root=tmp_path, progress=False)
+    bad = RunSpec("toy.figure1", {}, 0, "repro.runner.no_such_function")
+    with pytest.raises(ConfigError, match=r"has no callable 'no_such_function'"):
+        run_all([bad], results_root=tmp_path, progress=False)
+    for fn, message in [("returns_list", r"arrays returned by .*\['x'\] of type list"),
+                        ("returns_object_array", r"dtype object is not admissible"),
+                        ("returns_single", r"return value of .* of type ndarray")]:
+        with pytest.raises(ValueError, match=message):
+            run_all([RunSpec("toy.bad", {}, 0, f"{__name__}.{fn}")], results_root=tmp_path,
+                    progress=False)
+    assert temp_files(tmp_path) == [] and not (tmp_path / "toy").exists()
+
+
+def test_progress_bar_goes_to_stderr(tmp_path, capsys):
+    run_all([spec(0), spec(1)], results_root=tmp_path, progress=True)
+    run_all([spec(0), spec(1)], results_root=tmp_path, progress=True)
+    captured = capsys.readouterr()
+    assert captured.out == "" and "2/2" in captured.err
