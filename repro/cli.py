@@ -20,7 +20,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="list the registered experiments")
 
     def add_run_options(sp):
-        sp.add_argument("--profile", default=DEFAULT_PROFILE, choices=PROFILES, help="scale (default: quick)")
+        sp.add_argument("--profile", default=DEFAULT_PROFILE, help=f"one of {', '.join(PROFILES)} (default: quick)")
         sp.add_argument("--jobs", type=int, default=1, help="worker processes (joblib/loky)")
         sp.add_argument("--scheduler", default=None,
                         help="dask.distributed scheduler address (default: $REPRO_DASK_ADDRESS)")
@@ -30,6 +30,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("experiment", help="experiment name, e.g. fedsgm.figure1, or 'all'")
     add_run_options(run)
     run.add_argument("--force", action="store_true", help="recompute even cached runs")
+    run.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
+                     help="override a config value of every run (VALUE parsed as JSON), e.g. --set eta=0.05")
     figures = sub.add_parser("figures", help="run what is missing, then write every figure")
     add_run_options(figures)
     audit = sub.add_parser("audit", help="run what is missing, then write reports/audit.md")
@@ -43,16 +45,46 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _run(names, args, *, force=False):
-    from . import runner
-    from .experiments import get
+def _parse_overrides(items) -> dict:
+    import json
 
-    results = {}
-    for name in names:
-        exp = get(name)
-        results[name] = runner.run_all(exp.specs(args.profile), jobs=args.jobs, scheduler=args.scheduler,
-                                       progress=not args.no_progress, force=force)
-    return results
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ReproError(f"--set {item!r} is not admissible: use KEY=VALUE, e.g. --set eta=0.05")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+def _specs(exp, profile, overrides):
+    """The experiment's specs with overrides applied; every config validated before anything runs."""
+    from .runner import RunSpec
+
+    specs = exp.specs(profile)
+    if overrides:
+        unknown = sorted(set(overrides) - set(specs[0].config))
+        if unknown:
+            raise ReproError(f"--set {unknown[0]} is not admissible for {exp.name}: known keys "
+                             f"{', '.join(sorted(specs[0].config))}")
+        specs = [RunSpec(s.experiment, s.config | overrides, s.seed, s.function) for s in specs]
+    if exp.validate is not None:
+        for s in specs:
+            exp.validate(s.config)
+    return specs
+
+
+def _run(names, args, *, force=False, overrides=None):
+    from . import runner
+    from .experiments import check_profile, get
+
+    check_profile(args.profile)
+    plan = {name: _specs(get(name), args.profile, overrides or {}) for name in names}
+    return {name: runner.run_all(specs, jobs=args.jobs, scheduler=args.scheduler,
+                                 progress=not args.no_progress, force=force) for name, specs in plan.items()}
 
 
 def _cmd_bounds(args) -> None:
@@ -78,7 +110,8 @@ def main(argv=None) -> int:
         elif args.command == "run":
             from .experiments import get, registry
             names = list(registry()) if args.experiment == "all" else [get(args.experiment).name]
-            for name, results in _run(names, args, force=args.force).items():
+            overrides = _parse_overrides(args.overrides)
+            for name, results in _run(names, args, force=args.force, overrides=overrides).items():
                 fresh = sum(not r.cached for r in results)
                 print(f"{name}: {len(results)} runs ({fresh} computed, {len(results) - fresh} cached)")
         elif args.command == "figures":

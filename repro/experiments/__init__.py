@@ -23,6 +23,7 @@ class Experiment:
     description: str
     specs: Callable[[str], list]                 # profile -> list[RunSpec]
     figure: Callable[[list, str], list] | None   # (results, profile) -> list[Path]
+    validate: Callable[[dict], None] | None = None  # raises ValueError on an inadmissible config
 
 
 def check_profile(profile: str) -> str:

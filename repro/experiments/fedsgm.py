@@ -30,6 +30,7 @@ from bounds import fedsgm as B
 from .. import data
 from ..algorithms import fedsgm as alg
 from ..plotting import COLORS, new_figure, save_figure
+from ..report import markdown_table
 from ..problems import neyman_pearson_split, random_instance
 from ..runner import RunSpec
 from ..verify import fedsgm as V
@@ -79,6 +80,18 @@ def run_figure1(config: dict, seed: int):
              np.array(violated[first_feasible:].sum()), "first_feasible_round": np.array(first_feasible)},
             {"data_checksums": data.checksums_for("breast_cancer"), "data_source": provenance["source"],
              "G": problem.G, "dim": problem.dim})
+
+
+def validate_figure1(config: dict) -> None:
+    """Raise a one-line ValueError for an inadmissible Figure-1 config (before anything runs)."""
+    from ..errors import require
+    params = alg.FedSGMParams(T=config["T"], E=config["E"], eta=config["eta"], eps=config["eps"],
+                              switching=config["switching"], beta=config["beta"], K=config["K"])
+    dim = 30 + int(bool(config["bias"]))
+    require(params.K is None or params.K <= dim, "K", params.K, f"an integer with 1 <= K <= d = {dim}")
+    require(isinstance(config["n_clients"], int) and 1 <= config["n_clients"] <= 212, "n_clients",
+            config["n_clients"], "an integer between 1 and 212 (each client needs samples of both classes)")
+    require(config["labels"] in ("sklearn", "flipped"), "labels", config["labels"], "'sklearn' or 'flipped'")
 
 
 def figure1_specs(profile: str) -> list[RunSpec]:
@@ -137,8 +150,8 @@ def figure1(results, profile: str):
 
 
 # ---------------------------------------------------------------------------- theorem checks
-FAMILIES = ("piecewise_linear", "max_affine", "huber_ball", "logistic_ball")
-FAMILY_DIMS = {"piecewise_linear": 1, "max_affine": 3, "huber_ball": 4, "logistic_ball": 4}
+FAMILIES = ("piecewise_linear_1d", "max_affine", "huber_ball", "logistic_ball")
+FAMILY_DIMS = {"piecewise_linear_1d": 1, "max_affine": 3, "huber_ball": 4, "logistic_ball": 4}
 CONSTANTS = {  # run label -> (switching, claims checked on the run, beta / eps)
     "hard-stated": ("hard", ("fedsgm.thm1", "fedsgm.thm6|fedsgm.thm8"), None),
     "hard-proof": ("hard", ("fedsgm.thm6.proof|fedsgm.thm8.proof",), None),
@@ -302,9 +315,12 @@ ADVERSARIAL_BUDGET = {"quick": 48, "paper": 400}
 
 
 def _theorem_ratio(config: dict, seed: int) -> tuple[float, bool]:
-    """max(subopt, infeas)/eps for the run's theorem (A empty counts as ratio inf) and the verdict."""
+    """(f(w_bar) - f*)/eps for the run's theorem (A empty counts as inf) and the run's verdict.
+
+    g(w_bar) <= eps holds on every run by convexity of g and the definition of A, so only the
+    suboptimality and the non-emptiness of A can break a theorem; they are the search target."""
     _, outcomes = evaluate_instance(config, seed, record_directions=False)
-    target = [o for o in outcomes if o.claim_id in ("fedsgm.thm1", "fedsgm.thm2") and o.relation[:6] in ("subopt", "infeas")]
+    target = [o for o in outcomes if o.claim_id in ("fedsgm.thm1", "fedsgm.thm2") and o.relation[:6] == "subopt"]
     ratio = max(o.observed / o.bound if np.isfinite(o.observed) else np.inf for o in target)
     return ratio, all(o.passed for o in outcomes if o.claim_id in ("fedsgm.thm1", "fedsgm.thm2"))
 
@@ -352,7 +368,7 @@ def adversarial_specs(profile: str) -> list[RunSpec]:
 
 EXPERIMENTS = (
     Experiment("fedsgm.figure1", "Figure 1: federated Neyman-Pearson, hard vs soft switching, Rand-K K=9",
-               figure1_specs, figure1),
+               figure1_specs, figure1, validate_figure1),
     Experiment("fedsgm.theory", "Theorems 1, 2, 6-9 and all lemmas on synthetic convex Lipschitz families",
                theory_specs, theory_figure),
     Experiment("fedsgm.montecarlo", "Summed inequality and theorems under Rand-K, Monte Carlo over compressors",
@@ -438,6 +454,12 @@ def _montecarlo_rows(mc_results):
     return rows
 
 
+def _count_ratio(hard: float, soft: float) -> str:
+    if soft == 0:
+        return "inf (soft: 0)" if hard > 0 else "n/a (both 0)"
+    return _fmt(hard / soft, 3)
+
+
 def _figure1_summary(fig_results):
     rows = []
     for variant in FIGURE1_VARIANTS:
@@ -448,11 +470,10 @@ def _figure1_summary(fig_results):
             va = np.array([float(r.arrays["violations_after_transient"]) for r in runs])
             fT = np.array([float(r.arrays["f"][-1]) for r in runs])
             counts[sw] = (v, va, fT)
-        ratio = counts["hard"][0].mean() / max(counts["soft"][0].mean(), 1e-300)
-        ratio_after = counts["hard"][1].mean() / max(counts["soft"][1].mean(), 1e-300)
+        ratio, ratio_after = (_count_ratio(counts["hard"][k].mean(), counts["soft"][k].mean()) for k in (0, 1))
         rows.append([variant] + [f"{counts[s][0].mean():.1f} ± {counts[s][0].std():.1f}" for s in ("hard", "soft")]
                     + [f"{counts[s][1].mean():.1f} ± {counts[s][1].std():.1f}" for s in ("hard", "soft")]
-                    + [_fmt(ratio, 3), _fmt(ratio_after, 3)]
+                    + [ratio, ratio_after]
                     + [f"{counts[s][2].mean():.4f} ± {counts[s][2].std():.4f}" for s in ("hard", "soft")])
     return rows
 
@@ -527,7 +548,8 @@ def audit_section(results, profile: str) -> str:
                          (r.meta.get("metadata") or {}).get("best_instance")])
     out += ["### Adversarial search (largest observed/bound)", "",
             "Random search then local moves over (family, n, E, T, K, ||w0||, instance), maximising "
-            "max(f(w_bar) - f*, g(w_bar))/eps under the stated constants.", "",
+            "(f(w_bar) - f*)/eps under the stated constants (A empty counts as infinite). g(w_bar) <= eps "
+            "holds on every run by convexity and the definition of A, so it is not a target.", "",
             markdown_table(["constants", "evaluations", "worst ratio", "any failure", "seed", "instance"], adv_rows), ""]
     out += ["### Figure 1 (NP classification) against the paper's claims", "",
             "Paper: soft switching has 'around 4x fewer violations' than hard switching, without compromising "

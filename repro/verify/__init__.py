@@ -73,6 +73,9 @@ def check_relation(claim: Claim, rel: sp.Rel, values: dict, *, tol: float = 0.0,
     op = rel.rel_op
     excess = (lhs_b - rhs_b) if op in ("<=", "<") else (rhs_b - lhs_b)
     excess = np.where(np.isnan(excess), np.inf, excess)   # an undefined observation fails
+    # Float rounding on an equality (e.g. the Rand-K step of Lemma 3) is not a violation at all.
+    rounding = 1e-12 * np.maximum(1.0, np.maximum(np.abs(lhs_b), np.abs(rhs_b)))
+    excess = np.where(np.isfinite(excess) & (np.abs(excess) <= rounding) & (op in ("<=", ">=")), 0.0, excess)
     worst = int(np.argmax(excess)) if excess.size else 0
     flat_l, flat_r = lhs_b.ravel(), rhs_b.ravel()
     obs, bnd = (float(flat_l[worst]), float(flat_r[worst])) if excess.size else (np.nan, np.nan)

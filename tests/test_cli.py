@@ -1,0 +1,52 @@
+"""The command line: listing, bounds, and one-line errors with a nonzero exit that write nothing."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args, cwd):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "repro", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_list_and_bounds(tmp_path):
+    out = cli("list", cwd=tmp_path)
+    assert out.returncode == 0 and "fedsgm.figure1" in out.stdout
+    out = cli("bounds", "fedsgm", "--latex", cwd=tmp_path)
+    assert out.returncode == 0 and "fedsgm.thm1" in out.stdout and "\\epsilon" in out.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (("run", "fedsgm.nosuch"), ["experiment='fedsgm.nosuch'", "fedsgm.figure1"]),
+    (("run", "fedsgm.figure1", "--profile", "huge"), ["profile='huge'", "quick"]),
+    (("run", "fedsgm.figure1", "--set", "eta=-0.1"), ["eta=-0.1", "> 0"]),
+    (("run", "fedsgm.figure1", "--set", "K=40"), ["K=40", "d = 31"]),
+    (("run", "fedsgm.figure1", "--set", "E=0"), ["E=0", ">= 1"]),
+    (("run", "fedsgm.figure1", "--set", "nosuchkey=1"), ["nosuchkey", "known keys"]),
+    (("bounds", "nosuchpaper"), ["paper='nosuchpaper'"]),
+])
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, words):
+    out = cli(*args, "--jobs", "1", cwd=tmp_path) if args[0] == "run" else cli(*args, cwd=tmp_path)
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), out.stderr
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+    assert not any(p for p in Path(os.environ["REPRO_RESULTS_DIR"]).rglob("*") if p.is_file())
+    assert not (tmp_path / "results").exists() and not (tmp_path / "figures").exists()
+
+
+def test_run_writes_results_with_provenance_and_second_run_is_cached(tmp_path):
+    out = cli("run", "fedsgm.figure1", "--jobs", "2", "--no-progress", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "18 computed" in out.stdout
+    files = list(Path(os.environ["REPRO_RESULTS_DIR"]).glob("fedsgm/*.json"))
+    assert len(files) == 18
+    out = cli("run", "fedsgm.figure1", "--no-progress", cwd=tmp_path)
+    assert "0 computed, 18 cached" in out.stdout
