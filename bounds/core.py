@@ -292,6 +292,10 @@ def sample_nonnegative(expr: sp.Expr, domains: Mapping[sp.Symbol, tuple[float, f
     claim with a counterexample; otherwise the result is ``proven=None`` with method "sampled".
     """
     syms = sorted(expr.free_symbols, key=str)
+    if not syms:
+        value = float(expr)
+        return ProofResult(False if value < -atol else None, "constant", str(expr),
+                           counterexample={"value": value} if value < -atol else None)
     fn = sp.lambdify(syms, expr, modules="numpy")
     cols = []
     for s in syms:
@@ -314,15 +318,22 @@ def sample_nonnegative(expr: sp.Expr, domains: Mapping[sp.Symbol, tuple[float, f
 
 # ---------------------------------------------------------------------------- rates
 def rounds_to_reach(bound: sp.Expr, rounds: sp.Symbol, eps: sp.Symbol) -> sp.Expr:
-    """Solve ``bound(rounds) = eps`` for the number of rounds (the positive solution).
+    """Solve ``bound(rounds) = eps`` for the number of rounds needed as eps -> 0+.
 
-    ``bound`` must be decreasing in ``rounds``; returns the closed form R(eps) such that the
-    bound is at most eps for rounds >= R(eps).
+    ``bound`` must decrease to 0 in ``rounds``; among the solutions sympy finds, the one that
+    tends to infinity as eps -> 0+ is returned (other roots are crossings at small ``rounds``).
+    Raises ``ValueError`` when there is not exactly one such root (e.g. sympy returns only a
+    non-principal LambertW branch for log(T)/sqrt(T)); callers must then say "not derived".
     """
-    solutions = [s for s in sp.solve(sp.Eq(bound, eps), rounds) if s.is_positive is not False]
-    if len(solutions) != 1:
-        raise ValueError(f"cannot invert bound {bound} for {rounds}: solutions {solutions}")
-    return sp.simplify(solutions[0])
+    candidates = []
+    for s in sp.solve(sp.Eq(bound, eps), rounds):
+        if s.is_positive is False or s.is_real is False:
+            continue
+        if sp.limit(s, eps, 0, "+") == sp.oo:
+            candidates.append(s)
+    if len(candidates) != 1:
+        raise ValueError(f"cannot invert bound {bound} for {rounds}: {len(candidates)} roots grow as {eps} -> 0")
+    return sp.simplify(candidates[0])
 
 
 def order_in_inverse_eps(expr: sp.Expr, eps: sp.Symbol) -> sp.Expr:

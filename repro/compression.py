@@ -13,6 +13,10 @@ import numpy as np
 from .errors import require
 
 
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
 @dataclass(frozen=True)
 class RandK:
     """Rand-K sparsification with unbiased d/K scaling, vectorised over clients."""
@@ -21,8 +25,8 @@ class RandK:
     K: int
 
     def __post_init__(self) -> None:
-        require(isinstance(self.dim, (int, np.integer)) and self.dim >= 1, "dim", self.dim, "an integer >= 1")
-        require(isinstance(self.K, (int, np.integer)) and 1 <= self.K <= self.dim, "K", self.K,
+        require(_is_int(self.dim) and self.dim >= 1, "dim", self.dim, "an integer >= 1")
+        require(_is_int(self.K) and 1 <= self.K <= self.dim, "K", self.K,
                 f"an integer with 1 <= K <= d = {self.dim}")
 
     @property

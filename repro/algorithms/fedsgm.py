@@ -25,7 +25,13 @@ SWITCHING_RULES = ("hard", "soft")
 
 
 def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _is_real(x) -> bool:
+    """A finite real number (bools and strings are not)."""
+    return (isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+            and bool(np.isfinite(x)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,14 +55,14 @@ class FedSGMParams:
     def __post_init__(self) -> None:
         require(_is_int(self.T) and self.T >= 1, "T", self.T, "an integer number of rounds >= 1")
         require(_is_int(self.E) and self.E >= 1, "E", self.E, "an integer number of local steps >= 1")
-        require(np.isscalar(self.eta) and np.isfinite(self.eta) and self.eta > 0, "eta", self.eta,
+        require(_is_real(self.eta) and self.eta > 0, "eta", self.eta,
                 "a finite step size > 0")
-        require(np.isscalar(self.eps) and np.isfinite(self.eps) and self.eps > 0, "eps", self.eps,
+        require(_is_real(self.eps) and self.eps > 0, "eps", self.eps,
                 "a finite tolerance > 0")
         require(self.switching in SWITCHING_RULES, "switching", self.switching, f"one of {SWITCHING_RULES}")
         if self.switching == "soft":
-            require(self.beta is not None and np.isscalar(self.beta) and np.isfinite(self.beta)
-                    and self.beta > 0, "beta", self.beta, "a finite slope > 0 for soft switching")
+            require(_is_real(self.beta) and self.beta > 0, "beta", self.beta,
+                    "a finite slope > 0 for soft switching")
         require(self.K is None or (_is_int(self.K) and self.K >= 1), "K", self.K,
                 "None (no compression) or an integer >= 1")
         if self.w0 is not None:

@@ -12,7 +12,7 @@ observed quantities its claims name. The contract (DESIGN.md, PEPit style): ever
 """
 from __future__ import annotations
 
-import operator
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,8 +20,6 @@ import sympy as sp
 from scipy import stats
 
 from bounds.core import Claim, Mode
-
-_OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt}
 
 
 @dataclass(frozen=True)
@@ -48,6 +46,21 @@ class Outcome:
         return d
 
 
+@functools.lru_cache(maxsize=4096)
+def _compiled(expr: sp.Expr):
+    """(sorted symbols, numpy function) of an expression; cached: lambdify dominates check time."""
+    syms = tuple(sorted(expr.free_symbols, key=str))
+    return syms, sp.lambdify(syms, expr, "numpy")
+
+
+def _numeric(expr: sp.Expr, values: dict, claim_id: str) -> np.ndarray:
+    syms, fn = _compiled(expr)
+    missing = [str(s) for s in syms if str(s) not in values]
+    if missing:
+        raise ValueError(f"claim {claim_id}: values needed for {missing}")
+    return np.asarray(fn(*[values[str(s)] for s in syms]), dtype=np.float64)
+
+
 def _relation_name(rel: sp.Rel) -> str:
     return f"{rel.lhs} {rel.rel_op} ..."
 
@@ -60,15 +73,8 @@ def check_relation(claim: Claim, rel: sp.Rel, values: dict, *, tol: float = 0.0,
     worst entry: for ``<=`` the largest lhs - rhs (ratio lhs/rhs where rhs > 0); for ``>=`` the
     reverse. ``tol`` is the absolute slack below which a violation is inconclusive.
     """
-    lhs_val = np.asarray(sp.lambdify(sorted(rel.lhs.free_symbols, key=str), rel.lhs, "numpy")(
-        *[values[str(s)] for s in sorted(rel.lhs.free_symbols, key=str)]), dtype=np.float64)
-    rhs_expr = claim.substitute(rel.rhs)
-    rhs_syms = sorted(rhs_expr.free_symbols, key=str)
-    missing = [str(s) for s in rhs_syms if str(s) not in values]
-    if missing:
-        raise ValueError(f"claim {claim.id}: values needed for {missing}")
-    rhs_val = np.asarray(sp.lambdify(rhs_syms, rhs_expr, "numpy")(*[values[str(s)] for s in rhs_syms]),
-                         dtype=np.float64)
+    lhs_val = _numeric(rel.lhs, values, claim.id)
+    rhs_val = _numeric(claim.substitute(rel.rhs), values, claim.id)
     lhs_b, rhs_b = np.broadcast_arrays(lhs_val, rhs_val)
     op = rel.rel_op
     excess = (lhs_b - rhs_b) if op in ("<=", "<") else (rhs_b - lhs_b)
