@@ -1,0 +1,94 @@
+"""Shared validation helpers and the error raised when problem (1) has no solution."""
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from repro.errors import ReproError, require
+
+__all__ = [
+    "NoSolutionError",
+    "SolverFailure",
+    "as_array",
+    "check_iterates",
+    "check_point",
+    "rowdot",
+    "sha256_of",
+    "weighted_rowsum",
+]
+
+
+class NoSolutionError(ReproError, ValueError):
+    """Problem (1) of FedSGM has no minimiser: it is infeasible or its infimum is not attained.
+
+    ``w*`` and hence ``D = ||w0 - w*||`` are undefined; the message says why. ``evidence`` holds
+    the numbers behind the verdict (e.g. a recession direction), for the audit report.
+    """
+
+    def __init__(self, message: str, evidence: dict | None = None):
+        super().__init__(message)
+        self.evidence = dict(evidence or {})
+
+
+class SolverFailure(ReproError):
+    """Neither Clarabel nor SCS returned a usable answer (the problem may still be solvable)."""
+
+
+def as_array(x, name: str, *, ndim: int | None = None, shape: tuple | None = None) -> np.ndarray:
+    """``x`` as a finite, read-only float64 copy of the given rank/shape (``None`` = any size)."""
+    try:
+        arr = np.array(x, dtype=np.float64)  # copy: instances never alias caller memory
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} is not admissible: must be a numeric array") from None
+    if ndim is not None:
+        require(arr.ndim == ndim, f"{name}.ndim", arr.ndim, f"{name} must be {ndim}-dimensional")
+    if shape is not None:
+        ok = arr.ndim == len(shape) and all(s is None or s == a for s, a in zip(shape, arr.shape))
+        want = "(" + ", ".join("*" if s is None else str(s) for s in shape) + ")"
+        require(ok, f"{name}.shape", arr.shape, f"{name} must have shape {want}")
+    require(bool(np.all(np.isfinite(arr))), name, "<array with nan/inf>", "all entries finite")
+    arr.setflags(write=False)
+    return arr
+
+
+def check_iterates(W, n_clients: int, dim: int) -> np.ndarray:
+    """Client iterates ``W`` as float64 shaped ``(..., n_clients, dim)`` (not copied)."""
+    W = np.asarray(W, dtype=np.float64)
+    if W.ndim < 2 or W.shape[-2:] != (n_clients, dim):
+        raise ValueError(
+            f"W.shape={W.shape!r} is not admissible: must be (..., n_clients, dim) = "
+            f"(..., {n_clients}, {dim})"
+        )
+    return W
+
+
+def check_point(w0, dim: int, name: str = "w0") -> np.ndarray:
+    """An initial point as a finite float64 vector of length ``dim``."""
+    return as_array(w0, name, shape=(dim,))
+
+
+def sha256_of(*arrays: np.ndarray) -> str:
+    """Checksum of the instance data (float64, C order), for provenance in ``describe()``."""
+    h = hashlib.sha256()
+    for a in arrays:
+        a = np.ascontiguousarray(a, dtype=np.float64)
+        h.update(str(a.shape).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def rowdot(W: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``rows[j, i] . W[..., j, :]`` for all clients j and rows i: ``(..., n, d), (n, m, d)`` to
+    ``(..., n, m)``.
+
+    Written as multiply-and-sum over the last axis (not einsum/matmul) so every entry is computed
+    by the same reduction whatever the leading batch shape: the oracle on ``(R, n, d)`` equals the
+    stack of ``R`` single calls bit for bit, which keeps argmax tie-breaking deterministic.
+    """
+    return np.sum(W[..., :, None, :] * rows, axis=-1)
+
+
+def weighted_rowsum(coef: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``sum_i coef[..., j, i] * rows[j, i, :]``: ``(..., n, m), (n, m, d) -> (..., n, d)``."""
+    return np.sum(coef[..., None] * rows, axis=-2)
