@@ -153,12 +153,32 @@ def _hash_payload(experiment: str, function: str, config: Any, seed: int) -> str
                            "config": config, "seed": seed})
 
 
+@functools.lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """SHA-256 (16 hex characters) of the source of the ``bounds`` and ``repro`` packages.
+
+    Part of every cache key, so that a result computed by other code is never reused: any edit
+    to the suite's code recomputes everything (conservative, but a cached result can always be
+    traced to the exact code that made it). Unchanged code keeps every cache entry valid.
+    """
+    import bounds
+    import repro
+
+    digest = hashlib.sha256()
+    for package in (bounds, repro):
+        root = Path(package.__file__).resolve().parent
+        for path in sorted(root.rglob("*.py")):
+            digest.update(path.relative_to(root.parent).as_posix().encode("utf-8") + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 def config_hash(spec: "RunSpec") -> str:
     """First 16 hex characters of the SHA-256 of the canonical JSON of
-    ``experiment + function + config + seed``; the name of the spec's cache entry."""
-    return hashlib.sha256(
-        _hash_payload(spec.experiment, spec.function, spec.config, spec.seed).encode("ascii")
-    ).hexdigest()[:16]
+    ``experiment + function + config + seed`` and the :func:`code_fingerprint`; the name of the
+    spec's cache entry."""
+    payload = _hash_payload(spec.experiment, spec.function, spec.config, spec.seed) + code_fingerprint()
+    return hashlib.sha256(payload.encode("ascii")).hexdigest()[:16]
 
 
 # --------------------------------------------------------------------------------------------
@@ -575,6 +595,7 @@ def _store(spec: RunSpec, results_root: Path, arrays: dict[str, np.ndarray], fn_
         "config": spec.config,
         "seed": spec.seed,
         "hash": spec.hash,
+        "code_fingerprint": code_fingerprint(),
         "git_commit": environment["git_commit"],
         "git_dirty": environment["git_dirty"],
         "versions": environment["versions"],

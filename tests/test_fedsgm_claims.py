@@ -25,7 +25,8 @@ from repro.verify import check_expectation, check_relation
 from repro.verify import fedsgm as V
 
 THEOREM_IDS = {c.id for c in B.THEOREMS + B.PROOF_THEOREMS}
-PER_RUN_IDS = {c.id for c in B.LEMMAS} | {"fedsgm.eq5", "fedsgm.R_hard", "fedsgm.R_soft"}
+PER_RUN_IDS = {c.id for c in B.LEMMAS} | {"fedsgm.eq5", "fedsgm.R_hard", "fedsgm.R_soft",
+                                         "fedsgm.algorithm1.server_step"}
 
 
 @st.composite
@@ -175,6 +176,16 @@ def test_theorem_check_fails_when_the_bound_is_perturbed(monkeypatch):
         B.sp.Le(B.subopt, B.eps * sub.observed / sub.bound / 20 if sub.observed > 0 else -B.eps),))
     vals = ctx.parameter_values() | V.theorem_observations(ctx)[0]
     assert not check_relation(shrunk, shrunk.relations[0], vals).passed
+
+
+def test_server_step_check_fails_when_the_server_steps_further():
+    ctx = _one_run()
+    tr = ctx.trace
+    w = tr.w.copy()
+    w[1:] = w[:-1] - 1.5 * ctx.params.eta * tr.X_mean      # a server step 1.5x too long
+    bad = V.RunContext(ctx.problem, ctx.optimum, ctx.params, alg.Trace(**(tr.__dict__ | {"w": w})))
+    assert not V.check_server_step(bad).passed
+    assert V.check_server_step(ctx).passed
 
 
 def test_lemma3_check_fails_with_a_smaller_constant():

@@ -158,7 +158,21 @@ def test_config_hash_golden_value():
                 seed=7, function="repro.experiments.fedsgm.run")
     assert canonical_json({"b": (1, 0.1), "a": np.float64(1e-300)}) \
         == '{"a":1e-300,"b":[1,0.1]}'
-    assert config_hash(s) == GOLDEN_HASH
+    import hashlib
+
+    from repro import runner as runner_module
+    payload = runner_module._hash_payload(s.experiment, s.function, s.config, s.seed)
+    assert hashlib.sha256(payload.encode("ascii")).hexdigest()[:16] == GOLDEN_HASH
+    assert config_hash(s) == hashlib.sha256(
+        (payload + runner_module.code_fingerprint()).encode("ascii")).hexdigest()[:16]
+
+
+def test_config_hash_changes_with_the_code(monkeypatch):
+    from repro import runner as runner_module
+    s = RunSpec(experiment="fedsgm.figure1", config={"eta": 0.1}, seed=0, function="repro.experiments.fedsgm.run")
+    before = config_hash(s)
+    monkeypatch.setattr(runner_module, "code_fingerprint", lambda: "0" * 16)
+    assert config_hash(s) != before
 
 
 GOLDEN_HASH = "d9645164af64ae1a"

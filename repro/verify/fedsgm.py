@@ -65,7 +65,9 @@ def round_observations(ctx: RunContext) -> dict[str, np.ndarray]:
     gap_vec = w_t - w_star
     Xbar_sq = np.einsum("td,td->t", tr.X_mean, tr.X_mean)
     sumX_sq = tr.X_sq.sum(axis=1)
-    step = gap_vec - eta * tr.X_mean
+    # E_C ||w_{t+1} - w*||^2 given round t: the realised value without compression (what the algorithm
+    # did, so a wrong server step is caught); the Rand-K closed form from the clients' X_j with it.
+    step = (tr.w[1:] - w_star) if q == 0 else (gap_vec - eta * tr.X_mean)
     return {
         "agg_sq_expect": Xbar_sq + q / n**2 * sumX_sq,
         "agg_sq_realised": np.einsum("td,td->t", np.diff(tr.w, axis=0), np.diff(tr.w, axis=0)) / eta**2,
@@ -76,6 +78,25 @@ def round_observations(ctx: RunContext) -> dict[str, np.ndarray]:
         "gap_f": f_star - tr.f[:-1], "gap_g": g_star - tr.g[:-1],
         "sigma": tr.sigma, "in_A": 1.0 - tr.sigma,
     }
+
+
+def check_server_step(ctx: RunContext) -> Outcome:
+    """Algorithm 1's server step as run: the realised aggregate (w_t - w_{t+1})/eta must equal the
+    clients' mean update without compression, and match its Rand-K expectation in the mean over
+    rounds (a 4-standard-error test of sum_t (realised - expected) over the rounds)."""
+    obs = round_observations(ctx)
+    realised = (ctx.trace.w[:-1] - ctx.trace.w[1:]) / ctx.params.eta
+    if ctx.q_u == 0:
+        err = float(np.max(np.abs(realised - ctx.trace.X_mean), initial=0.0))
+        scale = float(np.max(np.abs(ctx.trace.X_mean), initial=1.0))
+        passed = err <= 1e-9 * max(scale, 1.0)
+        return Outcome("fedsgm.algorithm1.server_step", "w_{t+1} = w_t - eta mean_j X_j", "deterministic",
+                       err, 1e-9 * max(scale, 1.0), np.nan, passed, n_checked=realised.size)
+    diff = obs["agg_sq_realised"] - obs["agg_sq_expect"]
+    se = float(np.sqrt(np.sum(diff**2))) or 1.0
+    z = float(np.sum(diff)) / se
+    return Outcome("fedsgm.algorithm1.server_step", "sum_t ||aggregate||^2 - E_C[...] (z-score)", "expectation",
+                   z, 4.0, z / 4.0, abs(z) <= 4.0, n_checked=diff.size)
 
 
 def summed_gap(ctx: RunContext) -> float:
@@ -201,7 +222,8 @@ def params_for(claim: Claim, problem: ConvexLipschitzProblem, optimum: Optimum, 
 
 def check_run(ctx: RunContext, theorem_claims=()) -> list[Outcome]:
     """Every per-run check: lemmas, round inequalities, summed inequality, and the given theorems."""
-    outcomes = check_lemmas(ctx) + check_round_inequalities(ctx) + [check_summed(ctx)]
+    outcomes = (check_lemmas(ctx) + check_round_inequalities(ctx) + [check_server_step(ctx)]
+                + [check_summed(ctx)])
     for claim in theorem_claims:
         outcomes += check_theorem(claim, ctx)
     return outcomes
