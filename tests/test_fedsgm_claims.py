@@ -67,20 +67,11 @@ def _target_subopt(outcomes):
     _target_max(outcomes, lambda o: o.claim_id in THEOREM_IDS and o.relation.startswith("subopt"))
 
 
-@pytest.mark.parametrize("constants", ["hard-stated", "soft-stated", "soft-stated-beta10"])
+@pytest.mark.parametrize("constants", ["hard-stated", "soft-stated", "soft-stated-beta10", "hard-proof", "soft-proof"])
 @given(data=st.data(), seed=st.integers(0, 2**31 - 1))
-def test_stated_theorems_hold(constants, data, seed):
-    """Theorems 1, 2 and 6-9 with their stated eps, eta, beta (Theorem 2 also at beta = 10/eps)."""
-    config = data.draw(instance_configs(constants))
-    ctx, outcomes = _evaluate(config, seed)
-    _target_subopt(outcomes)
-    _assert_all_pass(outcomes, THEOREM_IDS)
-
-
-@pytest.mark.parametrize("constants", ["hard-proof", "soft-proof"])
-@given(data=st.data(), seed=st.integers(0, 2**31 - 1))
-def test_appendix_proof_constants_hold(constants, data, seed):
-    """Theorems 6-9 with the constants their proofs derive (eta(Gamma_pf), (N+1) or 2 eps(Gamma_pf))."""
+def test_theorems_hold(constants, data, seed):
+    """Theorems 1, 2 and 6-9 with their stated eps, eta, beta (Theorem 2 also at beta = 10/eps), and
+    with the constants the appendix proofs derive (eta(Gamma_pf), (N+1) or 2 eps(Gamma_pf))."""
     config = data.draw(instance_configs(constants))
     ctx, outcomes = _evaluate(config, seed)
     _target_subopt(outcomes)
