@@ -1,6 +1,6 @@
 """Execute the jupytext notebooks (``notebooks/<paper>.py``, percent format) into ``.ipynb``.
 
-Execution uses nbclient; timing metadata is stripped so that an unchanged notebook rewrites
+Execution uses nbclient; timing metadata is stripped and cell ids are positional so that an unchanged notebook rewrites
 byte-identical output; the file is written atomically.
 """
 from __future__ import annotations
@@ -14,9 +14,11 @@ NOTEBOOK_DIR = Path("notebooks")
 TIMEOUT_SECONDS = 1200
 
 
-def _strip_timing(nb) -> None:
-    for cell in nb.cells:
+def _make_deterministic(nb) -> None:
+    """Drop execution timing and replace jupytext's random cell ids by positional ones."""
+    for index, cell in enumerate(nb.cells):
         cell.metadata.pop("execution", None)
+        cell["id"] = f"cell-{index:03d}"
     nb.metadata.pop("widgets", None)
 
 
@@ -38,7 +40,7 @@ def execute_notebooks(names=()) -> list[Path]:
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         NotebookClient(nb, timeout=TIMEOUT_SECONDS, kernel_name="python3",
                        resources={"metadata": {"path": str(Path.cwd())}}).execute()
-        _strip_timing(nb)
+        _make_deterministic(nb)
         target = source.with_suffix(".ipynb")
         atomic_write_bytes(target, nbformat.writes(nb).encode("utf-8") + b"\n")
         written.append(target)

@@ -52,6 +52,16 @@ def as_array(x, name: str, *, ndim: int | None = None, shape: tuple | None = Non
     return arr
 
 
+def client_sample_array(x, name: str, what: str) -> tuple[np.ndarray, int, int, int]:
+    """A per-client stack of rows shaped (n_clients, m, dim) with n, m, dim >= 1 (see :func:`as_array`)."""
+    arr = as_array(x, name, ndim=3)
+    n, m, d = arr.shape
+    require(n >= 1, "n_clients", n, "n_clients >= 1")
+    require(m >= 1, f"{name}.shape[1]", m, f"at least one {what} per client")
+    require(d >= 1, "dim", d, "dim >= 1")
+    return arr, n, m, d
+
+
 def check_iterates(W, n_clients: int, dim: int) -> np.ndarray:
     """Client iterates ``W`` as float64 shaped ``(..., n_clients, dim)`` (not copied)."""
     W = np.asarray(W, dtype=np.float64)

@@ -7,7 +7,8 @@ from scipy.special import expit
 
 from repro.errors import require
 
-from ._common import NoSolutionError, as_array, check_iterates, rowdot, sha256_of, weighted_rowsum
+from ._common import (NoSolutionError, as_array, check_iterates, client_sample_array, rowdot, sha256_of,
+                      weighted_rowsum)
 from ._solve import CertifiedProblem
 from .base import LocalOracle
 
@@ -112,11 +113,7 @@ class HuberBall(_BallConstrained):
 
     def __init__(self, A, b, centers, radii, delta: float = 1.0):
         super().__init__()
-        A = as_array(A, "A", ndim=3)
-        n, m, d = A.shape
-        require(n >= 1, "n_clients", n, "n_clients >= 1")
-        require(m >= 1, "A.shape[1]", m, "at least one sample per client")
-        require(d >= 1, "dim", d, "dim >= 1")
+        A, n, m, d = client_sample_array(A, "A", "sample")
         require(np.isfinite(delta) and delta > 0, "delta", delta, "a finite delta > 0")
         self.A, self.b = A, as_array(b, "b", shape=(n, m))
         self._init_ball(centers, radii, n, d)
@@ -183,11 +180,7 @@ class LogisticBall(_BallConstrained):
 
     def __init__(self, X, y, centers, radii):
         super().__init__()
-        X = as_array(X, "X", ndim=3)
-        n, m, d = X.shape
-        require(n >= 1, "n_clients", n, "n_clients >= 1")
-        require(m >= 1, "X.shape[1]", m, "at least one sample per client")
-        require(d >= 1, "dim", d, "dim >= 1")
+        X, n, m, d = client_sample_array(X, "X", "sample")
         y = as_array(y, "y", shape=(n, m))
         require(bool(np.all(np.abs(y) == 1)), "y", "<labels>", "labels in {-1, +1}")
         self.X, self.y = X, y

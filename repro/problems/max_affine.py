@@ -7,7 +7,7 @@ import scipy.sparse as sps
 
 from repro.errors import require
 
-from ._common import as_array, check_iterates, check_point, rowdot, sha256_of
+from ._common import as_array, check_iterates, check_point, client_sample_array, rowdot, sha256_of
 from ._solve import CertifiedProblem, linf_growth, run_solvers
 from .base import LocalOracle
 
@@ -47,11 +47,7 @@ class MaxAffine(CertifiedProblem):
 
     def __init__(self, C_f, e_f, C_g, e_g, *, slater_point=None):
         super().__init__()
-        C_f = as_array(C_f, "C_f", ndim=3)
-        n, K, d = C_f.shape
-        require(n >= 1, "n_clients", n, "n_clients >= 1")
-        require(K >= 1, "C_f.shape[1]", K, "at least one objective piece")
-        require(d >= 1, "dim", d, "dim >= 1")
+        C_f, n, K, d = client_sample_array(C_f, "C_f", "objective piece")
         e_f = as_array(e_f, "e_f", shape=(n, K))
         C_g = as_array(C_g, "C_g", shape=(n, None, d))
         require(C_g.shape[1] >= 1, "C_g.shape[1]", C_g.shape[1], "at least one constraint piece")

@@ -11,6 +11,7 @@ under compression.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -44,16 +45,21 @@ class RunContext:
                 "G": self.problem.G, "eta": p.eta, "epsilon": p.eps, "a": p.eta, "N": 0,
                 "beta": p.beta if p.beta is not None else np.inf}
 
+    @cached_property
+    def local_values_at_optimum(self) -> tuple[np.ndarray, np.ndarray]:
+        """f_j(w*) and g_j(w*) for every client (computed once per run)."""
+        n, d = self.problem.n_clients, self.problem.dim
+        o = self.problem.oracle(np.broadcast_to(self.optimum.w_star, (n, d)))
+        return o.f, o.g
+
+    @cached_property
+    def rounds(self) -> dict[str, np.ndarray]:
+        """:func:`round_observations` of this run (computed once, shared by every check)."""
+        return round_observations(self)
+
     def tolerance(self, scale: float = 1.0) -> float:
         """Absolute slack for a comparison involving f*, g* (solver accuracy) and float rounding."""
         return self.optimum.tolerance * max(1.0, scale) + 1e-9 * max(1.0, scale)
-
-
-def local_values_at_optimum(ctx: RunContext) -> tuple[np.ndarray, np.ndarray]:
-    """f_j(w*) and g_j(w*) for every client."""
-    n, d = ctx.problem.n_clients, ctx.problem.dim
-    o = ctx.problem.oracle(np.broadcast_to(ctx.optimum.w_star, (n, d)))
-    return o.f, o.g
 
 
 def round_observations(ctx: RunContext) -> dict[str, np.ndarray]:
@@ -84,7 +90,7 @@ def check_server_step(ctx: RunContext) -> Outcome:
     """Algorithm 1's server step as run: the realised aggregate (w_t - w_{t+1})/eta must equal the
     clients' mean update without compression, and match its Rand-K expectation in the mean over
     rounds (a 4-standard-error test of sum_t (realised - expected) over the rounds)."""
-    obs = round_observations(ctx)
+    obs = ctx.rounds
     realised = (ctx.trace.w[:-1] - ctx.trace.w[1:]) / ctx.params.eta
     if ctx.q_u == 0:
         err = float(np.max(np.abs(realised - ctx.trace.X_mean), initial=0.0))
@@ -121,7 +127,7 @@ def theorem_observations(ctx: RunContext) -> tuple[dict, Output]:
 def check_lemmas(ctx: RunContext) -> list[Outcome]:
     """Lemma 3 (with its chain), Lemma 4 (hard or soft form, several a), Lemma 5 (with its chain)."""
     vals = ctx.parameter_values()
-    obs = round_observations(ctx)
+    obs = ctx.rounds
     scale = float(np.max(obs["sum_nu_sq"], initial=1.0))
     outcomes = []
     l3 = vals | obs
@@ -134,7 +140,7 @@ def check_lemmas(ctx: RunContext) -> list[Outcome]:
     outcomes += check_chain(B.lemma5, l5, tol=1e-12 * scale)
 
     if tr.directions is not None:
-        fj_star, gj_star = local_values_at_optimum(ctx)
+        fj_star, gj_star = ctx.local_values_at_optimum
         w_t = tr.w[:-1]
         inner = -2 * ctx.params.eta * np.einsum("td,tjed->tje", w_t - ctx.optimum.w_star, tr.directions)
         terms = {"inner_term": inner, "drift_term": tr.drift,
@@ -153,10 +159,10 @@ def check_lemmas(ctx: RunContext) -> list[Outcome]:
 def check_round_inequalities(ctx: RunContext) -> list[Outcome]:
     """(5) and (R-hard) for hard switching, (R-soft) for soft, against exact conditional expectations."""
     vals = ctx.parameter_values()
-    obs = round_observations(ctx)
+    obs = ctx.rounds
     tol = ctx.tolerance(ctx.params.eta * ctx.params.E)
     if ctx.params.switching == "hard":
-        fj_star, gj_star = local_values_at_optimum(ctx)
+        fj_star, gj_star = ctx.local_values_at_optimum
         tr = ctx.trace
         in_A = (1.0 - tr.sigma)[:, None, None]
         gap_local = (in_A * (fj_star[None, :, None] - tr.f_local)
