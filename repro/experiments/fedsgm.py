@@ -34,6 +34,7 @@ from ..report import markdown_table
 from ..problems import neyman_pearson_split, random_instance
 from ..runner import RunSpec
 from ..verify import fedsgm as V
+from ..verify import outcome_arrays
 from . import Experiment, check_profile
 
 PAPER = "fedsgm"
@@ -159,7 +160,6 @@ CONSTANTS = {  # run label -> (switching, claims checked on the run, beta / eps)
     "soft-stated-beta1": ("soft", ("fedsgm.thm2",), 1.0),          # sensitivity: beta < 2/eps
     "soft-proof": ("soft", ("fedsgm.thm7.proof|fedsgm.thm9.proof",), None),
 }
-OUTCOME_FIELDS = ("observed", "bound", "ratio", "passed", "inconclusive", "hypotheses_met", "n_checked")
 
 
 def _claims_for(label: str, compressed: bool) -> list:
@@ -196,15 +196,6 @@ def evaluate_instance(config: dict, seed: int, *, record_directions: bool = True
     # Theorem 2 leaves beta free: check_theorem judges the run's own beta against beta >= 2/eps and
     # records hypotheses_met = False for the beta < 2/eps sensitivity runs.
     return ctx, V.check_run(ctx, claims)
-
-
-def outcome_arrays(outcomes) -> dict[str, np.ndarray]:
-    """An outcome list as arrays (one row per outcome) for the result cache."""
-    arrays = {"claim_id": np.array([o.claim_id for o in outcomes]),
-              "relation": np.array([o.relation for o in outcomes])}
-    for key in OUTCOME_FIELDS:
-        arrays[key] = np.array([getattr(o, key) for o in outcomes])
-    return arrays
 
 
 def run_theory_instance(config: dict, seed: int):

@@ -134,3 +134,15 @@ def check_expectation(claim: Claim, rel: sp.Rel, samples: np.ndarray, bound: flo
                    inconclusive=bool(violated and lo - bound <= tol),
                    n_checked=int(np.size(samples)), n_runs=int(np.size(samples)), ci=(lo, hi),
                    details={"level": level, "max_single_run": float(np.max(samples))} | (details or {}))
+
+
+OUTCOME_FIELDS = ("observed", "bound", "ratio", "passed", "inconclusive", "hypotheses_met", "n_checked")
+
+
+def outcome_arrays(outcomes) -> dict[str, np.ndarray]:
+    """An outcome list as arrays (one row per outcome) for the result cache."""
+    arrays = {"claim_id": np.array([o.claim_id for o in outcomes]),
+              "relation": np.array([o.relation for o in outcomes])}
+    for key in OUTCOME_FIELDS:
+        arrays[key] = np.array([getattr(o, key) for o in outcomes])
+    return arrays
