@@ -31,6 +31,7 @@ give byte-identical files.
 """
 from __future__ import annotations
 
+import ast
 import contextlib
 import copy
 import dataclasses
@@ -154,30 +155,77 @@ def _hash_payload(experiment: str, function: str, config: Any, seed: int) -> str
 
 
 @functools.lru_cache(maxsize=1)
-def code_fingerprint() -> str:
-    """SHA-256 (16 hex characters) of the source of the ``bounds`` and ``repro`` packages.
-
-    Part of every cache key, so that a result computed by other code is never reused: any edit
-    to the suite's code recomputes everything (conservative, but a cached result can always be
-    traced to the exact code that made it). Unchanged code keeps every cache entry valid.
-    """
+def _module_file(name: str) -> Path | None:
+    """Source file of a ``bounds``/``repro`` module (package: its ``__init__.py``), or None."""
     import bounds
     import repro
 
+    top = name.split(".")[0]
+    package = {"bounds": bounds, "repro": repro}.get(top)
+    if package is None:
+        return None
+    base = Path(package.__file__).resolve().parent.joinpath(*name.split(".")[1:])
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _import_closure(module: str) -> tuple[str, ...]:
+    """Every ``bounds``/``repro`` module that importing ``module`` executes: its parent packages and,
+    transitively, everything it imports (absolute or relative), found statically with ``ast``."""
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        parts = name.split(".")
+        for k in range(1, len(parts) + 1):           # importing a.b.c runs a and a.b first
+            prefix = ".".join(parts[:k])
+            if prefix in seen or _module_file(prefix) is None:
+                continue
+            seen.add(prefix)
+            path = _module_file(prefix)
+            package = prefix if path.name == "__init__.py" else prefix.rsplit(".", 1)[0]
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    todo += [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    if node.level:
+                        anchor = package.split(".")
+                        anchor = anchor[:len(anchor) - node.level + 1]
+                        base = ".".join(anchor + ([node.module] if node.module else []))
+                    else:
+                        base = node.module or ""
+                    todo.append(base)
+                    todo += [f"{base}.{alias.name}" for alias in node.names]   # "from pkg import module"
+    return tuple(sorted(seen))
+
+
+def code_fingerprint(function: str = "repro") -> str:
+    """SHA-256 (16 hex characters) of the source of every suite module a run function depends on.
+
+    ``function`` is a dotted path (``repro.experiments.fedsgm.run_figure1``); the fingerprint covers
+    the function's module and, transitively, every ``bounds``/``repro`` module it imports (static
+    import analysis; parent packages included). Part of every cache key, so that a result computed
+    by other code is never reused: an edit to any of those files recomputes the run, while edits
+    elsewhere (figures, report, other papers) keep it valid. The default covers the whole package.
+    """
+    module = function
+    while module and _module_file(module) is None:
+        module = module.rpartition(".")[0]
     digest = hashlib.sha256()
-    for package in (bounds, repro):
-        root = Path(package.__file__).resolve().parent
-        for path in sorted(root.rglob("*.py")):
-            digest.update(path.relative_to(root.parent).as_posix().encode("utf-8") + b"\0")
-            digest.update(path.read_bytes() + b"\0")
+    for name in _import_closure(module or "repro"):
+        path = _module_file(name)
+        digest.update(name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
 def config_hash(spec: "RunSpec") -> str:
     """First 16 hex characters of the SHA-256 of the canonical JSON of
-    ``experiment + function + config + seed`` and the :func:`code_fingerprint`; the name of the
+    ``experiment + function + config + seed`` and the :func:`code_fingerprint` of the function; the name of the
     spec's cache entry."""
-    payload = _hash_payload(spec.experiment, spec.function, spec.config, spec.seed) + code_fingerprint()
+    payload = _hash_payload(spec.experiment, spec.function, spec.config, spec.seed) + code_fingerprint(spec.function)
     return hashlib.sha256(payload.encode("ascii")).hexdigest()[:16]
 
 
@@ -595,7 +643,7 @@ def _store(spec: RunSpec, results_root: Path, arrays: dict[str, np.ndarray], fn_
         "config": spec.config,
         "seed": spec.seed,
         "hash": spec.hash,
-        "code_fingerprint": code_fingerprint(),
+        "code_fingerprint": code_fingerprint(spec.function),
         "git_commit": environment["git_commit"],
         "git_dirty": environment["git_dirty"],
         "versions": environment["versions"],

@@ -164,14 +164,14 @@ def test_config_hash_golden_value():
     payload = runner_module._hash_payload(s.experiment, s.function, s.config, s.seed)
     assert hashlib.sha256(payload.encode("ascii")).hexdigest()[:16] == GOLDEN_HASH
     assert config_hash(s) == hashlib.sha256(
-        (payload + runner_module.code_fingerprint()).encode("ascii")).hexdigest()[:16]
+        (payload + runner_module.code_fingerprint(s.function)).encode("ascii")).hexdigest()[:16]
 
 
 def test_config_hash_changes_with_the_code(monkeypatch):
     from repro import runner as runner_module
     s = RunSpec(experiment="fedsgm.figure1", config={"eta": 0.1}, seed=0, function="repro.experiments.fedsgm.run")
     before = config_hash(s)
-    monkeypatch.setattr(runner_module, "code_fingerprint", lambda: "0" * 16)
+    monkeypatch.setattr(runner_module, "code_fingerprint", lambda function="repro": "0" * 16)
     assert config_hash(s) != before
 
 
