@@ -12,7 +12,7 @@ from typing import Callable
 
 from ..errors import ConfigError
 
-PAPERS = ("fedsgm",)
+PAPERS = ("fedsgm", "pcfedavg")
 PROFILES = ("quick", "paper")
 DEFAULT_PROFILE = "quick"
 

@@ -232,9 +232,12 @@ class PersonalizedProblem:
         return (self.L_f + self.sigma_max * (self.m - 1)) / self.m + rho
 
     def gamma_max(self, rho: float, H: int) -> float:
-        """min{1/(6 L_G), 1/(5 L_G (H-1))}: the step-size condition of Props 4.7-4.8 (H = 1: 1/(6 L_G))."""
+        """min{1/(6 L_G), 1/(5 L_G (H-1))}: the step-size condition of Props 4.7-4.8 (H = 1: 1/(6 L_G)),
+        lowered by a relative 1e-12 so that the hypotheses 6 gamma L_G <= 1 and 5 gamma L_G (H-1) <= 1
+        also hold after float rounding."""
         LG = self.L_G(rho)
-        return 1.0 / (6.0 * LG) if H <= 1 else min(1.0 / (6.0 * LG), 1.0 / (5.0 * LG * (H - 1)))
+        gamma = 1.0 / (6.0 * LG) if H <= 1 else min(1.0 / (6.0 * LG), 1.0 / (5.0 * LG * (H - 1)))
+        return gamma * (1.0 - 1e-12)
 
     # ---------------------------------------------------------------- stacked objective
     def _stacked(self, x) -> np.ndarray:
