@@ -58,7 +58,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .errors import ConfigError
+from .errors import ConfigError, is_int
 
 __all__ = ["ConstraintSet", "Box", "L2Ball", "L1Ball", "Whole", "ProductSet", "project_l1_ball",
            "from_description"]
@@ -79,10 +79,6 @@ def _fail(name: str, value, allowed: str):
     this module raises :class:`ConfigError` (a ValueError subclass) directly, with ``value`` already
     summarised (no multi-megabyte array reprs)."""
     raise ConfigError(f"{name}={value} is not admissible: {allowed}")
-
-
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
 def _summary(a) -> str:
@@ -108,7 +104,7 @@ def _real_array(value, name: str, allowed: str) -> np.ndarray:
 
 
 def _dim(dim, name: str = "dim") -> int:
-    if not _is_int(dim) or dim < 1:
+    if not is_int(dim) or dim < 1:
         _fail(name, repr(dim), "an integer >= 1")
     return int(dim)
 

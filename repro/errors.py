@@ -4,6 +4,7 @@ The CLI catches :class:`ReproError` and :class:`ValueError` (raised by parameter
 validation everywhere in the suite), prints ``error: <message>`` and exits with a
 nonzero status, without a traceback.
 """
+import numpy as np
 
 
 class ReproError(Exception):
@@ -19,9 +20,20 @@ class ConfigError(ReproError, ValueError):
 
 
 def require(condition: bool, name: str, value, allowed: str) -> None:
-    """Raise ``ValueError`` naming the parameter, its value and what is allowed.
+    """Raise :class:`ConfigError` (a ``ValueError``) naming the parameter, its value and what is allowed.
 
     >>> require(1 > 0, "eta", 1, "eta > 0")
     """
     if not condition:
-        raise ValueError(f"{name}={value!r} is not admissible: {allowed}")
+        raise ConfigError(f"{name}={value!r} is not admissible: {allowed}")
+
+
+def is_int(x) -> bool:
+    """An integer (Python or numpy), not a bool."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def is_real(x) -> bool:
+    """A finite real number (Python or numpy); bools and strings are not."""
+    return (isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+            and bool(np.isfinite(x)))

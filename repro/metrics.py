@@ -13,14 +13,9 @@ from typing import Callable
 
 import numpy as np
 
-from .errors import ConfigError
+from .errors import require
 
 __all__ = ["model_metrics", "metrics_callback"]
-
-
-def _check(condition: bool, name: str, value, allowed: str) -> None:
-    if not condition:
-        raise ConfigError(f"{name}={value!r} is not admissible: {allowed}")
 
 
 def model_metrics(problem, sets, V, *, rho: float | None = None, sigma=None) -> dict[str, float]:
@@ -47,11 +42,11 @@ def model_metrics(problem, sets, V, *, rho: float | None = None, sigma=None) -> 
     to all agents) and shared by the last three keys.
     """
     V = np.asarray(V, dtype=np.float64)
-    _check(V.ndim == 2 and V.shape[0] == getattr(problem, "m", V.shape[0])
+    require(V.ndim == 2 and V.shape[0] == getattr(problem, "m", V.shape[0])
            and V.shape[1] == getattr(problem, "n", V.shape[1]),
            "V", f"array of shape {V.shape}",
            f"an array (m, n) = ({getattr(problem, 'm', 'm')}, {getattr(problem, 'n', 'n')})")
-    _check(bool(np.all(np.isfinite(V))), "V", "array with non-finite entries", "finite models")
+    require(bool(np.all(np.isfinite(V))), "V", "array with non-finite entries", "finite models")
     m, n = V.shape
     dist = np.asarray(sets.distance(V), dtype=np.float64)
     out = {"infeas_mean": float(dist.mean()), "infeas_max": float(dist.max()),
@@ -78,12 +73,12 @@ def model_metrics(problem, sets, V, *, rho: float | None = None, sigma=None) -> 
     spread = np.einsum("in,in->i", V - vbar, V - vbar)
     out["consensus_sq_mean"] = float(spread.mean())
     if rho is not None:
-        _check(np.isfinite(rho) and rho >= 0, "rho", rho, "None or a finite penalty >= 0")
+        require(np.isfinite(rho) and rho >= 0, "rho", rho, "None or a finite penalty >= 0")
         dist_bar = np.asarray(sets.distance(Vbar), dtype=np.float64)
         out["penalized_objective"] = float(np.mean(f_bar + 0.5 * float(rho) * dist_bar ** 2))
     if sigma is not None:
         sigma = np.asarray(sigma, dtype=np.float64)
-        _check(sigma.shape == (m,) and bool(np.all(np.isfinite(sigma) & (sigma >= 0))), "sigma",
+        require(sigma.shape == (m,) and bool(np.all(np.isfinite(sigma) & (sigma >= 0))), "sigma",
                sigma.tolist() if sigma.ndim <= 1 else f"array of shape {sigma.shape}",
                f"None or {m} finite weights >= 0")
         out["objective"] = float(np.mean(f_bar + 0.5 * sigma * spread))

@@ -18,20 +18,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..compression import RandK
-from ..errors import require
+from ..errors import is_int, is_real, require
 from ..problems.base import ConvexLipschitzProblem
 
 SWITCHING_RULES = ("hard", "soft")
-
-
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
-def _is_real(x) -> bool:
-    """A finite real number (bools and strings are not)."""
-    return (isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
-            and bool(np.isfinite(x)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,17 +43,17 @@ class FedSGMParams:
     record_directions: bool = False
 
     def __post_init__(self) -> None:
-        require(_is_int(self.T) and self.T >= 1, "T", self.T, "an integer number of rounds >= 1")
-        require(_is_int(self.E) and self.E >= 1, "E", self.E, "an integer number of local steps >= 1")
-        require(_is_real(self.eta) and self.eta > 0, "eta", self.eta,
+        require(is_int(self.T) and self.T >= 1, "T", self.T, "an integer number of rounds >= 1")
+        require(is_int(self.E) and self.E >= 1, "E", self.E, "an integer number of local steps >= 1")
+        require(is_real(self.eta) and self.eta > 0, "eta", self.eta,
                 "a finite step size > 0")
-        require(_is_real(self.eps) and self.eps > 0, "eps", self.eps,
+        require(is_real(self.eps) and self.eps > 0, "eps", self.eps,
                 "a finite tolerance > 0")
         require(self.switching in SWITCHING_RULES, "switching", self.switching, f"one of {SWITCHING_RULES}")
         if self.switching == "soft":
-            require(_is_real(self.beta) and self.beta > 0, "beta", self.beta,
+            require(is_real(self.beta) and self.beta > 0, "beta", self.beta,
                     "a finite slope > 0 for soft switching")
-        require(self.K is None or (_is_int(self.K) and self.K >= 1), "K", self.K,
+        require(self.K is None or (is_int(self.K) and self.K >= 1), "K", self.K,
                 "None (no compression) or an integer >= 1")
         if self.w0 is not None:
             w0 = np.array(self.w0, dtype=np.float64)

@@ -36,14 +36,10 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import require
+from ..errors import is_int, require
 
 PATHS = ("printed", "compact")
 RECORDS = ("metrics", "full", "kstar")
-
-
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,12 +60,12 @@ class PCFedAvgParams:
 
     def __post_init__(self) -> None:
         require(np.isfinite(self.gamma) and self.gamma > 0, "gamma", self.gamma, "a finite step size > 0")
-        require(_is_int(self.rounds) and self.rounds >= 1, "rounds", self.rounds, "an integer R >= 1")
-        require(_is_int(self.local_steps) and self.local_steps >= 1, "local_steps", self.local_steps,
+        require(is_int(self.rounds) and self.rounds >= 1, "rounds", self.rounds, "an integer R >= 1")
+        require(is_int(self.local_steps) and self.local_steps >= 1, "local_steps", self.local_steps,
                 "an integer H >= 1")
         require(self.path in PATHS, "path", self.path, f"one of {PATHS}")
         require(self.record in RECORDS, "record", self.record, f"one of {RECORDS}")
-        require(_is_int(self.replicates) and self.replicates >= 1, "replicates", self.replicates,
+        require(is_int(self.replicates) and self.replicates >= 1, "replicates", self.replicates,
                 "an integer >= 1")
         rho = np.atleast_1d(np.asarray(self.rho, dtype=np.float64))
         require(rho.ndim == 1 and rho.size in (1, self.rounds), "rho", f"{rho.size} values",

@@ -58,7 +58,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import ConfigError, is_int, is_real, require
 
 __all__ = ["METHODS", "PenalizedParams", "PenalizedTrace", "paper_params", "penalized_gradients",
            "penalty_gradients", "penalty_schedule", "run"]
@@ -66,24 +66,9 @@ __all__ = ["METHODS", "PenalizedParams", "PenalizedTrace", "paper_params", "pena
 METHODS = ("fedavg", "fedprox", "scaffold")
 
 
-def _check(condition: bool, name: str, value, allowed: str) -> None:
-    """Raise :class:`ConfigError` naming the parameter, its value and what is allowed."""
-    if not condition:
-        raise ConfigError(f"{name}={value!r} is not admissible: {allowed}")
-
-
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
-def _is_real(x) -> bool:
-    return (isinstance(x, (int, float, np.integer, np.floating))
-            and not isinstance(x, (bool, np.bool_)) and bool(np.isfinite(x)))
-
-
 def penalty_schedule(rounds: int, offset: float = 10_000.0, power: float = 0.25) -> tuple:
     """rho_r = (r + offset)^power for r = 0..rounds-1 (spec 11.3: (r + 10000)^{1/4}; item 9)."""
-    _check(_is_int(rounds) and rounds >= 1, "rounds", rounds, "an integer >= 1")
+    require(is_int(rounds) and rounds >= 1, "rounds", rounds, "an integer >= 1")
     return tuple(float((r + offset) ** power) for r in range(rounds))
 
 
@@ -106,29 +91,29 @@ class PenalizedParams:
     participating: int | None = None
 
     def __post_init__(self) -> None:
-        _check(self.method in METHODS, "method", self.method, f"one of {METHODS}")
-        _check(_is_int(self.rounds) and self.rounds >= 1, "rounds", self.rounds,
+        require(self.method in METHODS, "method", self.method, f"one of {METHODS}")
+        require(is_int(self.rounds) and self.rounds >= 1, "rounds", self.rounds,
                "an integer number of rounds >= 1")
-        _check(_is_int(self.local_steps) and self.local_steps >= 1, "local_steps",
+        require(is_int(self.local_steps) and self.local_steps >= 1, "local_steps",
                self.local_steps, "an integer number of local steps >= 1")
-        _check(_is_real(self.lr) and self.lr > 0, "lr", self.lr, "a finite step size > 0")
-        _check(_is_real(self.mu) and self.mu >= 0, "mu", self.mu, "a finite weight >= 0")
-        _check(self.method == "fedprox" or self.mu == 0, "mu", self.mu,
+        require(is_real(self.lr) and self.lr > 0, "lr", self.lr, "a finite step size > 0")
+        require(is_real(self.mu) and self.mu >= 0, "mu", self.mu, "a finite weight >= 0")
+        require(self.method == "fedprox" or self.mu == 0, "mu", self.mu,
                f"0 for method={self.method!r} (mu is FedProx's proximal weight)")
-        _check(_is_real(self.global_lr) and self.global_lr > 0, "global_lr", self.global_lr,
+        require(is_real(self.global_lr) and self.global_lr > 0, "global_lr", self.global_lr,
                "a finite step size > 0")
-        _check(self.participating is None
-               or (_is_int(self.participating) and self.participating >= 1),
+        require(self.participating is None
+               or (is_int(self.participating) and self.participating >= 1),
                "participating", self.participating, "None (all agents) or an integer >= 1")
         try:
             rho = np.asarray(self.rho, dtype=np.float64)
         except (TypeError, ValueError):
             raise ConfigError(f"rho={self.rho!r} is not admissible: a sequence of "
                               f"{self.rounds} finite penalties >= 0") from None
-        _check(rho.ndim == 1 and rho.size == self.rounds, "rho",
+        require(rho.ndim == 1 and rho.size == self.rounds, "rho",
                f"{rho.size if rho.ndim == 1 else rho.shape} values",
                f"one penalty per round, a sequence of length rounds={self.rounds}")
-        _check(bool(np.all(np.isfinite(rho) & (rho >= 0))), "rho", rho.tolist()[:5],
+        require(bool(np.all(np.isfinite(rho) & (rho >= 0))), "rho", rho.tolist()[:5],
                "finite penalties >= 0")
         object.__setattr__(self, "rho", tuple(float(v) for v in rho))
         object.__setattr__(self, "lr", float(self.lr))
@@ -153,8 +138,8 @@ def paper_params(dataset: str, method: str, *, rounds: int = 100, local_steps: i
                  rho: tuple | None = None) -> PenalizedParams:
     """The spec 11.3 hyperparameters of a baseline; rho defaults to :func:`penalty_schedule`
     (spec 11.7 item 10: the baselines use PC-FedAvg's schedule)."""
-    _check(dataset in _PAPER, "dataset", dataset, f"one of {tuple(_PAPER)}")
-    _check(method in METHODS, "method", method, f"one of {METHODS}")
+    require(dataset in _PAPER, "dataset", dataset, f"one of {tuple(_PAPER)}")
+    require(method in METHODS, "method", method, f"one of {METHODS}")
     rho = penalty_schedule(rounds) if rho is None else rho
     return PenalizedParams(method=method, rounds=rounds, local_steps=local_steps,
                            lr=_PAPER[dataset][method], rho=rho,
@@ -253,14 +238,14 @@ def run(problem, sets, params: PenalizedParams, rng: np.random.Generator, w0, ev
     ``agents`` (k,) at the end of round r's local steps (before aggregation), r = 0..R-1.
     """
     m, n = int(problem.m), int(problem.n)
-    _check(getattr(sets, "m", None) == m and getattr(sets, "dim", None) == n, "sets",
+    require(getattr(sets, "m", None) == m and getattr(sets, "dim", None) == n, "sets",
            f"ProductSet(m={getattr(sets, 'm', None)}, dim={getattr(sets, 'dim', None)})",
            f"one set of dim n={n} per agent (m={m})")
     w0 = np.array(w0, dtype=np.float64)
-    _check(w0.shape == (n,) and bool(np.all(np.isfinite(w0))), "w0",
+    require(w0.shape == (n,) and bool(np.all(np.isfinite(w0))), "w0",
            f"array of shape {w0.shape}", f"a finite vector of shape ({n},)")
     k = m if params.participating is None else params.participating
-    _check(1 <= k <= m, "participating", params.participating,
+    require(1 <= k <= m, "participating", params.participating,
            f"None or an integer in 1..m={m}")
     R, H, lr, method = params.rounds, params.local_steps, params.lr, params.method
     subset_oracle = _accepts_agents(problem)

@@ -97,7 +97,7 @@ def _reference_arrays(problem, ref, params) -> dict:
 def run_theory_instance(config: dict, seed: int):
     problem, z0, ref, params, run_rng, kstar_rng = prepare(config, seed)
     trace = alg.run(problem, params, run_rng, z0, reference=ref)
-    outcomes = V.check_run(problem, ref, trace)
+    outcomes = V.check_run(problem, ref, trace) + V.check_smoothness_convexity(problem, params.rho[0], kstar_rng)
     r = trace.records
     arrays = outcome_arrays(outcomes) | _reference_arrays(problem, ref, params) | {
         "cr_residual_max": np.array(r["cr_residual"].max()),

@@ -66,7 +66,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import is_int, is_real, require
 
 __all__ = [
     "DATASETS",
@@ -92,21 +92,6 @@ _POWER_RTOL = 1e-9
 _POWER_MAXITER = 500
 
 
-def _check(condition: bool, name: str, value, allowed: str) -> None:
-    """Raise :class:`ConfigError` naming the parameter, its value and what is allowed."""
-    if not condition:
-        raise ConfigError(f"{name}={value!r} is not admissible: {allowed}")
-
-
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
-def _is_real(x) -> bool:
-    return (isinstance(x, (int, float, np.integer, np.floating))
-            and not isinstance(x, (bool, np.bool_)) and bool(np.isfinite(x)))
-
-
 # --------------------------------------------------------------------------- data preparation
 
 def preprocess(images: np.ndarray, how: str = "scale",
@@ -117,9 +102,9 @@ def preprocess(images: np.ndarray, how: str = "scale",
     (x - mean) / std over these N samples (std 0 -> divided by 1); ``"scale+bias"``: x / 255 with a
     constant-1 column appended.
     """
-    _check(how in PREPROCESSINGS, "preprocessing", how, f"one of {PREPROCESSINGS}")
+    require(how in PREPROCESSINGS, "preprocessing", how, f"one of {PREPROCESSINGS}")
     images = np.asarray(images)
-    _check(images.ndim >= 2 and images.shape[0] >= 1, "images", f"array of shape {images.shape}",
+    require(images.ndim >= 2 and images.shape[0] >= 1, "images", f"array of shape {images.shape}",
            "an array (N, ...) with N >= 1")
     flat = images.reshape(images.shape[0], -1)
     if how == "scale+bias":
@@ -146,7 +131,7 @@ def stratified_subsample(labels: np.ndarray, size: int, rng: np.random.Generator
     """
     labels = np.asarray(labels)
     N = labels.shape[0]
-    _check(_is_int(size) and 1 <= size <= N, "subsample", size,
+    require(is_int(size) and 1 <= size <= N, "subsample", size,
            f"None or an integer with 1 <= subsample <= {N} (the training set size)")
     classes, counts = np.unique(labels, return_counts=True)
     exact = size * counts / N
@@ -165,8 +150,8 @@ def partition_labels(labels: np.ndarray, m: int, partition: str = "dirichlet",
 
     Every sample is assigned exactly once. ``rng`` defaults to a Generator seeded with 0.
     """
-    _check(_is_int(m) and m >= 1, "m", m, "an integer number of agents >= 1")
-    _check(partition in PARTITIONS, "partition", partition, f"one of {PARTITIONS}")
+    require(is_int(m) and m >= 1, "m", m, "an integer number of agents >= 1")
+    require(partition in PARTITIONS, "partition", partition, f"one of {PARTITIONS}")
     rng = np.random.default_rng(0) if rng is None else rng
     labels = np.asarray(labels)
     N = labels.shape[0]
@@ -175,7 +160,7 @@ def partition_labels(labels: np.ndarray, m: int, partition: str = "dirichlet",
         for agent, part in enumerate(np.array_split(rng.permutation(N), m)):
             owner[part] = agent
         return owner
-    _check(_is_real(alpha) and alpha > 0, "alpha", alpha,
+    require(is_real(alpha) and alpha > 0, "alpha", alpha,
            "a finite Dirichlet concentration > 0")
     for c in np.unique(labels):                      # loop over classes (build time only)
         members = rng.permutation(np.flatnonzero(labels == c))
@@ -208,33 +193,33 @@ class SoftmaxClients:
     def __init__(self, features: np.ndarray, labels: np.ndarray, assignment: np.ndarray, *,
                  m: int, n_classes: int = 10, batch_fraction: float = 0.1,
                  info: dict | None = None, source_index: np.ndarray | None = None) -> None:
-        _check(_is_int(m) and m >= 1, "m", m, "an integer number of agents >= 1")
-        _check(_is_int(n_classes) and n_classes >= 2, "n_classes", n_classes, "an integer >= 2")
-        _check(_is_real(batch_fraction) and 0 < batch_fraction <= 1, "batch_fraction",
+        require(is_int(m) and m >= 1, "m", m, "an integer number of agents >= 1")
+        require(is_int(n_classes) and n_classes >= 2, "n_classes", n_classes, "an integer >= 2")
+        require(is_real(batch_fraction) and 0 < batch_fraction <= 1, "batch_fraction",
                batch_fraction, "a number in (0, 1]")
         features = np.asarray(features, dtype=np.float64)
         labels = np.asarray(labels)
         assignment = np.asarray(assignment)
-        _check(features.ndim == 2 and features.shape[0] >= 1 and features.shape[1] >= 1,
+        require(features.ndim == 2 and features.shape[0] >= 1 and features.shape[1] >= 1,
                "features", f"array of shape {features.shape}", "a 2-D array (N, p), N, p >= 1")
         N, p = features.shape
-        _check(bool(np.all(np.isfinite(features))), "features", "array with non-finite entries",
+        require(bool(np.all(np.isfinite(features))), "features", "array with non-finite entries",
                "finite values")
-        _check(labels.shape == (N,) and np.issubdtype(labels.dtype, np.integer)
+        require(labels.shape == (N,) and np.issubdtype(labels.dtype, np.integer)
                and (N == 0 or (labels.min() >= 0 and labels.max() < n_classes)),
                "labels", f"array of shape {labels.shape} and dtype {labels.dtype}",
                f"integers in 0..{n_classes - 1}, one per sample ({N})")
-        _check(assignment.shape == (N,) and np.issubdtype(assignment.dtype, np.integer)
+        require(assignment.shape == (N,) and np.issubdtype(assignment.dtype, np.integer)
                and assignment.min() >= 0 and assignment.max() < m,
                "assignment", f"array of shape {assignment.shape}",
                f"integers in 0..{m - 1}, one per sample ({N})")
         sizes = np.bincount(assignment, minlength=m).astype(np.int64)
-        _check(bool(np.all(sizes >= 1)), "assignment", f"agent sizes {sizes.tolist()}",
+        require(bool(np.all(sizes >= 1)), "assignment", f"agent sizes {sizes.tolist()}",
                "every agent must hold at least one sample (change partition_seed, alpha or m)")
 
         source_index = (np.arange(N) if source_index is None
                         else np.asarray(source_index, dtype=np.int64))
-        _check(source_index.shape == (N,), "source_index", f"array of shape {source_index.shape}",
+        require(source_index.shape == (N,), "source_index", f"array of shape {source_index.shape}",
                f"one index per sample ({N})")
         if np.all(assignment[1:] >= assignment[:-1]):           # already agent-sorted: no copy
             self._X = np.ascontiguousarray(features)            # (never written to)
@@ -274,7 +259,7 @@ class SoftmaxClients:
     def _check_models(self, Y, name: str = "Y", rows: int | None = None) -> np.ndarray:
         Y = np.asarray(Y, dtype=np.float64)
         rows = self.m if rows is None else rows
-        _check(Y.ndim >= 2 and Y.shape[-2:] == (rows, self.n), name,
+        require(Y.ndim >= 2 and Y.shape[-2:] == (rows, self.n), name,
                f"array of shape {Y.shape}", f"an array (..., {rows}, {self.n})")
         return Y
 
@@ -351,14 +336,14 @@ class SoftmaxClients:
     def global_loss(self, w) -> float:
         """(1/m) sum_i f_i(w) for one model w (n,) (spec 11.7 item 14)."""
         w = np.asarray(w, dtype=np.float64)
-        _check(w.shape == (self.n,), "w", f"array of shape {w.shape}", f"a vector ({self.n},)")
+        require(w.shape == (self.n,), "w", f"array of shape {w.shape}", f"a vector ({self.n},)")
         return float(self.values(np.broadcast_to(w, (self.m, self.n))).mean())
 
     def _agents(self, agents) -> np.ndarray:
         if agents is None:
             return np.arange(self.m)
         agents = np.asarray(agents)
-        _check(agents.ndim == 1 and agents.size >= 1 and np.issubdtype(agents.dtype, np.integer)
+        require(agents.ndim == 1 and agents.size >= 1 and np.issubdtype(agents.dtype, np.integer)
                and agents.min() >= 0 and agents.max() < self.m
                and np.unique(agents).size == agents.size,
                "agents", agents.tolist() if agents.ndim == 1 else agents,
@@ -421,7 +406,7 @@ class SoftmaxClients:
         """
         agents = self._agents(agents)
         Y = self._check_models(Y, rows=agents.size)
-        _check(Y.ndim == 2, "Y", f"array of shape {Y.shape}", f"an array ({agents.size}, {self.n})")
+        require(Y.ndim == 2, "Y", f"array of shape {Y.shape}", f"an array ({agents.size}, {self.n})")
         rows, mask = self.sample_batches(rng, agents)
         return self.minibatch_gradients(Y, rows, mask)
 
@@ -501,15 +486,15 @@ def from_arrays(images: np.ndarray, labels: np.ndarray, *, m: int = 4,
                 subsample: int | None = None, n_classes: int = 10,
                 dataset: str = "custom") -> SoftmaxClients:
     """A :class:`SoftmaxClients` from raw images (N, ...) in [0, 255] and labels (N,)."""
-    _check(_is_int(partition_seed) and partition_seed >= 0, "partition_seed", partition_seed,
+    require(is_int(partition_seed) and partition_seed >= 0, "partition_seed", partition_seed,
            "an integer >= 0")
-    _check(partition in PARTITIONS, "partition", partition, f"one of {PARTITIONS}")
-    _check(preprocessing in PREPROCESSINGS, "preprocessing", preprocessing,
+    require(partition in PARTITIONS, "partition", partition, f"one of {PARTITIONS}")
+    require(preprocessing in PREPROCESSINGS, "preprocessing", preprocessing,
            f"one of {PREPROCESSINGS}")
-    _check(_is_int(m) and m >= 1, "m", m, "an integer number of agents >= 1")
+    require(is_int(m) and m >= 1, "m", m, "an integer number of agents >= 1")
     labels = np.asarray(labels)
     images = np.asarray(images)
-    _check(images.ndim >= 2 and labels.shape == (images.shape[0],), "labels",
+    require(images.ndim >= 2 and labels.shape == (images.shape[0],), "labels",
            f"array of shape {labels.shape}", f"one label per image ({images.shape[0]})")
     sub_rng, part_rng = (np.random.default_rng(s)
                          for s in np.random.SeedSequence(partition_seed).spawn(2))
@@ -542,7 +527,7 @@ def build(dataset: str, *, partition: str = "dirichlet", alpha: float = 0.5,
     """
     from .. import data
 
-    _check(dataset in DATASETS, "dataset", dataset, f"one of {DATASETS}")
+    require(dataset in DATASETS, "dataset", dataset, f"one of {DATASETS}")
     arrays = data.load_mnist(root) if dataset == "mnist" else data.load_cifar10(root)
     problem = from_arrays(arrays["x_train"], arrays["y_train"], m=m, partition=partition,
                           alpha=alpha, partition_seed=partition_seed,
