@@ -195,8 +195,11 @@ class Claim:
         if self.parameters:
             parts.append(r"\text{with } " + r",\ ".join(
                 f"{sp.latex(s)} = {sp.latex(e)}" for s, e in self.parameters.items()))
-        if self.hypotheses:
-            parts.append(r"\text{if } " + r",\ ".join(sp.latex(h) for h in self.hypotheses))
+        # Hypotheses that sympy already decides from the symbols' assumptions (e.g. H >= 1 for a
+        # positive integer H) evaluate to True and carry no information: they are not shown.
+        shown = [h for h in self.hypotheses if h is not sp.true]
+        if shown:
+            parts.append(r"\text{if } " + r",\ ".join(sp.latex(h) for h in shown))
         return r";\quad ".join(parts)
 
     def summary(self) -> dict:

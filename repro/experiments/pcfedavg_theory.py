@@ -7,8 +7,9 @@
   size either admissible (gamma = min{1/(6 L_G), 1/(5 L_G (H-1))}) or the proof's 1/sqrt(R);
   log-log slopes of E[f(bar x_K*) - f(x*)] and max_i E[d_i^2] against R.
 * ``pcfedavg.adversarial``: per bound, the instance with the largest observed/bound found by a
-  seeded random search, plus the targeted family of spec 7.2 where only one agent's constraint
-  is active (there, E[d_i^2] -> m^2 D / rho^2 as K grows, against the printed 5 m D / rho^2).
+  seeded random search, plus a targeted family where only one agent's constraint is active: there
+  E_{K*}[d_1^2] -> dist(block 1 of x*_rho, X_1)^2 as K grows, which equals (m/rho)^2 ||[grad f(x*_rho)]_1||^2
+  (stationarity of G_rho) and tends to m^2 D / rho^2 as rho grows, against the printed 5 m D / rho^2.
 
 Choices the paper leaves open, named in every config: the start z_0 (``start``: "feasible"
 = Pi_X of a Gaussian vector, or "x_star" = the solution of (1)); T_r = r H; the noise law
