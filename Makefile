@@ -45,6 +45,7 @@ test: $(INSTALLED)
 
 bench: $(INSTALLED)
 	$(PY) benchmarks/bench_fedsgm.py
+	$(PY) benchmarks/bench_pcfedavg.py
 
 clean:
 	rm -rf results .hypothesis .pytest_cache benchmarks/out

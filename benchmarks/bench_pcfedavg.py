@@ -1,0 +1,515 @@
+"""Benchmarks of the PC-FedAvg part of the suite (see benchmarks/README.md).
+
+Run from the project root:
+
+    .venv/bin/python benchmarks/bench_pcfedavg.py                   # everything, MNIST and CIFAR-10
+    .venv/bin/python benchmarks/bench_pcfedavg.py --datasets mnist  # quicker
+    .venv/bin/python benchmarks/bench_pcfedavg.py --only static
+
+Sections (each writes ``benchmarks/out/<name>.json`` and prints a table):
+
+round      ONE round of Algorithm 1 (``repro.algorithms.pcfedavg.run``, path "printed",
+           record "metrics", no ``evaluate`` callback) in the Section-5 setting of
+           ``repro.experiments.pcfedavg_data``: full training set, m = 4 Dirichlet(0.5) agents,
+           H = 20 local steps on 10 % minibatches, spec 11.3's gamma, sigma and tau (l1 balls),
+           rho_0 = (0 + 10000)^(1/4) = 10, z_0 = 0. Building the agents' data is not timed.
+           Wall time (min and median over --repeats after one warm-up round), peak memory
+           (tracemalloc peak of one extra round; ru_maxrss), the time per phase (one more,
+           instrumented round), and the achieved GFLOP/s against numpy matmul peaks measured in
+           the same run.
+baselines  one round of Penalized-FedAvg, -FedProx and -SCAFFOLD (``repro.algorithms.penalized``,
+           spec 11.3 hyperparameters, same rho_0) and of PC-FedAvg on MNIST, measured the same way.
+static     an ``ast`` check that ``repro/algorithms/pcfedavg.py`` and ``penalized.py`` have no
+           Python loop over agents, blocks or replicates (see :func:`static_loop_check`).
+
+FLOP count of one round. Per local step and agent i, the minibatch gradient of softmax regression
+on b_i samples with p features and C classes is two matrix products: the logits
+(b_i x p) @ (p x C) and the gradient (p x b_i) @ (b_i x C), b_i p C multiply-adds each, so
+2 * 2 * b_i * p * C flops. A round is therefore
+
+    F_useful = H * sum_i 4 b_i p C        (MNIST: 20 * 4 * 6002 * 784 * 10 = 3.76 GFLOP).
+
+Not counted (taken as 0, but stated): the softmax itself (O(b_i C) exponentials per agent); the
+O(m * m * n) elementwise work on the (m, m, n) cross-estimates (line 6's block average and line 8,
+about 10 m^2 n flops per step, under 1 % of the matmul count on both data sets); and the l1
+projection of the m own blocks (a sort of at most n entries per block, O(m n log n) comparisons).
+These are memory-bound; their time shows up in the phase breakdown instead.
+
+The implementation (``SoftmaxClients.minibatch_gradients``) stacks the agents into one
+(B, p) @ (p, m C) and one (p, B) @ (B, m C) product, B = sum_i b_i: it evaluates every agent's
+model on every agent's samples and keeps the owner's columns, so it executes
+F_executed = m * F_useful flops. Both rates are reported. F_useful is also counted at run time
+from the oracle's batch masks, and the count must equal the analytic value (a mismatch is printed).
+Rates use the fastest round. Other jobs on a shared machine inflate wall times and also the
+measured peaks, so the load average is recorded next to every timing.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import functools
+import gc
+import os
+import sys
+import time
+import tracemalloc
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for folder in (ROOT, HERE):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+from bench_fedsgm import maxrss_mib, table, write_json  # noqa: E402  (same folder, shared helpers)
+
+if not os.environ.get("REPRO_DATA_DIR"):
+    os.environ["REPRO_DATA_DIR"] = "/work/shared/data"   # the verified offline copies
+os.environ.setdefault("REPRO_OFFLINE", "1")               # a benchmark never downloads
+
+ALGORITHM_FILES = (ROOT / "repro" / "algorithms" / "pcfedavg.py",
+                   ROOT / "repro" / "algorithms" / "penalized.py")
+BASELINES = ("fedavg", "fedprox", "scaffold")
+SQUARE = 2000
+
+
+# ---------------------------------------------------------------------------- helpers
+def blas_info() -> list:
+    """The BLAS libraries numpy uses, with their thread counts (threadpoolctl)."""
+    from threadpoolctl import threadpool_info
+    return [{k: d.get(k) for k in ("internal_api", "version", "num_threads", "architecture")}
+            for d in threadpool_info() if d.get("user_api") == "blas"]
+
+
+class Probe:
+    """Wraps ``obj.name`` by an instance attribute that accumulates calls and seconds (and flops,
+    if ``flops(*args)`` is given). Removed again by :func:`probed`."""
+
+    def __init__(self, label: str, obj, name: str, flops=None):
+        self.label, self.obj, self.name, self.flops = label, obj, name, flops
+        self.calls, self.seconds, self.counted = 0, 0.0, 0
+
+    def install(self) -> None:
+        original = getattr(self.obj, self.name)
+
+        @functools.wraps(original)      # keeps the signature (penalized.run inspects it)
+        def timed(*args, **kwargs):
+            t = time.perf_counter()
+            out = original(*args, **kwargs)
+            self.seconds += time.perf_counter() - t
+            self.calls += 1
+            if self.flops is not None:
+                self.counted += self.flops(*args)
+            return out
+        setattr(self.obj, self.name, timed)
+
+    def remove(self) -> None:
+        delattr(self.obj, self.name)
+
+
+@contextmanager
+def probed(probes: list[Probe]):
+    for probe in probes:
+        probe.install()
+    try:
+        yield probes
+    finally:
+        for probe in probes:
+            probe.remove()
+
+
+def oracle_probes(local, sets) -> tuple[list[Probe], list[Probe]]:
+    """(top-level probes, sub-probes of the oracle). The top-level ones never call each other,
+    so their times add up; the rest of the round is the update and bookkeeping code."""
+    p, C = local.p, local.n_classes
+    top = [Probe("oracle: stochastic_gradients", local, "stochastic_gradients"),
+           Probe("l1 projection: sets.project", sets, "project"),
+           Probe("distances: sets.distance", sets, "distance")]
+    sub = [Probe("  of which sample_batches", local, "sample_batches"),
+           Probe("  of which minibatch_gradients", local, "minibatch_gradients",
+                 flops=lambda Y, rows, mask: 4 * int(mask.sum()) * p * C)]
+    return top, sub
+
+
+def measure(work, repeats: int, local, sets) -> dict:
+    """One warm-up call, ``repeats`` timed calls (wall and process CPU time, with the 1-minute
+    load average before and after, since other jobs on the machine inflate wall times), one call
+    under tracemalloc, one instrumented call (phases). ``work`` must do the same computation every
+    time (fixed seed)."""
+    work()
+    walls, cpus = [], []
+    load_before = os.getloadavg()[0]
+    for _ in range(repeats):
+        gc.collect()
+        t, c = time.perf_counter(), time.process_time()
+        work()
+        walls.append(time.perf_counter() - t)
+        cpus.append(time.process_time() - c)
+    gc.collect()
+    tracemalloc.start()
+    work()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    top, sub = oracle_probes(local, sets)
+    gc.collect()
+    with probed(top + sub):
+        t = time.perf_counter()
+        work()
+        total = time.perf_counter() - t
+    phases = {pr.label: {"seconds": pr.seconds, "calls": pr.calls} for pr in [top[0], *sub, *top[1:]]}
+    phases["rest: updates, means, bookkeeping"] = {"seconds": total - sum(pr.seconds for pr in top),
+                                                   "calls": None}
+    return {"wall_seconds": walls, "wall_seconds_min": min(walls),
+            "wall_seconds_median": float(np.median(walls)), "cpu_seconds": cpus,
+            "cpu_seconds_of_fastest": cpus[int(np.argmin(walls))],
+            "loadavg_1min_before_after": [load_before, os.getloadavg()[0]],
+            "tracemalloc_peak_mib": peak / 2**20,
+            "maxrss_mib": maxrss_mib(), "instrumented_seconds": total, "phases": phases,
+            "counted_useful_flops": sub[-1].counted}
+
+
+def phase_rows(meas: dict) -> list[tuple]:
+    total = meas["instrumented_seconds"]
+    return [(label, 1e3 * ph["seconds"], f"{100 * ph['seconds'] / total:.1f} %")
+            for label, ph in meas["phases"].items()]
+
+
+# ---------------------------------------------------------------------------- setting
+def section5_clients(dataset: str):
+    """The agents' data exactly as the Section-5 experiments build them (cached per process)."""
+    from repro.experiments.pcfedavg_data import DEFAULTS, clients
+    return clients(dataset, DEFAULTS["partition"], DEFAULTS["alpha"], DEFAULTS["partition_seed"],
+                   DEFAULTS["preprocessing"], DEFAULTS["batch_fraction"], DEFAULTS["subsample"])
+
+
+def pcfedavg_round(dataset: str, seed: int):
+    """(local clients, sets, setting dict, work) for one round of Algorithm 1."""
+    from repro.algorithms import pcfedavg as alg
+    from repro.constraints import ProductSet
+    from repro.experiments.pcfedavg_data import DEFAULTS, HYPER, rho_schedule
+    from repro.problems.personalized import PersonalizedProblem
+
+    local = section5_clients(dataset)
+    hyper = HYPER[dataset]
+    sets = ProductSet.l1_balls(np.asarray(hyper["tau"]), local.n)
+    problem = PersonalizedProblem(local, np.asarray(hyper["sigma"]), sets)
+    rho = rho_schedule(DEFAULTS["rho_schedule"], 1)
+    params = alg.PCFedAvgParams(gamma=hyper["gamma"], rounds=1, local_steps=DEFAULTS["local_steps"],
+                                rho=rho, path="printed", record="metrics")
+    x0 = np.zeros((local.m, local.n))
+
+    def work():
+        return alg.run(problem, params, np.random.default_rng(seed), x0)
+    setting = {"dataset": dataset, "m": local.m, "p": local.p, "C": local.n_classes, "n": local.n,
+               "N_i": local.sizes.tolist(), "b_i": local.batch_sizes.tolist(),
+               "local_steps": params.local_steps, "path": params.path, "record": params.record,
+               "gamma": params.gamma, "sigma": hyper["sigma"], "tau": hyper["tau"], "rho": rho[0],
+               "x0": "zero", "evaluate": None}
+    return local, sets, setting, work
+
+
+def useful_flops(local, steps: int) -> int:
+    """The analytic count H * sum_i 4 b_i p C (module docstring)."""
+    return steps * 4 * int(local.batch_sizes.sum()) * local.p * local.n_classes
+
+
+# ---------------------------------------------------------------------------- matmul peaks
+def _best_seconds(fn, repeats: int = 10) -> float:
+    fn()
+    best = np.inf
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def matmul_peaks(local, rng: np.random.Generator) -> dict:
+    """Float64 matmul rates (GFLOP/s) at the round's shapes (best of 10 calls after a warm-up:
+    these take milliseconds, and the best of many is robust to other jobs) and at a square size
+    (best of 3).
+
+    * ``per_agent``: for each agent, (b_i, p) @ (p, C) and (p, b_i) @ (b_i, C) (the transpose of a
+      C-ordered (b_i, p) array, as in the oracle); the rate is total flops / total best seconds.
+    * ``stacked``: the two products the implementation executes per local step,
+      (B, p) @ (p, m C) and (p, B) @ (B, m C), B = sum_i b_i.
+    * ``batched``: a loop-free alternative, one batched ``np.matmul`` per product on batches
+      padded to b_max = max_i b_i, (m, b_max, p) @ (m, p, C) and (m, p, b_max) @ (m, b_max, C);
+      its rate counts the padded flops 4 m b_max p C.
+    * ``square``: (2000, 2000) @ (2000, 2000).
+    """
+    p, C, m = local.p, local.n_classes, local.m
+    b = [int(v) for v in local.batch_sizes]
+    out = {}
+    flops = seconds = 0.0
+    for bi in b:
+        X, W, R = rng.random((bi, p)), rng.random((p, C)), rng.random((bi, C))
+        seconds += _best_seconds(lambda: X @ W) + _best_seconds(lambda: X.T @ R)
+        flops += 4.0 * bi * p * C
+    out["per_agent"] = {"shapes": [f"({bi}, {p}) @ ({p}, {C}) + ({p}, {bi}) @ ({bi}, {C})" for bi in b],
+                        "seconds_per_step": seconds, "gflops": flops / seconds / 1e9}
+    B = sum(b)
+    X, W, R = rng.random((B, p)), rng.random((p, m * C)), rng.random((B, m * C))
+    seconds = _best_seconds(lambda: X @ W) + _best_seconds(lambda: X.T @ R)
+    out["stacked"] = {"shapes": f"({B}, {p}) @ ({p}, {m * C}) + ({p}, {B}) @ ({B}, {m * C})",
+                      "seconds_per_step": seconds, "gflops": 4.0 * B * p * m * C / seconds / 1e9}
+    b_max = max(b)
+    X, W, R = rng.random((m, b_max, p)), rng.random((m, p, C)), rng.random((m, b_max, C))
+    seconds = _best_seconds(lambda: X @ W) + _best_seconds(lambda: X.transpose(0, 2, 1) @ R)
+    out["batched"] = {"shapes": f"({m}, {b_max}, {p}) @ ({m}, {p}, {C}) "
+                                f"+ ({m}, {p}, {b_max}) @ ({m}, {b_max}, {C})",
+                      "seconds_per_step": seconds, "gflops": 4.0 * m * b_max * p * C / seconds / 1e9}
+    A, D = rng.random((SQUARE, SQUARE)), rng.random((SQUARE, SQUARE))
+    seconds = _best_seconds(lambda: A @ D, repeats=3)
+    out["square"] = {"shapes": f"({SQUARE}, {SQUARE}) @ ({SQUARE}, {SQUARE})", "seconds": seconds,
+                     "gflops": 2.0 * SQUARE**3 / seconds / 1e9}
+    return out
+
+
+# ---------------------------------------------------------------------------- (i) one round
+def bench_round(args) -> dict:
+    results = {}
+    for dataset in args.datasets:
+        t = time.perf_counter()
+        local, sets, setting, work = pcfedavg_round(dataset, args.seed)
+        build_s = time.perf_counter() - t
+        meas = measure(work, args.repeats, local, sets)
+        peaks = matmul_peaks(local, np.random.default_rng(args.seed))
+        steps = setting["local_steps"]
+        useful = useful_flops(local, steps)
+        executed = local.m * useful
+        wall = meas["wall_seconds_min"]
+        rate_useful, rate_executed = useful / wall / 1e9, executed / wall / 1e9
+        vector_flops = steps * 10 * local.m**2 * local.n
+        results[dataset] = {
+            "setting": setting, "build_seconds_not_timed": build_s, **meas,
+            "flops": {"useful_analytic": useful, "useful_counted": meas["counted_useful_flops"],
+                      "executed": executed, "vector_updates_estimate_not_counted": vector_flops,
+                      "vector_over_useful": vector_flops / useful},
+            "gflops": {"useful": rate_useful, "executed": rate_executed},
+            "matmul_peaks": peaks,
+            "fraction_of_peak": {
+                "useful_vs_per_agent": rate_useful / peaks["per_agent"]["gflops"],
+                "useful_vs_square": rate_useful / peaks["square"]["gflops"],
+                "executed_vs_stacked": rate_executed / peaks["stacked"]["gflops"],
+                "executed_vs_square": rate_executed / peaks["square"]["gflops"]},
+            "matmul_floor_seconds": {name: steps * peaks[name]["seconds_per_step"]
+                                     for name in ("stacked", "per_agent", "batched")},
+        }
+        if meas["counted_useful_flops"] != useful:
+            print(f"  WARNING: flops counted from the oracle's masks ({meas['counted_useful_flops']}) "
+                  f"differ from the analytic count ({useful})")
+        r = results[dataset]
+        table(f"round: one PC-FedAvg round on {dataset} (m = {local.m}, p = {local.p}, "
+              f"n = {local.n}, H = {steps}, B = {sum(setting['b_i'])}; data build {build_s:.1f} s, "
+              "not timed)", [
+                  ("wall time, min / median [ms]",
+                   f"{1e3 * wall:.1f} / {1e3 * meas['wall_seconds_median']:.1f}"),
+                  ("CPU time of the fastest round [ms]", 1e3 * meas["cpu_seconds_of_fastest"]),
+                  ("load average before / after",
+                   "{:.2f} / {:.2f}".format(*meas["loadavg_1min_before_after"])),
+                  ("tracemalloc peak [MiB]", meas["tracemalloc_peak_mib"]),
+                  ("ru_maxrss after [MiB]", meas["maxrss_mib"]),
+                  ("useful flops (analytic = counted)", f"{useful / 1e9:.3f} G"
+                   + ("" if meas["counted_useful_flops"] == useful else " (MISMATCH)")),
+                  ("useful GFLOP/s", rate_useful),
+                  ("executed GFLOP/s (m x useful)", rate_executed),
+                  ("peak per-agent (b_i,p)@(p,C) pair [GFLOP/s]", peaks["per_agent"]["gflops"]),
+                  ("peak stacked (B,p)@(p,mC) pair [GFLOP/s]", peaks["stacked"]["gflops"]),
+                  ("peak batched (m,b_max,p)@(m,p,C) pair [GFLOP/s]", peaks["batched"]["gflops"]),
+                  (f"peak square {SQUARE}^2 [GFLOP/s]", peaks["square"]["gflops"]),
+                  ("useful / per-agent peak", f"{100 * r['fraction_of_peak']['useful_vs_per_agent']:.1f} %"),
+                  ("useful / square peak", f"{100 * r['fraction_of_peak']['useful_vs_square']:.1f} %"),
+                  ("executed / stacked peak", f"{100 * r['fraction_of_peak']['executed_vs_stacked']:.1f} %"),
+                  ("matmul time per round, stacked / per-agent / batched [ms]",
+                   " / ".join(f"{1e3 * v:.0f}" for v in r["matmul_floor_seconds"].values())),
+              ], ("quantity", "value"))
+        table(f"round: phases on {dataset} (one instrumented round, "
+              f"{1e3 * meas['instrumented_seconds']:.1f} ms)", phase_rows(meas),
+              ("phase", "ms", "share"))
+    return {"repeats": args.repeats, "seed": args.seed, "blas": blas_info(), "results": results}
+
+
+# ---------------------------------------------------------------------------- (ii) baselines
+def bench_baselines(args) -> dict:
+    from repro.algorithms import penalized
+
+    dataset = "mnist"
+    local, sets, setting, pc_work = pcfedavg_round(dataset, args.seed)
+    rho = (setting["rho"],)
+    w0 = np.zeros(local.n)
+    works = {"pcfedavg": (pc_work, None)}
+    for method in BASELINES:
+        params = penalized.paper_params(dataset, method, rounds=1, local_steps=setting["local_steps"],
+                                        rho=rho)
+
+        def work(params=params):
+            return penalized.run(local, sets, params, np.random.default_rng(args.seed), w0)
+        works[method] = (work, params.describe())
+    results, rows = {}, []
+    for method, (work, described) in works.items():
+        meas = measure(work, args.repeats, local, sets)
+        wall = meas["wall_seconds_min"]
+        oracle = meas["phases"]["oracle: stochastic_gradients"]["seconds"]
+        results[method] = {"params": described or setting, **meas,
+                           "useful_gflops": meas["counted_useful_flops"] / wall / 1e9}
+        rows.append((method, 1e3 * wall, 1e3 * meas["wall_seconds_median"],
+                     meas["tracemalloc_peak_mib"], f"{100 * oracle / meas['instrumented_seconds']:.0f} %",
+                     meas["counted_useful_flops"] / 1e9, results[method]["useful_gflops"]))
+    table(f"baselines: one round on {dataset} (H = {setting['local_steps']}, rho = {rho[0]:g}; "
+          f"ru_maxrss {maxrss_mib():.0f} MiB; load average {os.getloadavg()[0]:.2f})", rows,
+          ("method", "min ms", "median ms", "tracemalloc MiB", "oracle share", "useful GFLOP",
+           "useful GFLOP/s"))
+    return {"dataset": dataset, "repeats": args.repeats, "seed": args.seed, "results": results,
+            "note": "SCAFFOLD samples 2 of 4 agents per round, so its oracle work depends on the seed"}
+
+
+# ---------------------------------------------------------------------------- static check
+ROUND_NAMES = {"rounds", "lengths", "R"}
+STEP_NAMES = {"local_steps", "length", "H"}
+#: Names whose iteration would be a Python loop over agents, blocks or replicates.
+AGENT_NAMES = {"m", "agents", "agent", "all_agents", "S", "idx", "blocks", "sets", "sizes",
+               "batch_sizes", "replicates", "participating", "sampled"}
+#: Calls that hide a Python-level loop.
+HIDDEN_LOOPS = {"map", "vectorize", "apply_along_axis", "frompyfunc", "apply_over_axes"}
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | \
+           {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+
+
+def _call_name(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Call):
+        f = node.func
+        return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+    return None
+
+
+def _classify(it: ast.AST, statement: bool) -> tuple[bool, str, str | None]:
+    """(allowed, why, kind) of a loop over ``it``; kind is "round"/"step" for the main loops."""
+    names = _names(it)
+    if names & AGENT_NAMES:
+        return False, f"names agents/blocks/replicates ({', '.join(sorted(names & AGENT_NAMES))})", None
+    if _call_name(it) in ("range", "enumerate"):
+        arg_names = set().union(set(), *(_names(a) for a in it.args))
+        if arg_names & ROUND_NAMES:
+            return True, "range/enumerate over rounds", "round"
+        if arg_names & STEP_NAMES:
+            return True, "range/enumerate over local steps", "step"
+        return False, "range/enumerate not over rounds or local steps", None
+    if _call_name(it) in ("items", "keys", "values"):
+        return True, "over the keys of a metrics/record dict", None
+    if statement:
+        return False, "for statement not over range/enumerate of rounds or steps", None
+    return True, "comprehension over non-agent data (parameters, field names)", None
+
+
+def static_loop_check(path: Path) -> dict:
+    """Every loop of the module (``for`` statements, comprehensions, ``while``, hidden loops).
+
+    * a ``for`` statement must iterate over ``range``/``enumerate`` of an expression naming the
+      rounds (``rounds``, ``lengths``, ``R``) or local steps (``local_steps``, ``length``, ``H``),
+      or over ``.items()``/``.keys()``/``.values()`` of a dict (recorded metric names);
+    * a comprehension over ``range``/``enumerate`` must likewise name rounds or steps; other
+      comprehensions (over parameter tuples, field names) are allowed;
+    * no loop may iterate over an expression naming agents, blocks or replicates (``m``,
+      ``agents``, ``S``, ``idx``, ``sets``, ``replicates``, ...), e.g. ``range(problem.m)``;
+    * ``while`` loops and calls of ``map``/``np.vectorize``/``np.apply_along_axis``/
+      ``np.frompyfunc``/``np.apply_over_axes`` are not allowed;
+    * ``run()`` must contain a round loop with a local-step loop nested in it (so that a renamed
+      variable cannot make the check pass vacuously).
+    """
+    tree = ast.parse(path.read_text(), filename=str(path))
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+    def enclosing_function(node):
+        while node in parents:
+            node = parents[node]
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return node.name
+        return "<module>"
+
+    loops, main_loops = [], {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            statement = not isinstance(node, ast.comprehension)
+            ok, why, kind = _classify(node.iter, statement)
+            func = enclosing_function(node.iter)
+            loops.append({"line": node.iter.lineno, "function": func,
+                          "kind": "for" if statement else "comprehension",
+                          "target": ast.unparse(node.target), "iter": ast.unparse(node.iter),
+                          "allowed": ok, "why": why})
+            if statement and kind and func == "run":
+                main_loops.setdefault(kind, []).append(node)
+        elif isinstance(node, ast.While):
+            loops.append({"line": node.lineno, "function": enclosing_function(node), "kind": "while",
+                          "target": "", "iter": ast.unparse(node.test), "allowed": False,
+                          "why": "while loop"})
+        elif _call_name(node) in HIDDEN_LOOPS:
+            loops.append({"line": node.lineno, "function": enclosing_function(node), "kind": "call",
+                          "target": "", "iter": ast.unparse(node), "allowed": False,
+                          "why": "hidden Python loop"})
+    nested = any(step in ast.walk(rnd) for rnd in main_loops.get("round", [])
+                 for step in main_loops.get("step", []) if step is not rnd)
+    passed = all(lp["allowed"] for lp in loops) and nested
+    return {"file": str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path),
+            "loops": sorted(loops, key=lambda lp: lp["line"]),
+            "round_loop_with_nested_step_loop_in_run": nested, "passed": passed}
+
+
+def bench_static(args) -> dict:
+    files = [static_loop_check(path) for path in ALGORITHM_FILES]
+    for res in files:
+        nested = "yes" if res["round_loop_with_nested_step_loop_in_run"] else "NO"
+        table(f"static: loops in {res['file']} ({'PASS' if res['passed'] else 'FAIL'}; "
+              f"round loop with nested local-step loop in run(): {nested})",
+              [(lp["line"], lp["function"], lp["kind"], lp["target"], lp["iter"],
+                "yes" if lp["allowed"] else "NO", lp["why"]) for lp in res["loops"]],
+              ("line", "function", "kind", "target", "iterates over", "allowed", "why"))
+    return {"rule": " ".join(static_loop_check.__doc__.split()), "files": files,
+            "passed": all(res["passed"] for res in files)}
+
+
+# ---------------------------------------------------------------------------- main
+SECTIONS = {"round": bench_round, "baselines": bench_baselines, "static": bench_static}
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--only", nargs="+", choices=list(SECTIONS), default=list(SECTIONS),
+                   help="sections to run (default: all)")
+    p.add_argument("--repeats", type=int, default=3, help="timed rounds, min/median reported (default 3)")
+    p.add_argument("--datasets", nargs="+", choices=["mnist", "cifar10"], default=["mnist", "cifar10"],
+                   help="data sets of the round section (default: both)")
+    p.add_argument("--seed", type=int, default=0, help="minibatch (and SCAFFOLD sampling) seed")
+    p.add_argument("--blas-threads", type=int, default=None,
+                   help="limit the BLAS thread pools (threadpoolctl); default: the libraries' own setting")
+    p.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "out")
+    args = p.parse_args(argv)
+    if args.repeats < 1 or (args.blas_threads is not None and args.blas_threads < 1):
+        p.error("--repeats and --blas-threads must be >= 1")
+    return args
+
+
+def main(argv=None) -> int:
+    from threadpoolctl import threadpool_limits
+
+    args = parse_args(argv)
+    status = 0
+    for name in args.only:
+        with threadpool_limits(args.blas_threads, user_api="blas"):
+            payload = SECTIONS[name](args)
+        path = write_json(args.out_dir, f"pcfedavg_{name}", payload | {"argv": sys.argv[1:]})
+        print(f"  -> {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+        if name == "static" and not payload["passed"]:
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
