@@ -32,8 +32,8 @@ from IPython.display import Image, Markdown, display
 from bounds import fedsgm as B
 from repro import runner
 from repro.experiments import fedsgm as X
-from repro.experiments import get
 from repro.plotting import figures_root
+from repro.registry import get
 from repro.report import markdown_table
 
 PROFILE = "quick"

@@ -42,12 +42,12 @@ from bounds import pcfedavg as B
 from repro import runner
 from repro.algorithms import pcfedavg as alg
 from repro.constraints import Box, ProductSet
-from repro.experiments import get
 from repro.experiments import pcfedavg as X
 from repro.experiments import pcfedavg_data as XD
 from repro.experiments import pcfedavg_theory as XT
 from repro.plotting import figures_root
 from repro.problems.personalized import PersonalizedProblem, Quadratic
+from repro.registry import get
 from repro.report import markdown_table
 
 PROFILE = "quick"

@@ -12,7 +12,7 @@ from .errors import ReproError
 
 
 def _parser() -> argparse.ArgumentParser:
-    from .experiments import DEFAULT_PROFILE, PROFILES
+    from .experiments.base import DEFAULT_PROFILE, PROFILES
 
     p = argparse.ArgumentParser(prog="python -m repro", description="fedbounds: check and reproduce "
                                 "federated-optimization papers")
@@ -79,7 +79,8 @@ def _specs(exp, profile, overrides):
 
 def _run(names, args, *, force=False, overrides=None):
     from . import runner
-    from .experiments import check_profile, get
+    from .experiments.base import check_profile
+    from .registry import get
 
     check_profile(args.profile)
     plan = {name: _specs(get(name), args.profile, overrides or {}) for name in names}
@@ -90,7 +91,7 @@ def _run(names, args, *, force=False, overrides=None):
 def _cmd_bounds(args) -> None:
     import importlib
 
-    from .experiments import PAPERS
+    from .registry import PAPERS
 
     if args.paper not in PAPERS:
         raise ReproError(f"paper={args.paper!r} is not admissible: one of {', '.join(PAPERS)}")
@@ -104,18 +105,18 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "list":
-            from .experiments import registry
+            from .registry import registry
             for name, exp in registry().items():
                 print(f"{name:24s} {exp.description}")
         elif args.command == "run":
-            from .experiments import get, registry
+            from .registry import get, registry
             names = list(registry()) if args.experiment == "all" else [get(args.experiment).name]
             overrides = _parse_overrides(args.overrides)
             for name, results in _run(names, args, force=args.force, overrides=overrides).items():
                 fresh = sum(not r.cached for r in results)
                 print(f"{name}: {len(results)} runs ({fresh} computed, {len(results) - fresh} cached)")
         elif args.command == "figures":
-            from .experiments import registry
+            from .registry import registry
             reg = registry()
             with_figures = [n for n, e in reg.items() if e.figure is not None]
             for name, results in _run(with_figures, args).items():

@@ -11,7 +11,8 @@ import importlib
 from pathlib import Path
 
 from . import runner
-from .experiments import PAPERS, check_profile, get
+from .experiments.base import check_profile
+from .registry import PAPERS, get
 
 
 def markdown_table(header: list[str], rows: list[list]) -> str:

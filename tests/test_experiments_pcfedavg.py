@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from repro import runner
-from repro.experiments import get
 from repro.experiments import pcfedavg as X
 from repro.experiments import pcfedavg_data as D
 from repro.experiments import pcfedavg_theory as T
+from repro.registry import get
 from repro.runner import RunSpec
 
 DATA = os.environ.get("REPRO_DATA_DIR")

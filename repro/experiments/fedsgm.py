@@ -35,7 +35,7 @@ from ..problems import neyman_pearson_split, random_instance
 from ..runner import RunSpec
 from ..verify import fedsgm as V
 from ..verify import outcome_arrays
-from . import Experiment, check_profile
+from .base import Experiment, check_profile
 
 PAPER = "fedsgm"
 _FN = "repro.experiments.fedsgm."

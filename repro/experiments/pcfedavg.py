@@ -16,7 +16,7 @@ import matplotlib
 import numpy as np
 
 from ..plotting import COLORS, new_figure, save_figure
-from . import Experiment
+from .base import Experiment
 from . import pcfedavg_data as data_exp
 from . import pcfedavg_theory as theory
 

@@ -41,7 +41,7 @@ from ..metrics import model_metrics
 from ..problems import softmax
 from ..problems.personalized import PersonalizedProblem
 from ..runner import RunSpec
-from . import check_profile
+from .base import check_profile
 
 _FN = "repro.experiments.pcfedavg_data."
 METHODS = ("pcfedavg", "fedavg", "fedprox", "scaffold")

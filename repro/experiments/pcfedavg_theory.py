@@ -28,7 +28,7 @@ from ..problems.personalized_instances import random_instance
 from ..runner import RunSpec
 from ..verify import outcome_arrays
 from ..verify import pcfedavg as V
-from . import check_profile
+from .base import check_profile
 
 _FN = "repro.experiments.pcfedavg_theory."
 

@@ -1,0 +1,31 @@
+"""The experiment contract shared by every paper module: :class:`Experiment` and the profiles.
+
+An :class:`Experiment` has a name (``"fedsgm.figure1"``), a function from a profile to the list
+of :class:`~repro.runner.RunSpec` it needs, and optionally a figure function from the results of
+those specs to saved figure files. The list of papers lives in :mod:`repro.registry`, outside this
+package, so that registering a paper does not change the code fingerprint of any run.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..errors import ConfigError
+
+PROFILES = ("quick", "paper")
+DEFAULT_PROFILE = "quick"
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str
+    description: str
+    specs: Callable[[str], list]                 # profile -> list[RunSpec]
+    figure: Callable[[list, str], list] | None   # (results, profile) -> list[Path]
+    validate: Callable[[dict], None] | None = None  # raises ValueError on an inadmissible config
+
+
+def check_profile(profile: str) -> str:
+    if profile not in PROFILES:
+        raise ConfigError(f"profile={profile!r} is not admissible: one of {', '.join(PROFILES)}")
+    return profile
