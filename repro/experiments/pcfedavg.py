@@ -13,6 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import matplotlib
+import matplotlib.ticker
 import numpy as np
 
 from ..plotting import COLORS, new_figure, save_figure
@@ -196,6 +197,9 @@ def adversarial_figure(results, profile: str):
     ax.axhline(1.0, color=COLORS["bound"], ls="--", lw=1, label="bound (ratio 1)")
     ax.set(xscale="log", xlabel="agents m", ylabel=r"$\max_i E[\bar d_i^2]$ / Prop. 4.8(ii)",
            title=f"Prop 4.8(ii) on the one-active-constraint instance [{profile}]")
+    ms = sorted({r.spec.config["m"] for r in one})
+    ax.set_xticks(ms, [str(m) for m in ms])
+    ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     ax.legend(fontsize=7)
     return save_figure(fig, PAPER, "prop48ii_one_active", _provenance(one, profile, "pcfedavg.adversarial"))
 
