@@ -24,6 +24,13 @@ def markdown_table(header: list[str], rows: list[list]) -> str:
     return "\n".join(lines)
 
 
+def findings_table(findings) -> str:
+    """The audit's "Symbolic and settings findings" table, one row per :class:`bounds.audit.Finding`."""
+    return markdown_table(["id", "kind", "claims", "verdict", "method", "summary", "evidence"],
+                          [[f.id, f.kind, ", ".join(f.claims), f.verdict, f.method, f.summary, f.evidence]
+                           for f in findings])
+
+
 def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quick", jobs: int = 1,
                 scheduler=None, progress: bool = True) -> Path:
     check_profile(profile)

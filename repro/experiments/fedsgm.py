@@ -30,7 +30,7 @@ from bounds import fedsgm as B
 from .. import data
 from ..algorithms import fedsgm as alg
 from ..plotting import COLORS, new_figure, save_figure
-from ..report import markdown_table
+from ..report import findings_table, markdown_table
 from ..problems import neyman_pearson_split, random_instance
 from ..runner import RunSpec
 from ..verify import fedsgm as V
@@ -530,9 +530,7 @@ def audit_section(results, profile: str) -> str:
     else:
         out += ["No check failed on any run.", ""]
     out += ["### Symbolic and settings findings", "",
-            markdown_table(["id", "kind", "claims", "verdict", "method", "summary", "evidence"],
-                           [[f.id, f.kind, ", ".join(f.claims), f.verdict, f.method, f.summary, f.evidence]
-                            for f in findings]), ""]
+            findings_table(findings), ""]
     out += ["### Monte Carlo under Rand-K compression", "",
             "E[S_T] against the summed bound S_bar(eta; Gamma_pf) (mode: expectation; 95% t-interval), and the "
             "frequency with which a single compressed run is an eps-solution with nonempty A (the theorems' "

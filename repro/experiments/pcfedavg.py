@@ -336,7 +336,7 @@ def _schedule_findings(comparison) -> list:
 def audit_section(results, profile: str) -> str:
     from bounds import pcfedavg as B
 
-    from ..report import markdown_table
+    from ..report import findings_table, markdown_table
 
     theory_runs = results["pcfedavg.theory"]
     out = ["## PC-FedAvg (On Performance Guarantees for Federated Learning with Personalized Constraints)", "",
@@ -427,9 +427,7 @@ def audit_section(results, profile: str) -> str:
             "companion plot of Figure 4.", ""]
     findings = B.audit_findings(np.random.default_rng(0)) + _settings(comparison) + _schedule_findings(comparison)
     out += ["### Symbolic and settings findings", "",
-            markdown_table(["id", "kind", "claims", "verdict", "method", "summary", "evidence"],
-                           [[f.id, f.kind, ", ".join(f.claims), f.verdict, f.method, f.summary, f.evidence]
-                            for f in findings]), ""]
+            findings_table(findings), ""]
     out += ["### The paper's descriptions of the method vs Algorithm 1 as printed", "",
             "- \"agents start each round from different model states\" (Section 5): line 3 sends every block "
             "z_r^(j) to every agent, so all agents start round r from the same vector z_r (the proof of Lemma 4.5 "
