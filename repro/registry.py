@@ -12,7 +12,7 @@ import importlib
 from .errors import ConfigError
 from .experiments.base import Experiment
 
-PAPERS = ("fedsgm", "pcfedavg")
+PAPERS = ("fedsgm", "pcfedavg", "fedclup")
 
 
 def registry() -> dict[str, Experiment]:
