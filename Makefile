@@ -46,6 +46,7 @@ test: $(INSTALLED)
 bench: $(INSTALLED)
 	$(PY) benchmarks/bench_fedsgm.py
 	$(PY) benchmarks/bench_pcfedavg.py
+	$(PY) benchmarks/bench_fedclup.py
 
 clean:
 	rm -rf results .hypothesis .pytest_cache benchmarks/out

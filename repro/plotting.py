@@ -46,6 +46,13 @@ def new_figure(ncols: int = 1, nrows: int = 1, width: float = 3.2, height: float
                         constrained_layout=True)
 
 
+def run_provenance(results, profile: str, experiment: str) -> dict:
+    """The provenance record of a figure: the experiment, the profile, and every run it was drawn from."""
+    return {"experiment": experiment, "profile": profile,
+            "runs": [{"hash": r.hash, "seed": r.spec.seed, "config": r.spec.config,
+                      "git_commit": r.meta["git_commit"]} for r in results]}
+
+
 def save_figure(fig, paper: str, name: str, provenance: dict) -> list[Path]:
     """Write ``figures/<paper>/<name>.{pdf,png,json}`` atomically and deterministically."""
     out_dir = figures_root() / paper

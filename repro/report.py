@@ -10,9 +10,25 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
+import numpy as np
+
 from . import runner
 from .experiments.base import check_profile
 from .registry import PAPERS, get
+
+
+def fmt(x, digits: int = 4) -> str:
+    """A number for a report cell: ``digits`` significant digits, "nan" when not finite, ``str`` otherwise."""
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    return "nan" if not np.isfinite(x) else f"{x:.{digits}g}"
+
+
+def select_results(results, **match) -> list:
+    """The results whose config has every given key equal to the given value."""
+    return [r for r in results if all(r.spec.config.get(k) == v for k, v in match.items())]
 
 
 def markdown_table(header: list[str], rows: list[list]) -> str:

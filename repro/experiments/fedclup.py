@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..plotting import new_figure, save_figure
+from ..plotting import new_figure, run_provenance, save_figure
+from ..report import fmt, select_results
 from .base import Experiment
 from . import fedclup_logistic as logi
 from . import fedclup_mnist as mn
@@ -34,26 +35,7 @@ NOT_REPRODUCED = (
 )
 
 
-def _provenance(results, profile: str, experiment: str) -> dict:
-    return {"experiment": experiment, "profile": profile,
-            "runs": [{"hash": r.hash, "seed": r.spec.seed, "config": r.spec.config,
-                      "git_commit": r.meta["git_commit"]} for r in results]}
 
-
-def _select(results, **match):
-    return [r for r in results if all(r.spec.config.get(k) == v for k, v in match.items())]
-
-
-def _fmt(x, digits=4) -> str:
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    return "nan" if not np.isfinite(x) else f"{x:.{digits}g}"
-
-
-def _stack_mean(runs, key):
-    return np.mean(np.stack([r.arrays[key] for r in runs]), axis=0)
 
 
 # ---------------------------------------------------------------------------- theory figures
@@ -74,7 +56,7 @@ def statistical_figure(results, profile: str):
     axes[0][0].legend(fontsize=6)
     fig.suptitle(f"Theorem 1 shape on linear regression (whitened design, {shown[0].spec.config['reps']} draws) "
                  f"[{profile}]", fontsize=9)
-    paths = save_figure(fig, PAPER, "theorem1_lambda_curves", _provenance(shown, profile, "fedclup.statistical"))
+    paths = save_figure(fig, PAPER, "theorem1_lambda_curves", run_provenance(shown, profile, "fedclup.statistical"))
     # observed / bound per claim, every instance
     fig, axes = new_figure(width=6.5, height=3.0)
     ax = axes[0][0]
@@ -87,7 +69,7 @@ def statistical_figure(results, profile: str):
     ax.set_xticks(range(len(ids)), [c.replace("fedclup.", "") for c in ids], rotation=35, ha="right", fontsize=7)
     ax.set(yscale="log", ylabel="worst observed / bound",
            title=f"Derived FedCLUP bounds on {len(results)} linear-regression instances [{profile}]")
-    return paths + save_figure(fig, PAPER, "theory_ratio", _provenance(results, profile, "fedclup.statistical"))
+    return paths + save_figure(fig, PAPER, "theory_ratio", run_provenance(results, profile, "fedclup.statistical"))
 
 
 def minimax_fits(results, n_boot: int = 2000, seed: int = 0) -> dict:
@@ -99,7 +81,7 @@ def minimax_fits(results, n_boot: int = 2000, seed: int = 0) -> dict:
     rng = np.random.default_rng(seed)
     fits = {}
     for regime, grid in stat.MINIMAX_GRID.items():
-        runs = sorted(_select(results, regime=regime), key=lambda r: r.spec.config[grid["vary"]])
+        runs = sorted(select_results(results, regime=regime), key=lambda r: r.spec.config[grid["vary"]])
         if not runs:
             continue
         var = "N" if grid["vary"] == "m" else grid["vary"]
@@ -149,7 +131,7 @@ def minimax_figure(results, profile: str):
                title=f"{regime}: theory slope {f['theory']}")
         ax.legend(fontsize=5.5)
     fig.suptitle(f"Minimax regimes on linear regression (Gaussian design) [{profile}]", fontsize=9)
-    return save_figure(fig, PAPER, "minimax_regimes", _provenance(results, profile, "fedclup.minimax"))
+    return save_figure(fig, PAPER, "minimax_regimes", run_provenance(results, profile, "fedclup.minimax"))
 
 
 def tradeoff_figure(results, profile: str):
@@ -166,14 +148,14 @@ def tradeoff_figure(results, profile: str):
            title=f"Figure 1 (Corollary 3): linear regression, R = {r.spec.config['R']}, "
                  f"K = {r.spec.config['local_steps']}\n(dotted: statistical error of each $\\lambda$) [{profile}]")
     ax.legend(fontsize=6)
-    return save_figure(fig, PAPER, "figure1", _provenance(results, profile, "fedclup.tradeoff"))
+    return save_figure(fig, PAPER, "figure1", run_provenance(results, profile, "fedclup.tradeoff"))
 
 
 def theorem2_figure(results, profile: str):
     fig, axes = new_figure(ncols=2, width=3.6, height=2.8)
     for ax, kappa in zip(axes[0], (4.0, 16.0)):
         for j, lam in enumerate((0.1, 1.0, 10.0)):
-            for r in _select(results, kappa=kappa, lam=lam):
+            for r in select_results(results, kappa=kappa, lam=lam):
                 cfg = r.spec.config
                 if cfg["K"] != "cor2":
                     continue
@@ -186,7 +168,7 @@ def theorem2_figure(results, profile: str):
         ax.set(yscale="log", ylim=(1e-22, 2), xlabel="round t", ylabel=r"$\Phi_t/\Phi_0$",
                title=f"Theorem 2 (derived): $\\kappa$ = {kappa:g} (thin: $(1-\\gamma\\mu_F/4)^t$)")
         ax.legend(fontsize=5.5)
-    return save_figure(fig, PAPER, "theorem2_contraction", _provenance(results, profile, "fedclup.theorem2"))
+    return save_figure(fig, PAPER, "theorem2_contraction", run_provenance(results, profile, "fedclup.theorem2"))
 
 
 def rounds_figure(results, profile: str):
@@ -203,7 +185,7 @@ def rounds_figure(results, profile: str):
                    title="Table 8 pattern: computation")
     axes[0][0].legend(fontsize=7)
     fig.suptitle(f"Corollary 2 (derived choices) on linear regression, eps = 1e-8 relative [{profile}]", fontsize=9)
-    return save_figure(fig, PAPER, "tables7_8", _provenance(results, profile, "fedclup.rounds"))
+    return save_figure(fig, PAPER, "tables7_8", run_provenance(results, profile, "fedclup.rounds"))
 
 
 def noise_ball_fits(results) -> dict:
@@ -212,7 +194,7 @@ def noise_ball_fits(results) -> dict:
     for key, other in (("m", "batch"), ("batch", "m")):
         slopes = {}
         for o in sorted({r.spec.config[other] for r in ball}):
-            runs = sorted(_select(ball, **{other: o}), key=lambda r: r.spec.config[key])
+            runs = sorted(select_results(ball, **{other: o}), key=lambda r: r.spec.config[key])
             x = np.log([r.spec.config[key] for r in runs])
             y = np.log([float(r.arrays["plateau"]) for r in runs])
             slopes[o] = float(np.polyfit(x, y, 1)[0])
@@ -225,7 +207,7 @@ def stochastic_figure(results, profile: str):
     fig, axes = new_figure(ncols=2, width=3.5, height=2.8)
     fits = noise_ball_fits(results)
     for j, bt in enumerate(sorted({r.spec.config["batch"] for r in ball})):
-        runs = sorted(_select(ball, batch=bt), key=lambda r: r.spec.config["m"])
+        runs = sorted(select_results(ball, batch=bt), key=lambda r: r.spec.config["m"])
         axes[0][0].errorbar([r.spec.config["m"] for r in runs], [float(r.arrays["plateau"]) for r in runs],
                             yerr=[2 * float(r.arrays["plateau_se"]) for r in runs], fmt="o-", ms=3,
                             color=LAMBDA_COLORS[j], label=f"B = {bt}: slope {fits['m'][bt]:.2f}")
@@ -240,7 +222,7 @@ def stochastic_figure(results, profile: str):
     axes[0][1].set_xticks(range(len(lem)), labels, rotation=60, ha="right", fontsize=6)
     axes[0][1].set(ylabel="E inner error / Lemma 7 bound", title="Lemma 7 (derived), Monte Carlo")
     fig.suptitle(f"Stochastic FedCLUP (Algorithm 2) on linear regression [{profile}]", fontsize=9)
-    return save_figure(fig, PAPER, "theorem3_lemma7", _provenance(results, profile, "fedclup.stochastic"))
+    return save_figure(fig, PAPER, "theorem3_lemma7", run_provenance(results, profile, "fedclup.stochastic"))
 
 
 # ---------------------------------------------------------------------------- reproduced figures
@@ -267,7 +249,7 @@ def figure4(results, profile: str):
     for j, (key, runs) in enumerate(_grouped(results).items()):
         Rs = sorted({r.spec.config["R"] for r in runs})
         for ax, metric in zip(axes[0], ("global_err", "local_err")):
-            finals = np.array([[r.arrays[metric][-1] for r in _select(runs, R=R)] for R in Rs])
+            finals = np.array([[r.arrays[metric][-1] for r in select_results(runs, R=R)] for R in Rs])
             color = BASELINE_COLORS.get(key[0], LAMBDA_COLORS[j % 6])
             ax.errorbar(Rs, finals.mean(1), yerr=finals.std(1), fmt="o-", ms=3, lw=1, color=color,
                         label=_method_label(runs[0].spec.config))
@@ -277,7 +259,7 @@ def figure4(results, profile: str):
     seeds = len({r.spec.config["data_seed"] for r in results})
     fig.suptitle(f"Figure 4: final-round error vs R (m = 10, n = 200, d = 10, K = 150; mean ± std over {seeds} data "
                  f"seeds) [{profile}]", fontsize=8)
-    return save_figure(fig, PAPER, "figure4", _provenance(results, profile, "fedclup.figure4"))
+    return save_figure(fig, PAPER, "figure4", run_provenance(results, profile, "fedclup.figure4"))
 
 
 def _curves(ax, runs, metric, color, label, ls="-"):
@@ -289,7 +271,7 @@ def figure2(results, profile: str):
     fig, axes = new_figure(ncols=2, nrows=2, width=3.4, height=2.5)
     for col, lam in enumerate(logi.FIG2_LAMBDAS):
         for j, K in enumerate(logi.FIG2_K):
-            runs = _select(results, lam=lam, local_steps=K)
+            runs = select_results(results, lam=lam, local_steps=K)
             for row, metric in enumerate(("global_err", "local_err")):
                 _curves(axes[row][col], runs, metric, LAMBDA_COLORS[j], f"# Local Updates = {K}")
         axes[0][col].set(title=f"$\\lambda$ = {lam:g} ({'low' if col == 0 else 'high'} personalization)",
@@ -297,7 +279,7 @@ def figure2(results, profile: str):
         axes[1][col].set(ylabel="Local Total Error", xlabel="Communication Rounds")
     axes[0][0].legend(fontsize=6)
     fig.suptitle(f"Figure 2: effect of local updates K (m = 10, R = 1) [{profile}]", fontsize=9)
-    return save_figure(fig, PAPER, "figure2", _provenance(results, profile, "fedclup.figure2"))
+    return save_figure(fig, PAPER, "figure2", run_provenance(results, profile, "fedclup.figure2"))
 
 
 def figure3(results, profile: str):
@@ -317,7 +299,7 @@ def figure3(results, profile: str):
         ax.set(yscale="log", xlabel="Communication Rounds", ylabel="Local Total Error", title=title)
         ax.legend(fontsize=6)
     fig.suptitle(f"Figure 3 (m = 10, R = 1, K = 150) [{profile}]", fontsize=9)
-    return save_figure(fig, PAPER, "figure3", _provenance(results, profile, "fedclup.figure3"))
+    return save_figure(fig, PAPER, "figure3", run_provenance(results, profile, "fedclup.figure3"))
 
 
 def figure6(results, profile: str):
@@ -325,7 +307,7 @@ def figure6(results, profile: str):
     for row, m in enumerate((100, 1000)):
         for j, lam in enumerate(logi.FIG6_LAMBDAS):
             for server, ls in (("average_all", "-"), ("eq12", "--")):
-                runs = _select(results, m=m, lam=lam, server=server)
+                runs = select_results(results, m=m, lam=lam, server=server)
                 if not runs:
                     continue
                 for col, metric in enumerate(("global_err", "local_err")):
@@ -338,12 +320,12 @@ def figure6(results, profile: str):
         ax.set(xlabel="# Communication Rounds")
     axes[0][0].legend(fontsize=5.5)
     fig.suptitle(f"Figure 6: number of clients (R = 2, K = 150) [{profile}]", fontsize=9)
-    return save_figure(fig, PAPER, "figure6", _provenance(results, profile, "fedclup.figure6"))
+    return save_figure(fig, PAPER, "figure6", run_provenance(results, profile, "fedclup.figure6"))
 
 
 def figure5(results, profile: str):
     fig, axes = new_figure(ncols=2, width=3.5, height=2.8)
-    runs2 = _select(results, classes=2)
+    runs2 = select_results(results, classes=2)
     for j, (key, runs) in enumerate(_grouped(runs2).items()):
         if key[0] not in ("fedclup", "globaltrain", "localtrain"):
             continue
@@ -355,7 +337,7 @@ def figure5(results, profile: str):
     axes[0][1].set(xlabel="# Communication Rounds", ylabel="Local Test Loss")
     axes[0][0].legend(fontsize=6)
     fig.suptitle(f"Figure 5: MNIST logistic regression, 2 classes per client [{profile}]", fontsize=9)
-    return save_figure(fig, PAPER, "figure5", _provenance(runs2, profile, "fedclup.mnist"))
+    return save_figure(fig, PAPER, "figure5", run_provenance(runs2, profile, "fedclup.mnist"))
 
 
 EXPERIMENTS = (
@@ -398,7 +380,7 @@ def _claim_rows(theory_results) -> list:
         ratios = [float(r.arrays["ratio"][i]) for r, i in met if np.isfinite(r.arrays["ratio"][i])]
         judged = sum(int(r.arrays["n_checked"][i]) for r, i in met)
         rows.append([cid, len({r.hash for r, _ in hits}), len(hits), judged, f"{fails} failed, {inconc} inconclusive",
-                     _fmt(max(ratios)) if ratios else "n/a",
+                     fmt(max(ratios)) if ratios else "n/a",
                      f"{len(met)} of {len(hits)}" + (f" (violated on {unmet_fails} outcomes where they fail: "
                                                      "no claim there)" if unmet_fails else "")])
     return rows
@@ -418,9 +400,9 @@ def mnist_table(results, metric: str = "accuracy") -> list:
     for c in mn.CLASSES:
         ours, paper = [], PAPER_TABLE4[c]
         for (method, lam), printed in zip(TABLE4_COLUMNS, paper):
-            runs = _select(results, classes=c, method=method, **({"lam": lam} if lam is not None else {}))
+            runs = select_results(results, classes=c, method=method, **({"lam": lam} if lam is not None else {}))
             vals = [float(np.mean(r.arrays[metric])) for r in runs]
-            ours.append(f"{_fmt(np.mean(vals), 3)} ± {_fmt(np.std(vals), 1)} ({printed})" if vals else f"- ({printed})")
+            ours.append(f"{fmt(np.mean(vals), 3)} ± {fmt(np.std(vals), 1)} ({printed})" if vals else f"- ({printed})")
         rows.append([c] + ours)
     return rows
 
@@ -430,7 +412,7 @@ def _monotone_claims(results, metric: str = "global_accuracy") -> list:
     rows = []
     for c in mn.CLASSES:
         acc = {(m, lam): np.mean([np.mean(r.arrays[metric]) for r in
-                                  _select(results, classes=c, method=m, **({"lam": lam} if lam else {}))])
+                                  select_results(results, classes=c, method=m, **({"lam": lam} if lam else {}))])
                for m, lam in TABLE4_COLUMNS}
         f = [acc[("fedclup", lam)] for lam in mn.LAMBDAS]
         rows.append([c, "yes" if all(a <= b for a, b in zip(f, f[1:])) else "no",
@@ -455,6 +437,30 @@ def _logistic_settings(results) -> list:
                                          "eta": 1 / (c["L_used"] + cfg["lam"]), "K": cfg["local_steps"],
                                          "figure": r.spec.experiment})
     return findings
+
+
+def _assumption_findings() -> list:
+    """Assumption 2 on the authors' synthetic task: the softmax loss without ridge is not strongly convex,
+    and with argmax labels every client's data are separated by its own ground truth, so L_i has no
+    minimiser (LocalTrain's 'statistical error' then depends on how long GD runs)."""
+    from bounds.audit import DISCREPANCY, Finding
+
+    from ..problems import fedclup_synthetic as SYN
+
+    data = SYN.generate(10, 200, 10, 2, 1.0, 1)
+    clients = SYN.clients(data, scaled=False)
+    truth = np.transpose(data["W_true"], (0, 2, 1))                       # (m, d, C): the model layout
+    losses = {t: float(clients.values(t * truth).mean()) for t in (1.0, 10.0, 100.0)}
+    return [Finding(
+        "fedclup.settings.logistic.assumption2", "hypotheses", ("fedclup.thm1", "fedclup.thm2", "fedclup.lemma5"),
+        DISCREPANCY,
+        "The authors' synthetic task (softmax regression, no ridge, labels argmax_c (W_k x)_c) violates Assumption 2: "
+        "the C-column softmax loss is flat along W -> W + v 1^T (mu = 0), and every client's data are classified "
+        "perfectly by its own ground truth W_k, so L_i(t W_k) -> 0 as t -> oo and L_i has no minimiser. Theorems 1-2 "
+        "do not apply to Figures 2-4 and 6; the settings rows above use mu = 1e-12 as a floor for that reason, and "
+        "LocalTrain's final error there reflects the number of GD steps, not an estimator.",
+        "mean_i L_i(t W_i_true) on the Figure 4 data at R = 1, seed 1 (unscaled features): " +
+        ", ".join(f"t = {t:g}: {v:.3g}" for t, v in losses.items()), "numeric")]
 
 
 def audit_section(results, profile: str) -> str:
@@ -483,8 +489,8 @@ def audit_section(results, profile: str) -> str:
         c = r.arrays["curve_mean"]
         lt, gt = float(r.arrays["localtrain"][0]), float(r.arrays["globaltrain"][0])
         shape.append([r.spec.config["m"], r.spec.config["n"], r.spec.config["spectrum"][-1] / r.spec.config["spectrum"][0],
-                      r.spec.config["R"], _fmt(c[0] / lt, 3), _fmt(c[-1] / gt, 3), _fmt(c.min() / min(lt, gt), 3),
-                      _fmt(float(r.arrays["rule_err"]) / c.min(), 3)])
+                      r.spec.config["R"], fmt(c[0] / lt, 3), fmt(c[-1] / gt, 3), fmt(c.min() / min(lt, gt), 3),
+                      fmt(float(r.arrays["rule_err"]) / c.min(), 3)])
     out += ["### Theorem 1 shape: the lambda-curve between LocalTrain and GlobalTrain", "",
             markdown_table(["m", "n", "kappa", "R", "E(lambda=1e-3)/LocalTrain", "E(lambda=1e3)/GlobalTrain",
                             "min_lambda E / min(LT, GT)", "Cor. 1 rule / min_lambda E"], shape), "",
@@ -517,18 +523,18 @@ def audit_section(results, profile: str) -> str:
     for tgt in targets:
         hit = [int(np.argmax(c <= tgt)) if np.any(c <= tgt) else None for c in curves]
         ok = [(h, lam) for h, lam in zip(hit, lams) if h is not None]
-        best.append([_fmt(tgt, 3), ", ".join(f"{lam:g}: {h if h is not None else 'never'}" for h, lam in zip(hit, lams)),
-                     _fmt(min(ok)[1]) if ok else "none"])
+        best.append([fmt(tgt, 3), ", ".join(f"{lam:g}: {h if h is not None else 'never'}" for h, lam in zip(hit, lams)),
+                     fmt(min(ok)[1]) if ok else "none"])
     crossing = any(np.any(np.diff(np.sign(curves[i] - curves[j])) != 0)
                    for i in range(len(lams)) for j in range(i + 1, len(lams)))
     out += ["### Corollary 3 / Figure 1: the accuracy-communication trade-off", "",
             markdown_table(["target total error", "rounds to reach it, by lambda", "lambda with fewest rounds"], best), "",
             f"Curves of different lambdas cross: {'yes' if crossing else 'no'}. Statistical errors (closed form) by "
-            f"lambda: " + ", ".join(f"{lam:g}: {_fmt(v, 3)}" for lam, v in zip(lams, tr.arrays["stat_err"])) + ".", ""]
+            f"lambda: " + ", ".join(f"{lam:g}: {fmt(v, 3)}" for lam, v in zip(lams, tr.arrays["stat_err"])) + ".", ""]
     rounds = sorted(results["fedclup.rounds"], key=lambda r: r.spec.config["kappa"])
     out += ["### Corollary 2 and the Tables 7-8 pattern (derived choices gamma = 1/L_F, eta = 1/(L + lambda), K of (14-D))", "",
             markdown_table(["kappa", "lambda", "kappa_F", "rounds T_eps", "T_eps / kappa_F", "K", "gradient steps T_eps K"],
-                           [[r.spec.config["kappa"], _fmt(lam, 3), _fmt(kf, 3), int(t), _fmt(t / kf, 3), int(k), int(g)]
+                           [[r.spec.config["kappa"], fmt(lam, 3), fmt(kf, 3), int(t), fmt(t / kf, 3), int(k), int(g)]
                             for r in rounds for lam, kf, t, k, g in zip(r.arrays["lams"], r.arrays["kappa_F"],
                                                                          r.arrays["T_eps"], r.arrays["K"],
                                                                          r.arrays["grad_evals"])]), "",
@@ -540,23 +546,23 @@ def audit_section(results, profile: str) -> str:
             markdown_table(["kappa", "lambda", "gamma L_F", "K", "(14-D) holds", "observed rate", "derived rate",
                             "T_eps", "derived T (Cor. 2)"],
                            [[r.spec.config["kappa"], r.spec.config["lam"], r.spec.config["gamma_scale"], int(r.arrays["K"]),
-                             bool(np.all(r.arrays["hypotheses_met"])), _fmt(r.arrays["rate_observed"]),
-                             _fmt(r.arrays["rate_bound"]), int(r.arrays["T_eps"]), int(r.arrays["T_cor2"])] for r in t2]), ""]
+                             bool(np.all(r.arrays["hypotheses_met"])), fmt(r.arrays["rate_observed"]),
+                             fmt(r.arrays["rate_bound"]), int(r.arrays["T_eps"]), int(r.arrays["T_cor2"])] for r in t2]), ""]
     fits_ball = noise_ball_fits(results["fedclup.stochastic"])
     out += ["### Theorem 3 noise ball (heuristic, spec 5.7)", "",
             "Fitted slope of the plateau of ||w_t - w~_g||^2 in m (per batch size): " +
-            ", ".join(f"B = {k}: {_fmt(v, 3)}" for k, v in fits_ball["m"].items()) +
-            "; in B (per m): " + ", ".join(f"m = {k}: {_fmt(v, 3)}" for k, v in fits_ball["batch"].items()) +
+            ", ".join(f"B = {k}: {fmt(v, 3)}" for k, v in fits_ball["m"].items()) +
+            "; in B (per m): " + ", ".join(f"m = {k}: {fmt(v, 3)}" for k, v in fits_ball["batch"].items()) +
             ". The heuristic predicts -1 in both.", ""]
     # reproduced figures: the paper's prose vs our runs
     f4 = results["fedclup.figure4"]
     rows = []
     for key, runs in _grouped(f4).items():
         Rs = sorted({r.spec.config["R"] for r in runs})
-        g = [np.mean([r.arrays["global_err"][-1] for r in _select(runs, R=R)]) for R in Rs]
-        loc = [np.mean([r.arrays["local_err"][-1] for r in _select(runs, R=R)]) for R in Rs]
-        rows.append([_method_label(runs[0].spec.config).replace("$\\lambda$", "lambda"), _fmt(g[0], 3), _fmt(g[-1], 3),
-                     _fmt(loc[0], 3), _fmt(loc[-1], 3)])
+        g = [np.mean([r.arrays["global_err"][-1] for r in select_results(runs, R=R)]) for R in Rs]
+        loc = [np.mean([r.arrays["local_err"][-1] for r in select_results(runs, R=R)]) for R in Rs]
+        rows.append([_method_label(runs[0].spec.config).replace("$\\lambda$", "lambda"), fmt(g[0], 3), fmt(g[-1], 3),
+                     fmt(loc[0], 3), fmt(loc[-1], 3)])
     out += ["### Reproduced figures (synthetic logistic, the authors' settings)", "",
             "Figure 4 (final-round errors at the smallest and largest R):", "",
             markdown_table(["method", "global err R=0.1", "global err R=3", "local err R=0.1", "local err R=3"], rows), "",
@@ -565,9 +571,9 @@ def audit_section(results, profile: str) -> str:
     f2 = results["fedclup.figure2"]
     rows = []
     for lam in logi.FIG2_LAMBDAS:
-        finals = [np.mean([r.arrays["local_err"][-1] for r in _select(f2, lam=lam, local_steps=K)]) for K in logi.FIG2_K]
-        rows.append([lam, ", ".join(f"K={K}: {_fmt(v, 3)}" for K, v in zip(logi.FIG2_K, finals)),
-                     _fmt(max(finals) / min(finals), 3)])
+        finals = [np.mean([r.arrays["local_err"][-1] for r in select_results(f2, lam=lam, local_steps=K)]) for K in logi.FIG2_K]
+        rows.append([lam, ", ".join(f"K={K}: {fmt(v, 3)}" for K, v in zip(logi.FIG2_K, finals)),
+                     fmt(max(finals) / min(finals), 3)])
     out += ["Figure 2 (local total error after 20 rounds, by K):", "",
             markdown_table(["lambda", "final local error by K", "max/min over K"], rows), "",
             "Paper: more local updates 'significantly accelerate convergence' at low personalization (large lambda) and "
@@ -577,8 +583,8 @@ def audit_section(results, profile: str) -> str:
     rows = []
     for r in sorted(f6, key=lambda r: (r.spec.config["m"], r.spec.config["server"], r.spec.config["lam"])):
         early = min(10, r.arrays["local_err"].size - 1)
-        rows.append([r.spec.config["m"], r.spec.config["server"], r.spec.config["lam"], _fmt(r.arrays["local_err"][early], 3),
-                     _fmt(r.arrays["local_err"][-1], 3), _fmt(r.arrays["global_err"][-1], 3)])
+        rows.append([r.spec.config["m"], r.spec.config["server"], r.spec.config["lam"], fmt(r.arrays["local_err"][early], 3),
+                     fmt(r.arrays["local_err"][-1], 3), fmt(r.arrays["global_err"][-1], 3)])
     out += ["Figure 6 (10 % sampling):", "",
             markdown_table(["m", "server", "lambda", "local err round 10", "local err round 100", "global err round 100"],
                            rows), ""]
@@ -601,7 +607,7 @@ def audit_section(results, profile: str) -> str:
             markdown_table(["classes", "FedCLUP accuracy increases with lambda", "FedCLUP between LocalTrain and "
                             "GlobalTrain", "LocalTrain lowest of all"], _monotone_claims(mnist)), ""]
     out += ["### Not reproduced", "", markdown_table(["item", "reason"], [list(x) for x in NOT_REPRODUCED]), ""]
-    findings = (B.audit_findings(np.random.default_rng(0)) + _logistic_settings(results["fedclup.figure4"])
-                + _logistic_settings(results["fedclup.figure6"]))
+    findings = (B.audit_findings(np.random.default_rng(0)) + _assumption_findings()
+                + _logistic_settings(results["fedclup.figure4"]) + _logistic_settings(results["fedclup.figure6"]))
     out += ["### Symbolic and settings findings", "", findings_table(findings), ""]
     return "\n".join(out)

@@ -29,7 +29,7 @@ from bounds import fedsgm as B
 
 from .. import data
 from ..algorithms import fedsgm as alg
-from ..plotting import COLORS, new_figure, save_figure
+from ..plotting import COLORS, new_figure, run_provenance, save_figure
 from ..report import findings_table, markdown_table
 from ..problems import neyman_pearson_split, random_instance
 from ..runner import RunSpec
@@ -107,11 +107,6 @@ def figure1_specs(profile: str) -> list[RunSpec]:
     return specs
 
 
-def _provenance(results, profile: str, experiment: str) -> dict:
-    return {"experiment": experiment, "profile": profile,
-            "runs": [{"hash": r.hash, "seed": r.spec.seed, "config": r.spec.config,
-                      "git_commit": r.meta["git_commit"]} for r in results]}
-
 
 def figure1(results, profile: str):
     """Figure 1 (three panels) for the default variant, and the sensitivity variants."""
@@ -145,7 +140,7 @@ def figure1(results, profile: str):
         fig.suptitle(f"FedSGM NP classification, Rand-K K={chosen[0].spec.config['K']}, variant {variant}, "
                      f"mean ± std over {len(chosen) // 2} seeds [{profile}]")
         name = "figure1" if variant == "default" else f"figure1_{variant}"
-        paths += save_figure(fig, PAPER, name, _provenance(chosen, profile, "fedsgm.figure1"))
+        paths += save_figure(fig, PAPER, name, run_provenance(chosen, profile, "fedsgm.figure1"))
     return paths
 
 
@@ -256,7 +251,7 @@ def theory_figure(results, profile: str):
         ax.set_xticks([1, 2, 5], ["1", "2", "5"])
         ax.legend()
     fig.suptitle(f"FedSGM: observed / bound on synthetic families [{profile}]")
-    return save_figure(fig, PAPER, "theory_ratio", _provenance(results, profile, "fedsgm.theory"))
+    return save_figure(fig, PAPER, "theory_ratio", run_provenance(results, profile, "fedsgm.theory"))
 
 
 # ---------------------------------------------------------------------------- Monte Carlo under compression

@@ -16,7 +16,8 @@ import matplotlib
 import matplotlib.ticker
 import numpy as np
 
-from ..plotting import COLORS, new_figure, save_figure
+from ..plotting import COLORS, new_figure, run_provenance, save_figure
+from ..report import fmt, select_results
 from .base import Experiment
 from . import pcfedavg_data as data_exp
 from . import pcfedavg_theory as theory
@@ -31,11 +32,6 @@ DATASET_LABELS = {"cifar10": "CIFAR-10", "mnist": "MNIST"}
 THEORY_CLAIMS = ("pcfedavg.lemma4.1", "pcfedavg.lemma4.3", "pcfedavg.lemma4.5", "pcfedavg.prop4.7",
                  "pcfedavg.prop4.8.i", "pcfedavg.prop4.8.ii", "pcfedavg.eq12", "pcfedavg.prop4.8.iii")
 
-
-def _provenance(results, profile: str, experiment: str) -> dict:
-    return {"experiment": experiment, "profile": profile,
-            "runs": [{"hash": r.hash, "seed": r.spec.seed, "config": r.spec.config,
-                      "git_commit": r.meta["git_commit"]} for r in results]}
 
 
 def _band(ax, curves: np.ndarray, color, label, nonnegative=False):
@@ -54,9 +50,6 @@ def _infeasibility_axis(ax, curves: list[np.ndarray]) -> None:
     ax.set_ylim(bottom=0.0)
 
 
-def _select(results, **match):
-    return [r for r in results if all(r.spec.config.get(k) == v for k, v in match.items())]
-
 
 # ---------------------------------------------------------------------------- Figures 1-3
 def comparison_figures(results, profile: str):
@@ -65,10 +58,10 @@ def comparison_figures(results, profile: str):
     for number, dataset in ((1, "cifar10"), (2, "mnist")):
         fig, axes = new_figure(ncols=1, width=4.2, height=3.0)
         ax = axes[0][0]
-        chosen = _select(results, dataset=dataset)
+        chosen = select_results(results, dataset=dataset)
         drawn = []
         for method in data_exp.METHODS:
-            runs = _select(chosen, method=method)
+            runs = select_results(chosen, method=method)
             curves = np.stack([r.arrays["infeas_mean"] for r in runs])
             _band(ax, curves, METHOD_COLORS[method], METHOD_LABELS[method], nonnegative=True)
             drawn.append(curves)
@@ -78,17 +71,17 @@ def comparison_figures(results, profile: str):
                title=f"Figure {number}: infeasibility across methods, {DATASET_LABELS[dataset]}\n"
                      f"(mean ± std over {seeds} seeds) [{profile}]")
         ax.legend()
-        paths += save_figure(fig, PAPER, f"figure{number}", _provenance(chosen, profile, "pcfedavg.comparison"))
+        paths += save_figure(fig, PAPER, f"figure{number}", run_provenance(chosen, profile, "pcfedavg.comparison"))
     fig, axes = new_figure(ncols=2, width=3.6, height=3.0)
     for ax, (panel, dataset) in zip(axes[0], (("a", "cifar10"), ("b", "mnist"))):
         for method in data_exp.METHODS:
-            runs = _select(results, dataset=dataset, method=method)
+            runs = select_results(results, dataset=dataset, method=method)
             _band(ax, np.stack([r.arrays["global_loss"] for r in runs]), METHOD_COLORS[method], METHOD_LABELS[method])
         ax.set(xlabel="round r", ylabel=r"global loss $\frac{1}{m}\sum_i f_i(\bar W)$",
                title=f"({panel}) {DATASET_LABELS[dataset]}")
         ax.legend()
     fig.suptitle(f"Figure 3: global loss across methods (mean ± std, {seeds} seeds) [{profile}]")
-    paths += save_figure(fig, PAPER, "figure3", _provenance(results, profile, "pcfedavg.comparison"))
+    paths += save_figure(fig, PAPER, "figure3", run_provenance(results, profile, "pcfedavg.comparison"))
     return paths
 
 
@@ -98,7 +91,7 @@ def local_steps_figure(results, profile: str):
     for col, (panel, dataset) in enumerate((("a", "cifar10"), ("b", "mnist"))):
         drawn = []
         for idx, h in enumerate(data_exp.LOCAL_STEPS):
-            runs = _select(results, dataset=dataset, local_steps=h)
+            runs = select_results(results, dataset=dataset, local_steps=h)
             color = cmap(idx / max(len(data_exp.LOCAL_STEPS) - 1, 1))
             _band(axes[0][col], np.stack([r.arrays["global_loss"] for r in runs]), color, f"{h} local steps")
             drawn.append(np.stack([r.arrays["infeas_mean"] for r in runs]))
@@ -109,7 +102,7 @@ def local_steps_figure(results, profile: str):
         axes[0][col].legend()
     fig.suptitle(f"Figure 4: PC-FedAvg for different local steps (mean ± std, {data_exp.SEEDS_LOCAL_STEPS[profile]} seed(s)) "
                  f"[{profile}]")
-    return save_figure(fig, PAPER, "figure4", _provenance(results, profile, "pcfedavg.local_steps"))
+    return save_figure(fig, PAPER, "figure4", run_provenance(results, profile, "pcfedavg.local_steps"))
 
 
 # ---------------------------------------------------------------------------- theory figures
@@ -139,14 +132,14 @@ def theory_figure(results, profile: str):
     ax.set(yscale="log", ylabel="observed / bound (worst k, agent)",
            title=f"PC-FedAvg: observed/bound on {len(results)} synthetic instances [{profile}]")
     ax.legend()
-    return save_figure(fig, PAPER, "theory_ratio", _provenance(results, profile, "pcfedavg.theory"))
+    return save_figure(fig, PAPER, "theory_ratio", run_provenance(results, profile, "pcfedavg.theory"))
 
 
 def rate_fits(results) -> dict:
     """Fitted exponents of R per step-size rule and quantity (spec 8.1 'Empirical')."""
     out = {}
     for rule in ("admissible", "proof"):
-        runs = sorted(_select(results, gamma_rule=rule), key=lambda r: r.spec.config["R"])
+        runs = sorted(select_results(results, gamma_rule=rule), key=lambda r: r.spec.config["R"])
         R = np.array([r.spec.config["R"] for r in runs])
         subopt = [r.arrays["subopt"] for r in runs]
         agent = int(np.argmax(runs[-1].arrays["infeas"].mean(0)))      # the worst agent at the largest R
@@ -175,7 +168,7 @@ def rates_figure(results, profile: str):
         ax.set(xscale="log", yscale="log", xlabel="rounds R (rho = sqrt(R))", ylabel=label)
         ax.legend(fontsize=7)
     fig.suptitle(f"PC-FedAvg rate sweep, fitted exponents with 95% CI [{profile}]")
-    return save_figure(fig, PAPER, "rates", _provenance(results, profile, "pcfedavg.rates"))
+    return save_figure(fig, PAPER, "rates", run_provenance(results, profile, "pcfedavg.rates"))
 
 
 def adversarial_figure(results, profile: str):
@@ -201,7 +194,7 @@ def adversarial_figure(results, profile: str):
     ax.set_xticks(ms, [str(m) for m in ms])
     ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     ax.legend(fontsize=7)
-    return save_figure(fig, PAPER, "prop48ii_one_active", _provenance(one, profile, "pcfedavg.adversarial"))
+    return save_figure(fig, PAPER, "prop48ii_one_active", run_provenance(one, profile, "pcfedavg.adversarial"))
 
 
 EXPERIMENTS = (
@@ -221,13 +214,6 @@ AUDIT_EXPERIMENTS = ("pcfedavg.theory", "pcfedavg.rates", "pcfedavg.adversarial"
 
 
 # ---------------------------------------------------------------------------- audit section
-def _fmt(x, digits=4) -> str:
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    return "nan" if not np.isfinite(x) else f"{x:.{digits}g}"
-
 
 def _claim_rows(theory_results) -> list:
     from bounds import pcfedavg as B
@@ -248,7 +234,7 @@ def _claim_rows(theory_results) -> list:
         n_printed = len({r.hash for r, _ in printed})
         rows.append([claim.id, claim.mode.value, len({r.hash for r, _ in compact}),
                      f"failed on {fails}, inconclusive on {inconc}" + ("" if hyp else " (some hypotheses unmet)"),
-                     _fmt(max(ratios)) if ratios else "n/a",
+                     fmt(max(ratios)) if ratios else "n/a",
                      f"failed on {pfails} of {n_printed} instances" if printed else "not run"])
     return rows
 
@@ -257,26 +243,26 @@ def _data_summary(comparison, local_steps) -> tuple[list, list]:
     rows, c3 = [], []
     for dataset in data_exp.DATASETS:
         for method in data_exp.METHODS:
-            runs = _select(comparison, dataset=dataset, method=method)
+            runs = select_results(comparison, dataset=dataset, method=method)
             if not runs:
                 continue
             loss = np.array([r.arrays["global_loss"][-1] for r in runs])
             infeas = np.stack([r.arrays["infeas_mean"] for r in runs])
             first = [int(np.argmax(c > 0)) if np.any(c > 0) else None for c in infeas]
             rows.append([DATASET_LABELS[dataset], METHOD_LABELS[method], len(runs),
-                         f"{_fmt(loss.mean())} ± {_fmt(loss.std())}", _fmt(infeas[:, -1].mean()),
-                         _fmt(infeas.max()), ", ".join("never" if f is None else str(f) for f in first)])
-        pc = _select(comparison, dataset=dataset, method="pcfedavg")
+                         f"{fmt(loss.mean())} ± {fmt(loss.std())}", fmt(infeas[:, -1].mean()),
+                         fmt(infeas.max()), ", ".join("never" if f is None else str(f) for f in first)])
+        pc = select_results(comparison, dataset=dataset, method="pcfedavg")
         base = [r for r in comparison if r.spec.config["dataset"] == dataset and r.spec.config["method"] != "pcfedavg"]
         if pc and base:
             pc_inf = np.stack([r.arrays["infeas_mean"] for r in pc]).mean(0)
-            best_base = np.min(np.stack([np.stack([r.arrays["infeas_mean"] for r in _select(base, method=m)]).mean(0)
+            best_base = np.min(np.stack([np.stack([r.arrays["infeas_mean"] for r in select_results(base, method=m)]).mean(0)
                                          for m in data_exp.METHODS[1:]]), axis=0)
             own = max(float(np.max(r.arrays["own_block_dist"])) for r in pc)
             active = (pc_inf > 0) | (best_base > 0)             # rounds where some method is infeasible
             c3.append([DATASET_LABELS[dataset],
                        f"{int(np.sum(pc_inf[active] <= best_base[active]))} of {int(active.sum())}",
-                       _fmt(pc_inf.max()), _fmt(own), int(np.sum(pc_inf > 0))])
+                       fmt(pc_inf.max()), fmt(own), int(np.sum(pc_inf > 0))])
     return rows, c3
 
 
@@ -285,15 +271,15 @@ def _local_steps_rows(local_steps) -> list:
     for dataset in data_exp.DATASETS:
         finals = []
         for h in data_exp.LOCAL_STEPS:
-            runs = _select(local_steps, dataset=dataset, local_steps=h)
+            runs = select_results(local_steps, dataset=dataset, local_steps=h)
             if runs:
                 finals.append((h, np.mean([r.arrays["global_loss"][-1] for r in runs]),
                                np.mean([r.arrays["infeas_mean"][-1] for r in runs])))
         if finals:
             losses = [f[1] for f in finals]
             monotone = all(b <= a for a, b in zip(losses, losses[1:]))
-            rows.append([DATASET_LABELS[dataset], ", ".join(f"H={h}: {_fmt(l)}" for h, l, _ in finals),
-                         ", ".join(f"H={h}: {_fmt(i)}" for h, _, i in finals),
+            rows.append([DATASET_LABELS[dataset], ", ".join(f"H={h}: {fmt(l)}" for h, l, _ in finals),
+                         ", ".join(f"H={h}: {fmt(i)}" for h, _, i in finals),
                          "yes" if monotone else "no"])
     return rows
 
@@ -303,7 +289,7 @@ def _settings(comparison) -> list:
 
     findings = []
     for dataset in data_exp.DATASETS:
-        runs = _select(comparison, dataset=dataset, method="pcfedavg")
+        runs = select_results(comparison, dataset=dataset, method="pcfedavg")
         if not runs:
             continue
         cfg, L_f = runs[0].spec.config, runs[0].meta["metadata"]["clients"]["L_f"]
@@ -352,12 +338,12 @@ def audit_section(results, profile: str) -> str:
     # M vs M_rho (finding e), printed path
     ratios = np.array([float(r.arrays["M_rho"] / r.arrays["M"]) for r in theory_runs])
     out += [f"Lemma 4.5's proof bounds (1/m) sum_i ||grad G_i,rho(x*_rho)||^2 + nu^2/m (= M_rho) by M: on the grid "
-            f"M_rho > M on {int(np.sum(ratios > 1))} of {ratios.size} instances (max M_rho/M = {_fmt(ratios.max())}); "
+            f"M_rho > M on {int(np.sum(ratios > 1))} of {ratios.size} instances (max M_rho/M = {fmt(ratios.max())}); "
             "the Lemma 4.5 rows above show whether the stated bound nevertheless held.", ""]
     printed = [r for r in theory_runs if r.spec.config.get("path") == "printed"]
     for r in printed:
         out += [f"Printed line 8 vs (CR) (instance {r.hash}): max_k ||bar x_(k+1) - (bar x_k - gamma (1/m) sum_i "
-                f"grad g_i)|| = {_fmt(r.arrays['cr_residual_max'])} (zero on the (CR) path); the analysis' "
+                f"grad g_i)|| = {fmt(r.arrays['cr_residual_max'])} (zero on the (CR) path); the analysis' "
                 "(L4.6-a) does not describe the printed algorithm.", ""]
     out += ["### Proof steps re-derived", "",
             markdown_table(["claim", "step", "status", "method", "evidence"],
@@ -375,8 +361,8 @@ def audit_section(results, profile: str) -> str:
     out += ["### Empirical rates (rho = sqrt(R))", "",
             markdown_table(["step size", "quantity", "fitted exponent of R [95% CI]", "Theorem 3.4 (printed)",
                             "derived from Prop. 4.8", "hypotheses met"],
-                           [[rule, q, f"{_fmt(fits[rule][q]['slope'], 3)} [{_fmt(fits[rule][q]['ci'][0], 3)}, "
-                                      f"{_fmt(fits[rule][q]['ci'][1], 3)}]",
+                           [[rule, q, f"{fmt(fits[rule][q]['slope'], 3)} [{fmt(fits[rule][q]['ci'][0], 3)}, "
+                                      f"{fmt(fits[rule][q]['ci'][1], 3)}]",
                              f"{-1 / Fraction(derived[rule][part[q]]['printed'])} "
                              f"(R = O(eps^-{derived[rule][part[q]]['printed']}))",
                              f"{-1 / Fraction(derived[rule][part[q]]['derived'])}",
@@ -394,10 +380,10 @@ def audit_section(results, profile: str) -> str:
             markdown_table(["m", "K", "E_K* d_1^2", "Prop 4.8(ii) bound", "ratio",
                             "K -> oo limit dist(x*_rho)^2", "5 m D / rho^2 (K-free term)", "m^2 D / rho^2 (rho -> oo)",
                             "hypotheses met"],
-                           [[r.spec.config["m"], r.spec.config["K"], _fmt(r.arrays["infeas"].max()),
-                             _fmt(r.arrays["bound"]), _fmt(r.arrays["ratio"]), _fmt(r.arrays["dist_rho_sq"].max()),
-                             _fmt(5 * r.spec.config["m"] * r.arrays["D"] / r.spec.config["rho"] ** 2),
-                             _fmt(r.arrays["m2D_over_rho2"]), bool(r.arrays["hypotheses_met"])] for r in one]), "",
+                           [[r.spec.config["m"], r.spec.config["K"], fmt(r.arrays["infeas"].max()),
+                             fmt(r.arrays["bound"]), fmt(r.arrays["ratio"]), fmt(r.arrays["dist_rho_sq"].max()),
+                             fmt(5 * r.spec.config["m"] * r.arrays["D"] / r.spec.config["rho"] ** 2),
+                             fmt(r.arrays["m2D_over_rho2"]), bool(r.arrays["hypotheses_met"])] for r in one]), "",
             "As K grows the bound tends to its K-free term 5 m D / rho^2 while E d_1^2 tends to dist(x*_rho)^2: "
             "Prop. 4.8 (ii) fails in the limit on every row where the limit column exceeds the K-free column. "
             "The route through (12) gives 5 m^2 D / rho^2 as first term instead (finding b); E d_1^2 is below it on "
@@ -408,7 +394,7 @@ def audit_section(results, profile: str) -> str:
         best = r.meta["metadata"]["best"]
         out += [f"Random search ({r.spec.config['budget']} instances, CR path): failed checks "
                 f"{int(r.arrays['n_failures'])}; largest observed/bound per claim: " +
-                "; ".join(f"{cid.split('.', 1)[1]} {_fmt(best[cid]['ratio'])}" for cid in best) + ".", ""]
+                "; ".join(f"{cid.split('.', 1)[1]} {fmt(best[cid]['ratio'])}" for cid in best) + ".", ""]
     comparison, local_steps = results["pcfedavg.comparison"], results["pcfedavg.local_steps"]
     rows, c3 = _data_summary(comparison, local_steps)
     out += ["### Section 5 experiments (Figures 1-4)", "",

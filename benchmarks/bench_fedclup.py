@@ -1,0 +1,577 @@
+"""Benchmarks of the FedCLUP part of the suite (see benchmarks/README.md).
+
+Run from the project root:
+
+    .venv/bin/python benchmarks/bench_fedclup.py                     # everything (~7 min on 2 CPUs)
+    .venv/bin/python benchmarks/bench_fedclup.py --only round static
+    .venv/bin/python benchmarks/bench_fedclup.py --figure4-seeds 1 2 3   # the whole quick Figure 4 (~14 min)
+
+Sections (each writes ``benchmarks/out/fedclup_<name>.json`` and prints a table):
+
+figure4   the synthetic Figure-4 experiment (m = 10, n = 200, d = 10, C = 2, K = 150):
+          ``figure4_specs("quick")`` through ``repro.runner.run_all(force=True, results_root=<tmpdir>,
+          progress=False)`` in-process (jobs = 1). The quick profile has 150 runs (10 R x 5 methods x
+          3 data seeds); by default only the runs of the first data seed (50) are timed, because the whole
+          set would take about 13.5 minutes here, and the total is extrapolated (x 150/50, labelled as
+          such): the three seed subsets run the same configurations with the same numbers of steps. Wall time,
+          the per-run times the runner records, ``tracemalloc`` peak (one pass over the 5 runs of one R
+          value, data cache cleared first), ``ru_maxrss``. Then a single run of each method, timed
+          directly on prebuilt data (FedCLUP lambda = 0.5, 50 rounds; GlobalTrain 50 rounds; LocalTrain
+          500 rounds; K = 150), with the time per local step.
+round     the per-round cost of ``run_fedclup`` (lambda = 0.25, R = 2.0, n = 200, d = 10, C = 2,
+          K = 150, server "average_all", eta = 1/(L + lambda) with the data's L, Algorithm 1 = full
+          local gradients) at m = 1000 clients with sample_rate 0.1 (Figure 6) and 1.0, and at
+          m = 1, 10 and 100 with full participation (scaling; m = 1 gives the fixed cost of a step).
+          Min and median over --repeats of one T = 3 run, divided by 3 (building the data is not
+          timed), tracemalloc peak of one more T = 3 run, the time per phase of one instrumented
+          T = 1 run, and the best time of the step's two batched matmuls alone (the "matmul floor").
+static    an ``ast`` check that ``repro/algorithms/fedclup.py`` has no Python loop over clients
+          (see :func:`static_loop_check`), plus a self-test: mutated copies of the module that do loop
+          over clients must be rejected.
+
+FLOP count. Per local step and participating client the full gradient of the softmax loss is two
+matrix products, the logits (n x d) @ (d x C) and the gradient (d x n) @ (n x C), n d C multiply-adds
+each, so 4 n d C flops (16,000 at n = 200, d = 10, C = 2). A round is K |S_t| 4 n d C flops
+(m = 1000, full participation: 2.4 GFLOP). Not counted (taken as 0): the softmax (O(n C) exponentials
+per client), the proximal update (13) and the server mean (O(d C) per client), the fancy-index gather
+of the sampled clients' data. Their time shows up in the phase table instead.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import gc
+import os
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections import defaultdict
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for folder in (ROOT, HERE):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+from bench_fedsgm import maxrss_mib, table, write_json  # noqa: E402  (same folder, shared helpers)
+
+ALGORITHM_FILE = ROOT / "repro" / "algorithms" / "fedclup.py"
+#: The setting of the synthetic experiments (Figures 2-4; Figure 6 changes m and the sample rate).
+N, D, C = 200, 10, 2
+K = 150
+ROUND_LAMBDA, ROUND_R = 0.25, 2.0
+#: (m, sample_rate). m = 1 is the fixed cost of a local step: a Python loop over clients would pay at least
+#: that once per client and step.
+ROUND_CASES = ((1, 1.0), (10, 1.0), (100, 1.0), (1000, 1.0), (1000, 0.1))
+
+
+# ---------------------------------------------------------------------------- helpers
+def load1() -> float:
+    return os.getloadavg()[0]
+
+
+def blas_info() -> list:
+    """The BLAS libraries numpy uses, with their thread counts (threadpoolctl)."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:          # pragma: no cover - threadpoolctl ships with scikit-learn
+        return []
+    return [{k: d.get(k) for k in ("internal_api", "version", "num_threads", "architecture")}
+            for d in threadpool_info() if d.get("user_api") == "blas"]
+
+
+def build(m: int, R: float, data_seed: int = 1):
+    """(clients, L_paper): the synthetic data exactly as ``fedclup_logistic`` builds them (features
+    scaled per client, softmax StackedClients, L = the paper's formula on the scaled data)."""
+    from repro.problems import fedclup_synthetic as SYN
+    data = SYN.generate(m, N, D, C, R, data_seed)
+    X, _ = SYN.scale_features(data["X"])
+    return SYN.clients(data, scaled=True), SYN.smoothness_constants(X)["L_paper"]
+
+
+def fedclup_params(lam: float, L: float, rounds: int, sample_rate: float = 1.0):
+    from repro.algorithms import fedclup as alg
+    return alg.FedCLUPParams(lam=lam, gamma=1 / lam + 1 / L, eta=1 / (L + lam), local_steps=K,
+                             rounds=rounds, sample_rate=sample_rate, server="average_all")
+
+
+def step_flops(clients_per_step: int) -> int:
+    """4 n d C flops per participating client and local step (module docstring)."""
+    return 4 * N * D * C * clients_per_step
+
+
+def time_calls(work, repeats: int) -> dict:
+    """``repeats`` timed calls of ``work`` (wall and process CPU time), with the 1-minute load average
+    before and after."""
+    walls, cpus = [], []
+    before = load1()
+    for _ in range(repeats):
+        gc.collect()
+        t, c = time.perf_counter(), time.process_time()
+        work()
+        walls.append(time.perf_counter() - t)
+        cpus.append(time.process_time() - c)
+    return {"wall_seconds": walls, "wall_seconds_min": min(walls), "wall_seconds_median": float(np.median(walls)),
+            "cpu_seconds": cpus, "loadavg_1min_before_after": [before, load1()]}
+
+
+def traced_peak(work) -> tuple[float, float]:
+    """(tracemalloc peak in MiB, wall seconds under tracemalloc) of one call of ``work``."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        t = time.perf_counter()
+        work()
+        wall = time.perf_counter() - t
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak / 2**20, wall
+
+
+@contextmanager
+def instrumented(clients):
+    """Wraps the oracle ``clients.gradients`` and its parts ``_data`` (the fancy-index gather of the
+    sampled clients' X, y and one-hot labels) and ``_gradients`` (two batched matmuls, softmax,
+    elementwise), and ``scipy.special.softmax`` as ``stacked_clients`` calls it, by timers. The instance
+    attributes and the module global are restored afterwards."""
+    from repro.problems import stacked_clients as SC
+    stats = {name: {"calls": 0, "seconds": 0.0} for name in ("gradients", "_data", "_gradients", "softmax")}
+
+    def wrap(fn, key):
+        def timed(*args, **kwargs):
+            t = time.perf_counter()
+            out = fn(*args, **kwargs)
+            stats[key]["seconds"] += time.perf_counter() - t
+            stats[key]["calls"] += 1
+            return out
+        return timed
+
+    original_softmax = SC.softmax
+    for name in ("gradients", "_data", "_gradients"):
+        setattr(clients, name, wrap(getattr(clients, name), name))
+    SC.softmax = wrap(original_softmax, "softmax")
+    try:
+        yield stats
+    finally:
+        SC.softmax = original_softmax
+        for name in ("gradients", "_data", "_gradients"):
+            delattr(clients, name)
+
+
+def phase_table(stats: dict, total: float, rounds: int) -> dict:
+    """ms per round of each phase (the sub-phases are nested in the oracle)."""
+    g, dat, grad, soft = (stats[k]["seconds"] for k in ("gradients", "_data", "_gradients", "softmax"))
+    phases = {
+        "oracle clients.gradients (one call per local step)": g,
+        "  of which _data: gather X[S], y[S], onehot[S]": dat,
+        "  of which _gradients: 2 batched matmuls, softmax, elementwise": grad,
+        "    of which scipy.special.softmax": soft,
+        "    of which matmuls + elementwise (difference)": grad - soft,
+        "  of which checks (_select, _check_models; difference)": g - dat - grad,
+        "rest: update (13), server mean, finiteness checks, trace": total - g,
+    }
+    return {label: {"ms_per_round": 1e3 * s / rounds, "share": s / total} for label, s in phases.items()}
+
+
+def best_seconds(fn, repeats: int = 5) -> float:
+    fn()
+    best = np.inf
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def matmul_floor(k: int, rng: np.random.Generator) -> dict:
+    """Best-of-5 time of the two batched products one local step runs for k clients,
+    (k, n, d) @ (k, d, C) and (k, d, n) @ (k, n, C) (the transpose of a C-ordered (k, n, d) array, as
+    in ``StackedClients._gradients``), and the rate."""
+    X, W, S = rng.random((k, N, D)), rng.random((k, D, C)), rng.random((k, N, C))
+    seconds = best_seconds(lambda: np.matmul(X, W)) + best_seconds(lambda: np.matmul(X.transpose(0, 2, 1), S))
+    return {"shapes": f"({k}, {N}, {D}) @ ({k}, {D}, {C}) + ({k}, {D}, {N}) @ ({k}, {N}, {C})",
+            "seconds_per_step": seconds, "gflops": step_flops(k) / seconds / 1e9}
+
+
+# ---------------------------------------------------------------------------- (i) Figure 4
+def _method_label(cfg: dict) -> str:
+    if cfg["method"] == "fedclup":
+        return f"FedCLUP lambda={cfg['lam']:g}"
+    return {"globaltrain": "GlobalTrain", "localtrain": "LocalTrain"}[cfg["method"]]
+
+
+def bench_figure4(args) -> dict:
+    from repro.algorithms import fedclup as alg
+    from repro.problems.fedclup_synthetic import initial_model
+
+    t0 = time.perf_counter()
+    from repro.experiments import fedclup_logistic as FL
+    from repro.runner import run_all
+    import_s = time.perf_counter() - t0
+
+    specs = FL.figure4_specs("quick")
+    all_seeds = sorted({s.config["data_seed"] for s in specs})
+    seeds = all_seeds[:1] if not args.figure4_seeds else sorted(set(args.figure4_seeds))
+    unknown = set(seeds) - set(all_seeds)
+    if unknown:
+        raise SystemExit(f"--figure4-seeds: {sorted(unknown)} not among the quick profile's data seeds {all_seeds}")
+    subset = [s for s in specs if s.config["data_seed"] in seeds]
+    steps = sum(s.config["rounds"] * s.config["local_steps"] for s in subset)
+    clear = getattr(FL._problem, "cache_clear", lambda: None)    # data built inside the timed pass
+
+    # -- timed pass (once: ~4 minutes per data seed on this machine)
+    clear()
+    gc.collect()
+    rss_before, load_before = maxrss_mib(), load1()
+    with tempfile.TemporaryDirectory() as root:
+        t, c = time.perf_counter(), time.process_time()
+        results = run_all(subset, force=True, results_root=root, progress=False)
+        wall, cpu = time.perf_counter() - t, time.process_time() - c
+    rss_after, load_after = maxrss_mib(), load1()
+    per_run = [float(r.meta.get("wall_time_s", np.nan)) for r in results]
+    by_method = defaultdict(list)
+    for spec, seconds in zip(subset, per_run):
+        by_method[_method_label(spec.config)].append((seconds, spec.config["rounds"] * spec.config["local_steps"]))
+    method_rows, method_stats = [], {}
+    for label, runs in by_method.items():
+        secs = np.array([s for s, _ in runs])
+        per_step = np.array([s / k for s, k in runs])
+        method_stats[label] = {"runs": len(runs), "seconds_total": float(secs.sum()),
+                               "seconds_median": float(np.median(secs)),
+                               "us_per_local_step_median": 1e6 * float(np.median(per_step))}
+        method_rows.append((label, len(runs), runs[0][1], float(secs.sum()), float(np.median(secs)),
+                            1e6 * float(np.median(per_step)), f"{100 * secs.sum() / np.nansum(per_run):.1f} %"))
+
+    # -- tracemalloc pass over the runs of one R value (all methods) of the first timed seed
+    R_mem = max(s.config["R"] for s in subset)
+    mem_specs = [s for s in subset if s.config["R"] == R_mem and s.config["data_seed"] == seeds[0]]
+    clear()
+
+    def mem_work():
+        with tempfile.TemporaryDirectory() as root:
+            run_all(mem_specs, force=True, results_root=root, progress=False)
+    peak_mib, traced_wall = traced_peak(mem_work)
+
+    # -- single runs of each method on prebuilt data (not timed)
+    clients, L = build(10, 1.0, data_seed=seeds[0])
+    w0 = initial_model(D, C, seed=1)
+    single = {
+        "FedCLUP lambda=0.5": (50, args.repeats, lambda: alg.run_fedclup(
+            clients, fedclup_params(0.5, L, 50), np.random.default_rng(args.seed), w0)),
+        "GlobalTrain": (50, args.repeats, lambda: alg.run_global_train(
+            clients, alg.GlobalTrainParams(eta=0.01, local_steps=K, rounds=50, server="average_all"),
+            np.random.default_rng(args.seed), w0)),
+        "LocalTrain": (500, args.localtrain_repeats, lambda: alg.run_local_train(
+            clients, alg.LocalTrainParams(eta=0.001, local_steps=K, rounds=500), np.random.default_rng(args.seed), w0)),
+    }
+    single_stats, single_rows = {}, []
+    for label, (rounds, reps, work) in single.items():
+        meas = time_calls(work, reps)
+        best = meas["wall_seconds_min"]
+        n_steps = rounds * K
+        single_stats[label] = meas | {"rounds": rounds, "local_steps": K, "repeats": reps,
+                                      "ms_per_round": 1e3 * best / rounds, "us_per_local_step": 1e6 * best / n_steps,
+                                      "gflops": n_steps * step_flops(10) / best / 1e9}
+        single_rows.append((label, rounds, reps, f"{best:.3f} / {meas['wall_seconds_median']:.3f}",
+                            1e3 * best / rounds, 1e6 * best / n_steps, single_stats[label]["gflops"],
+                            "{:.2f} / {:.2f}".format(*meas["loadavg_1min_before_after"])))
+
+    factor = len(specs) / len(subset)
+    payload = {
+        "what": (f"run_all(figure4_specs('quick') restricted to data seeds {seeds}) = {len(subset)} of "
+                 f"{len(specs)} runs, force=True, jobs=1, temporary results root"),
+        "setting": {"m": 10, "n": N, "d": D, "C": C, "K": K, "R_values": sorted({s.config["R"] for s in specs}),
+                    "data_seeds_all": all_seeds, "data_seeds_timed": seeds},
+        "import_seconds": import_s, "runs_total": len(specs), "runs_timed": len(subset),
+        "local_steps_timed": steps, "wall_seconds": wall, "cpu_seconds": cpu,
+        "loadavg_1min_before_after": [load_before, load_after],
+        "seconds_per_run": wall / len(subset), "us_per_local_step": 1e6 * wall / steps,
+        "runner_function_seconds_total": float(np.nansum(per_run)), "per_run_function_seconds": per_run,
+        "per_method": method_stats,
+        "extrapolated_all_runs_seconds": wall * factor if factor != 1 else None,
+        "extrapolation_note": None if factor == 1 else
+        f"NOT MEASURED: measured wall time x {len(specs)}/{len(subset)} (the other data seeds run the same "
+        "configurations with the same numbers of steps)",
+        "tracemalloc": {"runs": [_method_label(s.config) for s in mem_specs], "R": R_mem, "data_seed": seeds[0],
+                        "peak_mib": peak_mib, "wall_seconds_under_tracemalloc": traced_wall},
+        "maxrss_mib_before_after": [rss_before, rss_after],
+        "single_runs": single_stats,
+    }
+    rows = [
+        ("import fedclup_logistic + runner [s]", import_s),
+        (f"runs timed (data seeds {seeds}) / in the quick profile", f"{len(subset)} / {len(specs)}"),
+        ("wall time of the timed runs [s]", wall),
+        ("  CPU time [s]", cpu),
+        ("  of which inside run_logistic (runner's wall_time_s) [s]", float(np.nansum(per_run))),
+        ("  per run [ms] / per local step [us]", f"{1e3 * wall / len(subset):.0f} / {1e6 * wall / steps:.0f}"),
+    ]
+    if factor != 1:
+        rows.append((f"EXTRAPOLATED all {len(specs)} runs (x {factor:g}, not measured) [s]", wall * factor))
+    rows += [
+        ("load average before / after", f"{load_before:.2f} / {load_after:.2f}"),
+        (f"tracemalloc peak, {len(mem_specs)} runs at R = {R_mem:g} [MiB]", peak_mib),
+        ("maxrss before / after [MiB]", f"{rss_before:.1f} / {rss_after:.1f}"),
+    ]
+    table("figure4: " + payload["what"], rows, ("quantity", "value"))
+    table("figure4: time per method (runner's per-run wall_time_s, timed runs)", method_rows,
+          ("method", "runs", "steps per run", "total s", "median s per run", "us per local step", "share"))
+    table("figure4: one run of each method on prebuilt data (m = 10, n = 200, d = 10, C = 2, K = 150)",
+          single_rows, ("method", "rounds", "repeats", "min / median s", "ms per round", "us per local step",
+                        "GFLOP/s", "load before / after"))
+    return payload
+
+
+# ---------------------------------------------------------------------------- (ii) per round
+def bench_round(args) -> dict:
+    from repro.algorithms import fedclup as alg
+    from repro.problems.fedclup_synthetic import initial_model
+
+    T = args.round_T
+    w0 = initial_model(D, C, seed=1)
+    results, rows, phase_cols = {}, [], {}
+    rng = np.random.default_rng(args.seed)
+    for m, rate in ROUND_CASES:
+        t = time.perf_counter()
+        clients, L = build(m, ROUND_R, data_seed=1)
+        build_s = time.perf_counter() - t
+        count = alg.sampled_count(m, rate)
+
+        def run(rounds, clients=clients, L=L, rate=rate):
+            return alg.run_fedclup(clients, fedclup_params(ROUND_LAMBDA, L, rounds, rate),
+                                   np.random.default_rng(args.seed), w0)
+        run(1)                                                            # warm-up
+        meas = time_calls(lambda: run(T), args.repeats)
+        peak, _ = traced_peak(lambda: run(T))
+        gc.collect()
+        with instrumented(clients) as stats:
+            t = time.perf_counter()
+            run(1)
+            total = time.perf_counter() - t
+        floor = matmul_floor(count, rng)
+        per_round = meas["wall_seconds_min"] / T
+        flops = K * step_flops(count)
+        key = f"m={m}, sample_rate={rate:g}"
+        results[key] = {
+            "m": m, "sample_rate": rate, "clients_per_round": count, "L_paper": L, "lam": ROUND_LAMBDA,
+            "eta": 1 / (L + ROUND_LAMBDA), "T": T, "build_seconds_not_timed": build_s, **meas,
+            "ms_per_round_min": 1e3 * per_round, "ms_per_round_median": 1e3 * meas["wall_seconds_median"] / T,
+            "tracemalloc_peak_mib": peak, "maxrss_mib": maxrss_mib(),
+            "flops_per_round": flops, "gflops": flops / per_round / 1e9,
+            "us_per_client_step": 1e6 * per_round / (K * count),
+            "oracle_calls_per_round": stats["gradients"]["calls"],
+            "instrumented_round_seconds": total, "phases": phase_table(stats, total, 1),
+            "matmul_floor": floor | {"ms_per_round": 1e3 * K * floor["seconds_per_step"]},
+        }
+        r = results[key]
+        rows.append((m, f"{rate:.1f}", count, f"{r['ms_per_round_min']:.1f} / {r['ms_per_round_median']:.1f}",
+                     r["us_per_client_step"], peak, flops / 1e9, r["gflops"], r["matmul_floor"]["ms_per_round"],
+                     r["oracle_calls_per_round"], "{:.2f} / {:.2f}".format(*meas["loadavg_1min_before_after"])))
+        phase_cols[key] = r["phases"]
+    full = {m: results[f"m={m}, sample_rate=1"]["ms_per_round_min"] for m, rate in ROUND_CASES if rate == 1.0}
+    ratio = full[1000] / full[10]
+    table(f"round: run_fedclup per round (n = {N}, d = {D}, C = {C}, K = {K}, lambda = {ROUND_LAMBDA}, "
+          f"R = {ROUND_R}, server average_all; min / median of {args.repeats} T = {T} runs / {T})", rows,
+          ("m", "rate", "|S_t|", "ms/round min / med", "us per client-step", "tracemalloc MiB", "GFLOP/round",
+           "GFLOP/s", "matmul floor ms/round", "oracle calls/round", "load before / after"))
+    labels = list(next(iter(phase_cols.values())))
+    table("round: phases of one instrumented round, ms (share)",
+          [(label, *(f"{v[label]['ms_per_round']:.1f} ({100 * v[label]['share']:.0f} %)" for v in phase_cols.values()))
+           for label in labels], ("phase", *phase_cols))
+    loop_estimate = 1000 * full[1]
+    print(f"  ms/round at full participation: " + ", ".join(f"m={m} {v:.2f}" for m, v in full.items())
+          + f"; ratio m=1000 / m=10 = {ratio:.0f}x. The work is linear in m, so the ratio alone does not show "
+          f"vectorisation; the oracle calls per round (K = {K} at every m) and the static section do. A Python loop "
+          f"over clients would cost at least 1000 x the m = 1 round = {loop_estimate / 1e3:.1f} s per round at m = 1000.")
+    return {"repeats": args.repeats, "T": T, "seed": args.seed, "blas": blas_info(),
+            "setting": {"n": N, "d": D, "C": C, "K": K, "lam": ROUND_LAMBDA, "R": ROUND_R, "data_seed": 1,
+                        "server": "average_all", "batch": None, "gamma": "1/lam + 1/L (unused by average_all)",
+                        "eta": "1/(L_paper + lam)"},
+            "results": results, "ms_per_round_full_participation": full, "ratio_m1000_over_m10": ratio,
+            "per_client_loop_lower_bound_ms_per_round_m1000": loop_estimate}
+
+
+# ---------------------------------------------------------------------------- (iii) static check
+ROUND_NAMES = {"T", "rounds"}
+STEP_NAMES = {"steps", "local_steps", "K", "local_rounds", "inner_steps"}
+#: Names whose appearance in a loop's iterable would make it a loop over clients.
+CLIENT_NAMES = {"m", "S", "clients", "client", "idx", "sampled", "count", "local", "local_models", "stored",
+                "upload", "start", "shape", "size", "len", "n_clients"}
+#: Calls that hide a Python-level loop.
+HIDDEN_LOOPS = {"map", "vectorize", "apply_along_axis", "frompyfunc", "apply_over_axes", "fromiter"}
+#: Runners that must go through the shared round loop (``_run``) and the local-step loop (``gradient_steps``).
+RUNNERS = ("run_fedclup", "run_local_train", "run_global_train")
+
+
+def _names(node: ast.AST) -> set[str]:
+    return ({n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            | {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)})
+
+
+def _call_name(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Call):
+        f = node.func
+        return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+    return None
+
+
+def _classify(it: ast.AST, statement: bool) -> tuple[bool, str, str | None]:
+    """(allowed, why, kind) of a loop over ``it``; kind is "round"/"step" for range loops."""
+    names = _names(it)
+    if names & CLIENT_NAMES:
+        return False, f"names clients ({', '.join(sorted(names & CLIENT_NAMES))})", None
+    if _call_name(it) == "range":
+        arg_names = set().union(set(), *(_names(a) for a in it.args))
+        if arg_names & ROUND_NAMES:
+            return True, "range over rounds", "round"
+        if arg_names & STEP_NAMES:
+            return True, "range over local steps / local rounds / inner steps", "step"
+        return False, "range not over rounds or local steps", None
+    if statement:
+        return False, "for statement not over range(rounds or steps)", None
+    if _call_name(it) == "enumerate":
+        return False, "comprehension over enumerate(...)", None
+    return True, "comprehension over non-client data", None
+
+
+def static_loop_check(source: str, filename: str = "<module>") -> dict:
+    """Every loop of the module: ``for`` statements, comprehensions, ``while``, hidden loops.
+
+    * a ``for`` statement must iterate over ``range(...)`` of an expression naming rounds (``T``,
+      ``rounds``) or local steps (``steps``, ``local_steps``, ``K``, ``local_rounds``, ``inner_steps``);
+    * a comprehension over ``range`` must likewise name rounds or steps; other comprehensions are
+      allowed unless they name clients;
+    * no loop may iterate over an expression naming clients (``m``, ``S``, ``clients``, ``idx``,
+      ``count``, ``local``, ``shape``, ``len``, ...), e.g. ``range(clients.m)`` or ``for i in S``;
+    * ``while`` loops and ``map``/``np.vectorize``/``np.apply_along_axis``/``np.frompyfunc``/
+      ``np.apply_over_axes``/``np.fromiter`` calls are not allowed;
+    * not vacuous: ``_run`` must contain a round loop, ``gradient_steps`` a step loop, and each of
+      ``run_fedclup``, ``run_local_train`` and ``run_global_train`` must call ``_run`` and
+      ``gradient_steps``.
+    """
+    tree = ast.parse(source, filename=filename)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+    def enclosing(node) -> str:
+        names = []
+        while node in parents:
+            node = parents[node]
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.append(node.name)
+        return ".".join(reversed(names)) or "<module>"
+
+    loops, kinds = [], defaultdict(set)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            statement = not isinstance(node, ast.comprehension)
+            ok, why, kind = _classify(node.iter, statement)
+            func = enclosing(node.iter)
+            loops.append({"line": node.iter.lineno, "function": func, "kind": "for" if statement else "comprehension",
+                          "target": ast.unparse(node.target), "iter": ast.unparse(node.iter),
+                          "allowed": ok, "why": why})
+            if statement and ok and kind:
+                kinds[func.split(".")[0]].add(kind)
+        elif isinstance(node, ast.While):
+            loops.append({"line": node.lineno, "function": enclosing(node), "kind": "while", "target": "",
+                          "iter": ast.unparse(node.test), "allowed": False, "why": "while loop"})
+        elif _call_name(node) in HIDDEN_LOOPS:
+            loops.append({"line": node.lineno, "function": enclosing(node), "kind": "call", "target": "",
+                          "iter": ast.unparse(node), "allowed": False, "why": "hidden Python loop"})
+
+    def calls(func: str) -> set[str]:
+        return {_call_name(n) for n in ast.walk(functions[func])} if func in functions else set()
+    structure = {"_run has a round loop": "round" in kinds.get("_run", set()),
+                 "gradient_steps has a local-step loop": "step" in kinds.get("gradient_steps", set())}
+    for runner in RUNNERS:
+        structure[f"{runner} calls _run and gradient_steps"] = {"_run", "gradient_steps"} <= calls(runner)
+    passed = all(lp["allowed"] for lp in loops) and all(structure.values())
+    return {"file": filename, "loops": sorted(loops, key=lambda lp: lp["line"]), "structure": structure,
+            "passed": passed}
+
+
+#: Mutations of the module that loop over clients (or hide the step loop); each must be rejected.
+#: (name, text to replace or None to append, replacement / appended text).
+MUTANTS = (
+    ("for i in S (appended function)", None, "\n\ndef _mutant(W, S):\n    for i in S:\n        W[i] = 0\n"),
+    ("comprehension over range(clients.m)", None,
+     "\n\ndef _mutant(clients, W):\n    return [clients.gradients(W[i:i + 1], [i]) for i in range(clients.m)]\n"),
+    ("while loop", None, "\n\ndef _mutant(W):\n    i = 0\n    while i < 3:\n        i += 1\n"),
+    ("np.vectorize", None, "\n\ndef _mutant(f, W):\n    return np.vectorize(f)(W)\n"),
+    ("round loop over range(m)", "for t in range(T):", "for t in range(m):"),
+    ("step loop replaced by for _ in (1,)", "for _ in range(steps):", "for _ in (1,):"),
+    ("step loop over range(len(W))", "for _ in range(steps):", "for _ in range(len(W)):"),
+)
+
+
+def bench_static(args) -> dict:
+    source = ALGORITHM_FILE.read_text()
+    name = str(ALGORITHM_FILE.relative_to(ROOT))
+    res = static_loop_check(source, name)
+    table(f"static: loops in {name} ({'PASS' if res['passed'] else 'FAIL'})",
+          [(lp["line"], lp["function"], lp["kind"], lp["target"], lp["iter"], "yes" if lp["allowed"] else "NO",
+            lp["why"]) for lp in res["loops"]],
+          ("line", "function", "kind", "target", "iterates over", "allowed", "why"))
+    table("static: structure (not vacuous)", [(k, "yes" if v else "NO") for k, v in res["structure"].items()],
+          ("requirement", "holds"))
+    mutants = []
+    for label, old, new in MUTANTS:
+        if old is not None and old not in source:
+            mutants.append({"mutant": label, "applicable": False, "rejected": None})
+            continue
+        text = source + new if old is None else source.replace(old, new, 1)
+        mutants.append({"mutant": label, "applicable": True, "rejected": not static_loop_check(text)["passed"]})
+    table("static: self-test on mutated copies of the module (each must be rejected)",
+          [(mu["mutant"], "n/a (text not found)" if not mu["applicable"] else "yes" if mu["rejected"] else "NO")
+           for mu in mutants], ("mutant", "rejected"))
+    self_test = all(mu["rejected"] for mu in mutants if mu["applicable"])
+    return {"rule": " ".join(static_loop_check.__doc__.split()), **res, "mutants": mutants,
+            "self_test_passed": self_test, "passed": res["passed"] and self_test}
+
+
+# ---------------------------------------------------------------------------- main
+SECTIONS = {"figure4": bench_figure4, "round": bench_round, "static": bench_static}
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--only", nargs="+", choices=list(SECTIONS), default=list(SECTIONS),
+                   help="sections to run (default: all)")
+    p.add_argument("--repeats", type=int, default=3,
+                   help="timed repeats of the round runs and of the single FedCLUP/GlobalTrain runs (default 3)")
+    p.add_argument("--localtrain-repeats", type=int, default=1,
+                   help="timed repeats of the single LocalTrain run (500 rounds, ~20 s each; default 1)")
+    p.add_argument("--figure4-seeds", type=int, nargs="+", default=None,
+                   help="data seeds of the quick Figure 4 to time (default: the first one; 1 2 3 = all, ~14 min)")
+    p.add_argument("--round-T", type=int, default=3, help="rounds of a timed run in the round section (default 3)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the runs' Generator (client sampling)")
+    p.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "out")
+    args = p.parse_args(argv)
+    if min(args.repeats, args.localtrain_repeats, args.round_T) < 1:
+        p.error("--repeats, --localtrain-repeats and --round-T must be >= 1")
+    return args
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    status = 0
+    for name in args.only:
+        t = time.perf_counter()
+        payload = SECTIONS[name](args)
+        payload |= {"section_seconds": time.perf_counter() - t, "argv": sys.argv[1:] if argv is None else argv}
+        path = write_json(args.out_dir, f"fedclup_{name}", payload)
+        print(f"  -> {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path} "
+              f"({payload['section_seconds']:.0f} s)")
+        if name == "static" and not payload["passed"]:
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
