@@ -59,6 +59,7 @@ for folder in (ROOT, HERE):
         sys.path.insert(0, str(folder))
 
 from bench_fedsgm import maxrss_mib, table, write_json  # noqa: E402  (same folder, shared helpers)
+from bench_pcfedavg import _call_name, _names  # noqa: E402  (the AST helpers of the PC-FedAvg static check)
 
 ALGORITHM_FILE = ROOT / "repro" / "algorithms" / "fedclup.py"
 #: The setting of the synthetic experiments (Figures 2-4; Figure 6 changes m and the sample rate).
@@ -406,18 +407,6 @@ CLIENT_NAMES = {"m", "S", "clients", "client", "idx", "sampled", "count", "local
 HIDDEN_LOOPS = {"map", "vectorize", "apply_along_axis", "frompyfunc", "apply_over_axes", "fromiter"}
 #: Runners that must go through the shared round loop (``_run``) and the local-step loop (``gradient_steps``).
 RUNNERS = ("run_fedclup", "run_local_train", "run_global_train")
-
-
-def _names(node: ast.AST) -> set[str]:
-    return ({n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-            | {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)})
-
-
-def _call_name(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Call):
-        f = node.func
-        return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
-    return None
 
 
 def _classify(it: ast.AST, statement: bool) -> tuple[bool, str, str | None]:
