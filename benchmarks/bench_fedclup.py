@@ -59,7 +59,7 @@ for folder in (ROOT, HERE):
         sys.path.insert(0, str(folder))
 
 from bench_fedsgm import maxrss_mib, table, write_json  # noqa: E402  (same folder, shared helpers)
-from bench_pcfedavg import _call_name, _names  # noqa: E402  (the AST helpers of the PC-FedAvg static check)
+from bench_pcfedavg import _best_seconds, _call_name, _names  # noqa: E402  (timer and AST helpers)
 
 ALGORITHM_FILE = ROOT / "repro" / "algorithms" / "fedclup.py"
 #: The setting of the synthetic experiments (Figures 2-4; Figure 6 changes m and the sample rate).
@@ -181,13 +181,8 @@ def phase_table(stats: dict, total: float, rounds: int) -> dict:
 
 
 def best_seconds(fn, repeats: int = 5) -> float:
-    fn()
-    best = np.inf
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
+    """Best wall time of ``repeats`` calls after one warm-up (the PC-FedAvg benchmark's timer)."""
+    return _best_seconds(fn, repeats)
 
 
 def matmul_floor(k: int, rng: np.random.Generator) -> dict:
