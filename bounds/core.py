@@ -3,7 +3,8 @@
 A :class:`Claim` is one numbered result of a paper (or one display of a proof), encoded with
 sympy: its symbols and their domains, its hypotheses, its conclusion, the parameter choices it
 prescribes, and the *mode* in which the paper states it (deterministic, in expectation, with
-high probability, or as an order of magnitude). Nothing here knows about algorithms or data.
+high probability, as an order of magnitude, or as an almost-sure limit). Nothing here knows
+about algorithms or data.
 
 Symbolic facts are proven where sympy can (:func:`prove_nonnegative`); where it cannot the
 answer is ``None`` ("not proven") and callers fall back to sampling (:func:`sample_nonnegative`),
@@ -28,6 +29,10 @@ class Mode(str, enum.Enum):
     EXPECTATION = "expectation"
     HIGH_PROBABILITY = "high_probability"
     ORDER = "order"
+    # "every limit point of the iterates is a KKT point almost surely" (SSCA Theorems 1-4): a statement
+    # about limits of a random sequence. A finite run can neither confirm nor refute it; checks report
+    # the trend of the quantities the proof says must vanish.
+    ALMOST_SURE_LIMIT = "almost_sure_limit"
 
 
 class Provenance(str, enum.Enum):
