@@ -47,6 +47,7 @@ bench: $(INSTALLED)
 	$(PY) benchmarks/bench_fedsgm.py
 	$(PY) benchmarks/bench_pcfedavg.py
 	$(PY) benchmarks/bench_fedclup.py
+	$(PY) benchmarks/bench_ssca.py
 
 clean:
 	rm -rf results .hypothesis .pytest_cache benchmarks/out

@@ -12,7 +12,7 @@ import importlib
 from .errors import ConfigError
 from .experiments.base import Experiment
 
-PAPERS = ("fedsgm", "pcfedavg", "fedclup")
+PAPERS = ("fedsgm", "pcfedavg", "fedclup", "ssca")
 
 
 def registry() -> dict[str, Experiment]:
