@@ -8,7 +8,8 @@ choices below are ours and documented here.
   steps w <- w - r_t g, each on a FRESH uniform B-subset of its own indices drawn without replacement
   (weights 1/B: g is the batch mean gradient of f_0), all clients at once through
   ``problem.stacked_objective_grads``; the server sets w^(t+1) = sum_i (N_i/N) w_i. With E = 1 this is
-  mini-batch SGD on the union of the client batches (weights N_i/(B N), as in (3)).
+  mini-batch SGD on the union of the client batches (weights N_i/(B N), as in (3)), and is computed that
+  way (one ``problem.batch_sums`` call, no per-client model copies; the same draws, equal up to rounding).
 * :func:`run_feature_sgd` -- feature-based (vertical) SGD: the server draws a uniform B-subset of the N
   samples without replacement, the objective gradient is computed the feature-based way
   (``problem.block_batch_sums`` with weights 1/B, row 0) and every block takes w <- w - r_t g.
@@ -146,9 +147,17 @@ def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator, omega1,
     weights = np.full((I, B), 1.0 / B)
     client_weights = np.full(I, n_i / N)  # N_i / N
 
+    union_weights = (client_weights[:, None] * weights).reshape(-1)
+
     def round_update(w, r, t):
-        W = np.broadcast_to(w, (I, w.shape[0])).copy()
         drawn = np.empty((E, I, B), dtype=np.intp)
+        if E == 1:
+            # every client steps once from the same w, so the N_i/N-weighted average of w - r g_i(w) is exactly
+            # w - r sum_i (N_i/N) g_i(w): one oracle call on the union, without I model copies
+            drawn[0] = draw_client_batches(batch_rng, idx, B)
+            _, g = problem.batch_sums(w, drawn[0].reshape(-1), union_weights)
+            return w - r * np.asarray(g, dtype=np.float64)[0], drawn, np.nan
+        W = np.broadcast_to(w, (I, w.shape[0])).copy()
         for e in range(E):
             drawn[e] = draw_client_batches(batch_rng, idx, B)
             W -= r * np.asarray(problem.stacked_objective_grads(W, drawn[e], weights), dtype=np.float64)

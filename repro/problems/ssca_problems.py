@@ -36,7 +36,7 @@ import scipy.optimize
 from scipy.special import expit
 
 from ..errors import ReproError, is_int, is_real, require
-from .swish_network import (FeatureBlocks, FiniteSumProblem, ParameterBlocks, _check_blocks,
+from .swish_network import (FeatureBlocks, FiniteSumProblem, ParameterBlocks, _check_blocks, _check_data,
                             _check_omega)
 
 __all__ = [
@@ -141,12 +141,7 @@ class _LinearLogistic(FiniteSumProblem):
     _loss_in_objective = True
 
     def __init__(self, X, y, blocks: FeatureBlocks):
-        X = np.asarray(X, dtype=np.float64)
-        require(X.ndim == 2 and X.shape[0] >= 1 and X.shape[1] >= 1, "X", X.shape,
-                "a 2-d (N, d) array with N, d >= 1")
-        require(bool(np.all(np.isfinite(X))), "X", "non-finite entries", "finite features")
-        y = np.asarray(y)
-        require(y.shape == (X.shape[0],), "y", y.shape, f"shape ({X.shape[0]},) (one label per row)")
+        X, y = _check_data(X, y)
         require(bool(np.all((y == 1) | (y == -1))), "y", f"values {np.unique(y)[:5].tolist()}",
                 "labels in {-1, +1}")
         self.X, self.y = X, y.astype(np.float64)

@@ -163,24 +163,32 @@ def _check_labels(y, n_classes: int, name: str = "y") -> np.ndarray:
     return y
 
 
-def _head(Z, W2, y, weights):
-    """Forward pass from the hidden pre-activations Z (..., b, J) and backward pass to Z.
+def _forward(Z, W2, y, weights):
+    """Forward pass from the hidden pre-activations Z (..., b, J): H = S(Z), log P = log_softmax(H W2^T).
 
-    Returns (cross-entropy sum, theta2 (..., L, J), G (..., b, J) = d(weighted CE)/dZ, correct), in
-    the matrix form of §9.2: H = S(Z), log P = log_softmax(H W2^T), Delta = P - Y,
-    theta2 = (w Delta)^T H (34), G = ((w Delta) W2) * S'(Z), so that theta1 = G^T X (33)."""
+    Returns (H, log P (..., b, L), weighted cross-entropy sum, number of argmax hits)."""
     H = swish(Z)
     logits = np.matmul(H, np.swapaxes(W2, -1, -2))                       # (..., b, L)
     logq = log_softmax(logits, axis=-1)
-    yi = y[..., None]
-    log_q_true = np.take_along_axis(logq, yi, axis=-1)[..., 0]           # (..., b)
+    log_q_true = np.take_along_axis(logq, y[..., None], axis=-1)[..., 0]  # (..., b)
     cross_entropy = -np.sum(weights * log_q_true, axis=-1)
+    correct = np.sum(np.argmax(logits, axis=-1) == y, axis=-1)
+    return H, logq, cross_entropy, correct
+
+
+def _head(Z, W2, y, weights):
+    """Forward pass (:func:`_forward`) and backward pass to Z.
+
+    Returns (cross-entropy sum, theta2 (..., L, J), G (..., b, J) = d(weighted CE)/dZ, correct), in
+    the matrix form of §9.2: Delta = P - Y, theta2 = (w Delta)^T H (34), G = ((w Delta) W2) * S'(Z),
+    so that theta1 = G^T X (33)."""
+    H, logq, cross_entropy, correct = _forward(Z, W2, y, weights)
+    yi = y[..., None]
     delta = np.exp(logq)
     np.put_along_axis(delta, yi, np.take_along_axis(delta, yi, axis=-1) - 1.0, axis=-1)
     wdelta = weights[..., None] * delta                                  # (..., b, L)
     theta2 = np.matmul(np.swapaxes(wdelta, -1, -2), H)                   # (..., L, J)
     G = np.matmul(wdelta, W2) * swish_prime(Z)                           # (..., b, J)
-    correct = np.sum(np.argmax(logits, axis=-1) == y, axis=-1)
     return cross_entropy, theta2, G, correct
 
 
@@ -225,7 +233,7 @@ def evaluate(net: SwishNetwork, omega, X, y, chunk: int = 10000) -> dict:
     for start in range(0, X.shape[0], chunk):       # loop over sample chunks (memory bound), not clients
         Xc, yc = X[start:start + chunk], y[start:start + chunk]
         Z = Xc @ W1.T
-        c, _, _, correct = _head(Z, W2, yc, np.ones(yc.shape[0]))
+        _, _, c, correct = _forward(Z, W2, yc, np.ones(yc.shape[0]))     # no backward pass needed
         ce += float(c)
         hits += int(correct)
     n = X.shape[0]
