@@ -127,7 +127,7 @@ def test_kkt_residuals_decrease_when_4_and_6_hold():
 
 def test_theorem5_on_the_tiny_network():
     from repro.experiments import ssca_theorem5 as T5
-    arrays, _ = T5.run_theorem5({"lambdas": [1e-2], "limit_fractions": [0.4]}, 0)
+    arrays, _ = T5.run_theorem5({"lambdas": [1e-2], "limit_fractions": [0.4], "starts": T5.STARTS["quick"]}, 0)
     assert arrays["i_grad_norm"][0] < 1e-8 and arrays["i_hess_min_27"][0] > 0
     assert arrays["i_violation"][0] <= 1e-10
     assert arrays["ii_xi"][0] > 0 and arrays["ii_kkt_residual_37"][0] < 1e-5

@@ -44,8 +44,8 @@ PROBLEMS = ("logistic_l2", "nonconvex_logistic", "norm_loss_limit", "nonconvex_l
 STEPS = {"theory_a": (0.9, 0.6, 0.9, 0.75), "theory_b": (0.9, 0.5, 0.9, 0.6), "section_vi": (0.6, 0.3, 0.9, 0.35)}
 U_MARGIN = 0.05
 NONCONVEX_OBJECTIVE_REG = 1.0      # f_0 = sum w^2/(1+w^2) + 0.05 ||w||^2: nonconvex (needs reg > 0.2)
-SEEDS = {"quick": 3, "paper": 20}
-ITERATIONS = {"quick": 3000, "paper": 20000}
+SEEDS = {"quick": 2, "paper": 20}
+ITERATIONS = {"quick": 2000, "paper": 20000}
 BASE = {"n": 600, "d": 20, "clients": 5, "flip": 0.1, "reg": 0.05, "tau": 0.5, "penalty": 100.0}
 BATCH = {"sample": 4, "feature": 20}                                   # I * 4 = 20: coupled sizes
 

@@ -27,12 +27,17 @@ Every choice the paper leaves open (spec 10.3) is named in the config and fixed 
   samples, the objective of (27), test accuracy on the 10k test set, ||omega||^2 and the fraction of
   weights with |w| < ``SPARSITY_THRESHOLD`` (our reading of "model sparsity"); per iteration the step
   sizes, for (37) also nu, its regime, zeta, A and b; wall time per iteration;
-* closed forms on the run's own quantities: at ``solver_checks`` (checkpoints; first seed only) the server
+* closed forms on the run's own quantities: at ``solver_checks`` (checkpoints; first seed only; every batch
+  size at the paper profile, the middle one at the quick profile: ``SOLVER_CHECK_BATCHES``) the server
   problem ((28)-(29) or (38)) built from the run's Theta, beta, A is solved by cvxpy and compared with the
   closed form.
 
-Runs (item 14): seeds vary the initialization, the client split and the batches; the quick profile
-uses fewer seeds than the paper's 100 (``SEEDS``).
+Runs (item 14): seeds vary the initialization, the client split and the batches. The quick profile (a few
+minutes on 2 cores, timed by ``benchmarks/bench_ssca.py --only quick``) trades statistical weight for time, never
+the problem: 1 seed per curve instead of the paper's 100 (``SEEDS``), 6 checkpoints instead of 13
+(``CHECKPOINTS``), a 6-point SGD grid scored after 100 iterations instead of 20 points after 1000
+(``SGD_GRID``, ``GRID_ITERATIONS``). Data, network, T, step sizes and full-data metrics are the same in both
+profiles. Figure 4 plots values at T only, so its runs evaluate the metrics at t = T only.
 """
 from __future__ import annotations
 
@@ -53,21 +58,24 @@ _FN = "repro.experiments.ssca_mnist."
 TRIPLES = {1: (0.4, 0.4, 0.4), 10: (0.6, 0.9, 0.3), 100: (0.9, 0.9, 0.3)}        # sample-based B -> (a1, a2, alpha)
 FEATURE_TRIPLES = {10: (0.4, 0.4, 0.4), 100: (0.6, 0.9, 0.3), 1000: (0.9, 0.9, 0.3)}
 SGD_SAMPLE_CONFIGS = ((1, 1), (10, 1), (100, 1), (5, 2), (50, 2))               # (B, E) of Fig. 2's legend
-SGD_GRID = {"quick": ((0.3, 0.3), (1.0, 0.3), (3.0, 0.3), (0.3, 0.5), (1.0, 0.5), (3.0, 0.5)),
+SGD_GRID = {"quick": tuple((a, al) for a in (0.3, 1.0, 3.0) for al in (0.3, 0.5)),
             "paper": tuple((a, al) for a in (0.1, 0.3, 1.0, 3.0, 10.0) for al in (0.0, 0.2, 0.4, 0.6))}
-GRID_ITERATIONS = {"quick": 200, "paper": 1000}
+GRID_ITERATIONS = {"quick": 100, "paper": 1000}
 LAMBDA, U_LIMIT, TAU, PENALTY = 1e-5, 0.13, 0.1, 1e5
 FIG4_LAMBDAS = (1e-5, 1e-4, 1e-3, 1e-2)
 FIG4_LIMITS = (0.13, 0.2, 0.3, 0.5)
 SPARSITY_THRESHOLD = 1e-3
-SEEDS = {"quick": 2, "paper": 100}
+SEEDS = {"quick": 1, "paper": 100}
 ITERATIONS = 1000
-CHECKPOINTS = (1, 50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000)
-SOLVER_CHECKS = (50, 1000)                       # a subset of CHECKPOINTS; first seed only
+CHECKPOINTS = {"quick": (1, 25, 100, 250, 500, 1000),
+               "paper": (1, 25, 50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000)}
+SOLVER_CHECKS = (100, 1000)                      # a subset of every profile's CHECKPOINTS; first seed only
+SOLVER_CHECK_BATCHES = {"quick": {"sample": (10,), "feature": (100,)},             # the middle batch size
+                        "paper": {"sample": tuple(TRIPLES), "feature": tuple(FEATURE_TRIPLES)}}
 GRID_SUBSAMPLE = 10_000
 DATASETS = ("mnist", "digits")
 BASE = {"dataset": "mnist", "clients": 10, "hidden": 128, "tau": TAU, "penalty": PENALTY, "iterations": ITERATIONS,
-        "checkpoints": list(CHECKPOINTS), "init": "uniform_fan_in", "feature_split": "contiguous",
+        "init": "uniform_fan_in", "feature_split": "contiguous",
         "a_bar": "surrogate_11", "solver_checks": []}
 
 
@@ -159,13 +167,12 @@ def _setup(config: dict, seed: int):
     return data, net, blocks, client_indices, omega1, run_rng
 
 
-def _sgd_grid(config: dict, net, data, blocks, client_indices, omega1, rng) -> tuple[float, float, np.ndarray]:
+def _sgd_grid(config: dict, net, problem, data, client_indices, omega1, rng) -> tuple[float, float, np.ndarray]:
     """Grid search of the SGD learning rate a / t^alpha (spec 10.3 item 9): the training objective of (27)
     on a fixed subsample after ``grid_iterations`` iterations; a diverged grid point scores +inf."""
     X, y = data["x_train"], data["y_train"]
     sub = np.random.default_rng(0).choice(X.shape[0], size=min(GRID_SUBSAMPLE, X.shape[0]), replace=False)
     scores = []
-    problem = _problem(config, net, X, y, blocks)
     for (a, al), child in zip(config["sgd_grid"], rng.spawn(len(config["sgd_grid"]))):
         params = sgd.SGDParams(lr_a=a, lr_alpha=al, iterations=config["grid_iterations"], batch=config["batch"],
                                local_steps=config["local_steps"])
@@ -200,7 +207,7 @@ def run_mnist_ssca(config: dict, seed: int):
     grid_rng, run_rng = rng.spawn(2)
     start = time.perf_counter()
     if config["method"] == "sgd":
-        a, al, scores = _sgd_grid(config, net, data, blocks, client_indices, omega1, grid_rng)
+        a, al, scores = _sgd_grid(config, net, problem, data, client_indices, omega1, grid_rng)
         arrays |= {"grid_scores": scores, "grid": np.asarray(config["sgd_grid"], float), "lr": np.array([a, al])}
         start = time.perf_counter()
         params = sgd.SGDParams(lr_a=a, lr_alpha=al, iterations=config["iterations"], batch=config["batch"],
@@ -232,41 +239,60 @@ def _ssca(mode: str, formulation: str, batch: int, profile: str, **extra) -> dic
     triple = (TRIPLES if mode == "sample" else FEATURE_TRIPLES)[batch]
     value = {"lam": LAMBDA} if formulation == "27" else {"U": U_LIMIT}
     return BASE | {"mode": mode, "method": "ssca", "formulation": formulation, "batch": batch,
-                   "triple": list(triple), "profile": profile} | value | extra
+                   "triple": list(triple), "checkpoints": list(CHECKPOINTS[profile]), "profile": profile} | value | extra
 
 
 def _sgd(mode: str, batch: int, local_steps: int, profile: str) -> dict:
     return BASE | {"mode": mode, "method": "sgd", "formulation": "27", "lam": LAMBDA, "batch": batch,
-                   "local_steps": local_steps, "sgd_grid": [list(g) for g in SGD_GRID[profile]],
+                   "local_steps": local_steps, "checkpoints": list(CHECKPOINTS[profile]),
+                   "sgd_grid": [list(g) for g in SGD_GRID[profile]],
                    "grid_iterations": GRID_ITERATIONS[profile], "profile": profile}
 
 
+def _expected_work(config: dict) -> float:
+    """Samples touched over a run, a rough cost model used only to order the specs longest first (so that the
+    last run to start on a worker is a short one); the order does not affect any result."""
+    per_iteration = config["batch"] * (config["clients"] if config["mode"] == "sample" else 1)
+    iterations = config["iterations"]
+    if config["method"] == "sgd":
+        per_iteration *= config["local_steps"]
+        iterations += config["grid_iterations"] * len(config["sgd_grid"])
+    return per_iteration * iterations
+
+
 def _specs(name: str, configs: list[dict], seeds: int) -> list[RunSpec]:
+    configs = sorted(configs, key=_expected_work, reverse=True)
     return [RunSpec(name, c, s, _FN + "run_mnist_ssca") for c in configs for s in range(seeds)]
+
+
+def _solver_checks(mode: str, batch: int, profile: str) -> list[int]:
+    return list(SOLVER_CHECKS) if batch in SOLVER_CHECK_BATCHES[profile][mode] else []
 
 
 def figure2_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
-    configs = ([_ssca("sample", f, b, profile, solver_checks=list(SOLVER_CHECKS)) for f in ("27", "37")
+    configs = ([_ssca("sample", f, b, profile, solver_checks=_solver_checks("sample", b, profile)) for f in ("27", "37")
                 for b in TRIPLES] + [_sgd("sample", b, e, profile) for b, e in SGD_SAMPLE_CONFIGS])
     return _specs("ssca.figure2", configs, SEEDS[profile])
 
 
 def figure3_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
-    configs = ([_ssca("feature", f, b, profile, solver_checks=list(SOLVER_CHECKS)) for f in ("27", "37")
+    configs = ([_ssca("feature", f, b, profile, solver_checks=_solver_checks("feature", b, profile)) for f in ("27", "37")
                 for b in FEATURE_TRIPLES] + [_sgd("feature", b, 1, profile) for b in FEATURE_TRIPLES])
     return _specs("ssca.figure3", configs, SEEDS[profile])
 
 
 def figure4_specs(profile: str) -> list[RunSpec]:
-    """The sweep of lambda (27) and U (37) at one batch size per setting (sample B = 10, feature B = 100)."""
+    """The sweep of lambda (27) and U (37) at one batch size per setting (sample B = 10, feature B = 100).
+    Figure 4 plots values at T only, so the metrics are evaluated at t = T only."""
     check_profile(profile)
     configs = []
+    ends = {"checkpoints": [ITERATIONS]}
     for mode, batch in (("sample", 10), ("feature", 100)):
-        configs += [_ssca(mode, "27", batch, profile) | {"lam": lam} for lam in FIG4_LAMBDAS]
-        configs += [_ssca(mode, "37", batch, profile) | {"U": u} for u in FIG4_LIMITS]
-    return _specs("ssca.figure4", configs, 1 if profile == "quick" else SEEDS[profile])
+        configs += [_ssca(mode, "27", batch, profile) | {"lam": lam} | ends for lam in FIG4_LAMBDAS]
+        configs += [_ssca(mode, "37", batch, profile) | {"U": u} | ends for u in FIG4_LIMITS]
+    return _specs("ssca.figure4", configs, SEEDS[profile])
 
 
 def printed_sign_specs(profile: str) -> list[RunSpec]:

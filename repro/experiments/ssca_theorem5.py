@@ -32,7 +32,8 @@ _FN = "repro.experiments.ssca_theorem5."
 LAMBDAS = (1e-3, 1e-2, 1e-1)
 LIMIT_FRACTIONS = (0.2, 0.4, 0.6)
 RADIUS = 1e-2
-STARTS, PROBES = 8, 4000
+STARTS = {"quick": 3, "paper": 8}          # local solver starts per instance (each trust-constr solve ~1 s)
+PROBES = 4000
 SEEDS = {"quick": 3, "paper": 20}
 
 
@@ -62,7 +63,7 @@ class TinyNet:
         return (H + H.T) / 2
 
 
-def _part_i(tiny: TinyNet, lam: float, rng: np.random.Generator) -> dict:
+def _part_i(tiny: TinyNet, lam: float, starts: int, rng: np.random.Generator) -> dict:
     def obj(w):
         f, g = tiny.value_grad(w)
         return f + lam * w @ w, g + 2 * lam * w
@@ -75,7 +76,7 @@ def _part_i(tiny: TinyNet, lam: float, rng: np.random.Generator) -> dict:
     cons = [{"type": "ineq", "fun": lambda w: U - tiny.value_grad(w)[0], "jac": lambda w: -tiny.value_grad(w)[1]},
             {"type": "ineq", "fun": lambda w: RADIUS**2 - (w - w_star) @ (w - w_star),
              "jac": lambda w: -2 * (w - w_star)}]
-    for _ in range(STARTS):
+    for _ in range(starts):
         start = w_star + rng.normal(size=w_star.size) * RADIUS / (2 * np.sqrt(w_star.size))
         sol = optimize.minimize(lambda w: (w @ w, 2 * w), start, jac=True, method="SLSQP", constraints=cons,
                                 options={"ftol": 1e-14, "maxiter": 1000})
@@ -92,14 +93,14 @@ def _part_i(tiny: TinyNet, lam: float, rng: np.random.Generator) -> dict:
             "n_feasible_probes": len(feasible)}
 
 
-def _part_ii(tiny: TinyNet, fraction: float, w_min: np.ndarray, rng: np.random.Generator) -> dict:
+def _part_ii(tiny: TinyNet, fraction: float, w_min: np.ndarray, starts: int, rng: np.random.Generator) -> dict:
     """trust-constr from feasible starts (perturbations of the cost minimiser w_min, F(w_min) < U); the best feasible
     end point is kept (NaN row if none is feasible)."""
     f_min = tiny.value_grad(w_min)[0]
     U = f_min + fraction * (np.log(2.0) - f_min)
     cons = optimize.NonlinearConstraint(lambda w: tiny.value_grad(w)[0], -np.inf, U, jac=lambda w: tiny.value_grad(w)[1])
     best = None
-    for _ in range(STARTS):
+    for _ in range(starts):
         start = w_min * (1 + 0.05 * rng.normal(size=w_min.size))
         with warnings.catch_warnings():      # quasi-Newton "delta_grad == 0" notices near convergence
             warnings.simplefilter("ignore", UserWarning)
@@ -127,11 +128,11 @@ def _part_ii(tiny: TinyNet, fraction: float, w_min: np.ndarray, rng: np.random.G
 def run_theorem5(config: dict, seed: int):
     rng = np.random.default_rng(np.random.SeedSequence([seed, 5]))
     tiny = TinyNet(rng)
-    part_i = [_part_i(tiny, lam, rng) for lam in config["lambdas"]]
+    part_i = [_part_i(tiny, lam, config["starts"], rng) for lam in config["lambdas"]]
     w_min = optimize.minimize(tiny.value_grad, tiny.net.init(rng) * 3, jac=True, method="BFGS",
                               options={"gtol": 1e-9, "maxiter": 5000}).x
     f_min = tiny.value_grad(w_min)[0]
-    part_ii = [_part_ii(tiny, fr, w_min, rng) for fr in config["limit_fractions"]]
+    part_ii = [_part_ii(tiny, fr, w_min, config["starts"], rng) for fr in config["limit_fractions"]]
     arrays = {f"i_{k}": np.array([row[k] for row in part_i], float) for k in part_i[0]}
     arrays |= {f"ii_{k}": np.array([row[k] for row in part_ii], float) for k in part_ii[0]}
     return arrays, {"f_min": float(f_min)}
@@ -140,5 +141,5 @@ def run_theorem5(config: dict, seed: int):
 def theorem5_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
     config = {"lambdas": list(LAMBDAS), "limit_fractions": list(LIMIT_FRACTIONS), "radius": RADIUS,
-              "starts": STARTS, "probes": PROBES, "profile": profile}
+              "starts": STARTS[profile], "probes": PROBES, "profile": profile}
     return [RunSpec("ssca.theorem5", config, s, _FN + "run_theorem5") for s in range(SEEDS[profile])]
