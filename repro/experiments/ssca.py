@@ -67,7 +67,9 @@ def _learning_figure(results, profile: str, mode: str, experiment: str, name: st
         ax.set_xlabel("Iteration")
     axes[0][0].legend(fontsize=5.5, ncol=2)
     axes[0][1].legend(fontsize=5.5)
-    fig.suptitle(f"{title} [{profile}; mean and range over {len({r.spec.seed for r in results})} seeds]", fontsize=9)
+    seeds = len({r.spec.seed for r in results})
+    spread = "1 seed" if seeds == 1 else f"mean and range over {seeds} seeds"
+    fig.suptitle(f"{title} [{profile}; {spread}]", fontsize=9)
     return save_figure(fig, PAPER, name, run_provenance(results, profile, experiment))
 
 
