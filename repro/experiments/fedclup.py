@@ -167,7 +167,8 @@ def theorem2_figure(results, profile: str):
                     ax.plot(t, float(r.arrays["rate_bound"]) ** t, color=LAMBDA_COLORS[j], lw=0.6, alpha=0.5)
         ax.set(yscale="log", ylim=(1e-22, 2), xlabel="round t", ylabel=r"$\Phi_t/\Phi_0$",
                title=f"Theorem 2 (derived): $\\kappa$ = {kappa:g} (thin: $(1-\\gamma\\mu_F/4)^t$)")
-        ax.legend(fontsize=5.5)
+        if ax.get_legend_handles_labels()[0]:          # a kappa without Corollary-2 runs has nothing to label
+            ax.legend(fontsize=5.5)
     return save_figure(fig, PAPER, "theorem2_contraction", run_provenance(results, profile, "fedclup.theorem2"))
 
 

@@ -420,9 +420,10 @@ def audit_section(results, profile: str) -> str:
             "- Figure 1 is a diagram. Figures 3 and 4 have no artwork in the copy: we compare with the text's statements "
             "only, with lambda, U and the SGD settings of Figure 3 and the swept values of Figure 4 chosen by us "
             "(`repro/experiments/ssca_mnist.py`).",
-            f"- Runs per curve: {mn.SEEDS[profile]} seed(s) at the {profile} profile (the paper averages 100 runs); the "
-            "paper profile runs 100. The quick profile also evaluates fewer checkpoints, searches a smaller SGD grid "
-            "and checks the closed forms against cvxpy on the middle batch size only (`ssca_mnist.py`).",
+            f"- Runs per curve: {mn.SEEDS[profile]} seed{'' if mn.SEEDS[profile] == 1 else 's'} at the {profile} profile "
+            "(the paper averages 100 runs); the paper profile runs 100. The quick profile also evaluates fewer "
+            "checkpoints, searches a smaller SGD grid and checks the closed forms against cvxpy on the middle batch "
+            "size only (`ssca_mnist.py`).",
             "- The SGD baselines of refs [5], [12]-[18] cannot be resolved (no reference list): ours are FedAvg-style "
             "SGD and feature-based SGD with a grid-searched a / t^alpha.", ""]
     return "\n".join(out)
