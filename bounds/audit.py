@@ -2,8 +2,9 @@
 bounds imply, and experiment settings vs the conditions of the results they illustrate.
 
 A :class:`Finding` records one such comparison with its verdict and evidence (a sympy
-expression, a counterexample, or numbers). Paper modules build their findings with these
-helpers (``bounds.<paper>.audit_findings``); ``repro.report`` adds the empirical evidence.
+expression, a counterexample, or numbers). The paper findings modules build their findings with
+these helpers (``bounds.<paper>_findings.audit_findings``); ``repro.report`` adds the empirical
+evidence.
 """
 from __future__ import annotations
 
@@ -35,6 +36,12 @@ class Finding:
 
     def as_dict(self) -> dict:
         return dict(self.__dict__) | {"claims": list(self.claims)}
+
+
+def check_row(item: str, status: str, method: str, evidence: str, **extra) -> dict:
+    """One row of a symbolic check table (e.g. ``bounds.fedclup_findings.derived_checks()``):
+    ``{item, status, method, evidence}`` plus any ``extra`` keys."""
+    return {"item": item, "status": status, "method": method, "evidence": evidence, **extra}
 
 
 def _method(result: ProofResult) -> str:

@@ -220,6 +220,30 @@ class Claim:
         }
 
 
+def domain_helpers(parameter_domains: Mapping[sp.Symbol, str], observed: Mapping[str, str]):
+    """``(domains, domains_of)`` of a paper module with tables ``parameter_domains`` (symbol -> domain)
+    and ``observed`` (name -> description of an observed symbol).
+
+    ``domains(*symbols)`` maps each symbol to its entry of ``parameter_domains``, else to ``"observed: "``
+    followed by its description in ``observed``; ``domains_of(*exprs)`` does the same for the free
+    symbols of the expressions, sorted by name.
+    """
+
+    def domains(*symbols: sp.Symbol) -> dict:
+        out = {}
+        for s in symbols:
+            out[s] = parameter_domains[s] if s in parameter_domains else "observed: " + observed[str(s)]
+        return out
+
+    def domains_of(*exprs) -> dict:
+        syms = set()
+        for e in exprs:
+            syms |= sp.sympify(e).free_symbols
+        return domains(*sorted(syms, key=str))
+
+    return domains, domains_of
+
+
 # ---------------------------------------------------------------------------- proofs
 @dataclass(frozen=True)
 class ProofResult:

@@ -18,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bounds import fedclup as B
+from bounds import fedclup_findings as BF
 from bounds.audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE
 from bounds.core import Mode, Provenance, prove_nonnegative, sample_nonnegative
 
@@ -236,7 +237,7 @@ def test_thm2_and_cor2_pinned():
     K = int(pres["K"])
     v = dict(mu=mu, L=L, lam=lam, gamma=gamma, eta=1 / (L + lam), K=K, m=5, Phi_t=2.0, d_t=0.3, e_t=0.7)
     assert B.thm2.hypotheses_hold(**v)
-    need = B.required_K(lam, mu, L, 1 / (L + lam), gamma)["K_needed"]
+    need = BF.required_K(lam, mu, L, 1 / (L + lam), gamma)["K_needed"]
     assert 1 <= need <= K                                  # Cor 2's K is sufficient (q^K <= exp(-K/kappa_h))
     assert B.thm2.hypotheses_hold(**(v | {"K": need}))
     assert not B.thm2.hypotheses_hold(**(v | {"K": need - 1}))  # the smallest K satisfying (14-D)
@@ -505,15 +506,15 @@ def test_cor2_explicit_reaches_eps_on_a_quadratic():
 # ---------------------------------------------------------------------------- symbolic results
 @pytest.mark.parametrize("fn", ["lemma1_checks", "closed_form_limits", "derived_checks"])
 def test_symbolic_rows_have_no_refuted_item(fn):
-    rows = getattr(B, fn)()
+    rows = getattr(BF, fn)()
     assert rows and all(r["status"] in ("proven", "sampled-no-counterexample") for r in rows), \
         [r for r in rows if r["status"] not in ("proven", "sampled-no-counterexample")]
     json.dumps(rows)
-    assert getattr(B, fn)() == rows        # cached and copied
+    assert getattr(BF, fn)() == rows        # cached and copied
 
 
 def test_derived_checks_cover_the_brief_items():
-    rows = B.derived_checks()
+    rows = BF.derived_checks()
     items = " ".join(r["item"] for r in rows)
     for tag in ("(i)", "(ii)", "(iii)", "(iv)", "(v)", "(vi)", "(vii)"):
         assert tag in items
@@ -524,24 +525,24 @@ def test_derived_checks_cover_the_brief_items():
 
 
 def test_closed_form_limits_values():
-    rows = B.closed_form_limits()
+    rows = BF.closed_form_limits()
     assert {r["m"] for r in rows} == {2, 3}
     oo = [r for r in rows if "lam->oo" in r["item"] and r["m"] == 3]
     assert all(sp.simplify(sp.sympify(r["limit"]) - sp.sympify(r["expected"])) == 0 for r in oo)
-    a_, b_, wg, wi = B.closed_form_scalar(2)
+    a_, b_, wg, wi = BF.closed_form_scalar(2)
     val = {a_[0]: 1, a_[1]: 3, b_[0]: 2, b_[1]: -1}
     assert float(sp.limit(wi[0].subs(val), B.lam, 0)) == pytest.approx(2.0)
     assert float(sp.limit(wi[1].subs(val), B.lam, sp.oo)) == pytest.approx(1 / 4)
 
 
 def test_regime_table():
-    rows = B.regime_table()
+    rows = BF.regime_table()
     assert [r["regime"] for r in rows] == ["heterogeneous", "transition", "homogeneous"]
-    assert B.REGIME_EXPONENTS == {"heterogeneous": ("n", -1), "transition": ("R", 2), "homogeneous": ("N", -1)}
+    assert BF.REGIME_EXPONENTS == {"heterogeneous": ("n", -1), "transition": ("R", 2), "homogeneous": ("N", -1)}
     kap = sp.Symbol("kappa", positive=True)
     for r in rows:
         assert r["verdict"] == "match in order" and r["status"] != "refuted"
-        assert r["exponent"] == B.REGIME_EXPONENTS[r["regime"]]
+        assert r["exponent"] == BF.REGIME_EXPONENTS[r["regime"]]
         lo, hi = sp.sympify(r["upper_over_lower_lo"], locals={"kappa": kap}), sp.sympify(
             r["upper_over_lower_hi"], locals={"kappa": kap})
         for kv in (1, 2.5, 40):
@@ -560,7 +561,7 @@ def test_regime_table():
 
 
 def test_communication_in_lambda():
-    out = B.communication_in_lambda()
+    out = BF.communication_in_lambda()
     for key in ("dkappaF_dlam", "dkappaF_dlam_strict", "limit_lam_0", "limit_lam_oo", "computation_TK",
                 "lambda_dependence"):
         assert out[key]["status"] == "proven", out[key]
@@ -577,7 +578,7 @@ def test_communication_in_lambda():
 
 
 def test_audit_findings_verdicts():
-    F = B.audit_findings(np.random.default_rng(0))
+    F = BF.audit_findings(np.random.default_rng(0))
     by = {f.id: f for f in F}
     for fid in ("fedclup.lemma1.kappaF_le_kappa", "fedclup.lemma1.kappaF_ge_1", "fedclup.lemma1.kappaF_identity",
                 "fedclup.cor2.limit_lam_0", "fedclup.cor2.limit_lam_oo", "fedclup.cor2.communication.rate",
@@ -604,7 +605,7 @@ SPEC_92 = dict(lam=0.5, L_used=9.13, L_data=10.0, mu_data=0.05, eta=1 / (9.13 + 
 
 
 def test_settings_findings_spec_values():
-    F = {f.id.split(".")[-1]: f for f in B.settings_findings(SPEC_92)}
+    F = {f.id.split(".")[-1]: f for f in BF.settings_findings(SPEC_92)}
     assert F["eta"].verdict == DISCREPANCY and "9.13" in F["eta"].summary
     assert F["gamma"].verdict == CONSISTENT
     assert F["server_step"].verdict == DISCREPANCY and F["server_step"].kind == "experiment-settings"
@@ -615,12 +616,12 @@ def test_settings_findings_spec_values():
     q = 1 - eta * (mu + lam)
     mn = min(muF**2 / (192 * th**2 * lam**2 * g**2 * LF**2), 1 / (4 + 8 * th**2 * g**2 * lam**2))
     need = math.ceil(math.log(mn) / math.log(q))
-    rk = B.required_K(lam, mu, L, eta, g)
+    rk = BF.required_K(lam, mu, L, eta, g)
     assert rk["K_needed"] == need and rk["q"] == pytest.approx(q) and rk["min"] == pytest.approx(mn)
     assert F["K"].verdict == (CONSISTENT if 150 >= need else DISCREPANCY)
     assert str(need) in F["K"].summary
     # with the data's L below the hard-coded one the eta condition holds
-    ok = {f.id.split(".")[-1]: f for f in B.settings_findings(SPEC_92 | {"L_data": 9.0})}
+    ok = {f.id.split(".")[-1]: f for f in BF.settings_findings(SPEC_92 | {"L_data": 9.0})}
     assert ok["eta"].verdict == CONSISTENT
 
 

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bounds import fedsgm as B
+from bounds import fedsgm_findings as BF
 from bounds.core import Mode, prove_identity
 
 E, T, n, q, D, G = B.E, B.T, B.n, B.q, B.D, B.G
@@ -244,7 +245,7 @@ def test_gamma_dominance_boundary_is_tight_at_E1():
 # ---------------------------------------------------------------------------- audit
 @pytest.fixture(scope="module")
 def findings():
-    return {f.id: f for f in B.audit_findings(np.random.default_rng(0))}
+    return {f.id: f for f in BF.audit_findings(np.random.default_rng(0))}
 
 
 @pytest.mark.parametrize("fid, verdict", [

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bounds import pcfedavg as B
+from bounds import pcfedavg_findings as BF
 from bounds.core import Mode
 
 m, H, D, M, Q, nu, rho, gamma, K, eps = B.m, B.H, B.D, B.M, B.Q, B.nu, B.rho, B.gamma, B.K, B.eps
@@ -171,53 +172,53 @@ def test_perturbed_prop47_copy_is_flagged():
     assert perturbed_rhs != B.BOUND_47
     copy = dataclasses.replace(B.prop47, conclusion=(sp.Le(B.gap_Kstar, perturbed_rhs),))
     assert _num(copy, "gap_Kstar") == pytest.approx(3.13, rel=1e-14)       # != 3.58
-    assert B.check_prop47().verdict == "consistent"
-    bad = B.check_prop47(perturbed_rhs, rng=np.random.default_rng(0))
+    assert BF.check_prop47().verdict == "consistent"
+    bad = BF.check_prop47(perturbed_rhs, rng=np.random.default_rng(0))
     assert bad.verdict == "discrepancy" and "counterexample" in bad.evidence
     # a looser constant is implied, not a discrepancy
-    loose = B.check_prop47(B.BOUND_47.subs(sp.Rational(45, 2), 30), rng=np.random.default_rng(0))
+    loose = BF.check_prop47(B.BOUND_47.subs(sp.Rational(45, 2), 30), rng=np.random.default_rng(0))
     assert loose.verdict == "consistent" and "looser" in loose.summary
 
 
 def test_perturbed_lemma45_and_48i_are_flagged():
-    assert B.check_lemma45().verdict == "consistent"
-    assert B.check_lemma45(B.lemma45.relations[0].rhs.subs(10, 5), rng=np.random.default_rng(0)).verdict == "discrepancy"
-    assert B.check_48i().verdict == "consistent"
+    assert BF.check_lemma45().verdict == "consistent"
+    assert BF.check_lemma45(B.lemma45.relations[0].rhs.subs(10, 5), rng=np.random.default_rng(0)).verdict == "discrepancy"
+    assert BF.check_48i().verdict == "consistent"
     t = list(B.TERMS_48I)
     t[1] = t[1] / 2
-    assert B.check_48i(sp.Add(*t), rng=np.random.default_rng(0)).verdict == "discrepancy"
+    assert BF.check_48i(sp.Add(*t), rng=np.random.default_rng(0)).verdict == "discrepancy"
 
 
 def test_perturbed_48ii_copies():
     """(ii) as printed fails the term check; replacing 5m D by 5m^2 D makes it pass; 180 -> 18 fails again."""
-    rows, f = B.check_48ii()
+    rows, f = BF.check_48ii()
     assert f.verdict == "discrepancy"
     assert [r["status"] for r in rows] == ["not implied", "identity", "identity", "identity", "identity"]
     assert rows[0]["ratio"] == "1/m"
     fixed = list(B.TERMS_48II)
     fixed[0] = 5 * m**2 * D / rho**2
-    rows2, f2 = B.check_48ii(tuple(fixed))
+    rows2, f2 = BF.check_48ii(tuple(fixed))
     assert f2.verdict == "consistent" and all(r["status"] == "identity" for r in rows2)
     broken = list(fixed)
     broken[4] = 18 * gamma * nu**2 / rho
-    rows3, f3 = B.check_48ii(tuple(broken))
+    rows3, f3 = BF.check_48ii(tuple(broken))
     assert f3.verdict == "discrepancy" and rows3[4]["status"] == "not implied"
     # a larger constant than needed is implied
     looser = list(fixed)
     looser[1] = 100 * m * Q / (K * gamma * rho)
-    assert B.check_48ii(tuple(looser))[0][1]["status"] == "valid inequality"
+    assert BF.check_48ii(tuple(looser))[0][1]["status"] == "valid inequality"
 
 
 def test_perturbed_eq12_is_flagged():
-    assert B.check_eq12().verdict == "consistent"
+    assert BF.check_eq12().verdict == "consistent"
     t = list(B.TERMS_12)
     t[1] = 3 * sp.sqrt(gamma * nu**2 / rho)
-    assert B.check_eq12(tuple(t)).verdict == "discrepancy"
+    assert BF.check_eq12(tuple(t)).verdict == "discrepancy"
 
 
 def test_ii_counterexample_point_by_hand():
     """At the module's admissible point rhs_12^2 = 36/25 > printed (ii) = 6/5 (computed here from the spec)."""
-    p = B.II_COUNTEREXAMPLE
+    p = BF.II_COUNTEREXAMPLE
     m_, r, D_, g, nu2, H_, M_, Q_, K_, Lp = 2, 1, Fr(1, 25), Fr(1, 20), Fr(1, 45), 2, Fr(7, 90), 1, 12000, 2
     assert float(p["nu"]) ** 2 == pytest.approx(float(nu2), rel=1e-14)
     LG = Fr(Lp, m_) + r
@@ -250,7 +251,7 @@ def test_lemma41_block_norms(m_, n_):
         norms = {k: max(sp.Matrix(X * X.T).eigenvals()) for k, X in (("A", A), ("B_i", Bi), ("B_i-A", Bi - A))}
         for k, v in norms.items():
             assert v == B.NORM_SQ[k].subs(m, m_), (k, v)
-        mod_A, mod_B = B.block_matrices(m_, n_, i)
+        mod_A, mod_B = BF.block_matrices(m_, n_, i)
         assert mod_A == A and mod_B == Bi
     # L_{G_i} with the norms equals the printed simplified form
     assert sp.simplify(B.L_f * B.NORM_SQ["A"] + B.sigma_i * B.NORM_SQ["B_i-A"] + B.rho * B.NORM_SQ["B_i"]
@@ -312,9 +313,9 @@ def test_h_on_admissible_points(Lf, sig, m_, r, H_, frac, gap_, drift_):
     d_stmt = Fr(3, 2) * g * LG * drift_ - g * gap_
     assert d_stmt >= d_step
     vals = {"L_f": Lf, "sigma": sig, "m": m_, "rho": r, "H": H_, "gamma": g}
-    held = {"6": bool(B.STEP_6.subs({B._BY_NAME[k]: sp.Rational(v.numerator, v.denominator)
+    held = {"6": bool(B.STEP_6.subs({BF._BY_NAME[k]: sp.Rational(v.numerator, v.denominator)
                                      if isinstance(v, Fr) else v for k, v in vals.items()})),
-            "5": bool(B.STEP_5.subs({B._BY_NAME[k]: sp.Rational(v.numerator, v.denominator)
+            "5": bool(B.STEP_5.subs({BF._BY_NAME[k]: sp.Rational(v.numerator, v.denominator)
                                      if isinstance(v, Fr) else v for k, v in vals.items()}))}
     assert held == {"6": True, "5": True}
 
@@ -344,14 +345,14 @@ def test_d_facts_on_random_distributions(atoms):
 
 def test_d_fact2_counterexample_exact():
     assert sp.Integer(2) > sp.sqrt(2)              # m = 2, dbar_1 = dbar_2 = 1 surely
-    facts = B.check_d_facts(np.random.default_rng(3), trials=100)
+    facts = BF.check_d_facts(np.random.default_rng(3), trials=100)
     assert facts["fact1_violations"] == 0 and facts["jensen_violations"] == 0
     assert facts["fact2_violations"] > 0
 
 
 # ---------------------------------------------------------------------------- (e): explicit instance
 def test_lemma45_M_instance_by_hand():
-    inst = B.interval_instance()
+    inst = BF.interval_instance()
     c, sig, lo, hi, r, m_ = (0, -1), (1, 1), (0, -1), (1, 1), Fr(2), 2
 
     def grad_F(x, i, pen):                          # spec 2.3, block by block
@@ -382,7 +383,7 @@ def test_lemma45_M_instance_by_hand():
 # ---------------------------------------------------------------------------- proof steps
 @pytest.fixture(scope="module")
 def steps():
-    return B.proof_steps()
+    return BF.proof_steps()
 
 
 def test_proof_steps_structure(steps):
@@ -404,7 +405,7 @@ def test_proof_steps_structure(steps):
         assert needed in labels, needed
     # returns a copy
     steps[0]["status"] = "tampered"
-    assert B.proof_steps()[0]["status"] != "tampered"
+    assert BF.proof_steps()[0]["status"] != "tampered"
 
 
 def test_proof_steps_not_implied_set(steps):
@@ -434,7 +435,7 @@ def test_L45a_counterexample_is_genuine(steps):
 # ---------------------------------------------------------------------------- audit
 @pytest.fixture(scope="module")
 def findings():
-    return {f.id: f for f in B.audit_findings(np.random.default_rng(0))}
+    return {f.id: f for f in BF.audit_findings(np.random.default_rng(0))}
 
 
 @pytest.mark.parametrize("fid, verdict", [
@@ -528,7 +529,7 @@ STATUSES = {"match", "dominated", "dominated (AM-GM)", "not covered", "printed t
 
 @pytest.mark.parametrize("admissible", [False, True])
 def test_complexity_table_structure(admissible):
-    table = B.complexity_table(admissible=admissible)
+    table = BF.complexity_table(admissible=admissible)
     assert {r["part"] for r in table} == {"i", "ii", "iii"}
     for r in table:
         assert set(r) == KEYS and r["status"] in STATUSES
@@ -554,7 +555,7 @@ def _row(table, part, term):
 
 
 def test_complexity_proof_choices_expected_rows():
-    t = B.complexity_table()
+    t = BF.complexity_table()
     assert {r["status"] for r in t if r["part"] in ("i", "ii")} <= {"match", "dominated"}
     assert _row(t, "i", "nu**4/(epsilon**2*m**2)")["status"] == "dominated"
     assert _row(t, "ii", "nu**2/epsilon")["status"] == "dominated"
@@ -569,7 +570,7 @@ def test_complexity_proof_choices_expected_rows():
 
 
 def test_complexity_admissible_expected_rows():
-    t = B.complexity_table(admissible=True)
+    t = BF.complexity_table(admissible=True)
     r = _row(t, "i", "Q**2/epsilon**2")
     assert r["status"] == "not covered" and r["printed_term"] == "Q**2/(H**2*epsilon**2)"
     assert _row(t, "i", "L*Q/(epsilon*m)")["status"] == "not covered"
@@ -581,22 +582,22 @@ def test_complexity_admissible_expected_rows():
 def test_complexity_checker_flags_perturbed_printed_terms():
     printed = list(B.PRINTED_O["iii"])
     printed[0] = m**2 * D**2 / eps**2
-    rows = B.compare_rates("iii", printed)
+    rows = BF.compare_rates("iii", printed)
     assert _row(rows, "iii", "D**2*m**2/epsilon**2")["status"] == "match"
     # dropping a printed term of (i) leaves its derived term uncovered
-    rows = B.compare_rates("i", B.PRINTED_O["i"][1:])
+    rows = BF.compare_rates("i", B.PRINTED_O["i"][1:])
     assert _row(rows, "i", "Q**2/(H**2*epsilon**2)")["status"] == "not covered"
     # an extra printed term with no derived counterpart is reported
-    rows = B.compare_rates("ii", B.PRINTED_O["ii"] + (Q**5 / eps**7,))
+    rows = BF.compare_rates("ii", B.PRINTED_O["ii"] + (Q**5 / eps**7,))
     assert any(r["status"] == "printed term without derived counterpart" and r["printed_term"] == "Q**5/epsilon**7"
                for r in rows)
 
 
 def test_remark35_and_36():
     for adm in (False, True):
-        lp = B.leading_eps_powers(adm)
+        lp = BF.leading_eps_powers(adm)
         assert {p: (v["derived"], v["printed"]) for p, v in lp.items()} == {"i": (2, 2), "ii": (1, 1), "iii": (2, 2)}
-    r = B.remark36_exponents()
+    r = BF.remark36_exponents()
     a = sp.Symbol("a", positive=True)
     assert r["i"]["decay"] == sp.Min(sp.Rational(1, 2), 1 - a)
     assert r["ii"]["decay"] == sp.Min(1, 2 * a, a + sp.Rational(1, 2))
@@ -607,22 +608,22 @@ def test_remark35_and_36():
 # ---------------------------------------------------------------------------- settings
 def test_settings_findings():
     rhos = [(r + 10000) ** 0.25 for r in range(100)]
-    mn = B.settings_findings({"dataset": "MNIST", "gamma": 0.03, "rho": rhos, "H": 20, "m": 4, "L_f": 5.0,
-                              "sigma": [0.01, 0.02, 0.03, 0.04]})
+    mn = BF.settings_findings({"dataset": "MNIST", "gamma": 0.03, "rho": rhos, "H": 20, "m": 4, "L_f": 5.0,
+                               "sigma": [0.01, 0.02, 0.03, 0.04]})
     assert len(mn) == 1 and mn[0].verdict == "discrepancy"
     LG = (5.0 + 0.04 * 3) / 4 + max(rhos)
     assert f"{1 / (5 * LG * 19):.4g}" in mn[0].summary
-    ok = B.settings_findings({"dataset": "tiny", "gamma": 1e-5, "rho": 10.0, "H": 20, "m": 4, "L_f": 5.0,
-                              "sigma": 0.04})
+    ok = BF.settings_findings({"dataset": "tiny", "gamma": 1e-5, "rho": 10.0, "H": 20, "m": 4, "L_f": 5.0,
+                               "sigma": 0.04})
     assert ok[0].verdict == "consistent"
     # L_G = (1 + 1)/2 + 1 = 2; H = 1: only 1/(6 L_G) = 1/12 applies
-    h1 = B.settings_findings({"dataset": "h1", "gamma": 0.9 / 12, "rho": 1.0, "H": 1, "m": 2, "L_f": 1.0,
-                              "sigma": 1.0})
+    h1 = BF.settings_findings({"dataset": "h1", "gamma": 0.9 / 12, "rho": 1.0, "H": 1, "m": 2, "L_f": 1.0,
+                               "sigma": 1.0})
     assert h1[0].verdict == "consistent"
-    assert B.step_size_bound(1.0, 1.0, 2, 1.0, 1) == pytest.approx(1 / 12)
-    assert B.step_size_bound(1.0, 1.0, 2, 1.0, 3) == pytest.approx(1 / 20)          # 1/(5 * 2 * 2)
-    assert B.settings_findings({"dataset": "h1b", "gamma": 1.1 / 12, "rho": 1.0, "H": 1, "m": 2, "L_f": 1.0,
-                                "sigma": 1.0})[0].verdict == "discrepancy"
+    assert BF.step_size_bound(1.0, 1.0, 2, 1.0, 1) == pytest.approx(1 / 12)
+    assert BF.step_size_bound(1.0, 1.0, 2, 1.0, 3) == pytest.approx(1 / 20)          # 1/(5 * 2 * 2)
+    assert BF.settings_findings({"dataset": "h1b", "gamma": 1.1 / 12, "rho": 1.0, "H": 1, "m": 2, "L_f": 1.0,
+                                 "sigma": 1.0})[0].verdict == "discrepancy"
 
 
 def test_import_is_fast():

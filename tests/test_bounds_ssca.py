@@ -12,6 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bounds import ssca as S
+from bounds import ssca_findings as SF
 from bounds.audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE
 from bounds.core import Mode
 
@@ -119,7 +120,7 @@ def test_power_law_region_relations():
 
 
 # ---------------------------------------------------------------------------- symbolic checks
-@pytest.mark.parametrize("fn", [S.lemma1_checks, S.unrolling_checks, S.identity_checks, S.thm5_checks])
+@pytest.mark.parametrize("fn", [SF.lemma1_checks, SF.unrolling_checks, SF.identity_checks, SF.thm5_checks])
 def test_all_rows_proven(fn):
     rows = fn()
     assert rows and all(r["status"] == "proven" for r in rows), [r for r in rows if r["status"] != "proven"]
@@ -129,16 +130,16 @@ def test_all_rows_proven(fn):
 def test_perturbed_formulas_refuted():
     nu, b, tau, U, A = S.nu_sym, S.b_sym, S._tau_p, S.U_sym, S.A_sym
     wrong_hp = (b - (b + 3 * tau * (U - A)) * (1 + nu * tau)**2) / (4 * tau * (1 + nu * tau)**2)
-    rows = S.lemma1_checks(hprime_printed=wrong_hp)
+    rows = SF.lemma1_checks(hprime_printed=wrong_hp)
     bad = {r["item"] for r in rows if r["status"] == "refuted"}
     assert "dH/dnu equals the printed H'(nu)" in bad
-    rows = S.lemma1_checks(h_printed=S.H_PRINTED.subs(4, 2))
+    rows = SF.lemma1_checks(h_printed=S.H_PRINTED.subs(4, 2))
     assert any(r["status"] == "refuted" and "printed H(nu)" in r["item"] for r in rows)
-    rows = S.lemma1_checks(root_printed=(sp.sqrt(b / S._D) - 1) / (2 * tau))
+    rows = SF.lemma1_checks(root_printed=(sp.sqrt(b / S._D) - 1) / (2 * tau))
     assert any(r["status"] == "refuted" for r in rows)
-    rows = S.thm5_checks(2 / S.xi)
+    rows = SF.thm5_checks(2 / S.xi)
     assert sum(r["status"] == "refuted" for r in rows) == 2
-    assert S.identity_row("x", sp.Symbol("p", positive=True) + 1, sp.Symbol("p", positive=True))["status"] == "refuted"
+    assert SF.identity_row("x", sp.Symbol("p", positive=True) + 1, sp.Symbol("p", positive=True))["status"] == "refuted"
 
 
 def test_unrolling_weight_numeric():
@@ -151,11 +152,11 @@ def test_unrolling_weight_numeric():
     with pytest.raises(ValueError, match="rho="):
         S.surrogate_weight(np.array([0.0, 0.5]))
     with pytest.raises(ValueError, match="T="):
-        S.unrolling_checks(0)
+        SF.unrolling_checks(0)
 
 
 def test_a_bar_sign():
-    r = S.a_bar_sign_check()
+    r = SF.a_bar_sign_check()
     assert r["difference"] == "2*ce" and r["difference_is_2ce"] and r["printed_constraint_negative"]
     assert r["status"] == "proven"
 
@@ -285,7 +286,7 @@ def test_kkt_validation():
 
 # ---------------------------------------------------------------------------- audit
 def test_audit_findings():
-    fs = {f.id: f for f in S.audit_findings()}
+    fs = {f.id: f for f in SF.audit_findings()}
     assert all(i.startswith("ssca.") for i in fs)
     assert fs["ssca.section_vi.step_sizes"].verdict == DISCREPANCY
     assert fs["ssca.section_vi.step_sizes"].kind == "experiment-settings"
