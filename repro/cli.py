@@ -1,14 +1,16 @@
-"""Command line: ``python -m repro {list,run,figures,audit,notebooks,bounds}``.
+"""Command line: ``python -m repro {list,run,status,plan,figures,audit,notebooks,bounds}``.
 
-Every user error (unknown experiment or profile, bad parameter, missing or corrupted data)
-prints one line ``error: ...`` on stderr and exits with status 2, writing nothing.
+Every user error (unknown experiment or profile, bad parameter, missing or corrupted data, unreachable
+scheduler, unwritable results folder, a run that fails or diverges) prints one line ``error: ...`` on stderr
+and exits with status 2, caching nothing from the failed run. Ctrl-C prints one line ``interrupted: ...``
+and exits with status 130; the runs finished before it stay cached and a rerun resumes.
 """
 from __future__ import annotations
 
 import argparse
 import sys
 
-from .errors import ReproError
+from .errors import Interrupted, ReproError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -19,19 +21,32 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="list the registered experiments")
 
-    def add_run_options(sp):
+    def add_profile(sp):
         sp.add_argument("--profile", default=DEFAULT_PROFILE, help=f"one of {', '.join(PROFILES)} (default: quick)")
-        sp.add_argument("--jobs", type=int, default=1, help="worker processes (joblib/loky)")
+
+    def add_run_options(sp):
+        add_profile(sp)
+        sp.add_argument("--jobs", type=int, default=1, help="worker processes of the local pool")
         sp.add_argument("--scheduler", default=None,
                         help="dask.distributed scheduler address (default: $REPRO_DASK_ADDRESS)")
-        sp.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+        sp.add_argument("--no-progress", action="store_true", help="hide the progress bars")
 
-    run = sub.add_parser("run", help="run one experiment (or 'all'), using cached results")
-    run.add_argument("experiment", help="experiment name, e.g. fedsgm.figure1, or 'all'")
+    run = sub.add_parser("run", help="run experiments (or 'all'), using cached results")
+    run.add_argument("experiments", nargs="+", metavar="experiment", help="e.g. fedsgm.figure1, or 'all'")
     add_run_options(run)
     run.add_argument("--force", action="store_true", help="recompute even cached runs")
     run.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
                      help="override a config value of every run (VALUE parsed as JSON), e.g. --set eta=0.05")
+    status = sub.add_parser("status", help="which runs are cached, stale (and why) or missing")
+    status.add_argument("experiments", nargs="*", metavar="experiment", help="default: all")
+    add_profile(status)
+    status.add_argument("--verbose", action="store_true", help="one line per run that is not cached")
+    plan = sub.add_parser("plan", help="number of runs and estimated core-hours of a profile")
+    plan.add_argument("experiments", nargs="*", metavar="experiment", help="default: all")
+    add_profile(plan)
+    plan.add_argument("--jobs", type=int, default=2, help="cores to divide the estimate by (default 2)")
+    plan.add_argument("--calibrate", action="store_true",
+                      help="write repro/measured_costs.json from the cached runs' wall times")
     figures = sub.add_parser("figures", help="run what is missing, then write every figure")
     add_run_options(figures)
     audit = sub.add_parser("audit", help="run what is missing, then write reports/audit.md")
@@ -45,47 +60,73 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _parse_overrides(items) -> dict:
-    import json
+def _names(requested) -> list[str]:
+    from .registry import get, registry
 
-    out = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ReproError(f"--set {item!r} is not admissible: use KEY=VALUE, e.g. --set eta=0.05")
-        try:
-            out[key] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key] = value
-    return out
+    if not requested or "all" in requested:
+        return list(registry())
+    return [get(name).name for name in requested]
 
 
-def _specs(exp, profile, overrides):
-    """The experiment's specs with overrides applied; every config validated before anything runs."""
-    from .runner import RunSpec
-
-    specs = exp.specs(profile)
-    if overrides:
-        unknown = sorted(set(overrides) - set(specs[0].config))
-        if unknown:
-            raise ReproError(f"--set {unknown[0]} is not admissible for {exp.name}: known keys "
-                             f"{', '.join(sorted(specs[0].config))}")
-        specs = [RunSpec(s.experiment, s.config | overrides, s.seed, s.function) for s in specs]
-    if exp.validate is not None:
-        for s in specs:
-            exp.validate(s.config)
-    return specs
-
-
-def _run(names, args, *, force=False, overrides=None):
-    from . import runner
+def _plan(names, profile, overrides=None) -> dict:
+    """Every experiment's specs, overrides applied and every config validated, before anything runs."""
+    from . import overrides as ov
     from .experiments.base import check_profile
     from .registry import get
 
-    check_profile(args.profile)
-    plan = {name: _specs(get(name), args.profile, overrides or {}) for name in names}
-    return {name: runner.run_all(specs, jobs=args.jobs, scheduler=args.scheduler,
-                                 progress=not args.no_progress, force=force) for name, specs in plan.items()}
+    check_profile(profile)
+    return {name: ov.apply(get(name), get(name).specs(profile), overrides or {}) for name in names}
+
+
+def _run(names, args, *, force=False, overrides=None) -> dict:
+    """One batch over all named experiments (one worker pool), results grouped by experiment."""
+    from . import costs, runner
+
+    plan = _plan(names, args.profile, overrides)
+    if not 1 <= args.jobs <= 512:
+        raise ReproError(f"--jobs={args.jobs} is not admissible: an integer between 1 and 512")
+    root = runner.resolve_results_root()
+    estimate = None if args.no_progress else costs.CostModel(root).estimator()
+    flat = [spec for specs in plan.values() for spec in specs]
+    results = runner.run_all(flat, jobs=args.jobs, scheduler=args.scheduler, progress=not args.no_progress,
+                             force=force, estimate=estimate)
+    out, start = {}, 0
+    for name, specs in plan.items():
+        out[name], start = results[start:start + len(specs)], start + len(specs)
+    return out
+
+
+def _cmd_plan(args) -> None:
+    from . import costs, runner
+
+    root = runner.resolve_results_root()
+    if args.calibrate:
+        print(costs.calibrate(root, args.profile))
+        return
+    if not 1 <= args.jobs <= 100000:
+        raise ReproError(f"--jobs={args.jobs} is not admissible: an integer >= 1 (cores)")
+    plan = _plan(_names(args.experiments), args.profile)
+    model = costs.CostModel(root)
+    total_runs = total_seconds = 0.0
+    unknown = []
+    print(f"{'experiment':24s} {'runs':>6s} {'cached':>6s} {'core-s to run':>14s}  rate from")
+    for name, specs in plan.items():
+        everything = runner._with_needs(specs)
+        todo = [s for s in everything if not runner.cache_paths(s, root)[1].exists()]
+        seconds = [model.estimate(s) for s in todo]
+        known = sum(v for v in seconds if v is not None)
+        if any(v is None for v in seconds):
+            unknown.append(name)
+        sources = sorted({model.rate(s.experiment, s.function)[1] for s in everything})
+        print(f"{name:24s} {len(everything):6d} {len(everything) - len(todo):6d} {known:14.0f}  {'; '.join(sources)}")
+        total_runs += len(everything)
+        total_seconds += known
+    hours = total_seconds / 3600
+    print(f"profile {args.profile}: {int(total_runs)} runs; estimated {hours:.2f} core-hours still to compute, "
+          f"{hours / args.jobs:.2f} h on {args.jobs} cores (runs are independent: the wall time divides by the "
+          f"number of cores up to the longest run)")
+    if unknown:
+        print(f"no measurement for: {', '.join(unknown)} (not included; run them once at the quick profile)")
 
 
 def _cmd_bounds(args) -> None:
@@ -101,37 +142,50 @@ def _cmd_bounds(args) -> None:
         print(f"    {claim.latex() if args.latex else claim.statement}")
 
 
+def _dispatch(args) -> None:
+    if args.command == "list":
+        from .registry import registry
+        for name, exp in registry().items():
+            print(f"{name:24s} {exp.description}")
+    elif args.command == "run":
+        from . import overrides as ov
+        for name, results in _run(_names(args.experiments), args, force=args.force,
+                                  overrides=ov.parse(args.overrides)).items():
+            fresh = sum(not r.cached for r in results)
+            print(f"{name}: {len(results)} runs ({fresh} computed, {len(results) - fresh} cached)")
+    elif args.command == "status":
+        from . import runner, status
+        print(status.report(_plan(_names(args.experiments), args.profile), runner.resolve_results_root(),
+                            verbose=args.verbose))
+    elif args.command == "plan":
+        _cmd_plan(args)
+    elif args.command == "figures":
+        from .batches import members
+        from .registry import registry
+        reg = registry()
+        for name, results in _run([n for n, e in reg.items() if e.figure is not None], args).items():
+            for path in reg[name].figure(members(results), args.profile):
+                print(path)
+    elif args.command == "audit":
+        from .report import write_audit
+        print(write_audit(args.output, profile=args.profile, jobs=args.jobs, scheduler=args.scheduler,
+                          progress=not args.no_progress))
+    elif args.command == "notebooks":
+        from .notebooks import execute_notebooks
+        for path in execute_notebooks(args.names):
+            print(path)
+    elif args.command == "bounds":
+        _cmd_bounds(args)
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     try:
-        if args.command == "list":
-            from .registry import registry
-            for name, exp in registry().items():
-                print(f"{name:24s} {exp.description}")
-        elif args.command == "run":
-            from .registry import get, registry
-            names = list(registry()) if args.experiment == "all" else [get(args.experiment).name]
-            overrides = _parse_overrides(args.overrides)
-            for name, results in _run(names, args, force=args.force, overrides=overrides).items():
-                fresh = sum(not r.cached for r in results)
-                print(f"{name}: {len(results)} runs ({fresh} computed, {len(results) - fresh} cached)")
-        elif args.command == "figures":
-            from .registry import registry
-            reg = registry()
-            with_figures = [n for n, e in reg.items() if e.figure is not None]
-            for name, results in _run(with_figures, args).items():
-                for path in reg[name].figure(results, args.profile):
-                    print(path)
-        elif args.command == "audit":
-            from .report import write_audit
-            print(write_audit(args.output, profile=args.profile, jobs=args.jobs, scheduler=args.scheduler,
-                              progress=not args.no_progress))
-        elif args.command == "notebooks":
-            from .notebooks import execute_notebooks
-            for path in execute_notebooks(args.names):
-                print(path)
-        elif args.command == "bounds":
-            _cmd_bounds(args)
+        _dispatch(args)
+    except (Interrupted, KeyboardInterrupt) as exc:
+        message = str(exc).strip() if isinstance(exc, Interrupted) else "interrupted: rerun to resume"
+        print(message, file=sys.stderr)
+        return 130
     except (ReproError, ValueError, KeyError) as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"error: {message}", file=sys.stderr)

@@ -1,8 +1,8 @@
 """Error types whose message is meant to be shown to a user as a single line.
 
 The CLI catches :class:`ReproError` and :class:`ValueError` (raised by parameter
-validation everywhere in the suite), prints ``error: <message>`` and exits with a
-nonzero status, without a traceback.
+validation everywhere in the suite), prints ``error: <message>`` and exits with status 2,
+without a traceback; :class:`Interrupted` prints its own line and exits with 130.
 """
 import numpy as np
 
@@ -17,6 +17,21 @@ class DataError(ReproError):
 
 class ConfigError(ReproError, ValueError):
     """An experiment name, profile or configuration value is not admissible."""
+
+
+class DivergenceError(ReproError, FloatingPointError):
+    """An iterate or objective became non-finite or grew by orders of magnitude: the step sizes are too
+    large for the problem. Raised by the algorithms (naming the method, the round and the step sizes) and
+    by the runner's generic check of a run's trajectories (naming the run and its step-size parameters)."""
+
+
+class RunFailed(ReproError):
+    """A run stopped with a user-facing error; the message names the run (experiment, the config values
+    that tell it apart from its siblings, seed) and the original one-line reason. Nothing is cached."""
+
+
+class Interrupted(ReproError):
+    """The user interrupted a batch (Ctrl-C); the finished runs are cached, the rest resume on rerun."""
 
 
 def require(condition: bool, name: str, value, allowed: str) -> None:

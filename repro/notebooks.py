@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .errors import ConfigError
-from .runner import atomic_write_bytes
+from .io import atomic_write_bytes
 
 NOTEBOOK_DIR = Path("notebooks")
 TIMEOUT_SECONDS = 1200

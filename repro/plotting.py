@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .runner import atomic_write_bytes, atomic_write_json  # noqa: E402
+from .io import atomic_write_bytes, atomic_write_json  # noqa: E402
 
 STYLE = {
     "figure.dpi": 110,

@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from . import runner
+from .batches import members
+from .io import atomic_write_bytes
 from .experiments.base import check_profile
 from .registry import PAPERS, get
 
@@ -47,6 +49,20 @@ def findings_table(findings) -> str:
                            for f in findings])
 
 
+def experiment_results(names, profile: str, *, jobs: int = 1, scheduler=None, progress: bool = False) -> dict:
+    """``{name: results}`` of the named experiments at ``profile`` (cached runs loaded, missing ones computed, all
+    in one batch), batched runs expanded into their members (:func:`repro.batches.members`): what figures, the
+    audit and the notebooks read."""
+    check_profile(profile)
+    plan = {name: get(name).specs(profile) for name in names}
+    flat = runner.run_all([s for specs in plan.values() for s in specs], jobs=jobs, scheduler=scheduler,
+                          progress=progress)
+    out, start = {}, 0
+    for name, specs in plan.items():
+        out[name], start = members(flat[start:start + len(specs)]), start + len(specs)
+    return out
+
+
 def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quick", jobs: int = 1,
                 scheduler=None, progress: bool = True) -> Path:
     check_profile(profile)
@@ -61,10 +77,10 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
              "discrepancy is listed with its evidence (instance, seed, numbers, or sympy expression).", ""]
     for paper in PAPERS:
         module = importlib.import_module(f"repro.experiments.{paper}")
-        results = {name: runner.run_all(get(name).specs(profile), jobs=jobs, scheduler=scheduler,
-                                        progress=progress) for name in module.AUDIT_EXPERIMENTS}
+        results = experiment_results(module.AUDIT_EXPERIMENTS, profile, jobs=jobs, scheduler=scheduler,
+                                     progress=progress)
         parts.append(module.audit_section(results, profile))
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    runner.atomic_write_bytes(output, ("\n".join(parts).rstrip() + "\n").encode("utf-8"))
+    atomic_write_bytes(output, ("\n".join(parts).rstrip() + "\n").encode("utf-8"))
     return output

@@ -1,37 +1,50 @@
-"""Generic experiment runner: config hashing, result cache, provenance, parallel map.
+"""Generic experiment runner: cache keys, the result cache, provenance, dependencies between runs, and the
+parallel map over runs (one process, a local process pool, or a dask cluster).
 
-The runner knows nothing about any paper. A run is described by a :class:`RunSpec`: the
-experiment name (``"fedsgm.figure1"``), a JSON-serialisable config (which includes the
-profile), a seed, and the dotted import path of a module-level function::
+The runner knows nothing about any paper. A run is described by a :class:`RunSpec`: the experiment name
+(``"fedsgm.figure1"``), a JSON-serialisable config (which includes the profile), a seed, the dotted import
+path of a module-level function, and optionally the runs whose results it needs::
 
     fn(config: dict, seed: int) -> tuple[dict[str, np.ndarray], dict]
+    fn(config: dict, seed: int, inputs: dict[str, Result]) -> ...        # when the spec has ``needs``
 
-returning named arrays and a JSON-serialisable metadata dict (which may hold
-``"data_checksums"``). The function seeds itself from ``seed`` (via
-``np.random.SeedSequence``); the runner introduces no randomness.
+returning named arrays and a JSON-serialisable metadata dict (which may hold ``"data_checksums"``). The
+function seeds itself from ``seed`` (via ``np.random.SeedSequence``); the runner introduces no randomness.
 
-Data flow (DESIGN.md, "Data flow")::
+Data flow::
 
     spec --config_hash--> <results_root>/<paper>/<hash>.json exists and valid?
         yes -> load  <hash>.npz                                      (Result.cached = True)
-        no  -> fn(config, seed) in a worker (joblib/loky or dask.distributed)
+        no  -> its needs first, then fn(config, seed[, inputs]) in a worker
+            -> divergence check of the watched arrays
             -> <hash>.npz, then <hash>.json, each written atomically  (Result.cached = False)
 
-A cache entry counts only when its JSON exists, the NPZ has the SHA-256 recorded in the
-JSON, loads, and holds exactly the arrays (names, shapes, dtypes) the JSON lists. Anything
-else (a run interrupted between the two writes, a truncated or edited file) is logged as a
-warning, treated as missing and recomputed; it is never returned.
+**Cache key** (:func:`config_hash`): the canonical JSON of experiment, function, config, seed and the hashes
+of the needed runs, plus the code fingerprint of the function (the suite modules it executes) and the
+versions of the numerical libraries (:mod:`repro.fingerprint`). A result computed by other code or other
+library versions is never reused.
 
-Bit-identical results whatever the backend and the number of workers: besides the functions'
-own seeding, every run executes with BLAS/OpenMP thread pools limited to one thread (via
-``threadpoolctl`` when installed), because the reduction order of multi-threaded BLAS depends
-on the thread count, which differs between the parent process, loky and dask workers.
-NPZ files are written deterministically (fixed zip timestamps, sorted names), so equal arrays
-give byte-identical files.
+**Cache entries.** An entry counts only when its JSON exists, the NPZ has the SHA-256 recorded in the JSON,
+loads, and holds exactly the arrays (names, shapes, dtypes) the JSON lists. Anything else (a run interrupted
+between the two writes, a truncated or edited file) is logged as a warning, treated as missing and
+recomputed; it is never returned. Temporary files left by a killed writer are removed before a batch starts.
+
+**Failures.** Nothing is cached from a run that raises or diverges. A run that stops with a user-facing
+error (:class:`~repro.errors.ReproError`, ``ValueError``) raises :class:`~repro.errors.RunFailed`, one line
+naming the run; a programming error keeps its traceback, with a note naming the run. Ctrl-C raises
+:class:`~repro.errors.Interrupted` after stopping the workers; the runs finished before it stay cached.
+
+**Divergence** is checked generically: a run function decorated with :func:`watch` names the arrays that
+are trajectories of an objective (first axis: time) and the config keys that are step sizes. A watched
+array with a non-finite entry, or whose largest magnitude exceeds :data:`GROWTH_LIMIT` times
+max(1, |first value|), makes the run fail with the array, the values and the step sizes.
+
+**Bit-identical results** whatever the backend and the number of workers: every run executes with the
+BLAS/OpenMP pools limited to one thread (the reduction order of multi-threaded BLAS depends on the thread
+count), and NPZ files are written deterministically, so equal arrays give byte-identical files.
 """
 from __future__ import annotations
 
-import ast
 import contextlib
 import copy
 import dataclasses
@@ -39,194 +52,56 @@ import functools
 import hashlib
 import importlib
 import importlib.metadata
-import io
 import json
 import logging
 import os
 import platform
-import re
 import subprocess
 import sys
-import tempfile
 import time
-import zipfile
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
-from repro.errors import ConfigError, require
+from . import backends
+from .errors import ConfigError, DivergenceError, Interrupted, ReproError, RunFailed, require
+from .fingerprint import code_files, code_fingerprint, library_versions
+from .io import (atomic_savez, atomic_write_json, canonical_json, check_arrays, ensure_writable_directory,
+                 remove_orphan_temporaries, sha256_file, to_jsonable)
+from .progress import Progress
 
-__all__ = [
-    "RunSpec",
-    "Result",
-    "config_hash",
-    "canonical_json",
-    "to_jsonable",
-    "resolve_results_root",
-    "cache_paths",
-    "load_cached",
-    "run_all",
-    "atomic_write_bytes",
-    "atomic_write_json",
-    "atomic_savez",
-    "provenance_environment",
-    "RESULTS_DIR_ENV",
-    "DASK_ADDRESS_ENV",
-]
+__all__ = ["RunSpec", "Result", "config_hash", "payload_key", "resolve_results_root", "cache_paths",
+           "load_cached", "run_all", "watch", "run_label", "provenance_environment", "RESULTS_DIR_ENV",
+           "DASK_ADDRESS_ENV", "CACHE_FORMAT", "GROWTH_LIMIT"]
 
 logger = logging.getLogger(__name__)
 
 RESULTS_DIR_ENV = "REPRO_RESULTS_DIR"
-DASK_ADDRESS_ENV = "REPRO_DASK_ADDRESS"
+DASK_ADDRESS_ENV = backends.DASK_ADDRESS_ENV
 
-#: Version of the cache entry layout; stored in every provenance JSON.
-CACHE_FORMAT = 1
+#: Version of the cache entry layout and of the runner's execution semantics; part of every key.
+CACHE_FORMAT = 2
+
+#: A watched trajectory that grows beyond this factor of max(1, |first value|) has diverged.
+GROWTH_LIMIT = 1e3
 
 #: Distributions whose versions go into the provenance (key -> distribution name).
 _VERSIONED_DISTRIBUTIONS = {
-    "numpy": "numpy",
-    "scipy": "scipy",
-    "sympy": "sympy",
-    "cvxpy": "cvxpy",
-    "sklearn": "scikit-learn",
-    "joblib": "joblib",
-    "dask": "dask",
-    "distributed": "distributed",
-    "fedbounds": "fedbounds",
+    "numpy": "numpy", "scipy": "scipy", "sympy": "sympy", "cvxpy": "cvxpy", "sklearn": "scikit-learn",
+    "joblib": "joblib", "dask": "dask", "distributed": "distributed", "fedbounds": "fedbounds",
 }
 
-_EXPERIMENT_RE = re.compile(r"^[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+)*$")
-_FUNCTION_RE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
-_ARRAY_NAME_RE = re.compile(r"^[A-Za-z0-9_\-.]+$")
-_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+
+def _experiment_ok(name) -> bool:
+    parts = name.split(".") if isinstance(name, str) else []
+    return bool(parts) and all(p and all(c.isalnum() or c in "_-" for c in p) for p in parts)
 
 
-# --------------------------------------------------------------------------------------------
-# Canonical JSON and hashing
-# --------------------------------------------------------------------------------------------
-
-def to_jsonable(obj: Any, where: str = "value") -> Any:
-    """Return ``obj`` as plain JSON types: dict (str keys), list, str, int, float, bool, None.
-
-    Tuples and numpy arrays become lists, numpy scalars Python scalars. Anything else raises
-    :class:`ConfigError` naming the offending path (e.g. ``config['grid'][2]``).
-    """
-    if obj is None or isinstance(obj, (bool, np.bool_)):
-        return None if obj is None else bool(obj)
-    if isinstance(obj, (int, np.integer)):
-        return int(obj)
-    if isinstance(obj, (float, np.floating)):
-        return float(obj)
-    if isinstance(obj, str):
-        return str(obj)
-    if isinstance(obj, Mapping):
-        out = {}
-        for key, value in obj.items():
-            if not isinstance(key, str):
-                raise ConfigError(
-                    f"{where} has key {key!r} of type {type(key).__name__}: "
-                    "only str keys are allowed (JSON objects)")
-            out[str(key)] = to_jsonable(value, f"{where}[{key!r}]")
-        return out
-    if isinstance(obj, (list, tuple)):
-        return [to_jsonable(v, f"{where}[{i}]") for i, v in enumerate(obj)]
-    if isinstance(obj, np.ndarray) and not obj.dtype.hasobject:
-        return to_jsonable(obj.tolist(), where)
-    raise ConfigError(
-        f"{where}={obj!r} of type {type(obj).__name__} is not admissible: allowed are "
-        "dict (str keys), list, tuple, str, int, float, bool, None, numpy scalars and arrays")
-
-
-def canonical_json(obj: Any) -> str:
-    """Canonical JSON text of ``obj``: sorted keys, no whitespace, floats via ``repr``.
-
-    Stable across processes, Python runs and platforms (no dependence on hash seeds or
-    insertion order); tuples encode as lists and numpy scalars as Python scalars.
-    """
-    return json.dumps(to_jsonable(obj), sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=True, allow_nan=True)
-
-
-def _hash_payload(experiment: str, function: str, config: Any, seed: int) -> str:
-    return canonical_json({"experiment": experiment, "function": function,
-                           "config": config, "seed": seed})
-
-
-@functools.lru_cache(maxsize=1)
-def _module_file(name: str) -> Path | None:
-    """Source file of a ``bounds``/``repro`` module (package: its ``__init__.py``), or None."""
-    import bounds
-    import repro
-
-    top = name.split(".")[0]
-    package = {"bounds": bounds, "repro": repro}.get(top)
-    if package is None:
-        return None
-    base = Path(package.__file__).resolve().parent.joinpath(*name.split(".")[1:])
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-@functools.lru_cache(maxsize=256)
-def _import_closure(module: str) -> tuple[str, ...]:
-    """Every ``bounds``/``repro`` module that importing ``module`` executes: its parent packages and,
-    transitively, everything it imports (absolute or relative), found statically with ``ast``."""
-    seen: set[str] = set()
-    todo = [module]
-    while todo:
-        name = todo.pop()
-        parts = name.split(".")
-        for k in range(1, len(parts) + 1):           # importing a.b.c runs a and a.b first
-            prefix = ".".join(parts[:k])
-            if prefix in seen or _module_file(prefix) is None:
-                continue
-            seen.add(prefix)
-            path = _module_file(prefix)
-            package = prefix if path.name == "__init__.py" else prefix.rsplit(".", 1)[0]
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Import):
-                    todo += [alias.name for alias in node.names]
-                elif isinstance(node, ast.ImportFrom):
-                    if node.level:
-                        anchor = package.split(".")
-                        anchor = anchor[:len(anchor) - node.level + 1]
-                        base = ".".join(anchor + ([node.module] if node.module else []))
-                    else:
-                        base = node.module or ""
-                    todo.append(base)
-                    todo += [f"{base}.{alias.name}" for alias in node.names]   # "from pkg import module"
-    return tuple(sorted(seen))
-
-
-def code_fingerprint(function: str = "repro") -> str:
-    """SHA-256 (16 hex characters) of the source of every suite module a run function depends on.
-
-    ``function`` is a dotted path (``repro.experiments.fedsgm.run_figure1``); the fingerprint covers
-    the function's module and, transitively, every ``bounds``/``repro`` module it imports (static
-    import analysis; parent packages included). Part of every cache key, so that a result computed
-    by other code is never reused: an edit to any of those files recomputes the run, while edits
-    elsewhere (figures, report, other papers) keep it valid. The default covers the whole package.
-    """
-    module = function
-    while module and _module_file(module) is None:
-        module = module.rpartition(".")[0]
-    digest = hashlib.sha256()
-    for name in _import_closure(module or "repro"):
-        path = _module_file(name)
-        digest.update(name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
-
-
-def config_hash(spec: "RunSpec") -> str:
-    """First 16 hex characters of the SHA-256 of the canonical JSON of
-    ``experiment + function + config + seed`` and the :func:`code_fingerprint` of the function; the name of the
-    spec's cache entry."""
-    payload = _hash_payload(spec.experiment, spec.function, spec.config, spec.seed) + code_fingerprint(spec.function)
-    return hashlib.sha256(payload.encode("ascii")).hexdigest()[:16]
+def _function_ok(path) -> bool:
+    parts = path.split(".") if isinstance(path, str) else []
+    return len(parts) >= 2 and all(p.isidentifier() for p in parts)
 
 
 # --------------------------------------------------------------------------------------------
@@ -235,11 +110,12 @@ def config_hash(spec: "RunSpec") -> str:
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class RunSpec:
-    """One run: ``function(config, seed)`` for ``experiment``.
+    """One run: ``function(config, seed[, inputs])`` for ``experiment``.
 
-    ``config`` is normalised on construction to its canonical JSON form (tuples -> lists,
-    numpy scalars -> Python scalars, a private copy), so that two specs with the same hash
-    feed the function the same input. Do not mutate ``spec.config`` afterwards.
+    ``config`` is normalised on construction to its canonical JSON form (tuples -> lists, numpy scalars ->
+    Python scalars, a private copy), so that two specs with the same hash feed the function the same input.
+    ``needs`` maps names to the specs whose results the function receives as ``inputs`` (e.g. a learning
+    rate chosen once by a grid search and reused by every seed); their hashes are part of this spec's key.
     Specs compare and hash by their canonical content, and pickle cheaply.
     """
 
@@ -247,27 +123,30 @@ class RunSpec:
     config: dict
     seed: int
     function: str
+    needs: Mapping = dataclasses.field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.experiment, str) and _EXPERIMENT_RE.match(self.experiment)):
+        if not _experiment_ok(self.experiment):
             raise ConfigError(
                 f"experiment={self.experiment!r} is not admissible: a dotted name such as "
                 "'fedsgm.figure1' (letters, digits, '_' and '-'; the part before the first "
                 "dot names the paper)")
-        if not (isinstance(self.function, str) and _FUNCTION_RE.match(self.function)):
+        if not _function_ok(self.function):
             raise ConfigError(
                 f"function={self.function!r} is not admissible: the dotted import path of a "
-                "module-level function, e.g. 'repro.experiments.fedsgm.run_figure1'")
+                "module-level function, e.g. 'repro.experiments.fedsgm_runs.run_figure1'")
         if isinstance(self.seed, (bool, np.bool_)) or not isinstance(self.seed, (int, np.integer)) \
                 or self.seed < 0:
-            raise ConfigError(
-                f"seed={self.seed!r} is not admissible: a non-negative int")
+            raise ConfigError(f"seed={self.seed!r} is not admissible: a non-negative int")
         if not isinstance(self.config, Mapping):
-            raise ConfigError(
-                f"config={self.config!r} is not admissible: a JSON-serialisable dict")
+            raise ConfigError(f"config={self.config!r} is not admissible: a JSON-serialisable dict")
+        if not (isinstance(self.needs, Mapping) and all(isinstance(k, str) and isinstance(v, RunSpec)
+                                                        for k, v in self.needs.items())):
+            raise ConfigError(f"needs={self.needs!r} is not admissible: a dict mapping names to RunSpecs")
         config = json.loads(canonical_json(to_jsonable(self.config, "config")))
         object.__setattr__(self, "config", config)
         object.__setattr__(self, "seed", int(self.seed))
+        object.__setattr__(self, "needs", dict(sorted(self.needs.items())))
 
     @property
     def paper(self) -> str:
@@ -276,7 +155,8 @@ class RunSpec:
 
     @functools.cached_property
     def _canonical(self) -> str:
-        return _hash_payload(self.experiment, self.function, self.config, self.seed)
+        return _hash_payload(self.experiment, self.function, self.config, self.seed,
+                             {name: dep.hash for name, dep in self.needs.items()})
 
     @functools.cached_property
     def hash(self) -> str:
@@ -304,10 +184,10 @@ class RunSpec:
 class Result:
     """The outcome of one :class:`RunSpec`.
 
-    ``arrays`` are loaded from the cache NPZ (also right after a computation, so a fresh result
-    and a cached one are indistinguishable apart from ``cached`` and the wall time);
-    ``meta`` is the provenance JSON as a dict; ``cached`` says whether the run was loaded
-    from the cache instead of computed by this call.
+    ``arrays`` are loaded from the cache NPZ (also right after a computation, so a fresh result and a
+    cached one are indistinguishable apart from ``cached`` and the wall time); ``meta`` is the provenance
+    JSON as a dict; ``cached`` says whether the run was loaded from the cache instead of computed by this
+    call.
     """
 
     spec: RunSpec
@@ -321,98 +201,83 @@ class Result:
 
 
 # --------------------------------------------------------------------------------------------
-# Atomic writes
+# Cache keys
 # --------------------------------------------------------------------------------------------
 
-@contextlib.contextmanager
-def _atomic_file(path: str | os.PathLike) -> Iterator[io.BufferedWriter]:
-    """Yield a binary file in ``path``'s directory; on success fsync it and rename it onto
-    ``path`` (atomic on POSIX and Windows); on any failure (incl. KeyboardInterrupt) remove it."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w+b") as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(path.parent)
+def _hash_payload(experiment: str, function: str, config: Any, seed: int, needs: Mapping | None = None) -> str:
+    payload = {"experiment": experiment, "function": function, "config": config, "seed": seed}
+    if needs:
+        payload["needs"] = dict(needs)
+    return canonical_json(payload)
 
 
-def _fsync_dir(directory: Path) -> None:
-    """Make a rename durable (best effort; not possible on every platform)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+def payload_key(experiment: str, function: str, config: Any, seed: int, needs: Mapping | None = None) -> str:
+    """SHA-256 (16 hex) of what a run is *asked* to compute, without the code and library versions it is
+    computed with: equal for a cached entry and the current spec of the same run when only the code or the
+    libraries changed (how ``python -m repro status`` finds stale entries)."""
+    return hashlib.sha256(_hash_payload(experiment, function, config, seed, needs).encode("ascii")).hexdigest()[:16]
 
 
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically: a temporary file in the same directory, then
-    ``os.replace``. Readers see the old file or the new one, never a partial one."""
-    with _atomic_file(path) as fh:
-        fh.write(data)
+def config_hash(spec: RunSpec) -> str:
+    """First 16 hex characters of the SHA-256 of the canonical run payload (experiment, function, config,
+    seed, needed runs' hashes), the :func:`~repro.fingerprint.code_fingerprint` of the function, the
+    numerical libraries' versions and :data:`CACHE_FORMAT`; the name of the spec's cache entry."""
+    payload = (spec._canonical + code_fingerprint(spec.function) + canonical_json(library_versions())
+               + f"format={CACHE_FORMAT}")
+    return hashlib.sha256(payload.encode("ascii")).hexdigest()[:16]
 
 
-def atomic_write_json(path: str | os.PathLike, obj: Any) -> None:
-    """Write ``obj`` as deterministic JSON (sorted keys, indent 2, trailing newline),
-    atomically. Numpy scalars/arrays and tuples are converted (:func:`to_jsonable`)."""
-    text = json.dumps(to_jsonable(obj), sort_keys=True, indent=2, ensure_ascii=True,
-                      allow_nan=True) + "\n"
-    atomic_write_bytes(path, text.encode("ascii"))
-
-
-def atomic_savez(path: str | os.PathLike, arrays: Mapping[str, np.ndarray],
-                 *, compress: bool = False) -> str:
-    """Save ``arrays`` as an ``.npz`` readable by ``np.load``, atomically and
-    deterministically (members sorted by name, fixed timestamps: equal arrays give identical
-    bytes). Object arrays are refused. Returns the SHA-256 (hex) of the written file."""
-    arrays = _check_arrays(arrays, "arrays")
-    compression = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
-    with _atomic_file(path) as fh:
-        with zipfile.ZipFile(fh, mode="w", compression=compression, allowZip64=True) as zf:
-            for name in sorted(arrays):
-                info = zipfile.ZipInfo(f"{name}.npy", date_time=_ZIP_DATE)
-                info.compress_type = compression
-                info.create_system = 3
-                info.external_attr = 0o644 << 16
-                with zf.open(info, mode="w", force_zip64=True) as member:
-                    np.lib.format.write_array(member, arrays[name], allow_pickle=False)
-        fh.flush()
-        fh.seek(0)
-        digest = _sha256_stream(fh)
-    return digest
-
-
-def _sha256_stream(fh) -> str:
-    h = hashlib.sha256()
-    for block in iter(lambda: fh.read(1 << 20), b""):
-        h.update(block)
-    return h.hexdigest()
-
-
-def _sha256_file(path: Path) -> str:
-    with open(path, "rb") as fh:
-        return _sha256_stream(fh)
+def run_label(spec: RunSpec, siblings: Sequence[RunSpec] = ()) -> str:
+    """A short name of a run for messages: the experiment, the config values that differ among
+    ``siblings`` (the other runs of its batch), and the seed."""
+    varying = sorted({key for other in siblings for key in set(other.config) | set(spec.config)
+                      if other.config.get(key) != spec.config.get(key)})
+    shown = ", ".join(f"{key}={spec.config.get(key)!r}" for key in varying[:6])
+    more = ", ..." if len(varying) > 6 else ""
+    return f"{spec.experiment} run ({shown}{more}{', ' if shown else ''}seed {spec.seed}, hash {spec.hash})"
 
 
 # --------------------------------------------------------------------------------------------
-# Validation of functions and their output
+# Watched trajectories (divergence)
 # --------------------------------------------------------------------------------------------
 
-def _resolve_function(path: str) -> Callable[[dict, int], Any]:
+def watch(*arrays: str, step_sizes: Sequence[str] = ()) -> Callable:
+    """Decorator for a run function: the named output arrays are trajectories of an objective (first axis:
+    time) that the runner checks for divergence, and ``step_sizes`` are the config keys to blame when one
+    diverges. The function itself is returned unchanged."""
+    def mark(fn):
+        fn.watched_arrays = tuple(arrays)
+        fn.step_sizes = tuple(step_sizes)
+        return fn
+    return mark
+
+
+def _check_divergence(fn: Callable, config: dict, arrays: Mapping[str, np.ndarray]) -> None:
+    suspects = ", ".join(f"{k}={config[k]!r}" for k in getattr(fn, "step_sizes", ()) if k in config)
+    blame = f"; the step size most likely at fault: {suspects}" if suspects else ""
+    for name in getattr(fn, "watched_arrays", ()):
+        if name not in arrays:
+            continue
+        values = np.asarray(arrays[name], dtype=np.float64)
+        if values.size == 0:
+            continue
+        bad = ~np.isfinite(values)
+        if bad.any():
+            step = int(np.argwhere(bad)[0][0]) if values.ndim else 0
+            raise DivergenceError(f"{name} became non-finite at index {step} of {values.shape[0] if values.ndim else 1}"
+                                  + blame)
+        first = float(np.max(np.abs(values[0]))) if values.ndim else abs(float(values))
+        peak = float(np.max(np.abs(values)))
+        if peak > GROWTH_LIMIT * max(1.0, first):
+            raise DivergenceError(f"{name} grew from {first:.4g} to {peak:.4g} (more than {GROWTH_LIMIT:g} times "
+                                  f"max(1, first value)){blame}")
+
+
+# --------------------------------------------------------------------------------------------
+# Executing one run (in a worker or in this process)
+# --------------------------------------------------------------------------------------------
+
+def _resolve_function(path: str) -> Callable:
     """Import ``module.attr``; ConfigError when the module or attribute does not exist."""
     module_name, _, attr = path.rpartition(".")
     try:
@@ -427,49 +292,20 @@ def _resolve_function(path: str) -> Callable[[dict, int], Any]:
         raise
     fn = getattr(module, attr, None)
     if not callable(fn):
-        raise ConfigError(
-            f"function={path!r} is not admissible: module {module_name!r} has no callable "
-            f"{attr!r}")
+        raise ConfigError(f"function={path!r} is not admissible: module {module_name!r} has no callable {attr!r}")
     return fn
-
-
-def _check_arrays(arrays: Any, where: str) -> dict[str, np.ndarray]:
-    if not isinstance(arrays, Mapping):
-        raise ValueError(
-            f"{where}={type(arrays).__name__} is not admissible: a dict mapping names to "
-            "numpy arrays")
-    out = {}
-    for name, arr in arrays.items():
-        if not (isinstance(name, str) and _ARRAY_NAME_RE.match(name)):
-            raise ValueError(
-                f"{where} name {name!r} is not admissible: a non-empty str of letters, "
-                "digits, '_', '-' and '.'")
-        if isinstance(arr, np.generic):
-            arr = np.asarray(arr)
-        if not isinstance(arr, np.ndarray):
-            raise ValueError(
-                f"{where}[{name!r}] of type {type(arr).__name__} is not admissible: a "
-                "numpy.ndarray (or numpy scalar)")
-        if arr.dtype.hasobject:
-            raise ValueError(
-                f"{where}[{name!r}] with dtype {arr.dtype} is not admissible: a numeric, "
-                "bool or fixed-width string dtype (object arrays cannot be cached)")
-        out[name] = arr
-    return out
 
 
 def _check_output(out: Any, function: str) -> tuple[dict[str, np.ndarray], dict]:
     where = f"return value of {function}"
     if not (isinstance(out, tuple) and len(out) == 2):
-        raise ValueError(
-            f"{where} of type {type(out).__name__} is not admissible: a tuple "
-            "(arrays: dict[str, np.ndarray], metadata: dict)")
+        raise ValueError(f"{where} of type {type(out).__name__} is not admissible: a tuple "
+                         "(arrays: dict[str, np.ndarray], metadata: dict)")
     arrays, meta = out
-    arrays = _check_arrays(arrays, f"arrays returned by {function}")
+    arrays = check_arrays(arrays, f"arrays returned by {function}")
     if not isinstance(meta, Mapping):
-        raise ValueError(
-            f"metadata returned by {function} of type {type(meta).__name__} is not "
-            "admissible: a JSON-serialisable dict")
+        raise ValueError(f"metadata returned by {function} of type {type(meta).__name__} is not "
+                         "admissible: a JSON-serialisable dict")
     try:
         meta = to_jsonable(meta, f"metadata returned by {function}")
     except ConfigError as exc:
@@ -478,7 +314,7 @@ def _check_output(out: Any, function: str) -> tuple[dict[str, np.ndarray], dict]
 
 
 @contextlib.contextmanager
-def _single_threaded_native_pools() -> Iterator[None]:
+def _single_threaded_native_pools():
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
@@ -488,26 +324,19 @@ def _single_threaded_native_pools() -> Iterator[None]:
         yield
 
 
-def _execute(spec: RunSpec) -> tuple[dict[str, np.ndarray], dict, float]:
-    """Run one spec where it is called (parent or worker): returns arrays, metadata and the
-    wall time in seconds of the function call."""
+def execute(spec: RunSpec, inputs: Mapping[str, Result] | None = None) -> tuple[dict, dict, float]:
+    """Run one spec where it is called (this process or a worker): its arrays, metadata and the wall time
+    in seconds of the function call. Raises what the function raises, or DivergenceError."""
     fn = _resolve_function(spec.function)
     config = copy.deepcopy(spec.config)
-    try:
-        with _single_threaded_native_pools():
-            start = time.perf_counter()
-            out = fn(config, spec.seed)
-            wall = time.perf_counter() - start
-        arrays, meta = _check_output(out, spec.function)
-    except Exception as exc:
-        exc.add_note(f"while running {spec.function} for experiment {spec.experiment!r}, "
-                     f"seed={spec.seed}, hash={spec.hash}")
-        raise
+    args = (config, spec.seed) + ((dict(inputs or {}),) if spec.needs else ())
+    with _single_threaded_native_pools():
+        start = time.perf_counter()
+        out = fn(*args)
+        wall = time.perf_counter() - start
+    arrays, meta = _check_output(out, spec.function)
+    _check_divergence(fn, spec.config, arrays)
     return arrays, meta, wall
-
-
-def _execute_indexed(index: int, spec: RunSpec):
-    return (index, *_execute(spec))
 
 
 # --------------------------------------------------------------------------------------------
@@ -516,18 +345,17 @@ def _execute_indexed(index: int, spec: RunSpec):
 
 def _git(args: list[str], cwd: Path) -> str | None:
     try:
-        proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                              timeout=30, check=False)
+        proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
     return proc.stdout if proc.returncode == 0 else None
 
 
 def provenance_environment() -> dict:
-    """Commit and package versions: ``git_commit`` (``git rev-parse HEAD`` of the checkout
-    holding this package, None outside a git repository), ``git_dirty`` (tracked files
-    modified; None outside git) and ``versions`` (python and the installed distributions among
-    numpy, scipy, sympy, cvxpy, scikit-learn, joblib, dask, distributed, fedbounds)."""
+    """Commit and package versions: ``git_commit`` (``git rev-parse HEAD`` of the checkout holding this
+    package, None outside a git repository), ``git_dirty`` (tracked files modified; None outside git) and
+    ``versions`` (python and the installed distributions among numpy, scipy, sympy, cvxpy, scikit-learn,
+    joblib, dask, distributed, fedbounds)."""
     here = Path(__file__).resolve().parent
     commit = _git(["rev-parse", "HEAD"], here)
     commit = commit.strip() if commit else None
@@ -553,13 +381,10 @@ def resolve_results_root(results_root: str | os.PathLike | None = None) -> Path:
     if results_root is not None:
         return Path(results_root)
     env = os.environ.get(RESULTS_DIR_ENV)
-    if env:
-        return Path(env)
-    return Path.cwd() / "results"
+    return Path(env) if env else Path.cwd() / "results"
 
 
-def cache_paths(spec: RunSpec, results_root: str | os.PathLike | None = None
-                ) -> tuple[Path, Path]:
+def cache_paths(spec: RunSpec, results_root: str | os.PathLike | None = None) -> tuple[Path, Path]:
     """``(<root>/<paper>/<hash>.npz, <root>/<paper>/<hash>.json)``."""
     directory = resolve_results_root(results_root) / spec.paper
     return directory / f"{spec.hash}.npz", directory / f"{spec.hash}.json"
@@ -577,8 +402,8 @@ def _read_entry(spec: RunSpec, npz_path: Path, json_path: Path) -> tuple[dict, d
     if not isinstance(meta, dict):
         raise _CorruptEntry("JSON is not an object")
     try:
-        stored = _hash_payload(meta["experiment"], meta["function"], meta["config"],
-                               meta["seed"])
+        stored = _hash_payload(meta["experiment"], meta["function"], meta["config"], meta["seed"],
+                               meta.get("needs"))
         listed = meta["arrays"]
         digest = meta["npz_sha256"]
     except (KeyError, TypeError, ConfigError) as exc:
@@ -590,7 +415,7 @@ def _read_entry(spec: RunSpec, npz_path: Path, json_path: Path) -> tuple[dict, d
     if not npz_path.exists():
         raise _CorruptEntry("NPZ file is missing")
     try:
-        if _sha256_file(npz_path) != digest:
+        if sha256_file(npz_path) != digest:
             raise _CorruptEntry("NPZ checksum differs from the one in the JSON")
         with np.load(npz_path, allow_pickle=False) as npz:
             arrays = {name: npz[name] for name in npz.files}
@@ -599,28 +424,24 @@ def _read_entry(spec: RunSpec, npz_path: Path, json_path: Path) -> tuple[dict, d
     except Exception as exc:  # BadZipFile, CRC errors, truncated members, ...
         raise _CorruptEntry(f"NPZ does not load ({type(exc).__name__}: {exc})") from None
     if sorted(arrays) != sorted(listed):
-        raise _CorruptEntry(
-            f"NPZ holds arrays {sorted(arrays)}, JSON lists {sorted(listed)}")
+        raise _CorruptEntry(f"NPZ holds arrays {sorted(arrays)}, JSON lists {sorted(listed)}")
     for name, arr in arrays.items():
         want = listed[name]
-        if not isinstance(want, dict) or list(arr.shape) != want.get("shape") \
-                or arr.dtype.str != want.get("dtype"):
-            raise _CorruptEntry(
-                f"array {name!r} has shape {arr.shape} dtype {arr.dtype.str}, JSON says {want}")
+        if not isinstance(want, dict) or list(arr.shape) != want.get("shape") or arr.dtype.str != want.get("dtype"):
+            raise _CorruptEntry(f"array {name!r} has shape {arr.shape} dtype {arr.dtype.str}, JSON says {want}")
     return arrays, meta
 
 
-def load_cached(spec: RunSpec, results_root: str | os.PathLike | None = None
-                ) -> Result | None:
+def load_cached(spec: RunSpec, results_root: str | os.PathLike | None = None) -> Result | None:
     """The cached :class:`Result` of ``spec``, or None when there is no valid entry.
 
-    An invalid entry (JSON without NPZ, NPZ without JSON, checksum or array mismatch,
-    unreadable files) is reported with a logged warning and treated as missing."""
+    An invalid entry (JSON without NPZ, NPZ without JSON, checksum or array mismatch, unreadable files) is
+    reported with a logged warning and treated as missing."""
     npz_path, json_path = cache_paths(spec, results_root)
     if not json_path.exists():
         if npz_path.exists():
-            logger.warning("incomplete cache entry %s (NPZ without JSON; an interrupted "
-                           "write?): recomputing", npz_path)
+            logger.warning("incomplete cache entry %s (NPZ without JSON; an interrupted write?): recomputing",
+                           npz_path)
         return None
     try:
         arrays, meta = _read_entry(spec, npz_path, json_path)
@@ -643,17 +464,22 @@ def _store(spec: RunSpec, results_root: Path, arrays: dict[str, np.ndarray], fn_
         "config": spec.config,
         "seed": spec.seed,
         "hash": spec.hash,
+        "payload_key": payload_key(spec.experiment, spec.function, spec.config, spec.seed,
+                                   {k: v.hash for k, v in spec.needs.items()}),
         "code_fingerprint": code_fingerprint(spec.function),
+        "code_files": code_files(spec.function),
+        "library_versions": library_versions(),
         "git_commit": environment["git_commit"],
         "git_dirty": environment["git_dirty"],
         "versions": environment["versions"],
         "metadata": fn_meta,
         "data_checksums": checksums if checksums is not None else {},
         "wall_time_s": wall,
-        "arrays": {name: {"shape": list(arr.shape), "dtype": arr.dtype.str}
-                   for name, arr in sorted(arrays.items())},
+        "arrays": {name: {"shape": list(arr.shape), "dtype": arr.dtype.str} for name, arr in sorted(arrays.items())},
         "npz_sha256": digest,
     }
+    if spec.needs:
+        meta["needs"] = {name: dep.hash for name, dep in spec.needs.items()}
     atomic_write_json(json_path, meta)
     try:
         arrays_back, meta_back = _read_entry(spec, npz_path, json_path)
@@ -663,126 +489,153 @@ def _store(spec: RunSpec, results_root: Path, arrays: dict[str, np.ndarray], fn_
 
 
 # --------------------------------------------------------------------------------------------
-# Backends
-# --------------------------------------------------------------------------------------------
-
-def _map_sequential(specs: Sequence[RunSpec]) -> Iterator[tuple]:
-    for i, spec in enumerate(specs):
-        yield _execute_indexed(i, spec)
-
-
-def _map_joblib(specs: Sequence[RunSpec], jobs: int) -> Iterator[tuple]:
-    from joblib import Parallel, delayed
-
-    parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
-    yield from parallel(delayed(_execute_indexed)(i, spec) for i, spec in enumerate(specs))
-
-
-def _is_scheduler_like(obj: Any) -> bool:
-    if isinstance(obj, str):
-        return bool(obj)
-    if hasattr(obj, "scheduler_address"):  # a dask cluster (LocalCluster, ...)
-        return True
-    try:
-        from distributed import Client
-    except ImportError:  # pragma: no cover
-        return False
-    return isinstance(obj, Client)
-
-
-def _map_dask(specs: Sequence[RunSpec], scheduler: Any) -> Iterator[tuple]:
-    from distributed import Client, as_completed
-
-    own = not isinstance(scheduler, Client)
-    client = Client(scheduler, set_as_default=False) if own else scheduler
-    futures = []
-    try:
-        futures = client.map(_execute_indexed, range(len(specs)), specs, pure=False)
-        for future in as_completed(futures, loop=client.loop):
-            yield future.result()
-    finally:
-        pending = [f for f in futures if not f.done()]
-        if pending:
-            client.cancel(pending)
-        if own:
-            client.close()
-
-
-# --------------------------------------------------------------------------------------------
 # run_all
 # --------------------------------------------------------------------------------------------
 
+def _with_needs(specs: Sequence[RunSpec]) -> list[RunSpec]:
+    """Every spec and, before it, every spec it needs (transitively), each once."""
+    order: dict[str, RunSpec] = {}
+
+    def visit(spec: RunSpec) -> None:
+        if spec._canonical in order:
+            return
+        for dep in spec.needs.values():
+            visit(dep)
+        order[spec._canonical] = spec
+
+    for spec in specs:
+        visit(spec)
+    return list(order.values())
+
+
+def _check_arguments(specs, jobs) -> list[RunSpec]:
+    require(isinstance(jobs, (int, np.integer)) and not isinstance(jobs, bool) and jobs >= 1,
+            "jobs", jobs, "an int >= 1 (number of worker processes)")
+    specs = list(specs)
+    for i, spec in enumerate(specs):
+        if not isinstance(spec, RunSpec):
+            raise ValueError(f"specs[{i}] of type {type(spec).__name__} is not admissible: a RunSpec")
+    return specs
+
+
+def _prepare_root(root: Path, pending: Sequence[RunSpec]) -> None:
+    name = RESULTS_DIR_ENV if os.environ.get(RESULTS_DIR_ENV) and root == Path(os.environ[RESULTS_DIR_ENV]) \
+        else "results_root"
+    ensure_writable_directory(root, name)
+    for paper in sorted({spec.paper for spec in pending}):
+        ensure_writable_directory(root / paper, name, create=False)
+    removed = remove_orphan_temporaries(root)
+    if removed:
+        logger.info("removed %d temporary file(s) left by an interrupted writer in %s", removed, root)
+
+
+def _failure(exc: BaseException, spec: RunSpec, siblings: Sequence[RunSpec]) -> BaseException:
+    """The exception to raise for a failed run: user-facing errors become one-line RunFailed naming the
+    run; programming errors keep their type and traceback, with a note naming the run."""
+    label = run_label(spec, siblings)
+    if isinstance(exc, DivergenceError):
+        return RunFailed(f"{label} diverged: {str(exc).strip().splitlines()[0]}; nothing was cached for it")
+    if isinstance(exc, (ReproError, ValueError)):
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return RunFailed(f"{label} failed: {first}; nothing was cached for it")
+    exc.add_note(f"while running {spec.function} for {label}")
+    return exc
+
+
 def run_all(specs: Iterable[RunSpec], *, jobs: int = 1, scheduler: Any = None,
             results_root: str | os.PathLike | None = None, progress: bool = True,
-            force: bool = False) -> list[Result]:
-    """Run every spec not yet cached, cache it, and return all results in spec order.
+            force: bool = False, estimate: Callable[[RunSpec], float] | None = None) -> list[Result]:
+    """Run every spec not yet cached (and, first, the runs it needs), cache it, and return all results in
+    spec order.
 
     Parameters
     ----------
     specs : iterable of RunSpec
         Duplicates (equal specs) are computed once and share one :class:`Result`.
     jobs : int >= 1
-        Worker processes of the joblib/loky pool (1: run in this process). Ignored with dask.
+        Worker processes of the local pool (1: run in this process). Ignored with dask.
     scheduler : str, distributed.Client, cluster or None
-        A dask scheduler address (``"tcp://127.0.0.1:8786"``), a ``distributed.Client`` (not
-        closed afterwards) or a cluster object; None falls back to ``$REPRO_DASK_ADDRESS`` and,
-        when that is unset, to joblib.
+        A dask scheduler address (``"tcp://127.0.0.1:8786"``), a ``distributed.Client`` (not closed
+        afterwards) or a cluster object; None falls back to ``$REPRO_DASK_ADDRESS`` and, when that is unset,
+        to the local pool.
     results_root : path or None
-        Cache root; default ``$REPRO_RESULTS_DIR`` or ``./results``.
+        Cache root; default ``$REPRO_RESULTS_DIR`` or ``./results``. Checked to be a writable directory
+        before anything is computed.
     progress : bool
-        Show a tqdm bar over runs on stderr.
+        Show one progress bar per experiment on stderr.
     force : bool
         Recompute (and overwrite) every spec even when cached.
+    estimate : callable or None
+        ``spec -> expected seconds``, from measured costs (:mod:`repro.costs`): orders each experiment's runs
+        longest first and gives the progress bars their ETA.
 
-    Each finished run is written to the cache as soon as it finishes, so an interrupted batch
-    resumes where it stopped. When a run raises, the exception propagates (after the runs
-    finished before it were cached) and remaining runs are cancelled.
+    Each finished run is written to the cache as soon as it finishes, so an interrupted batch resumes where
+    it stopped. When a run fails, the remaining runs are cancelled and the error propagates (module
+    docstring); on Ctrl-C, :class:`~repro.errors.Interrupted`.
     """
-    from tqdm import tqdm
-
-    require(isinstance(jobs, (int, np.integer)) and not isinstance(jobs, bool) and jobs >= 1,
-            "jobs", jobs, "an int >= 1 (number of worker processes)")
-    jobs = int(jobs)
-    if scheduler is None:
-        scheduler = os.environ.get(DASK_ADDRESS_ENV) or None
-    if scheduler is not None and not _is_scheduler_like(scheduler):
-        raise ValueError(
-            f"scheduler={scheduler!r} is not admissible: a dask scheduler address "
-            "such as 'tcp://127.0.0.1:8786', a distributed.Client, or None")
-    specs = list(specs)
-    for i, spec in enumerate(specs):
-        if not isinstance(spec, RunSpec):
-            raise ValueError(
-                f"specs[{i}] of type {type(spec).__name__} is not admissible: a RunSpec")
+    specs = _check_arguments(specs, jobs)
+    backend_factory = backends.choose(scheduler, int(jobs))
     root = resolve_results_root(results_root)
-
-    unique: dict[str, RunSpec] = {}
-    for spec in specs:
-        unique.setdefault(spec._canonical, spec)
+    everything = _with_needs(specs)
     results: dict[str, Result] = {}
     if not force:
-        for key, spec in unique.items():
+        for spec in everything:
             cached = load_cached(spec, root)
             if cached is not None:
-                results[key] = cached
-    pending = [spec for key, spec in unique.items() if key not in results]
-
+                results[spec._canonical] = cached
+    pending = [spec for spec in everything if spec._canonical not in results]
     if pending:
         for function in sorted({spec.function for spec in pending}):
             _resolve_function(function)  # fail fast, in the caller, on a bad import path
-        environment = provenance_environment()
-        if scheduler is not None:
-            stream = _map_dask(pending, scheduler)
-        elif min(jobs, len(pending)) == 1:
-            stream = _map_sequential(pending)
-        else:
-            stream = _map_joblib(pending, min(jobs, len(pending)))
-        with tqdm(total=len(unique), initial=len(results), disable=not progress,
-                  file=sys.stderr, unit="run", desc="runs") as bar:
-            with contextlib.closing(stream):
-                for index, arrays, fn_meta, wall in stream:
-                    spec = pending[index]
-                    results[spec._canonical] = _store(spec, root, arrays, fn_meta, wall,
-                                                      environment)
-                    bar.update(1)
+        _prepare_root(root, pending)
+        _compute(pending, everything, results, root, backend_factory, progress, estimate)
     return [results[spec._canonical] for spec in specs]
+
+
+def _submission_order(pending: list[RunSpec], estimate) -> list[RunSpec]:
+    """Experiments in order of first appearance; within one, longest expected runs first."""
+    experiments = list(dict.fromkeys(spec.experiment for spec in pending))
+    cost = (lambda s: -estimate(s)) if estimate is not None else (lambda s: 0.0)
+    return [spec for name in experiments for spec in sorted((s for s in pending if s.experiment == name), key=cost)]
+
+
+def _compute(pending, everything, results, root, backend_factory, progress, estimate) -> None:
+    environment = provenance_environment()
+    order = _submission_order(pending, estimate)
+    siblings: dict[str, list[RunSpec]] = {}
+    for spec in everything:
+        siblings.setdefault(spec.experiment, []).append(spec)
+    waiting = {spec._canonical: spec for spec in order}
+    bars = Progress(everything, {key for key in results}, order, estimate, enabled=progress,
+                    workers=backend_factory.workers)
+    stored = 0
+    with backend_factory() as backend:
+        try:
+            while waiting or backend.busy:
+                for key, spec in list(waiting.items()):
+                    if all(dep._canonical in results for dep in spec.needs.values()):
+                        inputs = {name: results[dep._canonical] for name, dep in spec.needs.items()}
+                        backend.submit(spec, inputs)
+                        bars.started(spec)
+                        del waiting[key]
+                for spec, outcome in backend.completed():
+                    if isinstance(outcome, BaseException):
+                        raise _failure(outcome, spec, siblings[spec.experiment]) from None
+                    arrays, fn_meta, wall = outcome
+                    try:
+                        results[spec._canonical] = _store(spec, root, arrays, fn_meta, wall, environment)
+                    except OSError as exc:
+                        raise ReproError(f"cannot store {run_label(spec, siblings[spec.experiment])} in "
+                                         f"{root / spec.paper}: {exc.strerror or exc}") from None
+                    stored += 1
+                    bars.finished(spec, wall)
+        except KeyboardInterrupt:
+            backend.abort()
+            cached = sum(1 for spec in everything if spec._canonical in results)
+            raise Interrupted(f"interrupted: {cached} of {len(everything)} runs cached ({stored} computed now), "
+                              "rerun to resume") from None
+        except BaseException:
+            backend.abort()
+            raise
+        finally:
+            bars.close()

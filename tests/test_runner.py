@@ -1,6 +1,6 @@
 """Tests of repro.runner: hashing, cache, atomic writes, resume, backends, provenance.
 
-The run functions live in this module. loky and dask workers import them by their dotted
+The run functions live in this module. Pool and dask workers import them by their dotted
 path, so the module-scoped ``worker_pythonpath`` fixture puts ``tests/`` (and the project
 root) on ``PYTHONPATH`` before any worker process is spawned.
 """
@@ -17,19 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from repro import runner
-from repro.errors import ConfigError
-from repro.runner import (
-    Result,
-    RunSpec,
-    atomic_savez,
-    atomic_write_bytes,
-    cache_paths,
-    canonical_json,
-    config_hash,
-    load_cached,
-    run_all,
-)
+from repro import io, runner
+from repro.errors import ConfigError, ReproError, RunFailed
+from repro.io import atomic_savez, atomic_write_bytes, canonical_json
+from repro.runner import Result, RunSpec, cache_paths, config_hash, load_cached, run_all
 
 TESTS_DIR = Path(__file__).resolve().parent
 ROOT_DIR = TESTS_DIR.parent
@@ -90,27 +81,15 @@ def temp_files(root: Path) -> list[Path]:
 
 @pytest.fixture(scope="module", autouse=True)
 def worker_pythonpath():
-    """Make this module importable by worker processes (loky, dask) spawned from now on."""
+    """Make this module importable by worker processes (pool, dask) spawned from now on."""
     old = os.environ.get("PYTHONPATH")
     parts = [str(TESTS_DIR), str(ROOT_DIR)] + ([old] if old else [])
     os.environ["PYTHONPATH"] = os.pathsep.join(parts)
-    _shutdown_loky()  # workers spawned earlier (other test modules) would not see tests/
     yield
-    _shutdown_loky()
     if old is None:
         os.environ.pop("PYTHONPATH", None)
     else:
         os.environ["PYTHONPATH"] = old
-
-
-def _shutdown_loky() -> None:
-    try:
-        from joblib.externals.loky import reusable_executor
-    except ImportError:  # pragma: no cover
-        return
-    executor = getattr(reusable_executor, "_executor", None)
-    if executor is not None:
-        executor.shutdown(wait=True, kill_workers=True)
 
 
 @pytest.fixture(scope="module")
@@ -163,8 +142,10 @@ def test_config_hash_golden_value():
     from repro import runner as runner_module
     payload = runner_module._hash_payload(s.experiment, s.function, s.config, s.seed)
     assert hashlib.sha256(payload.encode("ascii")).hexdigest()[:16] == GOLDEN_HASH
-    assert config_hash(s) == hashlib.sha256(
-        (payload + runner_module.code_fingerprint(s.function)).encode("ascii")).hexdigest()[:16]
+    assert runner_module.payload_key(s.experiment, s.function, s.config, s.seed) == GOLDEN_HASH
+    key = (payload + runner_module.code_fingerprint(s.function) + canonical_json(runner_module.library_versions())
+           + f"format={runner_module.CACHE_FORMAT}")
+    assert config_hash(s) == hashlib.sha256(key.encode("ascii")).hexdigest()[:16]
 
 
 def test_config_hash_changes_with_the_code(monkeypatch):
@@ -172,6 +153,15 @@ def test_config_hash_changes_with_the_code(monkeypatch):
     s = RunSpec(experiment="fedsgm.figure1", config={"eta": 0.1}, seed=0, function="repro.experiments.fedsgm.run")
     before = config_hash(s)
     monkeypatch.setattr(runner_module, "code_fingerprint", lambda function="repro": "0" * 16)
+    assert config_hash(s) != before
+
+
+def test_config_hash_changes_with_the_library_versions(monkeypatch):
+    from repro import runner as runner_module
+    s = RunSpec(experiment="fedsgm.figure1", config={"eta": 0.1}, seed=0, function="repro.experiments.fedsgm.run")
+    before = config_hash(s)
+    versions = dict(runner_module.library_versions())
+    monkeypatch.setattr(runner_module, "library_versions", lambda: versions | {"numpy": "0.0.1"})
     assert config_hash(s) != before
 
 
@@ -305,7 +295,7 @@ def test_atomic_savez_is_deterministic_and_loadable(tmp_path):
     d1 = atomic_savez(tmp_path / "one.npz", arrays)
     d2 = atomic_savez(tmp_path / "sub" / "two.npz", dict(reversed(list(arrays.items()))))
     assert (tmp_path / "one.npz").read_bytes() == (tmp_path / "sub" / "two.npz").read_bytes()
-    assert d1 == d2 == runner._sha256_file(tmp_path / "one.npz")
+    assert d1 == d2 == io.sha256_file(tmp_path / "one.npz")
     with np.load(tmp_path / "one.npz", allow_pickle=False) as z:
         assert z.files == ["a", "b", "s"]
         assert np.array_equal(z["b"], arrays["b"]) and z["s"].shape == ()
@@ -326,7 +316,7 @@ def test_failed_write_leaves_nothing_behind(tmp_path, monkeypatch):
     with pytest.raises(OSError, match="disk full"):
         atomic_savez(tmp_path / "keep.npz", {"x": np.zeros(3)})
     assert (tmp_path / "keep.npz").read_bytes() == b"old"
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(ReproError, match=r"^cannot store toy\.figure1 run .*disk full"):
         run_all([spec(0)], results_root=tmp_path / "res", progress=False)
     assert load_cached(spec(0), tmp_path / "res") is None
     assert temp_files(tmp_path) == []
@@ -453,7 +443,7 @@ def test_invalid_arguments(tmp_path):
     for fn, message in [("returns_list", r"arrays returned by .*\['x'\] of type list"),
                         ("returns_object_array", r"dtype object is not admissible"),
                         ("returns_single", r"return value of .* of type ndarray")]:
-        with pytest.raises(ValueError, match=message):
+        with pytest.raises(RunFailed, match=message):
             run_all([RunSpec("toy.bad", {}, 0, f"{__name__}.{fn}")], results_root=tmp_path,
                     progress=False)
     assert temp_files(tmp_path) == [] and not (tmp_path / "toy").exists()

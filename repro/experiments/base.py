@@ -1,14 +1,18 @@
 """The experiment contract shared by every paper module: :class:`Experiment` and the profiles.
 
-An :class:`Experiment` has a name (``"fedsgm.figure1"``), a function from a profile to the list
-of :class:`~repro.runner.RunSpec` it needs, and optionally a figure function from the results of
-those specs to saved figure files. The list of papers lives in :mod:`repro.registry`, outside this
-package, so that registering a paper does not change the code fingerprint of any run.
+An :class:`Experiment` has a name (``"fedsgm.figure1"``), a function from a profile to the list of
+:class:`~repro.runner.RunSpec` it needs, and optionally a figure function from the results of those specs
+to saved figure files, a validation of a config (raising a one-line ``ValueError`` before anything runs),
+the values a ``--set KEY=VALUE`` may give to string-valued keys (``choices``; by default the values the
+experiment's own specs use), and a work model ``work(config) -> float`` that the cost estimates of
+:mod:`repro.costs` scale measured seconds by (default: every run is one unit). The list of papers lives in
+:mod:`repro.registry`, outside this package, so that registering a paper does not change the code
+fingerprint of any run.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
 
 from ..errors import ConfigError
 
@@ -23,6 +27,8 @@ class Experiment:
     specs: Callable[[str], list]                 # profile -> list[RunSpec]
     figure: Callable[[list, str], list] | None   # (results, profile) -> list[Path]
     validate: Callable[[dict], None] | None = None  # raises ValueError on an inadmissible config
+    choices: Mapping[str, tuple] = field(default_factory=dict)   # key -> admissible values of --set
+    work: Callable[[dict], float] | None = None  # config -> units of work (costs.py); None: 1 per run
 
 
 def check_profile(profile: str) -> str:

@@ -1,0 +1,240 @@
+"""Where runs execute: in this process, in a local pool of worker processes, or on a dask cluster.
+
+All three backends take a callable and its arguments (the runner's ``execute(spec, inputs)``) and hand back
+finished runs as they complete; :mod:`repro.runner` does the caching and the bookkeeping. Results are
+bit-identical across backends because each run seeds itself and runs with single-threaded BLAS.
+
+* **Sequential** (``jobs=1``): one run at a time, in submission order, in this process.
+* **Local pool** (``jobs>=2``): :class:`concurrent.futures.ProcessPoolExecutor` with the ``spawn`` start method.
+  One pool serves a whole ``run_all`` call, so a worker that loaded a data set keeps it (per-process caches)
+  for every later run of the batch, whatever experiment it belongs to. We do not use joblib's loky executor
+  here: its memory-leak safeguard restarts a worker whose memory grows by 300 MB after its first task, which
+  is exactly what loading MNIST or CIFAR-10 does (a restart warning and a reload per worker). Workers ignore
+  SIGINT; on Ctrl-C the parent terminates them, so no worker prints a traceback.
+* **Dask** (``scheduler``: an address, a ``distributed.Client`` or a cluster): futures on the cluster. An
+  address is checked for form before anything else and the connection times out after
+  ``$REPRO_DASK_TIMEOUT`` seconds (default 10) with a one-line error.
+"""
+from __future__ import annotations
+
+import collections
+import concurrent.futures
+import contextlib
+import logging
+import multiprocessing
+import os
+import re
+import signal
+from typing import Any, Callable
+
+from .errors import ConfigError, ReproError
+
+DASK_ADDRESS_ENV = "REPRO_DASK_ADDRESS"
+DASK_TIMEOUT_ENV = "REPRO_DASK_TIMEOUT"
+_ADDRESS_RE = re.compile(r"^(tcp|tls|inproc|ucx|ws|wss)://[A-Za-z0-9_.\-\[\]:]+?(:(\d{1,5}))?/?$")
+
+
+class _Sequential:
+    """Runs the queued calls one by one, in order, when results are asked for."""
+
+    def __init__(self, call: Callable):
+        self.call, self.queue = call, collections.deque()
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.queue)
+
+    def submit(self, spec, inputs) -> None:
+        self.queue.append((spec, inputs))
+
+    def completed(self) -> list:
+        spec, inputs = self.queue.popleft()
+        try:
+            return [(spec, self.call(spec, inputs))]
+        except Exception as exc:   # noqa: BLE001 - handed to the runner, which decides how to report it
+            return [(spec, exc)]
+
+    def abort(self) -> None:
+        self.queue.clear()
+
+    def close(self) -> None:
+        pass
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _Pool:
+    """A spawn-started process pool (module docstring)."""
+
+    def __init__(self, call: Callable, jobs: int):
+        self.call, self.futures = call, {}
+        self.executor = concurrent.futures.ProcessPoolExecutor(
+            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint)
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.futures)
+
+    def submit(self, spec, inputs) -> None:
+        self.futures[self.executor.submit(self.call, spec, inputs)] = spec
+
+    def completed(self) -> list:
+        done, _ = concurrent.futures.wait(self.futures, return_when=concurrent.futures.FIRST_COMPLETED)
+        out = []
+        for future in done:
+            spec = self.futures.pop(future)
+            try:
+                out.append((spec, future.result()))
+            except Exception as exc:   # noqa: BLE001 - handed to the runner
+                out.append((spec, exc))
+        return out
+
+    def abort(self) -> None:
+        """Cancel what is queued and terminate the workers (a running run cannot be cancelled otherwise)."""
+        processes = list((getattr(self.executor, "_processes", None) or {}).values())
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(timeout=10)
+        self.futures.clear()
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=True)
+
+
+class _Dask:
+    """Futures on a dask.distributed cluster."""
+
+    def __init__(self, call: Callable, client, own: bool):
+        from distributed import as_completed
+
+        self.call, self.client, self.own = call, client, own
+        self.futures, self.stream = {}, as_completed(loop=client.loop)
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.futures)
+
+    def submit(self, spec, inputs) -> None:
+        future = self.client.submit(self.call, spec, inputs, pure=False)
+        self.futures[future.key] = spec
+        self.stream.add(future)
+
+    def completed(self) -> list:
+        out = []
+        for future in self.stream.next_batch(block=True):
+            spec = self.futures.pop(future.key)
+            try:
+                out.append((spec, future.result()))
+            except Exception as exc:   # noqa: BLE001 - handed to the runner
+                out.append((spec, exc))
+        return out
+
+    def abort(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.cancel(list(self.stream.futures))
+        self.futures.clear()
+        self.close()
+
+    def close(self) -> None:
+        if self.own:
+            with contextlib.suppress(Exception):
+                self.client.close()
+            self.own = False
+
+
+def check_address(address: str, source: str) -> str:
+    """A dask scheduler address such as ``tcp://127.0.0.1:8786``; a one-line ConfigError otherwise."""
+    match = _ADDRESS_RE.match(address) if isinstance(address, str) else None
+    port = match.group(3) if match else None
+    if not match or (port is not None and not 1 <= int(port) <= 65535):
+        raise ConfigError(f"{source}={address!r} is not admissible: a dask scheduler address such as "
+                          "'tcp://127.0.0.1:8786' (protocol tcp, tls, inproc, ucx, ws or wss; host; port 1-65535)")
+    return address
+
+
+@contextlib.contextmanager
+def _quiet(logger_names=("distributed", "tornado", "asyncio")):
+    loggers = [logging.getLogger(name) for name in logger_names]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels):
+            lg.setLevel(level)
+
+
+def _timeout() -> float:
+    raw = os.environ.get(DASK_TIMEOUT_ENV, "10")
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise ConfigError(f"{DASK_TIMEOUT_ENV}={raw!r} is not admissible: a number of seconds > 0")
+    return value
+
+
+def _connect(address: str, source: str):
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ConfigError(f"{source}={address!r} needs dask.distributed: pip install -e '.[dask]'") from None
+    timeout = _timeout()
+    try:
+        with _quiet():
+            return Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ReproError(f"{source}={address!r} is not reachable: no dask scheduler answered within {timeout:g} s "
+                         f"({type(exc).__name__}); start one with `dask scheduler` or leave it unset") from None
+
+
+class _Factory:
+    """Makes the backend when there is work (no pool is started, no cluster contacted, for a fully cached
+    batch). ``workers`` is how many runs execute at once (for ETAs)."""
+
+    def __init__(self, make: Callable, workers: int):
+        self.make, self.workers = make, workers
+
+    @contextlib.contextmanager
+    def __call__(self):
+        backend = self.make()
+        try:
+            yield backend
+        finally:
+            backend.close()
+
+
+def choose(scheduler: Any, jobs: int, call: Callable | None = None) -> _Factory:
+    """The backend for ``scheduler`` (explicit, else ``$REPRO_DASK_ADDRESS``, else none) and ``jobs``;
+    argument errors are raised now, before any work."""
+    if call is None:
+        from .runner import execute as call
+    source = "scheduler"
+    if scheduler is None and os.environ.get(DASK_ADDRESS_ENV):
+        scheduler, source = os.environ[DASK_ADDRESS_ENV], DASK_ADDRESS_ENV
+    if scheduler is None or (isinstance(scheduler, str) and not scheduler):
+        if jobs == 1:
+            return _Factory(lambda: _Sequential(call), 1)
+        return _Factory(lambda: _Pool(call, jobs), jobs)
+    if isinstance(scheduler, str):
+        check_address(scheduler, source)
+        return _Factory(lambda: _Dask(call, _connect(scheduler, source), own=True), max(jobs, 2))
+    if hasattr(scheduler, "scheduler_address"):            # a cluster object (LocalCluster, ...)
+        address = scheduler.scheduler_address
+        return _Factory(lambda: _Dask(call, _connect(address, source), own=True), max(jobs, 2))
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover
+        Client = ()
+    if Client and isinstance(scheduler, Client):
+        return _Factory(lambda: _Dask(call, scheduler, own=False), max(jobs, 2))
+    raise ValueError(f"scheduler={scheduler!r} is not admissible: a dask scheduler address such as "
+                     "'tcp://127.0.0.1:8786', a distributed.Client, a cluster, or None")

@@ -1,0 +1,138 @@
+"""What a cached result depends on besides its config: the suite's source code a run executes, and the
+versions of the numerical libraries it runs on. Both are part of every run's cache key
+(:func:`repro.runner.config_hash`).
+
+**Code.** A run function is named by its dotted path (``repro.experiments.fedsgm_runs.run_figure1``).
+Its code is the function's module and, transitively, every ``bounds``/``repro`` module that module
+imports (found statically with :mod:`ast`, parent packages included): :func:`code_files` maps each of
+them to the SHA-256 of its source. Editing any of those files recomputes the run; editing anything else
+(figures, the report, another paper's claims or runs) keeps it valid. Two modules are left out on purpose:
+
+* ``repro.runner``, which executes every run, and ``repro.experiments.base`` (the Experiment contract and
+  the profiles), which run modules import to *declare* their specs. Neither computes any array; a change
+  in how results are computed or stored by the runner bumps :data:`repro.runner.CACHE_FORMAT` instead.
+  Without this rule, every edit of the runner would recompute every cached run.
+
+The closure is module-granular: a run module that imports plotting or report code would depend on it.
+``tests/test_fingerprint.py`` checks that no run function's closure contains a figure, report or
+notebook module, or another paper's modules.
+
+**Libraries.** :func:`library_versions` lists the versions of the libraries whose arithmetic a result can
+depend on (numpy, scipy, sympy, cvxpy and its solvers, scikit-learn) and the Python minor version. A
+result computed under other versions is not reused. Backends (joblib, dask) and plotting libraries are
+not part of the key: they do not change what a run computes.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import importlib.metadata
+import platform
+from pathlib import Path
+
+__all__ = ["code_files", "code_fingerprint", "library_versions", "EXCLUDED_MODULES"]
+
+EXCLUDED_MODULES = frozenset({"repro.runner", "repro.experiments.base"})
+
+#: distribution names whose versions are part of every cache key
+NUMERICAL_DISTRIBUTIONS = ("numpy", "scipy", "sympy", "cvxpy", "clarabel", "scs", "scikit-learn")
+
+
+@functools.lru_cache(maxsize=None)
+def _package_dirs() -> dict[str, Path]:
+    import bounds
+    import repro
+
+    return {"bounds": Path(bounds.__file__).resolve().parent, "repro": Path(repro.__file__).resolve().parent}
+
+
+def _module_file(name: str, roots: dict[str, Path]) -> Path | None:
+    """Source file of a ``bounds``/``repro`` module (a package: its ``__init__.py``), or None."""
+    parts = name.split(".")
+    root = roots.get(parts[0])
+    if root is None:
+        return None
+    base = root.joinpath(*parts[1:])
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imports(path: Path, package: str) -> list[str]:
+    """Every module name an ``import`` / ``from ... import`` statement of the file may refer to."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[:len(anchor) - node.level + 1]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            names.append(base)
+            names += [f"{base}.{alias.name}" for alias in node.names]   # "from pkg import module"
+    return names
+
+
+def _closure(module: str, roots: dict[str, Path]) -> dict[str, Path]:
+    seen: dict[str, Path] = {}
+    todo = [module]
+    while todo:
+        parts = todo.pop().split(".")
+        for k in range(1, len(parts) + 1):           # importing a.b.c runs a and a.b first
+            prefix = ".".join(parts[:k])
+            path = _module_file(prefix, roots)
+            if prefix in seen or prefix in EXCLUDED_MODULES or path is None:
+                continue
+            seen[prefix] = path
+            package = prefix if path.name == "__init__.py" else prefix.rsplit(".", 1)[0]
+            todo += _imports(path, package)
+    return seen
+
+
+def _module_of(function: str, roots: dict[str, Path]) -> str:
+    module = function
+    while module and _module_file(module, roots) is None:
+        module = module.rpartition(".")[0]
+    return module or "repro"
+
+
+def code_files(function: str = "repro", roots: dict[str, Path] | None = None) -> dict[str, str]:
+    """``{module: sha256 of its source (16 hex)}`` for every suite module the run function ``function``
+    executes (module docstring). ``roots`` maps the package names ``bounds``/``repro`` to the directories
+    to read them from (default: the imported packages); tests use it to fingerprint an edited copy."""
+    roots = _package_dirs() if roots is None else roots
+    return {name: hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+            for name, path in sorted(_closure(_module_of(function, roots), roots).items())}
+
+
+@functools.lru_cache(maxsize=512)
+def _cached_code_files(function: str) -> tuple:
+    return tuple(code_files(function).items())
+
+
+def code_fingerprint(function: str = "repro", roots: dict[str, Path] | None = None) -> str:
+    """SHA-256 (16 hex) over :func:`code_files` of ``function`` (cached per process for the installed
+    packages: the sources do not change while a command runs)."""
+    items = tuple(code_files(function, roots).items()) if roots is not None else _cached_code_files(function)
+    digest = hashlib.sha256()
+    for name, sha in items:
+        digest.update(f"{name}\0{sha}\0".encode("ascii"))
+    return digest.hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=1)
+def library_versions() -> dict[str, str]:
+    """``{distribution: version}`` of :data:`NUMERICAL_DISTRIBUTIONS` (those installed) and
+    ``python`` (major.minor)."""
+    out = {"python": ".".join(platform.python_version_tuple()[:2])}
+    for dist in NUMERICAL_DISTRIBUTIONS:
+        try:
+            out[dist] = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    return out
