@@ -90,7 +90,7 @@ def _fmt(x) -> str:
 def bench_figure1(args) -> dict:
     t0 = time.perf_counter()
     try:
-        from repro.experiments.fedsgm import figure1_specs
+        from repro.experiments.fedsgm_runs import figure1_specs
         from repro.runner import run_all
         import_error = None
     except Exception as exc:  # noqa: BLE001 - report and fall back
@@ -105,10 +105,10 @@ def bench_figure1(args) -> dict:
                 return run_all(specs, force=True, results_root=root, progress=False)
         what = f"run_all(figure1_specs('quick')) = {len(specs)} runs, force=True, jobs=1, temporary results root"
     else:
-        print(f"figure1: importing repro.experiments.fedsgm / repro.runner failed ({import_error}); "
+        print(f"figure1: importing repro.experiments.fedsgm_runs / repro.runner failed ({import_error}); "
               "measuring a direct alg.run on a Neyman-Pearson problem instead")
         from repro.algorithms import fedsgm as alg
-        from repro.problems import random_instance
+        from repro.problems.generators import random_instance
         problem = random_instance("neyman_pearson", np.random.default_rng(0), n_clients=10, dim=31)
         specs = []
 
@@ -165,7 +165,8 @@ def bench_figure1(args) -> dict:
 def bench_checks(args) -> dict:
     from bounds import fedsgm as B
     from repro.algorithms import fedsgm as alg
-    from repro.problems import NoSolutionError, SolverFailure, random_instance
+    from repro.problems._common import NoSolutionError, SolverFailure
+    from repro.problems.generators import random_instance
     from repro.verify import fedsgm as V
 
     # warm-up: sympy lambdify caches, cvxpy/solver imports
@@ -247,7 +248,7 @@ def _one_instance(i, args, B, alg, random_instance, V):
 # ---------------------------------------------------------------------------- (iii) scaling
 def bench_scaling(args) -> dict:
     from repro.algorithms import fedsgm as alg
-    from repro.problems import random_instance
+    from repro.problems.generators import random_instance
 
     rows, results = [], []
     for K in (9, None):

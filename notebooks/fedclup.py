@@ -33,15 +33,14 @@ import numpy as np
 from IPython.display import Image, Markdown, display
 
 from bounds import fedclup as B
-from repro import runner
+from bounds import fedclup_findings as BF
 from repro.experiments import fedclup as X
 from repro.plotting import figures_root
-from repro.registry import get
-from repro.report import findings_table, markdown_table
+from repro.report import experiment_results, findings_table, markdown_table
 
 PROFILE = "quick"
 FIG = figures_root() / "fedclup"
-results = {name: runner.run_all(get(name).specs(PROFILE), progress=False) for name in X.AUDIT_EXPERIMENTS}
+results = experiment_results(X.AUDIT_EXPERIMENTS, PROFILE)
 
 
 def esc(text) -> str:
@@ -74,19 +73,19 @@ for cid in ("fedclup.thm1", "fedclup.cor1", "fedclup.thm1.8a", "fedclup.thm1.8b"
 # monotonicity of the communication cost in $\lambda$.
 
 # %%
-rows = B.lemma1_checks() + B.closed_form_limits() + B.derived_checks()
+rows = BF.lemma1_checks() + BF.closed_form_limits() + BF.derived_checks()
 status = {}
 for r in rows:
     status[r["status"]] = status.get(r["status"], 0) + 1
 display(Markdown(f"{len(rows)} symbolic items; status counts: {status}"))
 display(Markdown(markdown_table(["item", "status", "method"], [[esc(r["item"]), r["status"], esc(r["method"])]
-                                                              for r in B.derived_checks()])))
+                                                              for r in BF.derived_checks()])))
 
 # %%
 display(Markdown(markdown_table(["regime", "condition", "rate", "upper / lower", "verdict"],
                                 [[r["regime"], esc(r["condition"]), esc(r["rate"]), esc(r["upper_over_lower"]),
-                                  r["verdict"]] for r in B.regime_table()])))
-comm = B.communication_in_lambda()
+                                  r["verdict"]] for r in BF.regime_table()])))
+comm = BF.communication_in_lambda()
 display(Markdown(markdown_table(["item", "result"], [[k, esc(v)] for k, v in comm.items()])))
 
 # %% [markdown]
@@ -177,7 +176,7 @@ display(Image(str(FIG / "figure5.png")))
 # ## 8. Findings and what is not reproduced
 
 # %%
-findings = B.audit_findings(np.random.default_rng(0)) + X._logistic_settings(results["fedclup.figure4"])
+findings = BF.audit_findings(np.random.default_rng(0)) + X._logistic_settings(results["fedclup.figure4"])
 display(Markdown(esc(findings_table([f for f in findings if f.verdict != "not checkable"]))))
 display(Markdown(f"{sum(f.verdict == 'not checkable' for f in findings)} further items are not checkable against "
                  "the paper: their formulas are not recovered (spec 12)."))

@@ -30,14 +30,13 @@ import sympy as sp
 from IPython.display import Image, Markdown, display
 
 from bounds import fedsgm as B
-from repro import runner
+from bounds import fedsgm_findings as BF
 from repro.experiments import fedsgm as X
 from repro.plotting import figures_root
-from repro.registry import get
-from repro.report import markdown_table
+from repro.report import experiment_results, markdown_table
 
 PROFILE = "quick"
-results = {name: runner.run_all(get(name).specs(PROFILE), progress=False) for name in X.AUDIT_EXPERIMENTS}
+results = experiment_results(X.AUDIT_EXPERIMENTS, PROFILE)
 
 # %% [markdown]
 # ## 1. The claims, as encoded
@@ -70,7 +69,7 @@ display(Markdown(f"$\\Gamma_{{st}} = {sp.latex(B.Gamma_stated)}$, "
 # general statement.
 
 # %%
-findings = B.audit_findings(np.random.default_rng(0))
+findings = BF.audit_findings(np.random.default_rng(0))
 display(Markdown(markdown_table(["id", "verdict", "method", "summary"],
                                 [[f.id, f.verdict, f.method, f.summary] for f in findings])))
 

@@ -39,7 +39,7 @@ from IPython.display import Image, Markdown, display
 from sympy.parsing.sympy_parser import parse_expr
 
 from bounds import pcfedavg as B
-from repro import runner
+from bounds import pcfedavg_findings as BF
 from repro.algorithms import pcfedavg as alg
 from repro.constraints import Box, ProductSet
 from repro.experiments import pcfedavg as X
@@ -48,7 +48,7 @@ from repro.experiments import pcfedavg_theory as XT
 from repro.plotting import figures_root
 from repro.problems.personalized import PersonalizedProblem, Quadratic
 from repro.registry import get
-from repro.report import markdown_table
+from repro.report import experiment_results, markdown_table
 
 PROFILE = "quick"
 FIG = figures_root() / "pcfedavg"
@@ -59,7 +59,7 @@ def esc(text) -> str:
     return str(text).replace("*", r"\*")
 
 
-results = {name: runner.run_all(get(name).specs(PROFILE), progress=False) for name in X.AUDIT_EXPERIMENTS}
+results = experiment_results(X.AUDIT_EXPERIMENTS, PROFILE)
 for name, res in results.items():
     print(f"{name}: {len(res)} runs")
 
@@ -197,7 +197,7 @@ for cid in ("pcfedavg.prop4.7", "pcfedavg.prop4.8.ii", "pcfedavg.eq12"):
 # counterexample when one was found).
 
 # %%
-steps = B.proof_steps()
+steps = BF.proof_steps()
 statuses = sorted({s["status"] for s in steps})
 print({s: sum(x["status"] == s for x in steps) for s in statuses})
 display(Markdown(markdown_table(
@@ -221,7 +221,7 @@ display(Markdown(markdown_table(["claim", "step", "evidence", "counterexample"],
 # empirical checks of part 5 below.
 
 # %%
-findings = B.audit_findings(np.random.default_rng(0))
+findings = BF.audit_findings(np.random.default_rng(0))
 print({v: sum(f.verdict == v for f in findings) for v in sorted({f.verdict for f in findings})})
 display(Markdown(markdown_table(["id", "kind", "verdict", "method", "summary"],
                                 [[f.id, f.kind, f.verdict, f.method, esc(f.summary)] for f in findings])))
@@ -233,9 +233,9 @@ display(Markdown(markdown_table(["id", "kind", "verdict", "method", "summary"],
 # $\mathbf x^*$ and without the penalty:
 
 # %%
-inst = B.interval_instance()
+inst = BF.interval_instance()
 display(Markdown(markdown_table(["quantity", "exact value"],
-                                [["instance", str(B.LEMMA45_M_INSTANCE)], ["x*", inst["x_star"]],
+                                [["instance", str(BF.LEMMA45_M_INSTANCE)], ["x*", inst["x_star"]],
                                  ["x*_rho", inst["x_star_rho"]], ["M", inst["M"]],
                                  ["(1/m) sum_i ||grad G_(i,rho)(x*_rho)||^2", inst["mean_sq_grad_G_at_x_star_rho"]],
                                  ["grad G_rho(x*_rho) (should be 0)", inst["grad_G_rho_at_x_star_rho"]]])))
@@ -270,7 +270,7 @@ def tex(expr_str):
 for admissible, title in ((False, "proof's choices: $K=RH$, $\\rho=\\sqrt R$, $\\gamma=1/\\sqrt R$"),
                           (True, "admissible step: $\\gamma=\\min\\{1/(6L_{G_\\rho}),1/(5L_{G_\\rho}(H-1))\\}$, "
                                  "$\\rho=\\sqrt R$")):
-    table = B.complexity_table(admissible=admissible)
+    table = BF.complexity_table(admissible=admissible)
     display(Markdown(f"**{title}**"))
     display(Markdown(markdown_table(["part", "derived term", "printed term", "status"],
                                     [[r["part"], tex(r["derived_term"]), tex(r["printed_term"]), r["status"]]
@@ -286,7 +286,7 @@ for admissible, title in ((False, "proof's choices: $K=RH$, $\\rho=\\sqrt R$, $\
 # below come from the tables above (derived) and from the printed Theorem 3.4:
 
 # %%
-lp = {adm: B.leading_eps_powers(admissible=adm) for adm in (False, True)}
+lp = {adm: BF.leading_eps_powers(admissible=adm) for adm in (False, True)}
 display(Markdown(markdown_table(["part", "printed", "derived (proof's choices)", "derived (admissible step)"],
                                 [[p, str(lp[False][p]["printed"]), str(lp[False][p]["derived"]),
                                   str(lp[True][p]["derived"])] for p in ("i", "ii", "iii")])))
@@ -296,7 +296,7 @@ display(Markdown(markdown_table(["part", "printed", "derived (proof's choices)",
 # ($\gamma=1/\sqrt R$, $K=RH$) each part's bound decays like $R^{-p(a)}$; $\epsilon$-power $=1/p$:
 
 # %%
-r36 = B.remark36_exponents()
+r36 = BF.remark36_exponents()
 display(Markdown(markdown_table(["part", "p(a)", "p(1/2)", "eps power at a = 1/2"],
                                 [[p, f"${sp.latex(v['decay'])}$", f"${sp.latex(v['decay_at_half'])}$",
                                   f"${sp.latex(v['eps_power_at_half'])}$"] for p, v in r36.items()])))

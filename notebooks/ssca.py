@@ -32,16 +32,15 @@ import sympy as sp
 from IPython.display import Image, Markdown, display
 
 from bounds import ssca as B
-from repro import runner
+from bounds import ssca_findings as BF
 from repro.experiments import ssca as X
 from repro.experiments import ssca_mnist as M
 from repro.plotting import figures_root
-from repro.registry import get
-from repro.report import findings_table, markdown_table
+from repro.report import experiment_results, findings_table, markdown_table
 
 PROFILE = "quick"
 FIG = figures_root() / "ssca"
-results = {name: runner.run_all(get(name).specs(PROFILE), progress=False) for name in X.AUDIT_EXPERIMENTS}
+results = experiment_results(X.AUDIT_EXPERIMENTS, PROFILE)
 
 # %% [markdown]
 # ## 1. The encoded results
@@ -82,7 +81,7 @@ print("sum of gamma^2 for alpha = 0.4:", sp.Sum((sp.Rational(2, 5) / t**sp.Ratio
 
 # %%
 display(Markdown(markdown_table(["item", "status", "method"],
-                                [[r["item"], r["status"], r["method"]] for r in B.lemma1_checks()])))
+                                [[r["item"], r["status"], r["method"]] for r in BF.lemma1_checks()])))
 
 # %% [markdown]
 # Unrolling the recursions symbolically (§6.5) shows where the printed forms and the literal recursions
@@ -92,7 +91,7 @@ display(Markdown(markdown_table(["item", "status", "method"],
 
 # %%
 display(Markdown(markdown_table(["item", "status", "evidence"],
-                                [[r["item"], r["status"], r["evidence"][:160]] for r in B.unrolling_checks()])))
+                                [[r["item"], r["status"], r["evidence"][:160]] for r in BF.unrolling_checks()])))
 rho = 0.4 / np.arange(1, 21) ** 0.4
 print("w_t for t = 1, 2, 5, 10, 20:", np.round(B.surrogate_weight(rho)[[0, 1, 4, 9, 19]], 4))
 
@@ -107,7 +106,7 @@ print("w_t for t = 1, 2, 5, 10, 20:", np.round(B.surrogate_weight(rho)[[0, 1, 4,
 # *minus* the cross-entropy:
 
 # %%
-check = B.a_bar_sign_check()
+check = BF.a_bar_sign_check()
 print({k: (str(v)[:200] if not isinstance(v, (bool, float)) else v) for k, v in check.items()})
 display(Markdown(markdown_table(
     ["a_bar", "training cost at T", "||omega||^2 at T", "test accuracy (%)", "nu regimes"],
@@ -155,11 +154,11 @@ display(Markdown(markdown_table(["mode", "formulation", "value", "training cost"
 # %%
 display(Markdown(markdown_table(["seed", "part", "setting", "derived", "||grad (27)||", "lambda_min", "local optimality"],
                                 X._theorem5_rows(results["ssca.theorem5"]))))
-display(Markdown(markdown_table(["item", "status"], [[r["item"], r["status"]] for r in B.thm5_checks()])))
+display(Markdown(markdown_table(["item", "status"], [[r["item"], r["status"]] for r in BF.thm5_checks()])))
 
 # %% [markdown]
 # ## 8. Audit findings
 
 # %%
-display(Markdown(findings_table(B.audit_findings())))
+display(Markdown(findings_table(BF.audit_findings())))
 print("quick-profile seeds per curve:", M.SEEDS[PROFILE], "(the paper averages 100 runs)")

@@ -180,15 +180,15 @@ def test_minibatch_gradient_is_unbiased():
     clients, _, _ = _squared(seed=4, m=3, n=12)
     rng = np.random.default_rng(0)
     W = rng.normal(size=(3, 3))
-    S = np.arange(3)
-    oracle = alg.gradient_oracle(clients, S, 4, rng)
+    S = alg.Selection(np.arange(3)[None], 3)       # one run, all 3 clients
+    oracle = alg.gradient_oracle(clients, S, 4, [rng])
     draws = np.array([oracle(W) for _ in range(20000)])
     full = clients.gradients(W)
     se = draws.std(axis=0) / np.sqrt(draws.shape[0])
     assert np.all(np.abs(draws.mean(axis=0) - full) < 5 * se)
     assert np.all(draws.std(axis=0) > 0)          # really stochastic
     # the full-data oracle is deterministic and exact
-    np.testing.assert_array_equal(alg.gradient_oracle(clients, S, None, rng)(W), full)
+    np.testing.assert_array_equal(alg.gradient_oracle(clients, S, None, [rng])(W), full)
 
 
 def test_algorithm2_draws_a_fresh_batch_at_every_inner_step():
@@ -468,15 +468,22 @@ def test_softmax_fedclup_decreases_problem2_objective():
 
 # ----------------------------------------------------------------------------------------- (j)
 def test_no_python_loop_over_clients():
+    """Loops run over rounds, local steps and pFedMe's local rounds; the only other loops are over the runs of a
+    batch (their generators and parameters: one draw or one number per run) and over field names."""
     tree = ast.parse(MODULE.read_text())
     loops = [node for node in ast.walk(tree) if isinstance(node, (ast.For, ast.comprehension))]
     assert loops, "the runners loop over rounds and steps"
+    per_run = {"rngs", "params", "enumerate(rngs)", "enumerate(params)", "streams", "sampling_rngs", "_SHARED"}
+    kinds = set()
     for node in loops:
         src = ast.unparse(node.iter)
         assert "clients" not in src and "range(m)" not in src and ".m" not in src and "S" not in src.split("("), src
-        assert src.startswith("range("), src
-        arg = src[len("range("):-1]
-        assert arg in ("T", "steps", "p.local_rounds"), src
+        if src.startswith("range("):
+            assert src[len("range("):-1] in ("T", "steps", "p0.local_rounds"), src
+            kinds.add(src)
+        else:
+            assert src in per_run or (src.startswith("(") and src.endswith(")") and "'" in src), src
+    assert kinds == {"range(T)", "range(steps)", "range(p0.local_rounds)"}
 
 
 # ----------------------------------------------------------------------------------------- extras
@@ -514,3 +521,65 @@ def test_every_runner_handles_matrix_models():
         assert np.isfinite(tr.local_models).all() and np.isfinite(tr.global_models).all()
         np.testing.assert_array_equal(tr.global_models[0], w0)
         assert tr.sampled.sum(axis=1).tolist() == ([m] * 4 if tr.method == "localtrain" else [2] * 4)
+
+
+# ----------------------------------------------------------------------------------------- batches
+def _softmax_problem(seed, m=3, n=14, p=4, C=2):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, n, p))
+    y = rng.integers(0, C, size=(m, n))
+    return StackedClients(X, y, "softmax", n_classes=C, ridge=0.01)
+
+
+@pytest.mark.parametrize("C", [2, 3])
+def test_softmax_gradients_match_the_cross_entropy_gradient(C):
+    """The binary path (C = 2: one exponential per sample) and the general path both equal the gradient of the
+    mean cross-entropy computed here from scipy's softmax, and central finite differences of ``values``."""
+    from scipy.special import softmax
+
+    clients = _softmax_problem(seed=C, C=C)
+    rng = np.random.default_rng(11)
+    W = rng.normal(size=(clients.m,) + clients.shape)
+    P = softmax(np.einsum("mnp,mpc->mnc", clients.X, W), axis=-1) - np.eye(C)[clients.y]
+    reference = np.einsum("mnp,mnc->mpc", clients.X, P) / clients.n + clients.ridge * W
+    np.testing.assert_allclose(clients.gradients(W), reference, rtol=1e-12, atol=1e-14)
+    h, E = 1e-6, np.zeros_like(W)
+    E[1, 2, 1] = h
+    fd = (clients.values(W + E) - clients.values(W - E))[1] / (2 * h)
+    assert abs(fd - reference[1, 2, 1]) < 1e-7
+
+
+@pytest.mark.parametrize("method, kind, extra", [
+    ("fedclup", alg.FedCLUPParams, {"gamma": 0.5, "eta": 0.05}),
+    ("fedclup", alg.FedCLUPParams, {"gamma": 0.5, "eta": 0.05, "batch": 5, "sample_rate": 0.5, "server": "eq12"}),
+    ("localtrain", alg.LocalTrainParams, {"eta": 0.05}),
+    ("globaltrain", alg.GlobalTrainParams, {"eta": 0.05, "sample_rate": 0.7, "batch": 6}),
+    ("pfedme", alg.PFedMeParams, {"eta": 0.05, "personal_lr": 0.05, "inner_steps": 2, "local_rounds": 2, "beta": 0.8,
+                                  "sample_rate": 0.7, "batch": 4}),
+])
+def test_every_member_of_a_batch_is_the_run_computed_alone(method, kind, extra):
+    """run_batch over 3 runs with their own data, lambda, step sizes and Generators gives, bit for bit, what each
+    run gives alone: batching changes the speed, never a number."""
+    problems = [_softmax_problem(seed) for seed in (1, 2, 3)]
+    lams = (0.3, 1.0, 3.0)
+    params = []
+    for i, lam in enumerate(lams):
+        fields = {"lam": lam} if "lam" in kind.__dataclass_fields__ else {}
+        fields |= {k: v * (1 + 0.1 * i) if k in ("eta", "gamma", "personal_lr") else v for k, v in extra.items()}
+        params.append(kind(local_steps=3, rounds=4, **fields) if method != "pfedme" else kind(rounds=4, **fields))
+    w0 = np.random.default_rng(0).normal(size=problems[0].shape)
+    batch = alg.run_batch(method, StackedClients.concatenate(problems), params,
+                          [np.random.default_rng(10 + i) for i in range(3)], w0)
+    for i, (problem, p) in enumerate(zip(problems, params)):
+        alone = alg.run_batch(method, problem, [p], [np.random.default_rng(10 + i)], w0)[0]
+        for field in ("global_models", "local_models", "sampled", "grad_evals"):
+            assert np.array_equal(getattr(batch[i], field), getattr(alone, field)), (i, field)
+    assert not np.array_equal(batch[0].global_models, batch[1].global_models)
+
+
+def test_a_batch_names_the_run_that_diverges():
+    problems = [_softmax_problem(seed) for seed in (1, 2)]
+    params = [alg.LocalTrainParams(eta=eta, local_steps=50, rounds=30) for eta in (0.01, 1e150)]
+    with pytest.raises(ReproError, match=r"localtrain diverged in round \d+ of 30 \(run 1 of a batch of 2\).*eta=1e\+150"):
+        alg.run_batch("localtrain", StackedClients.concatenate(problems), params,
+                      [np.random.default_rng(0), np.random.default_rng(1)], np.zeros(problems[0].shape))

@@ -14,7 +14,7 @@ from repro.algorithms.fedsgm import FedSGMParams, Output, Trace, output, run
 from repro.problems.base import ConvexLipschitzProblem, LocalOracle, Optimum
 
 try:  # the families of spec 8.1 (another engineer's module); a local problem is always used too
-    from repro.problems import random_instance as _random_instance
+    from repro.problems.generators import random_instance as _random_instance
 except ImportError:  # pragma: no cover - only while repro.problems is incomplete
     _random_instance = None
 
@@ -393,7 +393,7 @@ def test_boundary_round_in_a_run():
     """g(w_0) = eps exactly: hard takes an f-step (sigma = 0), soft a g-step (sigma = 1)."""
     if _random_instance is None:
         pytest.skip("PiecewiseLinear1D needs repro.problems")
-    from repro.problems import PiecewiseLinear1D
+    from repro.problems.piecewise_linear import PiecewiseLinear1D
     problem = PiecewiseLinear1D(a=[10.0], b=[0.0], G=1.0)     # f = |w - 10|, g = w
     common = dict(T=3, E=1, eta=0.25, eps=0.5, w0=[0.5])
     hard = run(problem, FedSGMParams(**common), np.random.default_rng(0))

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from repro import runner
+from repro.batches import MEMBERS, batch_spec, member_configs, members
 from repro.experiments import fedclup as X
 from repro.experiments import fedclup_logistic as LG
 from repro.registry import get
@@ -23,19 +24,19 @@ def test_specs_are_well_formed(profile):
         assert specs and len({s.hash for s in specs}) == len(specs), name
         if exp.validate:
             for s in specs:
-                exp.validate(s.config)
-    fig4 = get("fedclup.figure4").specs(profile)
-    # the authors' Figure 4 settings (spec 9.2 table)
-    assert {s.config["R"] for s in fig4} == set(LG.FIG4_R)
-    assert {(s.config["method"], s.config["rounds"]) for s in fig4} == {
-        ("fedclup", 50), ("globaltrain", 50), ("localtrain", 500)}
-    assert all(s.config["local_steps"] == 150 and (s.config["m"], s.config["n"], s.config["d"]) == (10, 200, 10)
-               for s in fig4)
-    assert {s.config["m"] for s in get("fedclup.figure6").specs(profile)} == {100, 1000}
+                for config in member_configs(s.config):
+                    exp.validate(config)
+    fig4 = [c for s in get("fedclup.figure4").specs(profile) for c in member_configs(s.config)]
+    # the authors' Figure 4 settings (spec 9.2 table): 10 R x (3 FedCLUP lambdas, GlobalTrain, LocalTrain) per seed
+    assert len(fig4) == 50 * len(LG.DATA_SEEDS[profile]) and len({repr(sorted(c.items())) for c in fig4}) == len(fig4)
+    assert {c["R"] for c in fig4} == set(LG.FIG4_R)
+    assert {(c["method"], c["rounds"]) for c in fig4} == {("fedclup", 50), ("globaltrain", 50), ("localtrain", 500)}
+    assert all(c["local_steps"] == 150 and (c["m"], c["n"], c["d"]) == (10, 200, 10) for c in fig4)
+    assert {c["m"] for s in get("fedclup.figure6").specs(profile) for c in member_configs(s.config)} == {100, 1000}
 
 
 def test_bad_configs_are_refused():
-    cfg = LG.figure4_specs("quick")[0].config
+    cfg = LG.figure4_specs("quick")[0].config["members"][0]
     with pytest.raises(ValueError, match="method"):
         LG.validate(cfg | {"method": "scaffold"})
     with pytest.raises(ValueError, match="local_steps"):
@@ -45,7 +46,19 @@ def test_bad_configs_are_refused():
 
 
 def _shrink(spec: RunSpec, **changes) -> RunSpec:
+    if MEMBERS in spec.config:
+        return batch_spec(spec.experiment, [c | changes for c in spec.config[MEMBERS]], spec.seed, spec.function)
     return RunSpec(spec.experiment, spec.config | changes, spec.seed, spec.function)
+
+
+def _keep(specs, predicate) -> list[RunSpec]:
+    """The batch specs restricted to the members for which ``predicate(config)`` holds (empty batches dropped)."""
+    out = []
+    for s in specs:
+        kept = [c for c in member_configs(s.config) if predicate(c)]
+        if kept:
+            out.append(batch_spec(s.experiment, kept, s.seed, s.function))
+    return out
 
 
 def _tiny_specs() -> dict:
@@ -61,11 +74,11 @@ def _tiny_specs() -> dict:
              if s.config["part"] == "lemma7"][:2]
     stoch += [_shrink(s, rounds=12) for s in get("fedclup.stochastic").specs(q) if s.config["part"] == "ball"]
     small = {"n": 30, "d": 3}
-    fig4 = [_shrink(s, **small, rounds=2, local_steps=3) for s in get("fedclup.figure4").specs(q)
-            if s.config["data_seed"] == 1 and s.config["R"] in LG.FIG4_R[:2]]
-    fig2 = [_shrink(s, **small, rounds=2) for s in get("fedclup.figure2").specs(q) if s.config["data_seed"] == 1]
-    fig3 = [_shrink(s, **small, rounds=4, local_steps=3) for s in get("fedclup.figure3").specs(q)
-            if s.config["data_seed"] == 1]
+    fig4 = [_shrink(s, **small, rounds=2, local_steps=3) for s in _keep(
+        get("fedclup.figure4").specs(q), lambda c: c["data_seed"] == 1 and c["R"] in LG.FIG4_R[:2])]
+    fig2 = [_shrink(s, **small, rounds=2) for s in _keep(get("fedclup.figure2").specs(q), lambda c: c["data_seed"] == 1)]
+    fig3 = [_shrink(s, **small, rounds=4, local_steps=3) for s in _keep(get("fedclup.figure3").specs(q),
+                                                                         lambda c: c["data_seed"] == 1)]
     fig6 = [_shrink(s, **small, rounds=2, local_steps=2) for s in get("fedclup.figure6").specs(q)]
     mnist = [_shrink(s, rounds=1, epochs=1) for s in get("fedclup.mnist").specs(q) if s.seed == 0]
     return {"fedclup.statistical": stat, "fedclup.minimax": minimax, "fedclup.tradeoff": tradeoff,
@@ -77,7 +90,7 @@ def _tiny_specs() -> dict:
 @needs_data
 def test_toy_pipeline_figures_and_audit(tmp_path):
     root = tmp_path / "results"
-    results = {name: runner.run_all(specs, results_root=root, progress=False)
+    results = {name: members(runner.run_all(specs, results_root=root, progress=False))
                for name, specs in _tiny_specs().items()}
     for r in results["fedclup.statistical"] + results["fedclup.theorem2"]:
         assert (r.arrays["passed"] | ~r.arrays["hypotheses_met"]).all()   # K = 1 runs break (14-D) on purpose

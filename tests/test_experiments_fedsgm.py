@@ -8,12 +8,13 @@ import pytest
 
 from repro import runner
 from repro.experiments import fedsgm as X
+from repro.experiments import fedsgm_runs as R
 
 
-def test_figure1_identical_with_joblib_and_dask(tmp_path):
+def test_figure1_identical_with_the_pool_and_dask(tmp_path):
     distributed = pytest.importorskip("distributed")
-    specs = X.figure1_specs("quick")[:4]
-    a = runner.run_all(specs, jobs=2, results_root=tmp_path / "joblib", progress=False)
+    specs = R.figure1_specs("quick")[:4]
+    a = runner.run_all(specs, jobs=2, results_root=tmp_path / "pool", progress=False)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         b = runner.run_all(specs, scheduler=cluster.scheduler_address, results_root=tmp_path / "dask",
@@ -25,15 +26,15 @@ def test_figure1_identical_with_joblib_and_dask(tmp_path):
 
 
 def test_figure1_hard_and_soft_share_split_and_compressor_stream():
-    base = X.FIGURE1_DEFAULTS | {"variant": "default", "profile": "quick"}
-    hard, _ = X.run_figure1(base | {"switching": "hard"}, 1)
-    soft, _ = X.run_figure1(base | {"switching": "soft"}, 1)
+    base = R.FIGURE1_DEFAULTS | {"variant": "default", "profile": "quick"}
+    hard, _ = R.run_figure1(base | {"switching": "hard"}, 1)
+    soft, _ = R.run_figure1(base | {"switching": "soft"}, 1)
     assert hard["g"][0] == soft["g"][0] == pytest.approx(np.log(2))   # w0 = 0
     assert hard["f"][1] == soft["f"][1]          # same split, same first Rand-K draw, sigma_0 = 1 for both
 
 
 def test_figures_are_written_with_provenance():
-    results = runner.run_all(X.figure1_specs("quick"), jobs=1, progress=False)
+    results = runner.run_all(R.figure1_specs("quick"), jobs=1, progress=False)
     paths = X.figure1(results, "quick")
     names = {p.name for p in paths}
     assert {"figure1.pdf", "figure1.png", "figure1.json"} <= names

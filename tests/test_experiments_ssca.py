@@ -7,6 +7,7 @@ from repro import runner
 from repro.experiments import ssca as X
 from repro.experiments import ssca_convergence as C
 from repro.experiments import ssca_mnist as M
+from repro.overrides import override
 from repro.registry import get
 from repro.runner import RunSpec
 from repro.verify import ssca as V
@@ -45,12 +46,13 @@ def test_bad_configs_are_refused():
 
 
 def _digits(spec: RunSpec, **changes) -> RunSpec:
+    """The spec (and, for an SGD run, its learning-rate search) at toy scale on the digits stand-in."""
     small = {"dataset": "digits", "hidden": 8, "iterations": 40, "checkpoints": [1, 20, 40]}
     if spec.config["method"] == "sgd":
         small |= {"sgd_grid": [[0.3, 0.3], [3.0, 0.3]], "grid_iterations": 10}
     if spec.config.get("solver_checks"):
         small["solver_checks"] = [20, 40]
-    return RunSpec(spec.experiment, spec.config | small | changes, spec.seed, spec.function)
+    return override(spec, small | changes)
 
 
 def _tiny_specs() -> dict:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from bounds import fedsgm as B
 from repro.algorithms import fedsgm as alg
 from repro.compression import RandK
-from repro.experiments import fedsgm as X
+from repro.experiments import fedsgm_runs as X
 from repro.verify import check_expectation, check_relation
 from repro.verify import fedsgm as V
 

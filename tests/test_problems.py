@@ -10,18 +10,13 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from repro.errors import ReproError
-from repro.problems import (
-    FAMILIES,
-    ConvexLipschitzProblem,
-    HuberBall,
-    LogisticBall,
-    MaxAffine,
-    NeymanPearson,
-    NoSolutionError,
-    PiecewiseLinear1D,
-    neyman_pearson_split,
-    random_instance,
-)
+from repro.problems._common import NoSolutionError
+from repro.problems.ball import HuberBall, LogisticBall
+from repro.problems.base import ConvexLipschitzProblem
+from repro.problems.generators import FAMILIES, random_instance
+from repro.problems.max_affine import MaxAffine
+from repro.problems.neyman_pearson import NeymanPearson, neyman_pearson_split
+from repro.problems.piecewise_linear import PiecewiseLinear1D
 
 FAST = settings(deadline=None, derandomize=True, max_examples=40,
                 suppress_health_check=[HealthCheck.too_slow])

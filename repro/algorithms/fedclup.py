@@ -63,22 +63,26 @@ nothing from the sampling stream.
 Divergence: a run whose models become non-finite raises :class:`DivergenceError` (a
 :class:`~repro.errors.ReproError` and a ``FloatingPointError``) naming the method, the round and the step
 sizes; no trace is returned. Overflow warnings inside the run are silenced in favour of that error.
+
+Batches (``run_batch``): S runs of one method with the same rounds, local steps, batch size, sample rate and
+server rule, but their own data, step sizes, lambda and Generator, computed together. ``clients`` then holds the
+S runs' clients one after the other (S m rows, :meth:`StackedClients.concatenate`), every model array gains a
+leading run axis, and each oracle call serves all runs at once. Each run draws from its own Generator exactly as
+a single run does, so member r of a batch is the run ``run_<method>`` computes alone with ``params[r]`` and
+``rngs[r]`` (``tests/test_algorithm_fedclup.py`` checks this bit for bit). The single-run functions are batches
+of one.
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
-from ..errors import ReproError, is_int, is_real, require
+from ..errors import DivergenceError, is_int, is_real, require
 
 FEDCLUP_SERVERS = ("eq12", "average_all")
 GLOBALTRAIN_SERVERS = ("average_sampled", "average_all")
-
-
-class DivergenceError(ReproError, FloatingPointError):
-    """A model became non-finite: the step sizes are too large for the problem's smoothness."""
 
 
 # ----------------------------------------------------------------------------------------- validation
@@ -225,44 +229,75 @@ def sample_clients(rng: np.random.Generator, m: int, count: int) -> np.ndarray:
     return np.sort(rng.choice(m, size=count, replace=False))
 
 
-def gradient_oracle(clients, S: np.ndarray, batch: int | None, rng: np.random.Generator) -> Callable:
-    """W -> the sampled clients' gradients: full (``batch=None``) or on a FRESH batch of ``batch`` rows per
+class Selection:
+    """The clients of one round of every run of a batch: run r's sampled clients ``idx[r]`` (R, count), as rows
+    ``flat`` of the stacked clients, and ``oracle_rows`` (None when every client of every run takes part, so the
+    oracle reads its data without a gather)."""
+
+    def __init__(self, idx: np.ndarray, m: int):
+        R, count = idx.shape
+        self.idx, self.count = idx, count
+        self.flat = (np.arange(R)[:, None] * m + idx).ravel()
+        self.oracle_rows = None if count == m else self.flat
+
+    def per_run(self, r: int) -> np.ndarray:
+        return self.oracle_rows if self.oracle_rows is None else self.flat[r * self.count:(r + 1) * self.count]
+
+
+def _draw_rows(clients, selection: Selection, batch: int, rngs) -> np.ndarray:
+    """Every selected client's batch row indices, run by run from the run's own batch stream."""
+    if len(rngs) == 1:
+        return clients.sample_rows(rngs[0], batch, clients=selection.oracle_rows)
+    return np.concatenate([clients.sample_rows(rng, batch, clients=selection.flat[r * selection.count:
+                                                                                   (r + 1) * selection.count])
+                           for r, rng in enumerate(rngs)])
+
+
+def gradient_oracle(clients, selection: Selection, batch: int | None, rngs) -> Callable:
+    """W -> the selected clients' gradients: full (``batch=None``) or on a FRESH batch of ``batch`` rows per
     call (without replacement within the batch, independent across clients)."""
     if batch is None:
-        return lambda W: clients.gradients(W, clients=S)
-    return lambda W: clients.minibatch_gradients(W, clients.sample_rows(rng, batch, clients=S), clients=S)
+        return lambda W: clients.gradients(W, clients=selection.oracle_rows)
+    return lambda W: clients.minibatch_gradients(W, _draw_rows(clients, selection, batch, rngs),
+                                                 clients=selection.oracle_rows)
 
 
-def fixed_batch_oracle(clients, S: np.ndarray, batch: int | None, rng: np.random.Generator) -> Callable:
+def fixed_batch_oracle(clients, selection: Selection, batch: int | None, rngs) -> Callable:
     """W -> gradients on ONE batch drawn now and reused at every call (pFedMe's D_i of a local round)."""
     if batch is None:
-        return lambda W: clients.gradients(W, clients=S)
-    rows = clients.sample_rows(rng, batch, clients=S)
-    return lambda W: clients.minibatch_gradients(W, rows, clients=S)
+        return lambda W: clients.gradients(W, clients=selection.oracle_rows)
+    rows = _draw_rows(clients, selection, batch, rngs)
+    return lambda W: clients.minibatch_gradients(W, rows, clients=selection.oracle_rows)
 
 
-def gradient_steps(W: np.ndarray, grad: Callable, lr: float, steps: int, lam: float = 0.0,
+def gradient_steps(W: np.ndarray, grad: Callable, lr, steps: int, lam=0.0,
                    anchor: np.ndarray | None = None) -> np.ndarray:
     """``steps`` steps of W <- W - lr (grad(W) + lam (W - anchor)) for all rows at once ((13) of FedCLUP
-    with lam > 0 and anchor = w^g_t; plain (S)GD with lam = 0; pFedMe's inner solve with anchor = w_i)."""
+    with lam > 0 and anchor = w^g_t; plain (S)GD with lam = 0; pFedMe's inner solve with anchor = w_i).
+    ``lr`` and ``lam`` are numbers or arrays broadcasting against W (one value per row of a batch)."""
+    proximal = np.any(np.asarray(lam) != 0)
     for _ in range(steps):
         g = grad(W)
-        if lam:
+        if proximal:
             g = g + lam * (W - anchor)
         W = W - lr * g
     return W
 
 
-def _mix(w_g: np.ndarray, target: np.ndarray, weight: float) -> np.ndarray:
-    """(1 - weight) w_g + weight target; exactly ``target`` when weight == 1."""
-    return target.copy() if weight == 1.0 else (1.0 - weight) * w_g + weight * target
+def _mix(w_g: np.ndarray, target: np.ndarray, weight) -> np.ndarray:
+    """(1 - weight) w_g + weight target; exactly ``target`` where weight == 1."""
+    weight = np.asarray(weight)
+    if np.all(weight == 1.0):
+        return target.copy()
+    return (1.0 - weight) * w_g + weight * target
 
 
 @dataclass(frozen=True)
 class _Method:
-    """What distinguishes the four runners: the sampled clients' round (stored start -> (new stored,
-    uploaded)), the server rule (w_g, all stored after the round, uploaded -> new w_g), the sample rate,
-    the number of gradient steps per client and round, and the step sizes named on divergence."""
+    """What distinguishes the four runners: the selected clients' round (stored starts (R*count, ...) ->
+    (new stored, uploaded)), the server rule (w_g (R, ...), all stored (R, m, ...), uploaded (R, count, ...) ->
+    new w_g), the sample rate, the number of gradient steps per client and round, and the step sizes named on
+    divergence."""
 
     name: str
     client_round: Callable
@@ -270,139 +305,223 @@ class _Method:
     sample_rate: float
     steps_per_round: int
     batch: int | None
-    step_sizes: str
+    step_sizes: Callable
 
 
-def _check_inputs(clients, params, rng, w_g0, w_local0):
-    require(isinstance(rng, np.random.Generator), "rng", type(rng).__name__, "a numpy.random.Generator")
-    shape, m = tuple(clients.shape), clients.m
-    require(params.batch is None or params.batch <= clients.n, "batch", params.batch,
+def _per_run(params: Sequence, name: str, ndim: int) -> np.ndarray:
+    """The field ``name`` of every run's params, shaped (R, 1, ..., 1) to broadcast over models of ``ndim`` axes."""
+    return np.array([getattr(p, name) for p in params], dtype=np.float64).reshape((len(params),) + (1,) * ndim)
+
+
+def _per_row(values: np.ndarray, count: int) -> np.ndarray:
+    """(R, 1, ...) per-run values repeated for the ``count`` selected clients of each run: (R*count, 1, ...)."""
+    return np.repeat(values, count, axis=0)
+
+
+_SHARED = ("rounds", "local_steps", "batch", "sample_rate", "server", "inner_steps", "local_rounds")
+
+
+def _check_batch(clients, params: Sequence, rngs: Sequence):
+    require(len(params) >= 1 and len(rngs) == len(params), "rngs", f"{len(rngs)} generators",
+            f"one numpy.random.Generator per run ({len(params)})")
+    for rng in rngs:
+        require(isinstance(rng, np.random.Generator), "rng", type(rng).__name__, "a numpy.random.Generator")
+    for name in _SHARED:
+        values = {getattr(p, name, None) for p in params}
+        require(len(values) == 1, name, sorted(values, key=repr), "one value for every run of a batch")
+    require(clients.m % len(params) == 0, "clients", f"{clients.m} stacked clients",
+            f"a multiple of the number of runs ({len(params)}): every run has the same number of clients")
+    return len(params), clients.m // len(params)
+
+
+def _check_models(clients, params, R: int, m: int, w_g0, w_local0):
+    shape = tuple(clients.shape)
+    require(params[0].batch is None or params[0].batch <= clients.n, "batch", params[0].batch,
             f"None or an integer in 1..n = {clients.n} (the rows per client)")
     w_g0 = np.array(w_g0, dtype=np.float64)
-    require(w_g0.shape == shape and bool(np.all(np.isfinite(w_g0))), "w_g0", f"shape {w_g0.shape}",
-            f"a finite array of the model shape {shape}")
+    require(w_g0.shape in (shape, (R,) + shape) and bool(np.all(np.isfinite(w_g0))), "w_g0", f"shape {w_g0.shape}",
+            f"a finite array of the model shape {shape} (or {(R,) + shape}, one per run)")
+    w_g0 = np.broadcast_to(w_g0, (R,) + shape).copy()
     if w_local0 is None:
-        w_local0 = np.broadcast_to(w_g0, (m,) + shape)
+        w_local0 = np.broadcast_to(w_g0[:, None], (R, m) + shape)
     w_local0 = np.array(w_local0, dtype=np.float64)
-    require(w_local0.shape == (m,) + shape and bool(np.all(np.isfinite(w_local0))), "w_local0",
-            f"shape {w_local0.shape}", f"None or a finite array of shape {(m,) + shape} (one model per client)")
-    return w_g0, w_local0
+    if R == 1 and w_local0.shape == (m,) + shape:
+        w_local0 = w_local0[None]
+    require(w_local0.shape == (R, m) + shape and bool(np.all(np.isfinite(w_local0))), "w_local0",
+            f"shape {w_local0.shape}", f"None or a finite array of shape {(m,) + shape} (one model per client; "
+            f"{(R, m) + shape} for a batch of {R} runs)")
+    return w_g0, np.ascontiguousarray(w_local0)
 
 
-def _run(clients, params, rng, w_g0, w_local0, method: _Method, record_inner: bool = False) -> Trace:
-    """The round loop shared by all runners: sample, client round, store, server, record, check."""
-    w_g, local = _check_inputs(clients, params, rng, w_g0, w_local0)
-    T, m, shape = params.rounds, clients.m, tuple(clients.shape)
+def _run(clients, params: Sequence, rngs: Sequence, w_g0, w_local0, method: _Method,
+         record_inner: bool = False) -> list[Trace]:
+    """The round loop shared by all runners and batch sizes: sample, client round, store, server, record, check."""
+    R, m = _check_batch(clients, params, rngs)
+    w_g, local = _check_models(clients, params, R, m, w_g0, w_local0)
+    T, shape = params[0].rounds, tuple(clients.shape)
     count = sampled_count(m, method.sample_rate)
-    global_models = np.empty((T + 1,) + shape)
-    local_models = np.empty((T + 1, m) + shape)
-    sampled = np.zeros((T, m), dtype=bool)
+    global_models = np.empty((T + 1, R) + shape)
+    local_models = np.empty((T + 1, R, m) + shape)
+    sampled = np.zeros((T, R, m), dtype=bool)
     per_client = method.steps_per_round * (clients.n if method.batch is None else method.batch)
-    grad_evals = np.full(T, per_client * count, dtype=np.int64)
-    inner_start = np.full((T, m) + shape, np.nan) if record_inner else None
+    inner_start = np.full((T, R, m) + shape, np.nan) if record_inner else None
     global_models[0], local_models[0] = w_g, local
-    sampling_rng, batch_rng = rng.spawn(2)          # one stream per purpose (module docstring)
+    streams = [rng.spawn(2) for rng in rngs]                # per run: (sampling, batch) streams (module docstring)
+    sampling_rngs, batch_rngs = [s[0] for s in streams], [s[1] for s in streams]
+    flat_local = local.reshape((R * m,) + shape)            # a view: writes go to ``local``
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         for t in range(T):
-            S = sample_clients(sampling_rng, m, count)
-            sampled[t, S] = True
+            selection = Selection(np.stack([sample_clients(g, m, count) for g in sampling_rngs]), m)
+            np.put_along_axis(sampled[t], selection.idx, True, axis=1)
             if inner_start is not None:
-                inner_start[t, S] = local[S]
-            stored, upload = method.client_round(w_g, local[S], S, batch_rng)
-            local[S] = stored
-            w_g = method.server(w_g, local, upload)
-            if not (np.all(np.isfinite(w_g)) and np.all(np.isfinite(stored)) and np.all(np.isfinite(upload))):
-                raise DivergenceError(
-                    f"{method.name} diverged in round {t} of {T} (a model became non-finite) with "
-                    f"{method.step_sizes}; reduce the step sizes (e.g. eta <= 1/(L + lam) for the local steps)")
+                inner_start[t].reshape((R * m,) + shape)[selection.flat] = flat_local[selection.flat]
+            stored, upload = method.client_round(w_g, flat_local[selection.flat], selection, batch_rngs)
+            flat_local[selection.flat] = stored
+            w_g = method.server(w_g, local, upload.reshape((R, count) + shape))
+            _check_finite(method, params, t, T, w_g, stored, upload, R)
             global_models[t + 1], local_models[t + 1] = w_g, local
-    return Trace(method=method.name, params=asdict(params), global_models=global_models,
-                 local_models=local_models, sampled=sampled, grad_evals=grad_evals, inner_start=inner_start)
+    grad_evals = np.full(T, per_client * count, dtype=np.int64)
+    return [Trace(method=method.name, params=asdict(p), global_models=global_models[:, r].copy(),
+                  local_models=local_models[:, r].copy(), sampled=sampled[:, r].copy(), grad_evals=grad_evals.copy(),
+                  inner_start=None if inner_start is None else inner_start[:, r].copy())
+            for r, p in enumerate(params)]
+
+
+def _check_finite(method: _Method, params, t: int, T: int, w_g, stored, upload, R: int) -> None:
+    bad = ~np.isfinite(w_g.reshape(R, -1)).all(axis=1)
+    bad |= ~np.isfinite(stored.reshape(R, -1)).all(axis=1)
+    bad |= ~np.isfinite(upload.reshape(R, -1)).all(axis=1)
+    if bad.any():
+        r = int(np.flatnonzero(bad)[0])
+        which = f" (run {r} of a batch of {R})" if R > 1 else ""
+        raise DivergenceError(
+            f"{method.name} diverged in round {t} of {T}{which} (a model became non-finite) with "
+            f"{method.step_sizes(params[r])}; reduce the step sizes (e.g. eta <= 1/(L + lam) for the local steps)")
 
 
 # ----------------------------------------------------------------------------------------- runners
+def _fedclup(params: Sequence[FedCLUPParams], clients, ndim: int) -> _Method:
+    p0 = params[0]
+    eta, lam, gamma = (_per_run(params, name, ndim) for name in ("eta", "lam", "gamma"))
+
+    def client_round(w_g, start, selection, rngs):
+        rows = selection.count
+        anchor = np.repeat(w_g, rows, axis=0)
+        W = gradient_steps(start, gradient_oracle(clients, selection, p0.batch, rngs), _per_row(eta, rows),
+                           p0.local_steps, lam=_per_row(lam, rows), anchor=anchor)             # (13), K times
+        return W, W
+
+    if p0.server == "eq12":
+        def server(w_g, local, upload):                                            # (12) with p_i = 1/|S|
+            return _mix(w_g, upload.mean(axis=1), gamma * lam)
+    else:
+        def server(w_g, local, upload):                                            # authors' code
+            return local.mean(axis=1)
+
+    return _Method("fedclup", client_round, server, p0.sample_rate, p0.local_steps, p0.batch,
+                   lambda p: f"eta={p.eta!r}, gamma={p.gamma!r}, lam={p.lam!r}")
+
+
+def _local_train(params: Sequence[LocalTrainParams], clients, ndim: int) -> _Method:
+    p0 = params[0]
+    eta = _per_run(params, "eta", ndim)
+
+    def client_round(w_g, start, selection, rngs):
+        W = gradient_steps(start, gradient_oracle(clients, selection, p0.batch, rngs), _per_row(eta, selection.count),
+                           p0.local_steps)
+        return W, W
+
+    def server(w_g, local, upload):                                                # evaluation only
+        return local.mean(axis=1)
+
+    return _Method("localtrain", client_round, server, 1.0, p0.local_steps, p0.batch, lambda p: f"eta={p.eta!r}")
+
+
+def _global_train(params: Sequence[GlobalTrainParams], clients, ndim: int) -> _Method:
+    p0 = params[0]
+    eta = _per_run(params, "eta", ndim)
+
+    def client_round(w_g, start, selection, rngs):
+        W0 = np.repeat(w_g, selection.count, axis=0)
+        W = gradient_steps(W0, gradient_oracle(clients, selection, p0.batch, rngs), _per_row(eta, selection.count),
+                           p0.local_steps)
+        return W, W
+
+    if p0.server == "average_sampled":
+        def server(w_g, local, upload):
+            return upload.mean(axis=1)
+    else:
+        def server(w_g, local, upload):
+            return local.mean(axis=1)
+
+    return _Method("globaltrain", client_round, server, p0.sample_rate, p0.local_steps, p0.batch,
+                   lambda p: f"eta={p.eta!r}")
+
+
+def _pfedme(params: Sequence[PFedMeParams], clients, ndim: int) -> _Method:
+    p0 = params[0]
+    eta, lam, personal_lr, beta = (_per_run(params, name, ndim) for name in ("eta", "lam", "personal_lr", "beta"))
+
+    def client_round(w_g, start, selection, rngs):
+        rows = selection.count
+        lam_rows = _per_row(lam, rows)
+        W = np.repeat(w_g, rows, axis=0)                             # w_{i,0} = w^g_t
+        theta = W.copy()                                             # inner solve starts at w^g_t
+        for _ in range(p0.local_rounds):
+            grad = fixed_batch_oracle(clients, selection, p0.batch, rngs)      # one D_i per local round
+            theta = gradient_steps(theta, grad, _per_row(personal_lr, rows), p0.inner_steps, lam=lam_rows, anchor=W)
+            W = W - _per_row(eta, rows) * lam_rows * (W - theta)                 # local update
+        return theta, W
+
+    def server(w_g, local, upload):
+        return _mix(w_g, upload.mean(axis=1), beta)
+
+    return _Method("pfedme", client_round, server, p0.sample_rate, p0.local_rounds * p0.inner_steps, p0.batch,
+                   lambda p: f"eta={p.eta!r}, personal_lr={p.personal_lr!r}, lam={p.lam!r}, beta={p.beta!r}")
+
+
+METHODS = {"fedclup": (FedCLUPParams, _fedclup), "localtrain": (LocalTrainParams, _local_train),
+           "globaltrain": (GlobalTrainParams, _global_train), "pfedme": (PFedMeParams, _pfedme)}
+
+
+def run_batch(method: str, clients, params: Sequence, rngs: Sequence[np.random.Generator], w_g0: np.ndarray,
+              w_local0: np.ndarray | None = None, *, record_inner: bool = False) -> list[Trace]:
+    """S runs of ``method`` ("fedclup", "localtrain", "globaltrain", "pfedme") computed together (module
+    docstring, "Batches"): ``clients`` stacks the runs' clients, ``params[r]`` and ``rngs[r]`` are run r's, ``w_g0``
+    is one start for all runs or (S, *shape), ``w_local0`` None or (S, m, *shape). One Trace per run."""
+    require(method in METHODS, "method", method, f"one of {tuple(METHODS)}")
+    kind, build = METHODS[method]
+    params = list(params)
+    for p in params:
+        require(isinstance(p, kind), "params", type(p).__name__, f"{kind.__name__} for method {method!r}")
+    ndim = len(tuple(clients.shape))
+    return _run(clients, params, list(rngs), w_g0, w_local0, build(params, clients, ndim), record_inner)
+
+
 def run_fedclup(clients, params: FedCLUPParams, rng: np.random.Generator, w_g0: np.ndarray,
                 w_local0: np.ndarray | None = None, *, record_inner: bool = False) -> Trace:
     """FedCLUP, Algorithm 1 (``batch=None``) or Algorithm 2 (mini-batches), from w^g_0 = ``w_g0`` and local
     models ``w_local0`` (default: copies of w_g0, as the authors' code). Updates (13) and (12); see the module
     docstring. ``record_inner`` also stores w^i_{t,0} per round (for Lemmas 5 and 7)."""
-    p = params
-
-    def client_round(w_g, start, S, rng):
-        W = gradient_steps(start, gradient_oracle(clients, S, p.batch, rng), p.eta, p.local_steps,
-                           lam=p.lam, anchor=w_g)                                   # (13), K times
-        return W, W
-
-    if p.server == "eq12":
-        def server(w_g, local, upload):                                            # (12) with p_i = 1/|S|
-            return _mix(w_g, upload.mean(axis=0), p.gamma * p.lam)
-    else:
-        def server(w_g, local, upload):                                            # authors' code
-            return local.mean(axis=0)
-
-    method = _Method("fedclup", client_round, server, p.sample_rate, p.local_steps, p.batch,
-                     f"eta={p.eta!r}, gamma={p.gamma!r}, lam={p.lam!r}")
-    return _run(clients, p, rng, w_g0, w_local0, method, record_inner)
+    return run_batch("fedclup", clients, [params], [rng], w_g0, w_local0, record_inner=record_inner)[0]
 
 
 def run_local_train(clients, params: LocalTrainParams, rng: np.random.Generator, w0: np.ndarray,
                     w_local0: np.ndarray | None = None) -> Trace:
     """LocalTrain (3): every client runs plain (S)GD on its own L_i (module docstring). ``w0`` is the common
     initial model (local models default to copies of it); the trace's global model is the local mean."""
-    p = params
-
-    def client_round(w_g, start, S, rng):
-        W = gradient_steps(start, gradient_oracle(clients, S, p.batch, rng), p.eta, p.local_steps)
-        return W, W
-
-    def server(w_g, local, upload):                                                # evaluation only
-        return local.mean(axis=0)
-
-    method = _Method("localtrain", client_round, server, 1.0, p.local_steps, p.batch, f"eta={p.eta!r}")
-    return _run(clients, p, rng, w0, w_local0, method)
+    return run_batch("localtrain", clients, [params], [rng], w0, w_local0)[0]
 
 
 def run_global_train(clients, params: GlobalTrainParams, rng: np.random.Generator, w_g0: np.ndarray,
                      w_local0: np.ndarray | None = None) -> Trace:
     """GlobalTrain (4) by FedAvg (McMahan et al. 2017): the sampled clients restart from w^g_t every round,
     take K plain (S)GD steps, and the server averages (``server`` rule; module docstring)."""
-    p = params
-
-    def client_round(w_g, start, S, rng):
-        W0 = np.broadcast_to(w_g, start.shape)
-        W = gradient_steps(W0, gradient_oracle(clients, S, p.batch, rng), p.eta, p.local_steps)
-        return W, W
-
-    if p.server == "average_sampled":
-        def server(w_g, local, upload):
-            return upload.mean(axis=0)
-    else:
-        def server(w_g, local, upload):
-            return local.mean(axis=0)
-
-    method = _Method("globaltrain", client_round, server, p.sample_rate, p.local_steps, p.batch,
-                     f"eta={p.eta!r}")
-    return _run(clients, p, rng, w_g0, w_local0, method)
+    return run_batch("globaltrain", clients, [params], [rng], w_g0, w_local0)[0]
 
 
 def run_pfedme(clients, params: PFedMeParams, rng: np.random.Generator, w_g0: np.ndarray,
                w_local0: np.ndarray | None = None) -> Trace:
     """pFedMe, Algorithm 1 of T Dinh, Tran, Nguyen (NeurIPS 2020), module docstring. ``w_local0``: the
     initial personalized models (default: copies of w_g0). Stored local models are the personalized theta_i."""
-    p = params
-
-    def client_round(w_g, start, S, rng):
-        W = np.broadcast_to(w_g, start.shape).copy()                 # w_{i,0} = w^g_t
-        theta = W.copy()                                             # inner solve starts at w^g_t
-        for _ in range(p.local_rounds):
-            grad = fixed_batch_oracle(clients, S, p.batch, rng)      # one D_i per local round
-            theta = gradient_steps(theta, grad, p.personal_lr, p.inner_steps, lam=p.lam, anchor=W)
-            W = W - p.eta * p.lam * (W - theta)                      # local update
-        return theta, W
-
-    def server(w_g, local, upload):
-        return _mix(w_g, upload.mean(axis=0), p.beta)
-
-    method = _Method("pfedme", client_round, server, p.sample_rate, p.local_rounds * p.inner_steps, p.batch,
-                     f"eta={p.eta!r}, personal_lr={p.personal_lr!r}, lam={p.lam!r}, beta={p.beta!r}")
-    return _run(clients, p, rng, w_g0, w_local0, method)
+    return run_batch("pfedme", clients, [params], [rng], w_g0, w_local0)[0]

@@ -58,7 +58,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import ConfigError, is_int, is_real, require
+from ..errors import ConfigError, DivergenceError, is_int, is_real, require
 
 __all__ = ["METHODS", "PenalizedParams", "PenalizedTrace", "paper_params", "penalized_gradients",
            "penalty_gradients", "penalty_schedule", "run"]
@@ -311,7 +311,7 @@ def run(problem, sets, params: PenalizedParams, rng: np.random.Generator, w0, ev
         else:
             w = w + params.global_lr * delta.mean(axis=0)
         if not np.all(np.isfinite(w)):
-            raise FloatingPointError(
+            raise DivergenceError(
                 f"{method} produced a non-finite global model in round {r} (lr={lr}, "
                 f"rho={rho}); reduce the step size")
         observe(r + 1)

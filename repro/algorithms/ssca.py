@@ -87,8 +87,7 @@ from typing import Callable
 import numpy as np
 from scipy.optimize import brentq
 
-from ..errors import ReproError, is_int, is_real, require
-from .fedclup import DivergenceError
+from ..errors import DivergenceError, ReproError, is_int, is_real, require
 
 __all__ = [
     "DivergenceError", "ServerProblemError", "PowerLawSteps", "SSCAParams", "SSCAState", "SSCATrace",

@@ -76,7 +76,7 @@ def minimax_fits(results, n_boot: int = 2000, seed: int = 0) -> dict:
     """Per regime: the log-log slope of min_lambda E^(lambda) (and of LocalTrain, GlobalTrain and the
     Corollary 1 rule) against the varied quantity, with a percentile bootstrap CI over the draws
     (draws resampled independently at every grid point)."""
-    from bounds import fedclup as B
+    from bounds import fedclup_findings as BF
 
     rng = np.random.default_rng(seed)
     fits = {}
@@ -108,7 +108,7 @@ def minimax_fits(results, n_boot: int = 2000, seed: int = 0) -> dict:
             out[k] = {"slope": float(slope(np.array(point[k]))), "ci": (float(np.percentile(b, 2.5)),
                                                                          float(np.percentile(b, 97.5))),
                       "values": [float(v) for v in point[k]]}
-        fits[regime] = out | {"x": x.tolist(), "var": var, "theory": B.REGIME_EXPONENTS[regime][1],
+        fits[regime] = out | {"x": x.tolist(), "var": var, "theory": BF.REGIME_EXPONENTS[regime][1],
                               "reps": int(runs[0].arrays["errs"].shape[0]),
                               "threshold": [float(r.meta["metadata"]["constants"]["threshold_R_sq"]) for r in runs],
                               "R": [float(r.spec.config["R"]) for r in runs]}
@@ -425,7 +425,7 @@ def _monotone_claims(results, metric: str = "global_accuracy") -> list:
 
 
 def _logistic_settings(results) -> list:
-    from bounds import fedclup as B
+    from bounds import fedclup_findings as BF
 
     findings = []
     seen = set()
@@ -435,10 +435,10 @@ def _logistic_settings(results) -> list:
             continue
         seen.add((cfg["lam"], cfg["m"]))
         c = r.meta["metadata"]["constants"]
-        findings += B.settings_findings({"lam": cfg["lam"], "L_used": c["L_used"], "L_data": c["L_softmax"],
-                                         "mu_data": max(float(c.get("mu", 0.0)), 1e-12), "gamma": 1 / cfg["lam"],
-                                         "eta": 1 / (c["L_used"] + cfg["lam"]), "K": cfg["local_steps"],
-                                         "figure": r.spec.experiment})
+        findings += BF.settings_findings({"lam": cfg["lam"], "L_used": c["L_used"], "L_data": c["L_softmax"],
+                                          "mu_data": max(float(c.get("mu", 0.0)), 1e-12), "gamma": 1 / cfg["lam"],
+                                          "eta": 1 / (c["L_used"] + cfg["lam"]), "K": cfg["local_steps"],
+                                          "figure": r.spec.experiment})
     return findings
 
 
@@ -467,7 +467,7 @@ def _assumption_findings() -> list:
 
 
 def audit_section(results, profile: str) -> str:
-    from bounds import fedclup as B
+    from bounds import fedclup_findings as BF
 
     from ..report import findings_table, markdown_table
 
@@ -512,12 +512,12 @@ def audit_section(results, profile: str) -> str:
             markdown_table(["regime", "varied", "estimator", "fitted exponent [95% bootstrap CI]", "theory",
                             "theory inside CI"], rows), "",
             "Theory: heterogeneous R^2 >> rho^2/(mu^2 n): E ~ 1/n; transition 1/N << R^2 << 1/n: E ~ R^2; homogeneous "
-            "R^2 << 1/N: E ~ 1/N (Corollary 1 and the quoted lower bound; `bounds.fedclup.regime_table`). 'tuned' is "
+            "R^2 << 1/N: E ~ 1/N (Corollary 1 and the quoted lower bound; `bounds.fedclup_findings.regime_table`). 'tuned' is "
             "min over a 25-point lambda grid of the Monte-Carlo mean (an oracle choice); 'rule' is the derived "
             "Corollary 1 lambda from the population constants. Grids: `MINIMAX_GRID` in "
             "`repro/experiments/fedclup_statistical.py`; a slope is a finite-range fit, not a limit.", "",
             markdown_table(["regime", "symbolic: upper vs lower bound order", "verdict"],
-                           [[row["regime"], row.get("rate", ""), row.get("verdict", "")] for row in B.regime_table()]), ""]
+                           [[row["regime"], row.get("rate", ""), row.get("verdict", "")] for row in BF.regime_table()]), ""]
     tr = results["fedclup.tradeoff"][0]
     lams = tr.arrays["lams"]
     curves = np.stack([tr.arrays[f"fedclup_{j}"] for j in range(lams.size)])
@@ -541,8 +541,8 @@ def audit_section(results, profile: str) -> str:
                             for r in rounds for lam, kf, t, k, g in zip(r.arrays["lams"], r.arrays["kappa_F"],
                                                                          r.arrays["T_eps"], r.arrays["K"],
                                                                          r.arrays["grad_evals"])]), "",
-            "Symbolic (`bounds.fedclup.communication_in_lambda`): " + "; ".join(
-                f"{k}: {v}" for k, v in B.communication_in_lambda().items()), ""]
+            "Symbolic (`bounds.fedclup_findings.communication_in_lambda`): " + "; ".join(
+                f"{k}: {v}" for k, v in BF.communication_in_lambda().items()), ""]
     t2 = results["fedclup.theorem2"]
     out += ["Theorem 2 observed contraction per round (geometric mean of Phi_(t+1)/Phi_t) vs the derived rate "
             "1 - gamma mu_F / 4:", "",
@@ -625,7 +625,7 @@ def audit_section(results, profile: str) -> str:
             markdown_table(["classes", "FedCLUP accuracy increases with lambda", "FedCLUP between LocalTrain and "
                             "GlobalTrain", "LocalTrain lowest of all"], _monotone_claims(mnist)), ""]
     out += ["### Not reproduced", "", markdown_table(["item", "reason"], [list(x) for x in NOT_REPRODUCED]), ""]
-    findings = (B.audit_findings(np.random.default_rng(0)) + _assumption_findings()
+    findings = (BF.audit_findings(np.random.default_rng(0)) + _assumption_findings()
                 + _logistic_settings(results["fedclup.figure4"]) + _logistic_settings(results["fedclup.figure6"]))
     out += ["### Symbolic and settings findings", "", findings_table(findings), ""]
     return "\n".join(out)

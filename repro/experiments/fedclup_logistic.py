@@ -21,6 +21,12 @@ Choices (spec 10; recorded in every config):
 * Adaptive lambda (Figure 3 right; spec 4.3 "[authors' code]"): at round floor(T/2) estimate
   R^ = (1/m) sum_i ||W_i - W_g||_F and set lambda = c / (n R^2) if R^ >= 1/sqrt(n), else c / (sqrt(n) R^),
   once; c = 5 (code) or 2 (paper text).
+
+Batches (:mod:`repro.batches`): the runs of a figure that share a method, the rounds, the local steps and the
+number of clients differ only in their data (R, data seed) and lambda, and each takes milliseconds per local
+step, so they are computed together, one batch per figure, method and data seed
+(:func:`repro.algorithms.fedclup.run_batch`). Every member is the run it would be alone (its own data, step sizes
+and Generator); figures and the audit read members (:func:`repro.batches.members`).
 """
 from __future__ import annotations
 
@@ -29,9 +35,11 @@ import functools
 import numpy as np
 
 from ..algorithms import fedclup as alg
+from ..batches import batch_spec, member_configs, stack
 from ..errors import require
 from ..problems import fedclup_synthetic as SYN
-from ..runner import RunSpec
+from ..problems.stacked_clients import StackedClients
+from ..runner import RunSpec, watch
 from .base import check_profile
 
 _FN = "repro.experiments.fedclup_logistic."
@@ -39,7 +47,7 @@ METHODS = ("fedclup", "globaltrain", "localtrain")
 L_CODE = 9.13
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=64)
 def _problem(m: int, n: int, d: int, C: int, R: float, data_seed: int):
     data = SYN.generate(m, n, d, C, R, data_seed)
     X, scales = SYN.scale_features(data["X"])
@@ -66,38 +74,76 @@ def _adaptive_lambda(trace, n: int, constant: float) -> float:
     return constant / (n * r_hat ** 2) if r_hat >= 1 / np.sqrt(n) else constant / (np.sqrt(n) * r_hat)
 
 
+#: keys that every member of a batch shares (they fix the shape of the computation)
+SHARED = ("method", "m", "n", "d", "C", "rounds", "local_steps", "sample_rate", "server", "adapt_constant", "L")
+
+
+def _members(config: dict, seed: int) -> list[dict]:
+    """Each member's data, clients, smoothness, L used and Generator (seeded exactly as a single run)."""
+    out = []
+    for c in member_configs(config):
+        validate(c)
+        data, clients, consts = _problem(c["m"], c["n"], c["d"], c["C"], c["R"], c["data_seed"])
+        out.append({"config": c, "data": data, "clients": clients, "consts": consts,
+                    "L": consts["L_paper"] if c["L"] == "data" else L_CODE,
+                    "rng": np.random.default_rng(np.random.SeedSequence([seed, c["data_seed"]]))})
+    for key in SHARED:
+        values = {repr(m["config"].get(key)) for m in out}
+        require(len(values) == 1, key, sorted(values), "one value for every member of a batch")
+    return out
+
+
+def _fedclup_params(member: dict, lam: float, rounds: int) -> alg.FedCLUPParams:
+    c, L = member["config"], member["L"]
+    return alg.FedCLUPParams(lam=lam, gamma=1 / lam + 1 / L, eta=1 / (L + lam), local_steps=c["local_steps"],
+                             rounds=rounds, sample_rate=c["sample_rate"], server=c["server"])
+
+
+def _run_fedclup(members: list[dict], clients, w0) -> tuple[list[dict], list[dict]]:
+    """FedCLUP for every member; with ``adapt_constant``, lambda switched once at floor(T/2) (module docstring)."""
+    c0 = members[0]["config"]
+    T, rngs = c0["rounds"], [m["rng"] for m in members]
+    if not c0.get("adapt_constant"):
+        traces = alg.run_batch("fedclup", clients, [_fedclup_params(m, m["config"]["lam"], T) for m in members],
+                               rngs, w0)
+        return [_metrics(tr, m["data"]) for tr, m in zip(traces, members)], [{} for _ in members]
+    first = alg.run_batch("fedclup", clients, [_fedclup_params(m, m["config"]["lam"], T // 2) for m in members],
+                          rngs, w0)
+    lam2 = [_adaptive_lambda(tr, m["config"]["n"], m["config"]["adapt_constant"]) for tr, m in zip(first, members)]
+    second = alg.run_batch("fedclup", clients, [_fedclup_params(m, lam, T - T // 2) for m, lam in zip(members, lam2)],
+                           rngs, np.stack([tr.global_models[-1] for tr in first]),
+                           np.stack([tr.local_models[-1] for tr in first]))
+    metrics = []
+    for a, b, m in zip(first, second, members):
+        m1, m2 = _metrics(a, m["data"]), _metrics(b, m["data"])
+        metrics.append({k: np.concatenate([m1[k], m2[k][1:]]) for k in m1})
+    return metrics, [{"lambda_switched": np.array(lam)} for lam in lam2]
+
+
+@watch("global_err", "local_err", step_sizes=("lam", "lr"))
 def run_logistic(config: dict, seed: int):
-    validate(config)
-    data, clients, consts = _problem(config["m"], config["n"], config["d"], config["C"], config["R"],
-                                     config["data_seed"])
-    L = consts["L_paper"] if config["L"] == "data" else L_CODE
-    rng = np.random.default_rng(np.random.SeedSequence([seed, config["data_seed"]]))
-    w0 = SYN.initial_model(config["d"], config["C"], seed=1)
-    T, K, method = config["rounds"], config["local_steps"], config["method"]
-    extra = {}
-    if method == "fedclup":
-        def params(lam, rounds):
-            return alg.FedCLUPParams(lam=lam, gamma=1 / lam + 1 / L, eta=1 / (L + lam), local_steps=K, rounds=rounds,
-                                     sample_rate=config["sample_rate"], server=config["server"])
-        if config.get("adapt_constant"):
-            first = alg.run_fedclup(clients, params(config["lam"], T // 2), rng, w0)
-            lam2 = _adaptive_lambda(first, config["n"], config["adapt_constant"])
-            second = alg.run_fedclup(clients, params(lam2, T - T // 2), rng, first.global_models[-1],
-                                     first.local_models[-1])
-            m1, m2 = _metrics(first, data), _metrics(second, data)
-            metrics = {k: np.concatenate([m1[k], m2[k][1:]]) for k in m1}
-            extra["lambda_switched"] = np.array(lam2)
-        else:
-            metrics = _metrics(alg.run_fedclup(clients, params(config["lam"], T), rng, w0), data)
-    elif method == "globaltrain":
-        trace = alg.run_global_train(clients, alg.GlobalTrainParams(
-            eta=config["lr"], local_steps=K, rounds=T, sample_rate=config["sample_rate"], server="average_all"), rng, w0)
-        metrics = _metrics(trace, data)
+    """One run, or a batch of runs of one method (module docstring): the per-round error metrics."""
+    members = _members(config, seed)
+    c0 = members[0]["config"]
+    clients = StackedClients.concatenate([m["clients"] for m in members])
+    w0 = SYN.initial_model(c0["d"], c0["C"], seed=1)
+    rngs, T, K = [m["rng"] for m in members], c0["rounds"], c0["local_steps"]
+    extra = [{} for _ in members]
+    if c0["method"] == "fedclup":
+        metrics, extra = _run_fedclup(members, clients, w0)
+    elif c0["method"] == "globaltrain":
+        params = [alg.GlobalTrainParams(eta=m["config"]["lr"], local_steps=K, rounds=T,
+                                        sample_rate=c0["sample_rate"], server="average_all") for m in members]
+        metrics = [_metrics(tr, m["data"]) for tr, m in zip(alg.run_batch("globaltrain", clients, params, rngs, w0),
+                                                             members)]
     else:
-        trace = alg.run_local_train(clients, alg.LocalTrainParams(eta=config["lr"], local_steps=K, rounds=T), rng, w0)
-        metrics = _metrics(trace, data)
-    arrays = {k: np.asarray(v, dtype=float) for k, v in metrics.items()} | extra
-    return arrays, {"constants": {k: float(v) for k, v in consts.items()} | {"L_used": float(L)}}
+        params = [alg.LocalTrainParams(eta=m["config"]["lr"], local_steps=K, rounds=T) for m in members]
+        metrics = [_metrics(tr, m["data"]) for tr, m in zip(alg.run_batch("localtrain", clients, params, rngs, w0),
+                                                             members)]
+    outputs = [({k: np.asarray(v, dtype=float) for k, v in mt.items()} | ex,
+                {"constants": {k: float(v) for k, v in m["consts"].items()} | {"L_used": float(m["L"])}})
+               for mt, ex, m in zip(metrics, extra, members)]
+    return stack(outputs) if "members" in config else outputs[0]
 
 
 BASE = {"m": 10, "n": 200, "d": 10, "C": 2, "L": "data", "sample_rate": 1.0, "server": "average_all",
@@ -107,9 +153,14 @@ FIG4_R = tuple(float(x) for x in np.linspace(0.1, 3, 10))
 DATA_SEEDS = {"quick": (1, 2, 3), "paper": tuple(range(1, 11))}
 
 
-def _spec(experiment: str, cfg: dict, profile: str) -> RunSpec:
-    cfg = BASE | cfg | {"profile": profile}
-    return RunSpec(experiment, cfg, 0, _FN + "run_logistic")
+def _batches(experiment: str, configs: list[dict], profile: str, group_by=("data_seed",)) -> list[RunSpec]:
+    """The configs as batch specs (module docstring): one batch per value of the shared keys and ``group_by``,
+    members in the order given."""
+    groups: dict[tuple, list] = {}
+    for cfg in configs:
+        full = BASE | cfg | {"profile": profile}
+        groups.setdefault(tuple(repr(full.get(k)) for k in SHARED + tuple(group_by)), []).append(full)
+    return [batch_spec(experiment, members, 0, _FN + "run_logistic") for members in groups.values()]
 
 
 def _methods_fig4():
@@ -120,8 +171,8 @@ def _methods_fig4():
 def figure4_specs(profile: str) -> list[RunSpec]:
     """Figure 4 (simulation_main_stat): final-round errors against R."""
     check_profile(profile)
-    return [_spec("fedclup.figure4", meth | {"R": R, "local_steps": 150, "data_seed": s}, profile)
-            for R in FIG4_R for meth in _methods_fig4() for s in DATA_SEEDS[profile]]
+    return _batches("fedclup.figure4", [meth | {"R": R, "local_steps": 150, "data_seed": s}
+                                        for R in FIG4_R for meth in _methods_fig4() for s in DATA_SEEDS[profile]], profile)
 
 
 FIG2_K = (25, 50, 75, 100, 125, 150)
@@ -131,9 +182,9 @@ FIG2_LAMBDAS = (0.5, 0.02)     # left: the code's lambda = 0.5; right (high pers
 def figure2_specs(profile: str) -> list[RunSpec]:
     """Figure 2 (simulation_main_local_epochs): total error vs rounds for K local steps, two lambdas."""
     check_profile(profile)
-    return [_spec("fedclup.figure2", {"method": "fedclup", "lam": lam, "local_steps": K, "rounds": 20, "R": 1.0,
-                                      "data_seed": s}, profile)
-            for lam in FIG2_LAMBDAS for K in FIG2_K for s in DATA_SEEDS[profile]]
+    return _batches("fedclup.figure2", [{"method": "fedclup", "lam": lam, "local_steps": K, "rounds": 20, "R": 1.0,
+                                         "data_seed": s}
+                                        for lam in FIG2_LAMBDAS for K in FIG2_K for s in DATA_SEEDS[profile]], profile)
 
 
 FIG3_LAMBDAS = (0.02, 0.1, 0.5, 2.0)
@@ -147,8 +198,8 @@ def figure3_specs(profile: str) -> list[RunSpec]:
     left = ([{"method": "fedclup", "lam": lam} for lam in FIG3_LAMBDAS]
             + [{"method": "globaltrain", "lr": 0.01}, {"method": "localtrain", "lr": 0.001}])
     right = [{"method": "fedclup", "lam": 0.02, "adapt_constant": c} for c in (5.0, 2.0)]
-    return [_spec("fedclup.figure3", base | v | {"data_seed": s}, profile)
-            for v in left + right for s in DATA_SEEDS[profile]]
+    return _batches("fedclup.figure3", [base | v | {"data_seed": s} for v in left + right for s in DATA_SEEDS[profile]],
+                    profile)
 
 
 FIG6_LAMBDAS = (0.02, 0.25, 0.5)
@@ -158,6 +209,7 @@ def figure6_specs(profile: str) -> list[RunSpec]:
     """Figure 6 (simulation_main_total): 100 and 1000 clients, 10 % sampled per round, R = 2."""
     check_profile(profile)
     seeds = DATA_SEEDS[profile][:1] if profile == "quick" else DATA_SEEDS[profile][:3]
-    return [_spec("fedclup.figure6", {"method": "fedclup", "lam": lam, "m": m, "sample_rate": 0.1, "server": server,
-                                      "local_steps": 150, "rounds": 100, "R": 2.0, "data_seed": s}, profile)
-            for m in (100, 1000) for lam in FIG6_LAMBDAS for server in ("average_all", "eq12") for s in seeds]
+    return _batches("fedclup.figure6", [{"method": "fedclup", "lam": lam, "m": m, "sample_rate": 0.1, "server": server,
+                                         "local_steps": 150, "rounds": 100, "R": 2.0, "data_seed": s}
+                                        for m in (100, 1000) for lam in FIG6_LAMBDAS for server in ("average_all", "eq12")
+                                        for s in seeds], profile)

@@ -285,7 +285,7 @@ def _local_steps_rows(local_steps) -> list:
 
 
 def _settings(comparison) -> list:
-    from bounds import pcfedavg as B
+    from bounds import pcfedavg_findings as BF
 
     findings = []
     for dataset in data_exp.DATASETS:
@@ -294,9 +294,9 @@ def _settings(comparison) -> list:
             continue
         cfg, L_f = runs[0].spec.config, runs[0].meta["metadata"]["clients"]["L_f"]
         rhos = data_exp.rho_schedule(cfg["rho_schedule"], cfg["rounds"])
-        findings += B.settings_findings({"dataset": dataset, "gamma": cfg["gamma"], "rho": max(rhos),
-                                         "H": cfg["local_steps"], "m": len(cfg["sigma"]), "L_f": L_f,
-                                         "sigma": max(cfg["sigma"])})
+        findings += BF.settings_findings({"dataset": dataset, "gamma": cfg["gamma"], "rho": max(rhos),
+                                          "H": cfg["local_steps"], "m": len(cfg["sigma"]), "L_f": L_f,
+                                          "sigma": max(cfg["sigma"])})
     return findings
 
 
@@ -320,7 +320,7 @@ def _schedule_findings(comparison) -> list:
 
 
 def audit_section(results, profile: str) -> str:
-    from bounds import pcfedavg as B
+    from bounds import pcfedavg_findings as BF
 
     from ..report import findings_table, markdown_table
 
@@ -347,16 +347,16 @@ def audit_section(results, profile: str) -> str:
                 "(L4.6-a) does not describe the printed algorithm.", ""]
     out += ["### Proof steps re-derived", "",
             markdown_table(["claim", "step", "status", "method", "evidence"],
-                           [[s["claim"], s["step"], s["status"], s["method"], s["evidence"]] for s in B.proof_steps()]), ""]
+                           [[s["claim"], s["step"], s["status"], s["method"], s["evidence"]] for s in BF.proof_steps()]), ""]
     for admissible, title in ((False, "proof's choices rho = sqrt(R), gamma = 1/sqrt(R), K = RH"),
                               (True, "an admissible gamma = min{1/(6 L_G), 1/(5 L_G (H-1))}, rho = sqrt(R)")):
         out += [f"### Communication complexity derived from Prop. 4.8 vs Theorem 3.4 as printed ({title})", "",
                 markdown_table(["part", "derived term", "printed term", "status"],
                                [[row["part"], row["derived_term"], row["printed_term"] or "-", row["status"]]
-                                for row in B.complexity_table(admissible=admissible)]), ""]
+                                for row in BF.complexity_table(admissible=admissible)]), ""]
     fits = rate_fits(results["pcfedavg.rates"])
     # R = O(eps^-p) means the bound decays as R^(-1/p): exponents from the symbolic layer.
-    derived = {rule: B.leading_eps_powers(admissible=(rule == "admissible")) for rule in fits}
+    derived = {rule: BF.leading_eps_powers(admissible=(rule == "admissible")) for rule in fits}
     part = {"subopt": "i", "infeas": "ii"}
     out += ["### Empirical rates (rho = sqrt(R))", "",
             markdown_table(["step size", "quantity", "fitted exponent of R [95% CI]", "Theorem 3.4 (printed)",
@@ -411,7 +411,7 @@ def audit_section(results, profile: str) -> str:
                            _local_steps_rows(local_steps)), "",
             "\"Performance\" is read as the global loss (spec 11.7 item 15); the infeasibility column is the "
             "companion plot of Figure 4.", ""]
-    findings = B.audit_findings(np.random.default_rng(0)) + _settings(comparison) + _schedule_findings(comparison)
+    findings = BF.audit_findings(np.random.default_rng(0)) + _settings(comparison) + _schedule_findings(comparison)
     out += ["### Symbolic and settings findings", "",
             findings_table(findings), ""]
     out += ["### The paper's descriptions of the method vs Algorithm 1 as printed", "",

@@ -25,6 +25,9 @@ Figure 4            local steps in {1, 5, 10, 20, 40}, R = 100, all else as in 1
 seeds               5 (paper profile) / 2 (quick profile; Figure 4: 1): minibatches and SCAFFOLD
                     sampling (item 16); the partition is fixed across seeds
 update path         line 8 of Algorithm 1 as printed (item 19)
+dtype               float32 for the features and the products with them (the papers' frameworks train
+                    in float32); iterates, values and gradients float64. Every theorem check of
+                    PC-FedAvg uses float64 (``pcfedavg_theory``).
 ==================  ===========================================================================
 """
 from __future__ import annotations
@@ -40,7 +43,7 @@ from ..errors import ConfigError, require
 from ..metrics import model_metrics
 from ..problems import softmax
 from ..problems.personalized import PersonalizedProblem
-from ..runner import RunSpec
+from ..runner import RunSpec, watch
 from .base import check_profile
 
 _FN = "repro.experiments.pcfedavg_data."
@@ -56,7 +59,7 @@ HYPER = {
 }
 DEFAULTS = {"rounds": 100, "local_steps": 20, "batch_fraction": 0.1, "partition": "dirichlet", "alpha": 0.5,
             "partition_seed": 0, "preprocessing": "scale", "init": "zero", "rho_schedule": "quartic_root_10000",
-            "participating": 2, "global_lr": 1.0, "path": "printed", "subsample": None}
+            "participating": 2, "global_lr": 1.0, "path": "printed", "subsample": None, "dtype": "float32"}
 SEEDS = {"quick": 2, "paper": 5}
 SEEDS_LOCAL_STEPS = {"quick": 1, "paper": 5}   # Figure 4 sweeps 5 values of H: 1 seed keeps quick under ~30 min
 LOCAL_STEPS = (1, 5, 10, 20, 40)
@@ -73,10 +76,11 @@ def rho_schedule(name: str, rounds: int) -> tuple:
 
 @functools.lru_cache(maxsize=4)
 def clients(dataset: str, partition: str, alpha: float, partition_seed: int, preprocessing: str,
-            batch_fraction: float, subsample):
+            batch_fraction: float, subsample, dtype: str = "float64"):
     """The agents' data, cached per worker process (loading CIFAR-10 takes seconds)."""
     return softmax.build(dataset, partition=partition, alpha=alpha, partition_seed=partition_seed,
-                         preprocessing=preprocessing, batch_fraction=batch_fraction, subsample=subsample)
+                         preprocessing=preprocessing, batch_fraction=batch_fraction, subsample=subsample,
+                         dtype=dtype)
 
 
 def validate(config: dict) -> None:
@@ -85,31 +89,37 @@ def validate(config: dict) -> None:
     for key in ("rounds", "local_steps"):
         require(isinstance(config.get(key), int) and config[key] >= 1, key, config.get(key), "an integer >= 1")
     require(0 < config.get("batch_fraction", 0) <= 1, "batch_fraction", config.get("batch_fraction"), "in (0, 1]")
+    require(config.get("dtype") in softmax.DTYPES, "dtype", config.get("dtype"), f"one of {softmax.DTYPES}")
+    for key in ("gamma", "lr", "scaffold_lr", "mu", "global_lr"):
+        require(config.get(key, 0) >= 0, key, config.get(key), "a finite number >= 0")
+    require(len(config.get("tau", ())) == 4 and len(config.get("sigma", ())) == 4, "tau/sigma",
+            (config.get("tau"), config.get("sigma")), "4 values each (one per agent)")
 
 
+@watch("global_loss", step_sizes=("gamma", "lr", "scaffold_lr"))
 def run_data(config: dict, seed: int):
     """One method on one data set: per-round metrics (spec 11.7 items 12-14)."""
     validate(config)
     local = clients(config["dataset"], config["partition"], config["alpha"], config["partition_seed"],
-                    config["preprocessing"], config["batch_fraction"], config["subsample"])
+                    config["preprocessing"], config["batch_fraction"], config["subsample"], config["dtype"])
     sets = ProductSet.l1_balls(np.asarray(config["tau"], dtype=float), local.n)
     rhos = rho_schedule(config["rho_schedule"], config["rounds"])
     sigma = np.asarray(config["sigma"], dtype=float)
     rng = np.random.default_rng(np.random.SeedSequence([seed, METHODS.index(config["method"])]))
     w0 = np.zeros(local.n)
-    def evaluate(V, r):
-        rho = rhos[min(r, len(rhos) - 1)]   # round r's penalty; after the last round, rho_{R-1}
-        return model_metrics(local, sets, V, rho=rho, sigma=sigma) | {"rho": rho}
+    served: list[np.ndarray] = []
+
+    def evaluate(V, r):          # keep the round's models; all rounds are evaluated together after the run
+        served.append(np.array(V))
+        return {}
 
     if config["method"] == "pcfedavg":
         problem = PersonalizedProblem(local, sigma, sets)
         params = alg.PCFedAvgParams(gamma=config["gamma"], rounds=config["rounds"], local_steps=config["local_steps"],
                                     rho=rhos, path=config["path"], record="metrics")
         trace = alg.run(problem, params, rng, np.broadcast_to(w0, (local.m, local.n)), evaluate=evaluate)
-        arrays = {k: np.asarray(v, dtype=float) for k, v in trace.rounds_metrics.items()}
-        arrays |= {"own_block_dist": trace.records["own_block_dist"],
-                   "local_own_dist": trace.records["local_own_dist"],
-                   "local_avg_dist": trace.records["local_avg_dist"]}
+        arrays = {"own_block_dist": trace.records["own_block_dist"], "local_own_dist": trace.records["local_own_dist"],
+                  "local_avg_dist": trace.records["local_avg_dist"]}
     else:
         method = config["method"]
         params = penalized.PenalizedParams(
@@ -118,10 +128,12 @@ def run_data(config: dict, seed: int):
             mu=config["mu"] if method == "fedprox" else 0.0, global_lr=config["global_lr"],
             participating=config["participating"] if method == "scaffold" else None, rho=rhos)
         trace = penalized.run(local, sets, params, rng, w0, evaluate=evaluate)
-        arrays = {k: np.asarray(v, dtype=float) for k, v in trace.metrics.items()}
-        arrays["local_dist"] = np.asarray(trace.local_dist, dtype=float)     # (R, m), NaN: agent not sampled
+        arrays = {"local_dist": np.asarray(trace.local_dist, dtype=float)}    # (R, m), NaN: agent not sampled
         if trace.sampled is not None:
             arrays["sampled"] = np.asarray(trace.sampled)
+    rho = np.array([rhos[min(r, len(rhos) - 1)] for r in range(len(served))])   # after the last round: rho_{R-1}
+    metrics = model_metrics(local, sets, np.stack(served), rho=rho, sigma=sigma) | {"rho": rho}
+    arrays |= {k: np.asarray(v, dtype=float) for k, v in metrics.items()}
     return arrays, {"clients": local.describe(), "sets": sets.describe()}
 
 

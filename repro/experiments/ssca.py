@@ -143,13 +143,13 @@ EXPERIMENTS = (
                conv.convergence_specs, convergence_figure, conv.validate),
     Experiment("ssca.theorem5", "Theorem 5: (27) vs (37) on a tiny swish network", t5.theorem5_specs, None),
     Experiment("ssca.figure2", "Figure 2: sample-based, Algorithms 1-2 vs SGD on MNIST", mn.figure2_specs, figure2,
-               mn.validate),
+               mn.validate, work=mn.work),
     Experiment("ssca.figure3", "Figure 3: feature-based, Algorithms 3-4 vs SGD on MNIST", mn.figure3_specs, figure3,
-               mn.validate),
+               mn.validate, work=mn.work),
     Experiment("ssca.figure4", "Figure 4: sparsity / training-cost trade-off of the four algorithms (MNIST)",
-               mn.figure4_specs, figure4, mn.validate),
+               mn.figure4_specs, figure4, mn.validate, work=mn.work),
     Experiment("ssca.printed_32", "Algorithm 2 with (32) as printed vs the surrogate-(11) sign (audit)",
-               mn.printed_sign_specs, None, mn.validate),
+               mn.printed_sign_specs, None, mn.validate, work=mn.work),
 )
 AUDIT_EXPERIMENTS = tuple(e.name for e in EXPERIMENTS)
 
@@ -364,7 +364,7 @@ def _theorem5_summary(results) -> str:
 
 
 def audit_section(results, profile: str) -> str:
-    from bounds import ssca as B
+    from bounds import ssca_findings as BF
 
     out = ["## Mini-batch SSCA (Sample-based and Feature-based Federated Learning via Mini-batch SSCA, arXiv 2104.06011 v1)", "",
            "The paper's results are conditions and closed forms, not rates: Theorems 1-4 say that every limit point "
@@ -374,7 +374,7 @@ def audit_section(results, profile: str) -> str:
            "the quantities the proofs say must vanish.", "",
            "### Step-size conditions (4) and (6), decided exactly (`bounds.ssca.power_law_conditions`)", "",
            markdown_table(["family", "sequences", "(4) holds", "(6) holds", "failed items"], _step_size_rows()), "",
-           "### Symbolic and settings findings", "", findings_table(B.audit_findings()), ""]
+           "### Symbolic and settings findings", "", findings_table(BF.audit_findings()), ""]
     conv_runs = results["ssca.convergence"]
     out += ["### Lemma 4, the descent inequality (51), at every iteration (M = 0 problems)", "",
             markdown_table(["problem", "mode", "steps", "iterations judged", "violations", "inconclusive",

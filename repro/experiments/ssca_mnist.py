@@ -22,7 +22,12 @@ Every choice the paper leaves open (spec 10.3) is named in the config and fixed 
 * SGD baselines (item 9): sample-based FedAvg-style SGD (E local steps per round, server averages,
   one iteration = one round) and feature-based SGD, both on (27); learning rate a / t^alpha chosen
   by a grid search (``SGD_GRID``) on the training objective after ``grid_iterations`` iterations,
-  evaluated on a fixed 10k subsample of the training set; the grid and the winner are recorded;
+  evaluated on a fixed 10k subsample of the training set; the grid and the winner are recorded. The search
+  is one run per SGD configuration (``run_sgd_grid``, on seed 0's initialization and split), and every seed's
+  SGD run reads its winner (the runner's ``needs``): the rate is chosen once per configuration, not per seed;
+* dtype: ``"float32"`` for the features and the network products of every run here (the figures' training
+  loops, as the paper's own frameworks train); the iterates, the server steps, the closed forms and every
+  theorem check (``ssca.convergence``, ``ssca.theorem5``) are float64;
 * metrics (item 13 and spec 10.2): at ``checkpoints`` the training cost F (25) on all 60k training
   samples, the objective of (27), test accuracy on the 10k test set, ||omega||^2 and the fraction of
   weights with |w| < ``SPARSITY_THRESHOLD`` (our reading of "model sparsity"); per iteration the step
@@ -51,7 +56,7 @@ from ..algorithms import ssca as alg
 from ..errors import require
 from ..problems import mnist_pixels as MP
 from ..problems import swish_network as SN
-from ..runner import RunSpec
+from ..runner import RunSpec, watch
 from .base import check_profile
 
 _FN = "repro.experiments.ssca_mnist."
@@ -76,7 +81,7 @@ GRID_SUBSAMPLE = 10_000
 DATASETS = ("mnist", "digits")
 BASE = {"dataset": "mnist", "clients": 10, "hidden": 128, "tau": TAU, "penalty": PENALTY, "iterations": ITERATIONS,
         "init": "uniform_fan_in", "feature_split": "contiguous",
-        "a_bar": "surrogate_11", "solver_checks": []}
+        "a_bar": "surrogate_11", "solver_checks": [], "dtype": "float32"}
 
 
 def validate(config: dict) -> None:
@@ -85,6 +90,7 @@ def validate(config: dict) -> None:
             "'27' (regularised) or '37' (cost-limited)")
     require(config.get("mode") in ("sample", "feature"), "mode", config.get("mode"), "'sample' or 'feature'")
     require(config.get("method") in ("ssca", "sgd"), "method", config.get("method"), "'ssca' or 'sgd'")
+    require(config.get("dtype") in MP.DTYPES, "dtype", config.get("dtype"), f"one of {MP.DTYPES}")
     require(not (config["method"] == "sgd" and config["formulation"] == "37"), "method", "sgd",
             "the SGD baselines solve (27) only (the paper compares them on Fig. 2(a),(c))")
     checkpoints = config.get("checkpoints", [])
@@ -95,8 +101,8 @@ def validate(config: dict) -> None:
 
 
 @functools.lru_cache(maxsize=2)
-def _data(dataset: str) -> dict:
-    return MP.load_mnist_pixels() if dataset == "mnist" else MP.load_digits_standin()
+def _data(dataset: str, dtype: str = "float64") -> dict:
+    return MP.load_mnist_pixels(dtype=dtype) if dataset == "mnist" else MP.load_digits_standin(dtype=dtype)
 
 
 def _problem(config: dict, net, X, y, blocks):
@@ -151,7 +157,7 @@ def _closed_form_vs_solver(config: dict, state) -> dict:
 
 def _setup(config: dict, seed: int):
     validate(config)
-    data = _data(config["dataset"])
+    data = _data(config["dataset"], config["dtype"])
     X, y = data["x_train"], data["y_train"]
     I = config["clients"]
     n_use = (X.shape[0] // I) * I                                   # digits stand-in: drop the remainder
@@ -194,8 +200,24 @@ def _run_sgd(config, problem, params, rng, omega1, client_indices, monitor=None)
     return sgd.run_feature_sgd(problem, params, rng, omega1, monitor=monitor)
 
 
-def run_mnist_ssca(config: dict, seed: int):
-    """One curve of Figures 2-4: an SSCA algorithm (1-4) or an SGD baseline on (27) / (37)."""
+#: keys of an SGD run that do not affect its learning-rate search
+_NOT_FOR_GRID = ("iterations", "checkpoints", "solver_checks")
+
+
+def run_sgd_grid(config: dict, seed: int):
+    """The learning-rate search of one SGD configuration (module docstring), on seed ``seed``'s initialization,
+    split and grid streams: the score of every grid point and the winner ``lr`` = (a, alpha)."""
+    data, net, blocks, client_indices, omega1, rng = _setup(config | {"iterations": 2, "checkpoints": []}, seed)
+    problem = _problem(config, net, data["x_train"], data["y_train"], blocks)
+    grid_rng, _ = rng.spawn(2)
+    a, al, scores = _sgd_grid(config, net, problem, data, client_indices, omega1, grid_rng)
+    return {"grid_scores": scores, "grid": np.asarray(config["sgd_grid"], float), "lr": np.array([a, al])}, {}
+
+
+@watch("train_cost", step_sizes=("triple",))
+def run_mnist_ssca(config: dict, seed: int, inputs: dict | None = None):
+    """One curve of Figures 2-4: an SSCA algorithm (1-4) or an SGD baseline on (27) / (37); an SGD run reads its
+    learning rate from ``inputs["grid"]`` (:func:`run_sgd_grid`)."""
     data, net, blocks, client_indices, omega1, rng = _setup(config, seed)
     lam = config.get("lam", 0.0)
     problem = _problem(config, net, data["x_train"], data["y_train"], blocks)
@@ -204,12 +226,12 @@ def run_mnist_ssca(config: dict, seed: int):
     meta = {"dataset": config["dataset"], "d": net.dim, "n_train": int(data["x_train"].shape[0]),
             "blocks": [int(k) for k in blocks.sizes]}
     arrays: dict[str, np.ndarray] = {}
-    grid_rng, run_rng = rng.spawn(2)
+    _, run_rng = rng.spawn(2)
     start = time.perf_counter()
     if config["method"] == "sgd":
-        a, al, scores = _sgd_grid(config, net, problem, data, client_indices, omega1, grid_rng)
-        arrays |= {"grid_scores": scores, "grid": np.asarray(config["sgd_grid"], float), "lr": np.array([a, al])}
-        start = time.perf_counter()
+        grid = inputs["grid"].arrays
+        a, al = (float(v) for v in grid["lr"])
+        arrays |= {"grid_scores": grid["grid_scores"], "grid": grid["grid"], "lr": grid["lr"]}
         params = sgd.SGDParams(lr_a=a, lr_alpha=al, iterations=config["iterations"], batch=config["batch"],
                                local_steps=config["local_steps"], checkpoints=checkpoints)
         trace = _run_sgd(config, problem, params, run_rng, omega1, client_indices, monitor=monitor)
@@ -249,20 +271,29 @@ def _sgd(mode: str, batch: int, local_steps: int, profile: str) -> dict:
                    "grid_iterations": GRID_ITERATIONS[profile], "profile": profile}
 
 
-def _expected_work(config: dict) -> float:
-    """Samples touched over a run, a rough cost model used only to order the specs longest first (so that the
-    last run to start on a worker is a short one); the order does not affect any result."""
+def work(config: dict) -> float:
+    """Samples touched by a run (the work model of the cost estimates, :mod:`repro.costs`): batch samples per
+    iteration times iterations, plus the full-data evaluations at the checkpoints (70,000 samples each, forward
+    pass only: counted as a third of a training sample); for a learning-rate search, every grid point's run and
+    its scoring on the 10k subsample."""
     per_iteration = config["batch"] * (config["clients"] if config["mode"] == "sample" else 1)
-    iterations = config["iterations"]
     if config["method"] == "sgd":
         per_iteration *= config["local_steps"]
-        iterations += config["grid_iterations"] * len(config["sgd_grid"])
-    return per_iteration * iterations
+    if "sgd_grid" in config and "checkpoints" not in config:              # a grid search (run_sgd_grid)
+        return len(config["sgd_grid"]) * (per_iteration * config["grid_iterations"] + GRID_SUBSAMPLE / 3)
+    evaluations = len(config["checkpoints"]) * (70_000 / 3)
+    return per_iteration * config["iterations"] + evaluations
+
+
+def _spec(name: str, config: dict, seed: int) -> RunSpec:
+    if config["method"] != "sgd":
+        return RunSpec(name, config, seed, _FN + "run_mnist_ssca")
+    grid = RunSpec(name, {k: v for k, v in config.items() if k not in _NOT_FOR_GRID}, 0, _FN + "run_sgd_grid")
+    return RunSpec(name, config, seed, _FN + "run_mnist_ssca", needs={"grid": grid})
 
 
 def _specs(name: str, configs: list[dict], seeds: int) -> list[RunSpec]:
-    configs = sorted(configs, key=_expected_work, reverse=True)
-    return [RunSpec(name, c, s, _FN + "run_mnist_ssca") for c in configs for s in range(seeds)]
+    return [_spec(name, c, s) for c in configs for s in range(seeds)]
 
 
 def _solver_checks(mode: str, batch: int, profile: str) -> list[int]:

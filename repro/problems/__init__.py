@@ -1,30 +1,11 @@
-"""Problem families of FedSGM section 8.1 and 10: problem (1) with certified G and optimum.
+"""Problems with exactly known constants, one module per family or data set.
 
-Every family is a :class:`ConvexLipschitzProblem`: a loop-free oracle over clients and
-leading batch axes, a Lipschitz constant ``G`` certified analytically (see each class
-docstring), and ``solve(w0) -> Optimum``, the minimiser closest to ``w0`` with a certified
-tolerance (see :mod:`repro.problems._solve`). ``random_instance`` draws seeded instances.
+FedSGM: the convex Lipschitz families of its Sections 8.1 and 10 (:mod:`.piecewise_linear`, :mod:`.max_affine`,
+:mod:`.ball`, :mod:`.neyman_pearson`; seeded instances from :mod:`.generators`). PC-FedAvg: :mod:`.personalized`,
+:mod:`.personalized_instances`, :mod:`.softmax`. FedCLUP: :mod:`.linreg_pfl`, :mod:`.fedclup_synthetic`,
+:mod:`.mnist_classes` (on :mod:`.stacked_clients`). SSCA: :mod:`.swish_network`, :mod:`.ssca_problems`,
+:mod:`.mnist_pixels`.
+
+Keep this file free of imports: every run function imports this package, so whatever it imports becomes part of
+every run's code fingerprint (a FedSGM family would then be part of every other paper's runs).
 """
-from ._common import NoSolutionError, SolverFailure
-from .ball import HuberBall, LogisticBall
-from .base import ConvexLipschitzProblem, LocalOracle, Optimum
-from .generators import FAMILIES, random_instance
-from .max_affine import MaxAffine
-from .neyman_pearson import NeymanPearson, neyman_pearson_split
-from .piecewise_linear import PiecewiseLinear1D
-
-__all__ = [
-    "FAMILIES",
-    "ConvexLipschitzProblem",
-    "HuberBall",
-    "LocalOracle",
-    "LogisticBall",
-    "MaxAffine",
-    "NeymanPearson",
-    "NoSolutionError",
-    "Optimum",
-    "PiecewiseLinear1D",
-    "SolverFailure",
-    "neyman_pearson_split",
-    "random_instance",
-]

@@ -40,24 +40,28 @@ def _check_scale(scale):
     return float(scale)
 
 
-def load_mnist_pixels(scale: float = 1 / 255, root=None) -> dict:
-    """MNIST images flattened to K = 784 float64 features times ``scale`` (default x/255, spec
+DTYPES = ("float64", "float32")
+
+
+def load_mnist_pixels(scale: float = 1 / 255, root=None, dtype: str = "float64") -> dict:
+    """MNIST images flattened to K = 784 features of ``dtype`` times ``scale`` (default x/255, spec
     §10.3 item 2): ``x_train`` (60000, 784), ``y_train`` (60000,) int64, ``x_test`` (10000, 784),
     ``y_test`` (10000,) int64, ``source``. Reads ``<root or REPRO_DATA_DIR>/mnist/`` via
     :func:`repro.data.load_mnist` (checksums verified; raises :class:`repro.errors.DataError` when
     the files are missing and downloads are disabled)."""
     scale = _check_scale(scale)
+    require(dtype in DTYPES, "dtype", dtype, f"one of {DTYPES}")
     raw = load_mnist(root)
     out = {}
     for part in ("train", "test"):
         images = raw[f"x_{part}"]
-        out[f"x_{part}"] = images.reshape(images.shape[0], -1).astype(np.float64) * scale
+        out[f"x_{part}"] = (images.reshape(images.shape[0], -1).astype(np.float64) * scale).astype(dtype, copy=False)
         out[f"y_{part}"] = raw[f"y_{part}"].astype(np.int64)
     out["source"] = MNIST_SOURCE
     return out
 
 
-def load_digits_standin(scale: float = 1 / 16) -> dict:
+def load_digits_standin(scale: float = 1 / 16, dtype: str = "float64") -> dict:
     """scikit-learn's ``load_digits`` (1797 images of 8x8 pixels with values 0..16, 10 classes) as
     a small MNIST-like STAND-IN, not MNIST (spec §10.3 item 16): K = 64 features times ``scale``
     (default x/16, the analogue of x/255), deterministic split: the first 1500 samples are the
@@ -67,7 +71,8 @@ def load_digits_standin(scale: float = 1 / 16) -> dict:
     from sklearn.datasets import load_digits
 
     digits = load_digits()
-    x = np.asarray(digits.data, dtype=np.float64) * scale
+    require(dtype in DTYPES, "dtype", dtype, f"one of {DTYPES}")
+    x = (np.asarray(digits.data, dtype=np.float64) * scale).astype(dtype, copy=False)
     y = np.asarray(digits.target, dtype=np.int64)
     n = DIGITS_TRAIN_SIZE
     return {"x_train": x[:n], "y_train": y[:n], "x_test": x[n:], "y_test": y[n:],

@@ -33,17 +33,23 @@ Choices (spec 11.7; every one is recorded by :meth:`SoftmaxClients.describe`):
   (batch_fraction is read as the decimal it prints as, so 0.1 * 30 gives 3, not 4), drawn
   uniformly without replacement within the batch, fresh at every call, independently across
   agents (all from the Generator passed in).
-* item 17: float64 throughout.
+* ``dtype`` (the paper's item 17 says float64): the dtype of the stored features and of the products with
+  them. float64 (default) for every theorem check; the data-figure runs of Figures 1-4 use float32, as the
+  papers' own frameworks train (the experiment config names it). Models (the iterates) stay float64; they are
+  rounded to ``dtype`` only inside the products, and values and gradients are accumulated and returned in
+  float64.
 
 Vectorisation (no Python loop over agents in values/gradients/stochastic gradients): the features
-are stored once, sorted by agent, as an (N, p) float64 array; ``index`` (m, N_max) and ``valid``
+are stored once, sorted by agent, as an (N, p) array; ``index`` (m, N_max) and ``valid``
 (m, N_max) give each agent's rows padded to N_max. Full-data values/gradients compute the logits
 of every sample under every agent's model with one matmul ``X @ W_stack`` (W_stack of shape
 (p, K*m*C) for K leading batch models per agent) and keep the owning agent's columns; the
 gradient is ``X^T @ R`` with R holding each sample's residual in its owner's column block (rows are
 processed in chunks to bound memory). When the agent axis of Y is a broadcast (stride 0), as for a
-single global model, the logits use one (p, K*C) matmul. Minibatches are gathered as one flat
-(sum_i b_i, p) array in the same way.
+single global model, the logits use one (p, K*C) matmul. Minibatch gradients compute only each agent's
+own products: the batch rows of one agent are processed in chunks of a few MiB (the loop runs over data
+chunks, never over agents), each gathered once into a reused buffer that stays in cache for its forward
+product, its softmax and its backward product, so the features of a minibatch are read from memory once.
 
 Smoothness (``L_f``): for one sample the Hessian of the cross-entropy is
 (diag(s) - s s^T) kron phi phi^T (in the row-major layout: phi phi^T kron A with
@@ -87,6 +93,10 @@ PREPROCESSINGS = ("scale", "standardize", "scale+bias")
 #: Bytes of temporaries a full-data chunk may use (logits and residuals, about three arrays of
 #: rows x (K*m*C) float64).
 _CHUNK_BYTES = 96 * 2**20
+#: Bytes of features per minibatch chunk: small enough to stay in this machine's L2/L3 cache between the
+#: gather, the forward and the backward product (benchmarks/bench_pcfedavg.py measures the choice).
+_BATCH_CHUNK_BYTES = 2 * 2**20
+DTYPES = ("float64", "float32")
 _CW_MARGIN = 1e-12
 _POWER_RTOL = 1e-9
 _POWER_MAXITER = 500
@@ -94,15 +104,15 @@ _POWER_MAXITER = 500
 
 # --------------------------------------------------------------------------- data preparation
 
-def preprocess(images: np.ndarray, how: str = "scale",
-               ) -> np.ndarray:
-    """Features (N, p) float64 from raw images (N, ...) in [0, 255] (spec 11.7 item 2).
+def preprocess(images: np.ndarray, how: str = "scale", dtype: str = "float64") -> np.ndarray:
+    """Features (N, p) of ``dtype`` from raw images (N, ...) in [0, 255] (spec 11.7 item 2).
 
     ``"scale"``: x / 255, flattened in stored order; ``"standardize"``: per-feature
     (x - mean) / std over these N samples (std 0 -> divided by 1); ``"scale+bias"``: x / 255 with a
     constant-1 column appended.
     """
     require(how in PREPROCESSINGS, "preprocessing", how, f"one of {PREPROCESSINGS}")
+    require(dtype in DTYPES, "dtype", dtype, f"one of {DTYPES}")
     images = np.asarray(images)
     require(images.ndim >= 2 and images.shape[0] >= 1, "images", f"array of shape {images.shape}",
            "an array (N, ...) with N >= 1")
@@ -111,7 +121,7 @@ def preprocess(images: np.ndarray, how: str = "scale",
         out = np.empty((flat.shape[0], flat.shape[1] + 1), dtype=np.float64)
         np.divide(flat, 255.0, out=out[:, :-1], casting="unsafe")
         out[:, -1] = 1.0
-        return out
+        return out.astype(dtype, copy=False)
     out = np.empty(flat.shape, dtype=np.float64)
     np.divide(flat, 255.0, out=out, casting="unsafe")
     if how == "standardize":
@@ -119,7 +129,7 @@ def preprocess(images: np.ndarray, how: str = "scale",
         std = out.std(axis=0)
         out -= mean
         out /= np.where(std > 0, std, 1.0)
-    return out
+    return out.astype(dtype, copy=False)
 
 
 def stratified_subsample(labels: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
@@ -192,12 +202,14 @@ class SoftmaxClients:
 
     def __init__(self, features: np.ndarray, labels: np.ndarray, assignment: np.ndarray, *,
                  m: int, n_classes: int = 10, batch_fraction: float = 0.1,
-                 info: dict | None = None, source_index: np.ndarray | None = None) -> None:
+                 info: dict | None = None, source_index: np.ndarray | None = None,
+                 dtype: str = "float64") -> None:
         require(is_int(m) and m >= 1, "m", m, "an integer number of agents >= 1")
         require(is_int(n_classes) and n_classes >= 2, "n_classes", n_classes, "an integer >= 2")
         require(is_real(batch_fraction) and 0 < batch_fraction <= 1, "batch_fraction",
                batch_fraction, "a number in (0, 1]")
-        features = np.asarray(features, dtype=np.float64)
+        require(dtype in DTYPES, "dtype", dtype, f"one of {DTYPES}")
+        features = np.asarray(features, dtype=dtype)
         labels = np.asarray(labels)
         assignment = np.asarray(assignment)
         require(features.ndim == 2 and features.shape[0] >= 1 and features.shape[1] >= 1,
@@ -232,6 +244,7 @@ class SoftmaxClients:
             self._y = labels[order].astype(np.int64)
             self._owner = assignment[order].astype(np.int64)
             self.source_index = source_index[order]
+        self.dtype = np.dtype(dtype)
         self.m, self.p, self.n_classes = int(m), int(p), int(n_classes)
         self.n = self.p * self.n_classes
         self.N = int(N)
@@ -286,10 +299,10 @@ class SoftmaxClients:
         shared = Y.strides[-2] == 0 and m > 1         # one model for every agent (broadcast)
         if shared:
             models = np.ascontiguousarray(Y[..., 0, :]).reshape(K, p, C)
-            W_stack = np.ascontiguousarray(models.transpose(1, 0, 2)).reshape(p, K * C)
+            W_stack = np.ascontiguousarray(models.transpose(1, 0, 2), dtype=self.dtype).reshape(p, K * C)
         else:
             models = Y.reshape(K * m, p, C)
-            W_stack = np.ascontiguousarray(models.transpose(1, 0, 2)).reshape(p, K * m * C)
+            W_stack = np.ascontiguousarray(models.transpose(1, 0, 2), dtype=self.dtype).reshape(p, K * m * C)
         values = np.zeros((K, m)) if want_values else None
         grads = np.zeros((p, K * m * C)) if want_grads else None
         chunk = self._row_chunk(K * m * C)
@@ -307,10 +320,10 @@ class SoftmaxClients:
             if want_values:
                 onehot = np.zeros((stop - start, m))
                 onehot[rows, own] = 1.0
-                values += loss.T @ onehot
+                values += loss.astype(np.float64).T @ onehot
             if want_grads:
-                resid *= self._inv_sizes[own][:, None, None]
-                R = np.zeros((stop - start, K, m, C))
+                resid *= self._inv_sizes[own][:, None, None].astype(self.dtype)
+                R = np.zeros((stop - start, K, m, C), dtype=self.dtype)
                 R[rows, :, own] = resid
                 grads += X.T @ R.reshape(stop - start, K * m * C)
         out_values = None if values is None else (values * self._inv_sizes).reshape(lead + (m,))
@@ -377,25 +390,37 @@ class SoftmaxClients:
     def minibatch_gradients(self, Y, rows: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Row k: (1/b_k) sum over agent k's batch of phi (softmax(W^T phi) - e_y)^T, at Y[k].
 
-        ``Y`` (k, n), ``rows``/``mask`` (k, b_max) as returned by :meth:`sample_batches`.
+        ``Y`` (k, n), ``rows``/``mask`` (k, b_max) as returned by :meth:`sample_batches` (agent k's batch is
+        the first b_k entries of row k). Only each agent's own products are computed, chunk by chunk (module
+        docstring); the result is float64.
         """
         Y = np.asarray(Y, dtype=np.float64)
         k = Y.shape[0]
         p, C = self.p, self.n_classes
         counts = mask.sum(axis=1)
-        flat = rows[mask]                                    # grouped by agent row
-        agent_row = np.repeat(np.arange(k), counts)
-        Xb = self._X[flat]                                   # (B, p)
-        W_stack = np.ascontiguousarray(Y.reshape(k, p, C).transpose(1, 0, 2)).reshape(p, k * C)
-        B = flat.size
-        ar = np.arange(B)
-        z = (Xb @ W_stack).reshape(B, k, C)[ar, agent_row][:, None, :]   # (B, 1, C)
-        _, resid = self._softmax_residual(z, self._y[flat])
-        resid = resid[:, 0, :] / counts[agent_row][:, None]
-        R = np.zeros((B, k, C))
-        R[ar, agent_row] = resid
-        G = Xb.T @ R.reshape(B, k * C)                       # (p, k*C)
-        return np.ascontiguousarray(G.reshape(p, k, C).transpose(1, 0, 2)).reshape(k, self.n)
+        models = Y.reshape(k, p, C).astype(self.dtype)
+        G = np.zeros((k, C, p), dtype=self.dtype)                        # transposed: (R^T X) per chunk
+        chunk = max(1, _BATCH_CHUNK_BYTES // (p * self._X.itemsize))
+        buffer = np.empty((min(chunk, rows.shape[1]), p), dtype=self.dtype)
+        per_agent = -(-counts // chunk)                                   # chunks of each agent
+        owners = np.repeat(np.arange(k), per_agent)
+        starts = (np.arange(owners.size) - np.repeat(np.cumsum(per_agent) - per_agent, per_agent)) * chunk
+        for agent, start in zip(owners.tolist(), starts.tolist()):        # loop over data chunks
+            index = rows[agent, start:min(start + chunk, counts[agent])]
+            Xc = np.take(self._X, index, axis=0, out=buffer[:index.size], mode="clip")   # rows are valid
+            G[agent] += self._chunk_residual(Xc @ models[agent], self._y[index]).T @ Xc
+        out = G.transpose(0, 2, 1).astype(np.float64)
+        out /= counts[:, None, None]
+        return out.reshape(k, self.n)
+
+    @staticmethod
+    def _chunk_residual(z: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """softmax(z) - e_y for the logits z (rows, C) of one chunk, in place."""
+        z -= z.max(axis=1, keepdims=True)
+        np.exp(z, out=z)
+        z /= z.sum(axis=1, keepdims=True)
+        z[np.arange(z.shape[0]), y] -= 1.0
+        return z
 
     def stochastic_gradients(self, Y, rng: np.random.Generator, agents=None) -> np.ndarray:
         """Row i: minibatch gradient of f_i at Y[i] on a fresh batch of b_i = ceil(batch_fraction
@@ -417,7 +442,7 @@ class SoftmaxClients:
         chunk = self._row_chunk(self.m)
         for start in range(0, self.N, chunk):
             stop = min(start + chunk, self.N)
-            X = self._X[start:stop]
+            X = self._X[start:stop].astype(np.float64, copy=False)     # the bound is computed in float64
             own = self._owner[start:stop]
             u = (X @ V)[np.arange(stop - start), own]
             U = np.zeros((stop - start, self.m))
@@ -448,7 +473,7 @@ class SoftmaxClients:
         from scipy.sparse.linalg import LinearOperator, eigsh
         lam = np.empty(self.m)
         for i in range(self.m):                              # build time only
-            Xi = self._X[self.offsets[i]:self.offsets[i] + self.sizes[i]]
+            Xi = self._X[self.offsets[i]:self.offsets[i] + self.sizes[i]].astype(np.float64, copy=False)
             op = LinearOperator((self.p, self.p), dtype=np.float64,
                                 matvec=lambda v, Xi=Xi, Ni=self.sizes[i]: Xi.T @ (Xi @ v) / Ni)
             lam[i] = eigsh(op, k=1, which="LA", tol=1e-10, v0=np.ones(self.p),
@@ -474,7 +499,8 @@ class SoftmaxClients:
             "model_layout": "w = W.reshape(-1), W of shape (p, C), row-major",
             "minibatch": "ceil(batch_fraction * N_i) samples, uniform without replacement, "
                          "fresh per call, independent across agents",
-            "dtype": "float64",
+            "dtype": str(self.dtype),
+            "dtype_note": "features and the products with them in dtype; models, values and gradients float64",
         }
 
 
@@ -484,7 +510,7 @@ def from_arrays(images: np.ndarray, labels: np.ndarray, *, m: int = 4,
                 partition: str = "dirichlet", alpha: float = 0.5, partition_seed: int = 0,
                 preprocessing: str = "scale", batch_fraction: float = 0.1,
                 subsample: int | None = None, n_classes: int = 10,
-                dataset: str = "custom") -> SoftmaxClients:
+                dataset: str = "custom", dtype: str = "float64") -> SoftmaxClients:
     """A :class:`SoftmaxClients` from raw images (N, ...) in [0, 255] and labels (N,)."""
     require(is_int(partition_seed) and partition_seed >= 0, "partition_seed", partition_seed,
            "an integer >= 0")
@@ -506,7 +532,7 @@ def from_arrays(images: np.ndarray, labels: np.ndarray, *, m: int = 4,
     order = np.argsort(assignment, kind="stable")      # sort the raw images (cheap) by agent, so
     images, labels = images[order], labels[order]      # the float64 features are built once
     assignment, source = assignment[order], source[order]
-    features = preprocess(images, preprocessing)
+    features = preprocess(images, preprocessing, dtype)
     del images
     info = {"dataset": dataset, "split": "train", "preprocessing": preprocessing,
             "partition": partition, "alpha": float(alpha) if partition == "dirichlet" else None,
@@ -514,12 +540,12 @@ def from_arrays(images: np.ndarray, labels: np.ndarray, *, m: int = 4,
             "seeding": "SeedSequence(partition_seed).spawn(2) -> (subsample, partition)"}
     return SoftmaxClients(features, labels.astype(np.int64), assignment, m=m,
                           n_classes=n_classes, batch_fraction=batch_fraction, info=info,
-                          source_index=source)
+                          source_index=source, dtype=dtype)
 
 
 def build(dataset: str, *, partition: str = "dirichlet", alpha: float = 0.5,
           partition_seed: int = 0, preprocessing: str = "scale", batch_fraction: float = 0.1,
-          subsample: int | None = None, m: int = 4, root=None) -> SoftmaxClients:
+          subsample: int | None = None, m: int = 4, root=None, dtype: str = "float64") -> SoftmaxClients:
     """The spec 11 problem on ``"mnist"`` (p = 784) or ``"cifar10"`` (p = 3072) training data.
 
     Data come from :func:`repro.data.load_mnist` / :func:`repro.data.load_cifar10` (verified
@@ -532,6 +558,6 @@ def build(dataset: str, *, partition: str = "dirichlet", alpha: float = 0.5,
     problem = from_arrays(arrays["x_train"], arrays["y_train"], m=m, partition=partition,
                           alpha=alpha, partition_seed=partition_seed,
                           preprocessing=preprocessing, batch_fraction=batch_fraction,
-                          subsample=subsample, dataset=dataset)
+                          subsample=subsample, dataset=dataset, dtype=dtype)
     problem.info["data_checksums"] = data.checksums_for(dataset)
     return problem

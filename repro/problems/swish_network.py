@@ -31,7 +31,10 @@ Assumptions named here (the paper leaves them open, spec §10.3):
   item 4, §10.3 item 1);
 * labels are integers 0..L-1 (the one-hot y_{n,l} of §9.1 is formed internally).
 
-All arrays are float64. The batched linear algebra (forward/backward pass of a 3-layer net with the
+Precision: parameters, statistics returned to the algorithms and every theorem check are float64. A
+problem built on float32 features (``X`` of dtype float32: the MNIST figure runs, whose config says so)
+computes its network products in float32 (the weights are rounded to float32 inside the oracle) and
+returns the gradients in float64; its values are accumulated in float64. The batched linear algebra (forward/backward pass of a 3-layer net with the
 printed statistics (33)–(34), the padded block layout) is hand-written with numpy because no
 library in the environment provides it (there is no autodiff framework in the project).
 """
@@ -71,16 +74,22 @@ DEFAULT_CHUNK = 8192
 
 # --------------------------------------------------------------------------- activation
 
+def _floating(x) -> np.ndarray:
+    """``x`` as an array of its own floating dtype (float32 stays float32), anything else as float64."""
+    x = np.asarray(x)
+    return x if x.dtype in (np.float32, np.float64) else x.astype(np.float64)
+
+
 def swish(z):
     """S(z) = z / (1 + e^{-z}) = z expit(z) (§9.1), computed stably via ``scipy.special.expit``."""
-    z = np.asarray(z, dtype=np.float64)
+    z = _floating(z)
     return z * expit(z)
 
 
 def swish_prime(z):
     """S'(z) = (1/(1+e^{-z})) (1 + z e^{-z}/(1+e^{-z})) as printed in §9.1, i.e.
     expit(z) (1 + z (1 - expit(z))), using e^{-z}/(1+e^{-z}) = 1 - expit(z) (stable for all z)."""
-    z = np.asarray(z, dtype=np.float64)
+    z = _floating(z)
     s = expit(z)
     return s * (1.0 + z * (1.0 - s))
 
@@ -199,10 +208,9 @@ def batch_statistics(net: SwishNetwork, W1, W2, X, y, weights) -> NetworkStats:
     (..., b); the leading axes ``...`` (e.g. one model and batch per client) must agree. With
     weights N_i/(BN) (a = s) or 1/B (a = f) the fields are the printed batch statistics; theta1 and
     theta2 are the partial derivatives of sum_n w_n CE_n with respect to W1 and W2 (§9.2)."""
-    W1 = np.asarray(W1, dtype=np.float64)
-    W2 = np.asarray(W2, dtype=np.float64)
-    X = np.asarray(X, dtype=np.float64)
-    weights = np.asarray(weights, dtype=np.float64)
+    X = _floating(X)
+    W1, W2 = (np.asarray(W, dtype=X.dtype) for W in (W1, W2))    # products in the features' dtype
+    weights = np.asarray(weights, dtype=X.dtype)
     require(W1.shape[-2:] == (net.J, net.K), "W1", W1.shape, f"shape (..., J, K) = (..., {net.J}, {net.K})")
     require(W2.shape[-2:] == (net.L, net.J), "W2", W2.shape, f"shape (..., L, J) = (..., {net.L}, {net.J})")
     require(X.ndim >= 2 and X.shape[-1] == net.K, "X", X.shape, f"shape (..., b, K) with K = {net.K}")
@@ -222,18 +230,18 @@ def evaluate(net: SwishNetwork, omega, X, y, chunk: int = 10000) -> dict:
     """Training/test metrics at omega: ``cost`` = F(omega) of (25) (mean cross-entropy) and
     ``accuracy`` = fraction of argmax hits. Chunked over samples: memory O(chunk J)."""
     require(is_int(chunk) and chunk >= 1, "chunk", chunk, "an integer >= 1")
-    X = np.asarray(X, dtype=np.float64)
+    X = _floating(X)
     require(X.ndim == 2 and X.shape[1] == net.K and X.shape[0] >= 1, "X", X.shape,
             f"shape (N, {net.K}) with N >= 1")
     y = _check_labels(y, net.L)
     require(y.shape == (X.shape[0],), "y", y.shape, f"shape ({X.shape[0]},)")
-    W1, W2 = net.unpack(_check_omega(omega, net.dim))
+    W1, W2 = (W.astype(X.dtype, copy=False) for W in net.unpack(_check_omega(omega, net.dim)))
     ce = 0.0
     hits = 0
     for start in range(0, X.shape[0], chunk):       # loop over sample chunks (memory bound), not clients
         Xc, yc = X[start:start + chunk], y[start:start + chunk]
         Z = Xc @ W1.T
-        _, _, c, correct = _forward(Z, W2, yc, np.ones(yc.shape[0]))     # no backward pass needed
+        _, _, c, correct = _forward(Z, W2, yc, np.ones(yc.shape[0], dtype=X.dtype))   # no backward pass
         ce += float(c)
         hits += int(correct)
     n = X.shape[0]
@@ -520,8 +528,8 @@ class FiniteSumProblem:
 
 
 def _check_data(X, y, n_classes=None):
-    """X as float64 (no copy when it already is one) with finite entries; y checked."""
-    X = np.asarray(X, dtype=np.float64)
+    """X as float64, or float32 when it is float32 (no copy either way), with finite entries; y checked."""
+    X = _floating(X)
     require(X.ndim == 2 and X.shape[0] >= 1 and X.shape[1] >= 1, "X", X.shape,
             "a 2-d (N, K) array with N, K >= 1")
     require(bool(np.all(np.isfinite(X))), "X", "non-finite entries", "finite features")
@@ -559,27 +567,27 @@ class _NetworkProblem(FiniteSumProblem):
     def _ce(self, omega, index, weights):
         W1, W2 = self.net.unpack(omega)
         st = batch_statistics(self.net, W1, W2, self.X[index], self.y[index], weights)
-        return float(st.cross_entropy), np.concatenate([st.theta1.ravel(), st.theta2.ravel()])
+        return float(st.cross_entropy), np.concatenate([st.theta1.ravel(), st.theta2.ravel()]).astype(np.float64)
 
     # the same, feature-based: client partials from own columns, summed; chain rule (16)-(17)
     def _ce_blocks(self, omega, index, weights):
         net, blocks = self.net, self.blocks
-        W1, W2 = net.unpack(omega)
+        W1, W2 = (W.astype(self.X.dtype, copy=False) for W in net.unpack(omega))
         Xg = blocks.gather(self.X[index])                             # (b, I, kmax): client i's own columns
         Wg = blocks.gather(W1)                                        # (J, I, kmax): omega_i
         partial = np.matmul(Xg.transpose(1, 0, 2), Wg.transpose(1, 2, 0))   # (I, b, J) h_{0,i}
         Z = partial.sum(axis=0)                                       # the server/label holder sums them
-        ce, theta2, G, _ = _head(Z, W2, self.y[index], weights)      # (16): omega_0 = W2 block
+        ce, theta2, G, _ = _head(Z, W2, self.y[index], weights.astype(Z.dtype))   # (16): omega_0 = W2 block
         # (17): client i multiplies dg/dh_{0,i} = G by grad h_{0,i} = its own features
         T = np.matmul(G.T[None], Xg.transpose(1, 0, 2))               # (I, J, kmax)
         theta1 = blocks.scatter(T.transpose(1, 0, 2))                 # (J, K)
-        return float(ce), np.concatenate([theta1.ravel(), theta2.ravel()])
+        return float(ce), np.concatenate([theta1.ravel(), theta2.ravel()]).astype(np.float64)
 
     def _stacked_ce_grads(self, omegas, index, weights):
         W1, W2 = self.net.unpack(omegas)                              # (I, J, K), (I, L, J)
         st = batch_statistics(self.net, W1, W2, self.X[index], self.y[index], weights)
         I = omegas.shape[0]
-        return np.concatenate([st.theta1.reshape(I, -1), st.theta2.reshape(I, -1)], axis=1)
+        return np.concatenate([st.theta1.reshape(I, -1), st.theta2.reshape(I, -1)], axis=1).astype(np.float64)
 
     def evaluate(self, omega, chunk: int = 10000) -> dict:
         """:func:`evaluate` on the held data."""
