@@ -1,18 +1,20 @@
 # fedbounds: `make reproduce` rebuilds every result, figure, notebook and the audit report;
 # `make test` runs the test suite. Both create .venv on first use. Only stale steps rerun:
-# results are cached by config hash (results/), and each later step depends on stamp files.
+# results are cached by config, code and library versions (REPRO_RESULTS_DIR, default results/),
+# and each later step depends on stamp files kept in the same folder.
 PYTHON  ?= python3
 VENV    := .venv
 PY      := $(VENV)/bin/python
 PROFILE ?= quick
 JOBS    ?= 2
+RESULTS_DIR := $(or $(REPRO_RESULTS_DIR),results)
 INSTALLED := $(VENV)/.installed
-SOURCES := $(shell find bounds repro -name '*.py' 2>/dev/null) pyproject.toml
-RESULTS := results/.complete-$(PROFILE)
-FIGURES := results/.figures-$(PROFILE)
+SOURCES := $(shell find bounds repro -name '*.py' -o -name '*.json' 2>/dev/null) pyproject.toml
+RESULTS := $(RESULTS_DIR)/.complete-$(PROFILE)
+FIGURES := $(RESULTS_DIR)/.figures-$(PROFILE)
 NOTEBOOKS := $(patsubst %.py,%.ipynb,$(wildcard notebooks/*.py))
 
-.PHONY: reproduce test figures notebooks audit bench clean venv results
+.PHONY: reproduce test figures notebooks audit bench clean venv results status
 
 reproduce: $(RESULTS) $(FIGURES) reports/audit.md $(NOTEBOOKS)
 
@@ -40,15 +42,21 @@ notebooks: $(NOTEBOOKS)
 notebooks/%.ipynb: notebooks/%.py $(RESULTS) $(FIGURES)
 	$(PY) -m repro notebooks $*
 
+status: $(INSTALLED)
+	$(PY) -m repro status --profile $(PROFILE)
+
 test: $(INSTALLED)
-	$(PY) -m pytest --hypothesis-profile=ci -q -p no:cacheprovider
+	$(PY) -m pytest --hypothesis-profile=ci -q -p no:cacheprovider -n 2
 
 bench: $(INSTALLED)
 	$(PY) benchmarks/bench_fedsgm.py
 	$(PY) benchmarks/bench_pcfedavg.py
 	$(PY) benchmarks/bench_fedclup.py
 	$(PY) benchmarks/bench_ssca.py
+	$(PY) benchmarks/bench_runner.py
+	$(PY) benchmarks/bench_reproduce.py
+	$(PY) benchmarks/summary.py
 
 clean:
-	rm -rf results .hypothesis .pytest_cache benchmarks/out
+	rm -rf $(RESULTS_DIR) .hypothesis .pytest_cache benchmarks/out
 	find . -name __pycache__ -type d -prune -not -path './$(VENV)/*' -exec rm -rf {} +

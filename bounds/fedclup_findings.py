@@ -240,8 +240,8 @@ def _regime_table() -> tuple:
             "upper_order_over_rate": f"[{rate_lo}, {rate_hi}]",
             "upper_order_over_lower": "1 (identical O-expressions)" if order_match else "differ",
             "upper_over_lower": (f"[{g_lo}, {g_hi}" + (")" if g_hi_expr.has(m) else "]")
-                                 + f" with kappa = L/mu (explicit Cor 1 bound over rho^2/(mu^2 N) + "
-                                   f"min(R^2, rho^2/(mu^2 n)); regime in units of rho^2/mu^2)"),
+                                 + " with kappa = L/mu (explicit Cor 1 bound over rho^2/(mu^2 N) + "
+                                   "min(R^2, rho^2/(mu^2 n)); regime in units of rho^2/mu^2)"),
             "upper_over_lower_lo": str(g_lo), "upper_over_lower_hi": str(g_hi),
             "verdict": verdict,
             "status": "proven" if verdict == "match in order" and mono_status == "proven" else

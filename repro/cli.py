@@ -47,6 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--jobs", type=int, default=2, help="cores to divide the estimate by (default 2)")
     plan.add_argument("--calibrate", action="store_true",
                       help="write repro/measured_costs.json from the cached runs' wall times")
+    plan.add_argument("--sample", type=int, default=0, metavar="K",
+                      help="with --calibrate: first compute the K largest runs of every experiment of the profile")
     figures = sub.add_parser("figures", help="run what is missing, then write every figure")
     add_run_options(figures)
     audit = sub.add_parser("audit", help="run what is missing, then write reports/audit.md")
@@ -101,6 +103,10 @@ def _cmd_plan(args) -> None:
 
     root = runner.resolve_results_root()
     if args.calibrate:
+        if args.sample:
+            plan = _plan(_names(args.experiments), args.profile)
+            sample = costs.largest_runs([s for specs in plan.values() for s in specs], costs.registry(), args.sample)
+            runner.run_all(sample, jobs=args.jobs, progress=True)
         print(costs.calibrate(root, args.profile))
         return
     if not 1 <= args.jobs <= 100000:

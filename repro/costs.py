@@ -1,13 +1,18 @@
 """Expected cost of runs from measured wall times: the ETA of the progress bars and ``python -m repro plan``.
 
-Model: ``seconds(spec) = rate(experiment, function) * work(config)``, where ``work`` is the experiment's
-work model (:class:`~repro.experiments.base.Experiment`; one unit per run by default) and ``rate`` (seconds per
-unit) is the median of ``wall_time_s / work`` over measured runs of the same experiment and run function:
+Model: ``seconds(spec) = a + b * work(config)`` per experiment and run function, where ``work`` is the
+experiment's work model (:class:`~repro.experiments.base.Experiment`; one unit per run by default) and the fixed
+cost ``a`` and the cost per unit ``b`` (both >= 0) are fitted by non-negative least squares
+(``scipy.optimize.nnls``) to the measured wall times of runs of that experiment and function, relative errors
+weighted equally (each run's equation is divided by its wall time). With a single work value among the runs,
+``a = 0`` and ``b`` is the median of ``wall_time_s / work``. The measured runs are:
 
 1. the cache entries in the results folder (any profile, any code version), when there are some;
 2. otherwise the committed table ``repro/measured_costs.json``, written by
-   ``python -m repro plan --calibrate`` from a cache filled on the reference machine (the machine is
-   recorded in the table).
+   ``python -m repro plan --calibrate --sample K`` on the reference machine (the machine is recorded in the
+   table): the fit over the cache, after computing the K largest runs of every experiment of the profile (the
+   quick profile's runs alone are small and dominated by fixed costs, so extrapolating them to the paper
+   profile's large runs would be guesswork).
 
 Assumptions, named: the wall time of a run scales with its work units at a fixed rate (true to within
 tens of percent for the work models used here, which count the dominant loops); code changes since a
@@ -19,10 +24,11 @@ from __future__ import annotations
 import json
 import os
 import platform
-import statistics
 from collections import defaultdict
 from pathlib import Path
 from typing import Callable
+
+import numpy as np
 
 from . import cache_index
 from .io import atomic_write_json
@@ -40,8 +46,21 @@ def _work_model(experiments) -> Callable[[str, dict], float]:
     return work
 
 
+def _fit(points: list[tuple[float, float]]) -> dict:
+    """(work, seconds) pairs -> {"fixed_seconds": a, "seconds_per_unit": b, "runs": n} (module docstring)."""
+    from scipy.optimize import nnls
+
+    work = np.array([w for w, _ in points])
+    seconds = np.array([t for _, t in points])
+    if np.unique(work).size < 2:
+        return {"fixed_seconds": 0.0, "seconds_per_unit": float(np.median(seconds / work)), "runs": len(points)}
+    scale = np.maximum(seconds, 1e-3)
+    (a, b), _ = nnls(np.column_stack([np.ones_like(work), work]) / scale[:, None], seconds / scale)
+    return {"fixed_seconds": float(a), "seconds_per_unit": float(b), "runs": len(points)}
+
+
 def measured_rates(root: Path, experiments) -> dict[str, dict]:
-    """``{"<experiment>|<function>": {"seconds_per_unit", "runs"}}`` from the cache entries under ``root``."""
+    """``{"<experiment>|<function>": fit}`` (:func:`_fit`) from the cache entries under ``root``."""
     work = _work_model(experiments)
     samples: dict[str, list] = defaultdict(list)
     for meta in cache_index.entries(root, {name.split(".")[0] for name in experiments}):
@@ -53,8 +72,8 @@ def measured_rates(root: Path, experiments) -> dict[str, dict]:
         except (KeyError, TypeError, ValueError):
             continue
         if units > 0 and seconds >= 0:
-            samples[f"{meta['experiment']}|{meta['function']}"].append(seconds / units)
-    return {key: {"seconds_per_unit": statistics.median(v), "runs": len(v)} for key, v in samples.items()}
+            samples[f"{meta['experiment']}|{meta['function']}"].append((units, seconds))
+    return {key: _fit(v) for key, v in samples.items()}
 
 
 def committed_rates() -> dict[str, dict]:
@@ -74,17 +93,20 @@ class CostModel:
         self.cached = measured_rates(root, self.experiments)
         self.table = committed_rates()
 
-    def rate(self, experiment: str, function: str) -> tuple[float | None, str]:
+    def rate(self, experiment: str, function: str) -> tuple[dict | None, str]:
+        """The fit of the experiment and function, and where it came from."""
         key = f"{experiment}|{function}"
         if key in self.cached:
-            return self.cached[key]["seconds_per_unit"], f"cache ({self.cached[key]['runs']} runs)"
+            return self.cached[key], f"cache ({self.cached[key]['runs']} runs)"
         if key in self.table:
-            return self.table[key]["seconds_per_unit"], "measured_costs.json"
+            return self.table[key], "measured_costs.json"
         return None, "no measurement"
 
     def estimate(self, spec) -> float | None:
-        rate, _ = self.rate(spec.experiment, spec.function)
-        return None if rate is None else rate * self.work(spec.experiment, spec.config)
+        fit, _ = self.rate(spec.experiment, spec.function)
+        if fit is None:
+            return None
+        return fit.get("fixed_seconds", 0.0) + fit["seconds_per_unit"] * self.work(spec.experiment, spec.config)
 
     def estimator(self) -> Callable | None:
         """``spec -> seconds`` for the runner (0 for runs without a measurement), or None when nothing at
@@ -94,14 +116,26 @@ class CostModel:
         return lambda spec: self.estimate(spec) or 0.0
 
 
+def largest_runs(specs, experiments, count: int) -> list:
+    """The ``count`` runs of largest work among ``specs`` (and the runs they need), per experiment and function."""
+    from .runner import _with_needs
+
+    work = _work_model(experiments)
+    groups: dict[str, list] = defaultdict(list)
+    for spec in _with_needs(specs):
+        groups[f"{spec.experiment}|{spec.function}"].append(spec)
+    return [s for group in groups.values()
+            for s in sorted(group, key=lambda s: -work(s.experiment, s.config))[:count]]
+
+
 def calibrate(root: Path, profile: str) -> Path:
-    """Write ``repro/measured_costs.json`` from the cache entries under ``root`` (the rates of every
-    experiment and run function found there) with a description of this machine."""
+    """Write ``repro/measured_costs.json`` from the cache entries under ``root`` (the fits of every experiment and
+    run function found there) with a description of this machine."""
     rates = measured_rates(root, registry())
     table = {"written_by": f"python -m repro plan --calibrate (profile {profile})",
              "machine": {"cpus": os.cpu_count(), "machine": platform.machine(), "processor": platform.processor(),
                          "python": platform.python_version()},
-             "rates": {key: {"seconds_per_unit": round(v["seconds_per_unit"], 9), "runs": v["runs"]}
-                       for key, v in sorted(rates.items())}}
+             "rates": {key: {k: (round(v, 12) if isinstance(v, float) else v) for k, v in fit.items()}
+                       for key, fit in sorted(rates.items())}}
     atomic_write_json(TABLE, table)
     return TABLE

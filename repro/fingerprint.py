@@ -19,7 +19,7 @@ notebook module, or another paper's modules.
 
 **Libraries.** :func:`library_versions` lists the versions of the libraries whose arithmetic a result can
 depend on (numpy, scipy, sympy, cvxpy and its solvers, scikit-learn) and the Python minor version. A
-result computed under other versions is not reused. Backends (joblib, dask) and plotting libraries are
+result computed under other versions is not reused. Backends (the process pool, dask) and plotting libraries are
 not part of the key: they do not change what a run computes.
 """
 from __future__ import annotations
@@ -62,8 +62,13 @@ def _module_file(name: str, roots: dict[str, Path]) -> Path | None:
 
 def _imports(path: Path, package: str) -> list[str]:
     """Every module name an ``import`` / ``from ... import`` statement of the file may refer to."""
+    return list(_parsed_imports(str(path), package, path.stat().st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed_imports(path: str, package: str, mtime_ns: int) -> tuple:
     names = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(Path(path).read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -75,7 +80,7 @@ def _imports(path: Path, package: str) -> list[str]:
                 base = node.module or ""
             names.append(base)
             names += [f"{base}.{alias.name}" for alias in node.names]   # "from pkg import module"
-    return names
+    return tuple(names)
 
 
 def _closure(module: str, roots: dict[str, Path]) -> dict[str, Path]:
@@ -104,35 +109,39 @@ def _module_of(function: str, roots: dict[str, Path]) -> str:
 def code_files(function: str = "repro", roots: dict[str, Path] | None = None) -> dict[str, str]:
     """``{module: sha256 of its source (16 hex)}`` for every suite module the run function ``function``
     executes (module docstring). ``roots`` maps the package names ``bounds``/``repro`` to the directories
-    to read them from (default: the imported packages); tests use it to fingerprint an edited copy."""
-    roots = _package_dirs() if roots is None else roots
+    to read them from (default: the imported packages, cached per process: the sources do not change while a
+    command runs); tests use it to fingerprint an edited copy."""
+    if roots is None:
+        return dict(_installed_code_files(function))
     return {name: hashlib.sha256(path.read_bytes()).hexdigest()[:16]
             for name, path in sorted(_closure(_module_of(function, roots), roots).items())}
 
 
 @functools.lru_cache(maxsize=512)
-def _cached_code_files(function: str) -> tuple:
-    return tuple(code_files(function).items())
+def _installed_code_files(function: str) -> tuple:
+    return tuple(code_files(function, _package_dirs()).items())
 
 
 def code_fingerprint(function: str = "repro", roots: dict[str, Path] | None = None) -> str:
-    """SHA-256 (16 hex) over :func:`code_files` of ``function`` (cached per process for the installed
-    packages: the sources do not change while a command runs)."""
-    items = tuple(code_files(function, roots).items()) if roots is not None else _cached_code_files(function)
+    """SHA-256 (16 hex) over :func:`code_files` of ``function``."""
     digest = hashlib.sha256()
-    for name, sha in items:
+    for name, sha in code_files(function, roots).items():
         digest.update(f"{name}\0{sha}\0".encode("ascii"))
     return digest.hexdigest()[:16]
 
 
-@functools.lru_cache(maxsize=1)
 def library_versions() -> dict[str, str]:
     """``{distribution: version}`` of :data:`NUMERICAL_DISTRIBUTIONS` (those installed) and
-    ``python`` (major.minor)."""
+    ``python`` (major.minor); read once per process."""
+    return dict(_library_versions())
+
+
+@functools.lru_cache(maxsize=1)
+def _library_versions() -> tuple:
     out = {"python": ".".join(platform.python_version_tuple()[:2])}
     for dist in NUMERICAL_DISTRIBUTIONS:
         try:
             out[dist] = importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:
             pass
-    return out
+    return tuple(out.items())

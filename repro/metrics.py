@@ -48,7 +48,7 @@ def model_metrics(problem, sets, V, *, rho=None, sigma=None) -> dict:
     require(V.ndim >= 2 and (m_ is None or V.shape[-2] == m_) and (n_ is None or V.shape[-1] == n_),
             "V", f"array of shape {V.shape}", f"an array (..., m, n) = (..., {m_ or 'm'}, {n_ or 'n'})")
     require(bool(np.all(np.isfinite(V))), "V", "array with non-finite entries", "finite models")
-    lead, (m, n) = V.shape[:-2], V.shape[-2:]
+    lead, m = V.shape[:-2], V.shape[-2]
     dist = np.asarray(sets.distance(V), dtype=np.float64)
     out = {"infeas_mean": dist.mean(axis=-1), "infeas_max": dist.max(axis=-1),
            "infeas_sq_mean": np.mean(dist ** 2, axis=-1)}

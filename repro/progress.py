@@ -5,6 +5,10 @@ from :mod:`repro.costs` (measured wall times of earlier runs of the same experim
 Runs start in submission order, so an experiment is done when the work queued up to and including its last
 run is done: ETA = (expected cost of that unfinished work) / workers x (observed / expected time of the runs
 finished so far, once there are some). Without estimates, the bar shows tqdm's own rate.
+
+On a terminal the bars redraw in place; when stderr is not a terminal (a log file, ``make`` output piped
+somewhere) each experiment instead prints a plain line when it starts, at most every 30 seconds while it runs,
+and when it is done, so that logs stay readable.
 """
 from __future__ import annotations
 
@@ -45,6 +49,8 @@ class Progress:
             return 0.0
 
     def _bar(self, experiment: str):
+        if experiment not in self.bars and self.enabled and not sys.stderr.isatty():
+            self.bars[experiment] = _LogLine(experiment, self.total[experiment], self.done.get(experiment, 0))
         if experiment not in self.bars and self.enabled:
             from tqdm import tqdm
 
@@ -94,3 +100,32 @@ class Progress:
     def close(self) -> None:
         for bar in self.bars.values():
             bar.close()
+
+
+class _LogLine:
+    """The non-terminal stand-in for a tqdm bar: plain lines on stderr (module docstring)."""
+
+    disable = False
+
+    def __init__(self, desc: str, total: int, initial: int):
+        self.desc, self.total, self.n, self.postfix = desc, total, initial, ""
+        self.start = self.last = time.perf_counter()
+        self._print("started")
+
+    def _print(self, what: str) -> None:
+        elapsed = _duration(time.perf_counter() - self.start)
+        print(f"{self.desc}: {self.n}/{self.total} runs {what} [{elapsed}{self.postfix}]", file=sys.stderr, flush=True)
+
+    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
+        self.postfix = text
+
+    def update(self, k: int = 1) -> None:
+        self.n += k
+        if self.n >= self.total:
+            self._print("done")
+        elif time.perf_counter() - self.last >= 30:
+            self.last = time.perf_counter()
+            self._print("done so far")
+
+    def close(self) -> None:
+        pass

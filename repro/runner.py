@@ -57,7 +57,6 @@ import logging
 import os
 import platform
 import subprocess
-import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -90,7 +89,7 @@ GROWTH_LIMIT = 1e3
 #: Distributions whose versions go into the provenance (key -> distribution name).
 _VERSIONED_DISTRIBUTIONS = {
     "numpy": "numpy", "scipy": "scipy", "sympy": "sympy", "cvxpy": "cvxpy", "sklearn": "scikit-learn",
-    "joblib": "joblib", "dask": "dask", "distributed": "distributed", "fedbounds": "fedbounds",
+    "threadpoolctl": "threadpoolctl", "dask": "dask", "distributed": "distributed", "fedbounds": "fedbounds",
 }
 
 
@@ -355,7 +354,7 @@ def provenance_environment() -> dict:
     """Commit and package versions: ``git_commit`` (``git rev-parse HEAD`` of the checkout holding this
     package, None outside a git repository), ``git_dirty`` (tracked files modified; None outside git) and
     ``versions`` (python and the installed distributions among numpy, scipy, sympy, cvxpy, scikit-learn,
-    joblib, dask, distributed, fedbounds)."""
+    threadpoolctl, dask, distributed, fedbounds)."""
     here = Path(__file__).resolve().parent
     commit = _git(["rev-parse", "HEAD"], here)
     commit = commit.strip() if commit else None

@@ -149,20 +149,23 @@ def test_record_inner_holds_the_warm_starts():
 class _CountingClients:
     """Forwards to a StackedClients and counts oracle calls."""
 
-    def __init__(self, inner):
-        self.inner, self.calls = inner, 0
+    def __init__(self, inner, counter=None):
+        self.inner, self.calls, self.counter = inner, 0, counter or self
         self.m, self.n, self.shape = inner.m, inner.n, inner.shape
 
     def gradients(self, W, clients=None):
-        self.calls += 1
+        self.counter.calls += 1
         return self.inner.gradients(W, clients=clients)
 
     def minibatch_gradients(self, W, rows, clients=None):
-        self.calls += 1
+        self.counter.calls += 1
         return self.inner.minibatch_gradients(W, rows, clients=clients)
 
     def sample_rows(self, rng, batch, clients=None):
         return self.inner.sample_rows(rng, batch, clients=clients)
+
+    def subset(self, clients):
+        return _CountingClients(self.inner.subset(clients), counter=self)
 
 
 @pytest.mark.parametrize("batch", [None, 5])

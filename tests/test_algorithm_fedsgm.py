@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from repro.algorithms.fedsgm import FedSGMParams, Output, Trace, output, run
-from repro.problems.base import ConvexLipschitzProblem, LocalOracle, Optimum
+from repro.problems.base import ConvexLipschitzProblem, LocalOracle
 
 try:  # the families of spec 8.1 (another engineer's module); a local problem is always used too
     from repro.problems.generators import random_instance as _random_instance

@@ -4,7 +4,6 @@ copies, the complexity tables, and the elementary facts the proofs use (hypothes
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 import subprocess
 import sys

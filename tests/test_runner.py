@@ -419,7 +419,7 @@ def test_provenance_json(tmp_path):
                               "idx": {"shape": [3], "dtype": "<i4"},
                               "x": {"shape": [5], "dtype": "<f8"}}
     assert meta["wall_time_s"] >= 0
-    assert {"python", "numpy", "joblib"} <= set(meta["versions"])
+    assert {"python", "numpy", "threadpoolctl"} <= set(meta["versions"])
     if meta["git_commit"] is not None:
         assert len(meta["git_commit"]) == 40 and isinstance(meta["git_dirty"], bool)
     assert text == json.dumps(meta, sort_keys=True, indent=2) + "\n"  # deterministic form

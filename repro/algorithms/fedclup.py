@@ -257,7 +257,8 @@ def gradient_oracle(clients, selection: Selection, batch: int | None, rngs) -> C
     """W -> the selected clients' gradients: full (``batch=None``) or on a FRESH batch of ``batch`` rows per
     call (without replacement within the batch, independent across clients)."""
     if batch is None:
-        return lambda W: clients.gradients(W, clients=selection.oracle_rows)
+        chosen = clients if selection.oracle_rows is None else clients.subset(selection.oracle_rows)
+        return chosen.gradients                                  # the round's clients' data gathered once
     return lambda W: clients.minibatch_gradients(W, _draw_rows(clients, selection, batch, rngs),
                                                  clients=selection.oracle_rows)
 

@@ -160,7 +160,9 @@ def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator, omega1,
         W = np.broadcast_to(w, (I, w.shape[0])).copy()
         for e in range(E):
             drawn[e] = draw_client_batches(batch_rng, idx, B)
-            W -= r * np.asarray(problem.stacked_objective_grads(W, drawn[e], weights), dtype=np.float64)
+            g = np.asarray(problem.stacked_objective_grads(W, drawn[e], weights), dtype=np.float64)
+            g *= r
+            W -= g
         return client_weights @ W, drawn, np.nan
 
     w, rec = _sgd_loop(problem, params, omega1, f"FedAvg-SGD (sample-based, B={B}, E={E})", round_update,

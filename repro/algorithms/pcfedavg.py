@@ -36,7 +36,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import is_int, require
+from ..errors import DivergenceError, is_int, require
 
 PATHS = ("printed", "compact")
 RECORDS = ("metrics", "full", "kstar")
@@ -150,6 +150,9 @@ def run(problem, params: PCFedAvgParams, rng: np.random.Generator, x0: np.ndarra
             else:
                 grads = problem.local_gradients(X, g, rho)
                 X_new = X - params.gamma * grads                       # (CR)
+            if not np.isfinite(X_new).all():
+                raise DivergenceError(f"PC-FedAvg diverged in round {r} of {params.rounds} (an iterate became "
+                                      f"non-finite) with gamma={params.gamma!r}, rho={rho!r}; reduce gamma")
             recorder.iteration(k, X, X_new, g, rho)
             X = X_new
             k += 1

@@ -35,3 +35,20 @@ def check_profile(profile: str) -> str:
     if profile not in PROFILES:
         raise ConfigError(f"profile={profile!r} is not admissible: one of {', '.join(PROFILES)}")
     return profile
+
+
+def product_of(*keys: str) -> Callable[[dict], float]:
+    """A work model (:class:`Experiment`): the product of the config values of ``keys`` (a missing key counts 1);
+    for a batched config (:mod:`repro.batches`), the sum over its members."""
+    def work(config: dict) -> float:
+        members = config.get("members", [config])
+        total = 0.0
+        for member in members:
+            value = 1.0
+            for key in keys:
+                v = member.get(key)
+                value *= float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 1.0
+            total += value
+        return total
+    work.__doc__ = f"product of {', '.join(keys)} (summed over batch members)"
+    return work

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..plotting import new_figure, run_provenance, save_figure
 from ..report import fmt, select_results
-from .base import Experiment
+from .base import Experiment, product_of
 from . import fedclup_logistic as logi
 from . import fedclup_mnist as mn
 from . import fedclup_optimization as opt
@@ -345,25 +345,25 @@ def figure5(results, profile: str):
 
 EXPERIMENTS = (
     Experiment("fedclup.statistical", "Lemmas 3-4, (33), (8a), (8b), Theorem 1, Corollary 1 (derived) on linear regression",
-               stat.statistical_specs, statistical_figure),
+               stat.statistical_specs, statistical_figure, work=product_of("reps")),
     Experiment("fedclup.minimax", "Minimax exponents per regime of R (linear regression, Gaussian design)",
-               stat.minimax_specs, minimax_figure),
+               stat.minimax_specs, minimax_figure, work=product_of("reps")),
     Experiment("fedclup.tradeoff", "Figure 1 / Corollary 3: total error vs rounds for several lambdas",
-               stat.tradeoff_specs, tradeoff_figure),
+               stat.tradeoff_specs, tradeoff_figure, work=product_of("reps", "rounds")),
     Experiment("fedclup.theorem2", "Theorem 2, Lemmas 5-6, (12)-(13), Corollary 2 (derived) on linear regression",
-               opt.theorem2_specs, theorem2_figure),
+               opt.theorem2_specs, theorem2_figure, work=product_of("rounds")),
     Experiment("fedclup.rounds", "Corollary 2: rounds and gradient steps vs lambda and kappa (Tables 7-8 pattern)",
-               opt.rounds_specs, rounds_figure),
+               opt.rounds_specs, rounds_figure, work=product_of("kappa")),
     Experiment("fedclup.stochastic", "Lemma 7 and the Theorem 3 noise ball (Algorithm 2)",
-               opt.stochastic_specs, stochastic_figure),
+               opt.stochastic_specs, stochastic_figure, work=product_of("replicates", "rounds")),
     Experiment("fedclup.figure2", "Figure 2: local updates K under two personalization levels (synthetic logistic)",
-               logi.figure2_specs, figure2, logi.validate),
+               logi.figure2_specs, figure2, logi.validate, work=product_of("rounds", "local_steps", "m", "n")),
     Experiment("fedclup.figure3", "Figure 3: methods and adaptive lambda (synthetic logistic)",
-               logi.figure3_specs, figure3, logi.validate),
+               logi.figure3_specs, figure3, logi.validate, work=product_of("rounds", "local_steps", "m", "n")),
     Experiment("fedclup.figure4", "Figure 4: statistical error vs heterogeneity R (synthetic logistic)",
-               logi.figure4_specs, figure4, logi.validate),
+               logi.figure4_specs, figure4, logi.validate, work=product_of("rounds", "local_steps", "m", "n")),
     Experiment("fedclup.figure6", "Figure 6: 100 and 1000 clients, 10% sampling (synthetic logistic)",
-               logi.figure6_specs, figure6, logi.validate),
+               logi.figure6_specs, figure6, logi.validate, work=product_of("rounds", "local_steps", "m", "n", "sample_rate")),
     Experiment("fedclup.mnist", "Tables 2/4 MNIST Logit rows and Figure 5 (class-restricted MNIST)",
                mn.mnist_specs, figure5, mn.validate),
 )

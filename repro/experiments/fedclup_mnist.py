@@ -36,7 +36,7 @@ import numpy as np
 from ..algorithms import fedclup as alg
 from ..errors import require
 from ..problems import mnist_classes as MC
-from ..runner import RunSpec
+from ..runner import RunSpec, watch
 from .base import check_profile
 
 _FN = "repro.experiments.fedclup_mnist."
@@ -56,14 +56,22 @@ def validate(config: dict) -> None:
     require(config.get("classes") in range(1, 11), "classes", config.get("classes"), "an integer in 1..10")
 
 
-def _test_loss(W, X, y) -> np.ndarray:
-    """Mean cross-entropy of each model (leading axis) on (X, y)."""
-    Z = np.matmul(X, W)                                         # (k, N, C)
-    Z = Z - Z.max(axis=-1, keepdims=True)
-    logp = Z - np.log(np.exp(Z).sum(axis=-1, keepdims=True))
-    return -np.take_along_axis(logp, np.broadcast_to(y[None, :, None], Z.shape[:2] + (1,)), axis=-1)[..., 0].mean(-1)
+def _test_loss(W, X, y, rows: int = 2048) -> np.ndarray:
+    """Mean cross-entropy of each model (leading axes, e.g. rounds x clients) on (X, y): one product of the test
+    set with every model at once (all models' columns side by side), over chunks of ``rows`` samples."""
+    lead, (p, C) = W.shape[:-2], W.shape[-2:]
+    stacked = np.ascontiguousarray(np.moveaxis(W.reshape(-1, p, C), 1, 0)).reshape(p, -1)     # (p, models * C)
+    total = np.zeros(stacked.shape[1] // C)
+    for start in range(0, X.shape[0], rows):                       # loop over sample chunks (memory bound)
+        Z = (X[start:start + rows] @ stacked).reshape(-1, total.size, C)
+        Z -= Z.max(axis=-1, keepdims=True)
+        logp_true = np.take_along_axis(Z, np.broadcast_to(y[start:start + rows, None, None], Z.shape[:2] + (1,)),
+                                       axis=-1)[..., 0]
+        total -= (logp_true - np.log(np.exp(Z).sum(axis=-1))).sum(axis=0)
+    return (total / X.shape[0]).reshape(lead)
 
 
+@watch("global_test_loss", "local_test_loss", step_sizes=("lr", "lam"))
 def run_mnist(config: dict, seed: int):
     validate(config)
     data = _data(config["classes"])
@@ -94,8 +102,8 @@ def run_mnist(config: dict, seed: int):
     per_client = MC.accuracy(final, X_test, y_test)
     restricted = MC.class_restricted_accuracy(final, X_test, y_test, data["train_class_mask"])
     own = MC.accuracy(final, data["client_test"]["X"], data["client_test"]["y"])
-    global_loss = np.array([_test_loss(w[None], X_test, y_test)[0] for w in trace.global_models])
-    local_loss = np.array([_test_loss(W, X_test, y_test).mean() for W in trace.local_models])
+    global_loss = _test_loss(trace.global_models, X_test, y_test)                    # (T+1,)
+    local_loss = _test_loss(trace.local_models, X_test, y_test).mean(axis=1)         # (T+1,) mean over clients
     arrays = {"accuracy": np.asarray(per_client, float), "restricted_accuracy": np.asarray(restricted, float),
               "own_split_accuracy": np.asarray(own, float), "global_test_loss": global_loss,
               "local_test_loss": local_loss,

@@ -29,7 +29,7 @@ from bounds import fedclup as B
 
 from ..algorithms import fedclup as alg
 from ..problems import linreg_pfl as LR
-from ..runner import RunSpec
+from ..runner import RunSpec, watch
 from ..verify import outcome_arrays
 from ..verify import fedclup as V
 from .base import check_profile
@@ -226,6 +226,7 @@ def lemma7_specs(profile: str) -> list[RunSpec]:
             for lam in (0.1, 10.0) for bt in (1, 8) for k in (1, 10, 50)]
 
 
+@watch("e", step_sizes=("lam",))
 def run_noise_ball(config: dict, seed: int):
     """Theorem 3's heuristic ball: plateau of e_t for Algorithm 2 (fresh batch at every inner step)."""
     inst, data, rng = _data(config, seed, m=config["m"])

@@ -12,8 +12,8 @@ from bounds import fedsgm_findings as BF
 
 from ..plotting import COLORS, new_figure, run_provenance, save_figure
 from ..report import findings_table, markdown_table
-from .base import Experiment
-from . import fedsgm_runs as runs
+from .base import Experiment, product_of
+from . import fedsgm_runs as RUNS
 from .fedsgm_runs import FAMILIES, FIGURE1_DEFAULTS, FIGURE1_VARIANTS, neyman_pearson_problem
 
 PAPER = "fedsgm"
@@ -82,13 +82,13 @@ def theory_figure(results, profile: str):
 
 EXPERIMENTS = (
     Experiment("fedsgm.figure1", "Figure 1: federated Neyman-Pearson, hard vs soft switching, Rand-K K=9",
-               runs.figure1_specs, figure1, runs.validate_figure1),
+               RUNS.figure1_specs, figure1, RUNS.validate_figure1),
     Experiment("fedsgm.theory", "Theorems 1, 2, 6-9 and all lemmas on synthetic convex Lipschitz families",
-               runs.theory_specs, theory_figure),
+               RUNS.theory_specs, theory_figure, work=product_of("T", "E", "n_clients")),
     Experiment("fedsgm.montecarlo", "Summed inequality and theorems under Rand-K, Monte Carlo over compressors",
-               runs.montecarlo_specs, None),
+               RUNS.montecarlo_specs, None),
     Experiment("fedsgm.adversarial", "Search for the instance maximising observed/bound of Theorems 1 and 2",
-               runs.adversarial_specs, None),
+               RUNS.adversarial_specs, None, work=product_of("budget")),
 )
 
 

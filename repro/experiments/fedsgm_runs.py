@@ -32,7 +32,7 @@ from ..algorithms import fedsgm as alg
 from ..errors import require
 from ..problems.generators import random_instance
 from ..problems.neyman_pearson import neyman_pearson_split
-from ..runner import RunSpec
+from ..runner import RunSpec, watch
 from ..verify import fedsgm as V
 from ..verify import outcome_arrays
 from .base import check_profile
@@ -65,6 +65,7 @@ def neyman_pearson_problem(config: dict, rng: np.random.Generator):
     return problem, provenance
 
 
+@watch("f", step_sizes=("eta",))
 def run_figure1(config: dict, seed: int):
     """One FedSGM run of the NP experiment (Section 4.1): f(w_t), g(w_t), sigma_t, violations."""
     split_ss, compression_ss = np.random.SeedSequence(seed).spawn(2)

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..plotting import COLORS, new_figure, run_provenance, save_figure
 from ..report import fmt, select_results
-from .base import Experiment
+from .base import Experiment, product_of
 from . import pcfedavg_data as data_exp
 from . import pcfedavg_theory as theory
 
@@ -199,15 +199,15 @@ def adversarial_figure(results, profile: str):
 
 EXPERIMENTS = (
     Experiment("pcfedavg.theory", "Lemmas 4.3-4.6, Props 4.7-4.8, (12) on synthetic instances with exact constants",
-               theory.theory_specs, theory_figure),
+               theory.theory_specs, theory_figure, theory.validate, work=product_of("R", "H", "S", "m", "m", "n")),
     Experiment("pcfedavg.rates", "Theorem 3.4 rate sweep: rho = sqrt(R), admissible and proof step sizes",
-               theory.rate_specs, rates_figure),
+               theory.rate_specs, rates_figure, theory.validate, work=product_of("R", "H", "S")),
     Experiment("pcfedavg.adversarial", "Largest observed/bound per claim; Prop 4.8(ii) one-active instance",
-               theory.adversarial_specs, adversarial_figure),
+               theory.adversarial_specs, adversarial_figure, theory.validate, work=product_of("budget", "K", "m")),
     Experiment("pcfedavg.comparison", "Figures 1-3: PC-FedAvg vs penalized baselines on CIFAR-10 and MNIST",
-               data_exp.comparison_specs, comparison_figures, data_exp.validate),
+               data_exp.comparison_specs, comparison_figures, data_exp.validate, work=data_exp.work),
     Experiment("pcfedavg.local_steps", "Figure 4: PC-FedAvg for 1, 5, 10, 20, 40 local steps",
-               data_exp.local_steps_specs, local_steps_figure, data_exp.validate),
+               data_exp.local_steps_specs, local_steps_figure, data_exp.validate, work=data_exp.work),
 )
 AUDIT_EXPERIMENTS = ("pcfedavg.theory", "pcfedavg.rates", "pcfedavg.adversarial", "pcfedavg.comparison",
                      "pcfedavg.local_steps")

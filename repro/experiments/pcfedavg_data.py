@@ -137,6 +137,14 @@ def run_data(config: dict, seed: int):
     return arrays, {"clients": local.describe(), "sets": sets.describe()}
 
 
+def work(config: dict) -> float:
+    """Work model of a run (:mod:`repro.costs`): local steps x features x participating agents, plus the
+    evaluation of every round (one full-data pass, counted as two local steps)."""
+    features = {"cifar10": 3072, "mnist": 784}[config["dataset"]]
+    share = config["participating"] / 4 if config["method"] == "scaffold" else 1.0
+    return config["rounds"] * (config["local_steps"] * share + 2) * features
+
+
 def _config(dataset: str, method: str, profile: str, **overrides) -> dict:
     return DEFAULTS | HYPER[dataset] | {"dataset": dataset, "method": method, "profile": profile} | overrides
 

@@ -39,6 +39,22 @@ def _rngs(seed: int, config_key: int = 0):
     return np.random.default_rng(inst), np.random.default_rng(run), np.random.default_rng(kstar)
 
 
+def validate(config: dict) -> None:
+    """One-line errors, before anything runs, for the numeric keys a theory run reads (when present)."""
+    for key in ("m", "n", "H", "R", "S", "K", "budget"):
+        if key in config:
+            require(isinstance(config[key], int) and config[key] >= 1, key, config[key], "an integer >= 1")
+    if "m" in config:
+        require(config["m"] >= 2, "m", config["m"], "an integer >= 2 (Theorem 3.4 assumes m >= 2 agents)")
+    if "gamma_frac" in config:
+        require(0 < config["gamma_frac"] <= 1, "gamma_frac", config["gamma_frac"],
+                "a number in (0, 1]: gamma = gamma_frac * gamma_max, and Props 4.7-4.8 assume gamma <= gamma_max")
+    for key in ("rho", "nu", "target_scale", "target"):
+        if key in config:
+            require(isinstance(config[key], (int, float)) and 0 <= config[key] < 1e6, key, config[key],
+                    "a finite number in [0, 1e6)")
+
+
 def build_instance(config: dict, rng: np.random.Generator):
     """(problem, z_0) for a config of the theory grid."""
     if config.get("family") == "one_active":

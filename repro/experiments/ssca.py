@@ -14,7 +14,7 @@ from ..algorithms import ssca as alg
 from . import ssca_convergence as conv
 from . import ssca_mnist as mn
 from . import ssca_theorem5 as t5
-from .base import Experiment
+from .base import Experiment, product_of
 
 PAPER = "ssca"
 BATCH_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c")
@@ -140,8 +140,8 @@ def convergence_figure(results, profile: str):
 
 EXPERIMENTS = (
     Experiment("ssca.convergence", "Theorems 1-4, Lemmas 2/4/5: Algorithms 1-4 on small problems with exact constants",
-               conv.convergence_specs, convergence_figure, conv.validate),
-    Experiment("ssca.theorem5", "Theorem 5: (27) vs (37) on a tiny swish network", t5.theorem5_specs, None),
+               conv.convergence_specs, convergence_figure, conv.validate, work=product_of("iterations")),
+    Experiment("ssca.theorem5", "Theorem 5: (27) vs (37) on a tiny swish network", t5.theorem5_specs, None, work=product_of("starts")),
     Experiment("ssca.figure2", "Figure 2: sample-based, Algorithms 1-2 vs SGD on MNIST", mn.figure2_specs, figure2,
                mn.validate, work=mn.work),
     Experiment("ssca.figure3", "Figure 3: feature-based, Algorithms 3-4 vs SGD on MNIST", mn.figure3_specs, figure3,

@@ -400,13 +400,14 @@ class SoftmaxClients:
         counts = mask.sum(axis=1)
         models = Y.reshape(k, p, C).astype(self.dtype)
         G = np.zeros((k, C, p), dtype=self.dtype)                        # transposed: (R^T X) per chunk
-        chunk = max(1, _BATCH_CHUNK_BYTES // (p * self._X.itemsize))
-        buffer = np.empty((min(chunk, rows.shape[1]), p), dtype=self.dtype)
-        per_agent = -(-counts // chunk)                                   # chunks of each agent
+        limit = max(1, _BATCH_CHUNK_BYTES // (p * self._X.itemsize))
+        per_agent = -(-counts // limit)                                   # chunks of each agent, of equal size
+        size = -(-counts // np.maximum(per_agent, 1))                     # (no small remainder chunk)
+        buffer = np.empty((int(size.max(initial=1)), p), dtype=self.dtype)
         owners = np.repeat(np.arange(k), per_agent)
-        starts = (np.arange(owners.size) - np.repeat(np.cumsum(per_agent) - per_agent, per_agent)) * chunk
+        starts = (np.arange(owners.size) - np.repeat(np.cumsum(per_agent) - per_agent, per_agent)) * size[owners]
         for agent, start in zip(owners.tolist(), starts.tolist()):        # loop over data chunks
-            index = rows[agent, start:min(start + chunk, counts[agent])]
+            index = rows[agent, start:min(start + size[agent], counts[agent])]
             Xc = np.take(self._X, index, axis=0, out=buffer[:index.size], mode="clip")   # rows are valid
             G[agent] += self._chunk_residual(Xc @ models[agent], self._y[index]).T @ Xc
         out = G.transpose(0, 2, 1).astype(np.float64)

@@ -87,6 +87,17 @@ class StackedClients:
         return cls(np.concatenate([q.X for q in parts]), y, first.loss, ridge=first.ridge,
                    n_classes=getattr(first, "n_classes", None))
 
+    def subset(self, clients) -> "StackedClients":
+        """The selected clients (an index array, in that order) as a problem of their own, their data gathered
+        once: for a round whose sampled clients take many steps on the same data."""
+        idx, k = self._select(clients)
+        sub = object.__new__(type(self))
+        sub.__dict__.update(self.__dict__)
+        sub.X, sub.y, sub.m = self.X[idx], self.y[idx], k
+        if self.loss == "softmax":
+            sub._onehot = self._onehot[idx]
+        return sub
+
     # ------------------------------------------------------------------ helpers
     def _select(self, clients):
         if clients is None:
@@ -111,11 +122,11 @@ class StackedClients:
             require(rows.ndim == 2 and rows.shape[0] == k and np.issubdtype(rows.dtype, np.integer)
                     and rows.min() >= 0 and rows.max() < self.n, "rows", rows.shape,
                     f"an integer array (clients, batch) with entries in 0..{self.n - 1}")
-            take = rows[:, :, None]
-            X = np.take_along_axis(X, take, axis=1)
-            y = np.take_along_axis(y, rows, axis=1)
+            flat = (np.arange(k)[:, None] * self.n + rows).ravel()   # row j of client c is flat row c n + j
+            X = X.reshape(k * self.n, self.p)[flat].reshape(k, -1, self.p)
+            y = y.reshape(-1)[flat].reshape(k, -1)
             if onehot is not None:
-                onehot = np.take_along_axis(onehot, take, axis=1)
+                onehot = onehot.reshape(k * self.n, -1)[flat].reshape(k, rows.shape[1], -1)
         return X, y, onehot, k
 
     # ------------------------------------------------------------------ oracle

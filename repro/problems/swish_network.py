@@ -586,8 +586,10 @@ class _NetworkProblem(FiniteSumProblem):
     def _stacked_ce_grads(self, omegas, index, weights):
         W1, W2 = self.net.unpack(omegas)                              # (I, J, K), (I, L, J)
         st = batch_statistics(self.net, W1, W2, self.X[index], self.y[index], weights)
-        I = omegas.shape[0]
-        return np.concatenate([st.theta1.reshape(I, -1), st.theta2.reshape(I, -1)], axis=1).astype(np.float64)
+        I, split = omegas.shape[0], self.net.J * self.net.K
+        out = np.empty((I, self.dim))                                  # float64, filled without a concatenation
+        out[:, :split], out[:, split:] = st.theta1.reshape(I, -1), st.theta2.reshape(I, -1)
+        return out
 
     def evaluate(self, omega, chunk: int = 10000) -> dict:
         """:func:`evaluate` on the held data."""
@@ -624,7 +626,8 @@ class Regularized27(_NetworkProblem):
 
     def _stacked_objective_grads(self, omegas, index, weights):
         grads = self._stacked_ce_grads(omegas, index, weights)
-        return grads + 2.0 * self.lam * weights.sum(axis=1)[:, None] * omegas
+        grads += 2.0 * self.lam * weights.sum(axis=1)[:, None] * omegas
+        return grads
 
 
 class CostLimited37(_NetworkProblem):

@@ -1,0 +1,92 @@
+"""What a cached run depends on: editing a figure, a report sentence or another paper's claims must not change
+the cache key of a single run; editing code a run executes must.
+
+The end-to-end tests copy ``bounds/`` and ``repro/`` into a temporary folder, edit one file there, and compare
+the code fingerprints of every run function (of every experiment, both profiles, with the runs they need)
+computed from the copy with those of the installed sources.
+"""
+import functools
+import shutil
+from pathlib import Path
+
+import pytest
+
+from repro.fingerprint import code_files, code_fingerprint
+from repro.registry import PAPERS, registry
+from repro.runner import _with_needs
+
+ROOT = Path(__file__).resolve().parents[1]
+FIGURE_AND_REPORT = {"repro.plotting", "repro.report", "repro.notebooks", "repro.cli", "repro.registry",
+                     "repro.status", "repro.costs"} | {f"repro.experiments.{p}" for p in PAPERS} \
+    | {f"bounds.{p}_findings" for p in PAPERS}
+
+
+@functools.lru_cache(maxsize=1)
+def _functions() -> dict[str, set]:
+    """paper -> the run functions of its experiments (both profiles, needed runs included)."""
+    out: dict[str, set] = {}
+    for name, exp in registry().items():
+        for profile in ("quick", "paper"):
+            for spec in _with_needs(exp.specs(profile)):
+                out.setdefault(spec.paper, set()).add(spec.function)
+    return out
+
+
+def _copy(tmp_path) -> dict[str, Path]:
+    for package in ("bounds", "repro"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    return {"bounds": tmp_path / "bounds", "repro": tmp_path / "repro"}
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1))
+
+
+def test_no_run_executes_figure_report_or_other_papers_code():
+    functions = _functions()
+    assert set(functions) == set(PAPERS)
+    for paper, fns in functions.items():
+        others = [p for p in PAPERS if p != paper]
+        for fn in fns:
+            modules = set(code_files(fn))
+            assert not modules & FIGURE_AND_REPORT, (fn, modules & FIGURE_AND_REPORT)
+            foreign = {m for m in modules for o in others
+                       if m == f"bounds.{o}" or m.startswith(f"repro.experiments.{o}")}
+            assert not foreign, (fn, foreign)
+            assert f"repro.{fn.split('.')[1]}" in modules or fn.startswith("tests.")
+
+
+@pytest.mark.parametrize("what, path, old, new", [
+    ("a figure", "repro/plotting.py", '"font.size": 9,', '"font.size": 10,'),
+    ("a figure", "repro/experiments/pcfedavg.py", "Figure {number}: infeasibility across methods",
+     "Figure {number}: infeasibility of the methods"),
+    ("a report sentence", "repro/report.py", "How to read it:", "How to read this report:"),
+    ("a report sentence", "bounds/fedsgm_findings.py", "def audit_findings", "# reworded\ndef audit_findings"),
+    ("another paper's claims", "bounds/fedclup.py", "import sympy as sp", "import sympy as sp  # edited"),
+])
+def test_an_edit_outside_a_run_keeps_every_other_run_cached(tmp_path, what, path, old, new):
+    roots = _copy(tmp_path)
+    _edit(tmp_path / path, old, new)
+    edited_paper = path.split("/")[1].split(".")[0] if path.startswith("bounds/") else None
+    unchanged = 0
+    for paper, fns in _functions().items():
+        for fn in fns:
+            if paper == edited_paper and not path.endswith("_findings.py"):
+                continue                          # a paper's own claims are inputs of its runs
+            assert code_fingerprint(fn, roots) == code_fingerprint(fn), (what, path, fn)
+            unchanged += 1
+    assert unchanged >= 10
+
+
+def test_an_edit_of_code_a_run_executes_changes_its_key(tmp_path):
+    """The check above can fail: editing an algorithm changes its paper's fingerprints, and only those."""
+    roots = _copy(tmp_path)
+    _edit(tmp_path / "repro/algorithms/fedsgm.py", "import numpy as np", "import numpy as np  # edited")
+    functions = _functions()
+    for fn in functions["fedsgm"]:
+        assert code_fingerprint(fn, roots) != code_fingerprint(fn), fn
+    for paper in ("pcfedavg", "fedclup", "ssca"):
+        for fn in functions[paper]:
+            assert code_fingerprint(fn, roots) == code_fingerprint(fn), fn
