@@ -15,7 +15,8 @@ Steps, each timed as a whole process (wall seconds; ``/usr/bin/time -v`` gives t
 4. ``make reproduce`` again: nothing may be recomputed (target: < 30 s);
 5. an edit of a plotting file (a comment appended to ``repro/plotting.py``), then ``python -m repro status``:
    every run must still be cached (no stale or missing run), and ``make reproduce`` once more (it redraws
-   figures and reruns the report steps, and computes no run).
+   figures and reruns the report steps, and computes no run);
+6. ``make test`` in the clone, as CI runs it (``.ci/run``; target: <= 5 minutes).
 
 Writes ``benchmarks/out/reproduce.json``; exits with status 1 if step 4 recomputed a run or step 5 found a run that
 is not cached.
@@ -88,12 +89,13 @@ def main(argv=None) -> int:
     not_cached = [line for line in status.stdout.splitlines() if "stale" in line or "missing" in line]
     steps["reproduce_after_plotting_edit"] = timed(make + ["reproduce"], clone, env,
                                                    work / "reproduce_after_plotting_edit.log")
+    steps["make_test"] = timed(["bash", ".ci/run"], clone, env, work / "make_test.log")
     payload = {
         "commit": commit, "uncommitted_changes_not_measured": dirty, "jobs": args.jobs,
         "machine": {"cpus": os.cpu_count(), "machine": platform.machine(), "python": platform.python_version()},
         "steps": steps,
         "status_after_plotting_edit": status.stdout, "runs_not_cached_after_plotting_edit": not_cached,
-        "targets": {"reproduce_empty_cache_seconds": 600, "reproduce_again_seconds": 30},
+        "targets": {"reproduce_empty_cache_seconds": 600, "reproduce_again_seconds": 30, "make_test_seconds": 300},
         "logs": str(work) if args.keep else None,
     }
     path = write_json(args.out_dir, "reproduce", payload)

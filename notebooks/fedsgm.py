@@ -32,6 +32,7 @@ from IPython.display import Image, Markdown, display
 from bounds import fedsgm as B
 from bounds import fedsgm_findings as BF
 from repro.experiments import fedsgm as X
+from repro.experiments import fedsgm_runs as XR
 from repro.plotting import figures_root
 from repro.report import experiment_results, markdown_table
 
@@ -115,7 +116,7 @@ display(Image(str(figures_root() / "fedsgm" / "theory_ratio.png")))
 # Choices the paper leaves open (our defaults, named in every config):
 
 # %%
-display(Markdown(X.__doc__.split("Choices the paper leaves open", 1)[1]))
+display(Markdown(XR.__doc__.split("Choices the paper leaves open", 1)[1]))
 
 # %%
 display(Image(str(figures_root() / "fedsgm" / "figure1.png")))

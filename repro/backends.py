@@ -10,7 +10,8 @@ bit-identical across backends because each run seeds itself and runs with single
   for every later run of the batch, whatever experiment it belongs to. We do not use joblib's loky executor
   here: its memory-leak safeguard restarts a worker whose memory grows by 300 MB after its first task, which
   is exactly what loading MNIST or CIFAR-10 does (a restart warning and a reload per worker). Workers ignore
-  SIGINT; on Ctrl-C the parent terminates them, so no worker prints a traceback.
+  SIGINT; on Ctrl-C the parent terminates them, so no worker prints a traceback. A worker whose parent is gone
+  (killed by SIGKILL or SIGTERM) exits within a second instead of lingering.
 * **Dask** (``scheduler``: an address, a ``distributed.Client`` or a cluster): futures on the cluster. An
   address is checked for form before anything else and the connection times out after
   ``$REPRO_DASK_TIMEOUT`` seconds (default 10) with a one-line error.
@@ -25,6 +26,8 @@ import multiprocessing
 import os
 import re
 import signal
+import threading
+import time
 from typing import Any, Callable
 
 from .errors import ConfigError, ReproError
@@ -61,8 +64,16 @@ class _Sequential:
         pass
 
 
-def _ignore_sigint() -> None:
+def _worker_setup(parent: int) -> None:
+    """In each pool worker: ignore SIGINT (the parent handles Ctrl-C and stops the workers), and exit as soon as
+    the parent is gone (killed with SIGKILL or SIGTERM it cannot stop them), checked every second."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True, name="parent-watchdog").start()
 
 
 class _Pool:
@@ -71,7 +82,8 @@ class _Pool:
     def __init__(self, call: Callable, jobs: int):
         self.call, self.futures = call, {}
         self.executor = concurrent.futures.ProcessPoolExecutor(
-            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint)
+            max_workers=jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_setup,
+            initargs=(os.getpid(),))
 
     @property
     def busy(self) -> bool:

@@ -166,3 +166,28 @@ def test_status_reports_cached_stale_and_missing_runs(tmp_path):
     out = cli("status", "fedsgm.figure1", "--verbose", cwd=tmp_path, env=env)
     assert out.returncode == 0, out.stderr
     assert "17 cached, 1 stale" in out.stdout and "repro/algorithms/fedsgm.py" in out.stdout, out.stdout
+
+
+def test_kill_9_leaves_no_worker_and_a_rerun_is_byte_identical(tmp_path):
+    psutil = pytest.importorskip("psutil")
+    root, fresh = tmp_path / "res", tmp_path / "fresh"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), REPRO_RESULTS_DIR=str(root))
+    proc = subprocess.Popen([sys.executable, "-m", "repro", "run", "fedsgm.montecarlo", "--jobs", "2", "--no-progress"],
+                            cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while len(_cached(root)) < 5 and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    workers = psutil.Process(proc.pid).children(recursive=True)
+    assert workers, "the pool's workers are running"
+    proc.kill()
+    proc.wait()
+    gone, alive = psutil.wait_procs(workers, timeout=15)
+    assert not alive, alive
+    assert cli("run", "fedsgm.montecarlo", "--jobs", "2", "--no-progress", cwd=tmp_path,
+               env={"REPRO_RESULTS_DIR": str(root)}).returncode == 0
+    assert cli("run", "fedsgm.montecarlo", "--jobs", "1", "--no-progress", cwd=tmp_path,
+               env={"REPRO_RESULTS_DIR": str(fresh)}).returncode == 0
+    resumed = sorted((root / "fedsgm").glob("*.npz"))
+    assert len(resumed) == 120
+    for path in resumed:
+        assert path.read_bytes() == (fresh / "fedsgm" / path.name).read_bytes(), path.name
