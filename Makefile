@@ -46,7 +46,7 @@ status: $(INSTALLED)
 	$(PY) -m repro status --profile $(PROFILE)
 
 test: $(INSTALLED)
-	$(PY) -m pytest --hypothesis-profile=ci -q -p no:cacheprovider -n 2
+	$(PY) -m pytest --hypothesis-profile=ci -q -p no:cacheprovider -n 2 --dist worksteal
 
 bench: $(INSTALLED)
 	$(PY) benchmarks/bench_fedsgm.py

@@ -83,12 +83,13 @@ def _plan(names, profile, overrides=None) -> dict:
 def _run(names, args, *, force=False, overrides=None) -> dict:
     """One batch over all named experiments (one worker pool), results grouped by experiment."""
     from . import costs, runner
+    from .registry import get
 
     plan = _plan(names, args.profile, overrides)
     if not 1 <= args.jobs <= 512:
         raise ReproError(f"--jobs={args.jobs} is not admissible: an integer between 1 and 512")
     root = runner.resolve_results_root()
-    estimate = None if args.no_progress else costs.CostModel(root).estimator()
+    estimate = None if args.no_progress else costs.CostModel(root, {name: get(name) for name in names}).estimator()
     flat = [spec for specs in plan.values() for spec in specs]
     results = runner.run_all(flat, jobs=args.jobs, scheduler=args.scheduler, progress=not args.no_progress,
                              force=force, estimate=estimate)

@@ -15,20 +15,26 @@ from .experiments.base import Experiment
 PAPERS = ("fedsgm", "pcfedavg", "fedclup", "ssca")
 
 
+def _experiments(paper: str) -> dict[str, Experiment]:
+    module = importlib.import_module(f"repro.experiments.{paper}")
+    return {exp.name: exp for exp in module.EXPERIMENTS}
+
+
 def registry() -> dict[str, Experiment]:
     """All experiments of all papers, by name, in paper order."""
     out: dict[str, Experiment] = {}
     for paper in PAPERS:
-        module = importlib.import_module(f"repro.experiments.{paper}")
-        for exp in module.EXPERIMENTS:
-            out[exp.name] = exp
+        out |= _experiments(paper)
     return out
 
 
 def get(name: str) -> Experiment:
-    """The experiment called ``name``; an unknown name raises a one-line ``ConfigError``."""
-    reg = registry()
-    if name not in reg:
-        raise ConfigError(f"experiment={name!r} is not admissible: one of {', '.join(reg)} "
-                          "(see `python -m repro list`)")
-    return reg[name]
+    """The experiment called ``name`` (only its paper's module is imported); an unknown name raises a one-line
+    ``ConfigError`` listing them all."""
+    paper = name.split(".")[0] if isinstance(name, str) else None
+    if paper in PAPERS:
+        found = _experiments(paper).get(name)
+        if found is not None:
+            return found
+    raise ConfigError(f"experiment={name!r} is not admissible: one of {', '.join(registry())} "
+                      "(see `python -m repro list`)")

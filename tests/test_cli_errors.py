@@ -112,12 +112,12 @@ def test_a_bad_or_unreachable_scheduler_is_one_line(tmp_path, address, words):
 def test_ctrl_c_stops_cleanly_keeps_finished_runs_and_a_rerun_resumes(tmp_path):
     root = tmp_path / "res"
     env = dict(os.environ, PYTHONPATH=str(ROOT), REPRO_RESULTS_DIR=str(root))
-    proc = subprocess.Popen([sys.executable, "-m", "repro", "run", "fedsgm.montecarlo", "--jobs", "2", "--no-progress"],
+    proc = subprocess.Popen([sys.executable, "-m", "repro", "run", "fedsgm.figure1", "--jobs", "2", "--no-progress"],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     deadline = time.time() + 120
-    while len(_cached(root)) < 5 and time.time() < deadline and proc.poll() is None:
-        time.sleep(0.2)
+    while len(_cached(root)) < 3 and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.02)
     assert proc.poll() is None, proc.communicate()
     os.killpg(proc.pid, signal.SIGINT)                     # the whole process group, as a terminal's Ctrl-C does
     _, err = proc.communicate(timeout=60)
@@ -126,13 +126,12 @@ def test_ctrl_c_stops_cleanly_keeps_finished_runs_and_a_rerun_resumes(tmp_path):
     assert len(lines) == 1 and lines[0].startswith("interrupted: ") and "rerun to resume" in lines[0], err
     assert "Traceback" not in err
     done = len(_cached(root))
-    assert 5 <= done < 120
+    assert 3 <= done < 18
     assert [p for p in root.rglob("*.tmp")] == []
-    out = cli("run", "fedsgm.montecarlo", "--jobs", "2", "--no-progress", cwd=tmp_path,
-              env={"REPRO_RESULTS_DIR": str(root)})
+    out = cli("run", "fedsgm.figure1", "--jobs", "2", "--no-progress", cwd=tmp_path, env={"REPRO_RESULTS_DIR": str(root)})
     assert out.returncode == 0, out.stderr
     computed = int(out.stdout.split("(")[1].split(" computed")[0])
-    assert computed == 120 - done and len(_cached(root)) == 120
+    assert computed == 18 - done and len(_cached(root)) == 18
 
 
 def test_orphan_temporaries_of_dead_writers_are_removed(tmp_path):
@@ -172,22 +171,22 @@ def test_kill_9_leaves_no_worker_and_a_rerun_is_byte_identical(tmp_path):
     psutil = pytest.importorskip("psutil")
     root, fresh = tmp_path / "res", tmp_path / "fresh"
     env = dict(os.environ, PYTHONPATH=str(ROOT), REPRO_RESULTS_DIR=str(root))
-    proc = subprocess.Popen([sys.executable, "-m", "repro", "run", "fedsgm.montecarlo", "--jobs", "2", "--no-progress"],
+    proc = subprocess.Popen([sys.executable, "-m", "repro", "run", "fedsgm.figure1", "--jobs", "2", "--no-progress"],
                             cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
-    while len(_cached(root)) < 5 and time.time() < deadline and proc.poll() is None:
-        time.sleep(0.2)
+    while len(_cached(root)) < 3 and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.02)
     workers = psutil.Process(proc.pid).children(recursive=True)
     assert workers, "the pool's workers are running"
     proc.kill()
     proc.wait()
     gone, alive = psutil.wait_procs(workers, timeout=15)
     assert not alive, alive
-    assert cli("run", "fedsgm.montecarlo", "--jobs", "2", "--no-progress", cwd=tmp_path,
+    assert cli("run", "fedsgm.figure1", "--jobs", "2", "--no-progress", cwd=tmp_path,
                env={"REPRO_RESULTS_DIR": str(root)}).returncode == 0
-    assert cli("run", "fedsgm.montecarlo", "--jobs", "1", "--no-progress", cwd=tmp_path,
+    assert cli("run", "fedsgm.figure1", "--jobs", "1", "--no-progress", cwd=tmp_path,
                env={"REPRO_RESULTS_DIR": str(fresh)}).returncode == 0
     resumed = sorted((root / "fedsgm").glob("*.npz"))
-    assert len(resumed) == 120
+    assert len(resumed) == 18
     for path in resumed:
         assert path.read_bytes() == (fresh / "fedsgm" / path.name).read_bytes(), path.name
