@@ -1,6 +1,7 @@
 """Benchmarks of the mini-batch SSCA part of the suite (see benchmarks/README.md, section "SSCA").
 
-Run from the project root (MNIST is read offline from ``REPRO_DATA_DIR``, default /work/shared/data):
+Run from the project root (MNIST is read offline from ``REPRO_DATA_DIR``, or the default data folder of
+:func:`repro.data.data_dir`):
 
     .venv/bin/python benchmarks/bench_ssca.py                          # everything (the quick profile takes minutes)
     .venv/bin/python benchmarks/bench_ssca.py --only iteration cost static    # about a minute
@@ -92,9 +93,7 @@ for folder in (ROOT, HERE):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-if not os.environ.get("REPRO_DATA_DIR"):
-    os.environ["REPRO_DATA_DIR"] = "/work/shared/data"   # the verified offline copies
-os.environ.setdefault("REPRO_OFFLINE", "1")               # a benchmark never downloads
+os.environ.setdefault("REPRO_OFFLINE", "1")               # a benchmark never downloads: REPRO_DATA_DIR or the cache
 
 import bench_pcfedavg as PC  # noqa: E402  (same folder: the static check and its vocabulary)
 from bench_fedclup import blas_info, load1, time_calls, traced_peak  # noqa: E402  (timers, BLAS info)
@@ -131,7 +130,7 @@ def require_mnist() -> None:
             f"bench_ssca: MNIST is not available offline ({exc}).\n"
             f"  REPRO_DATA_DIR={os.environ.get('REPRO_DATA_DIR')!r}: the four official MNIST .gz files must be in "
             "<REPRO_DATA_DIR>/mnist/. Point REPRO_DATA_DIR at a directory holding them (e.g. "
-            "REPRO_DATA_DIR=/work/shared/data), or run only `--only static` (or `--only quick "
+            "REPRO_DATA_DIR=../shared/data), or run only `--only static` (or `--only quick "
             "--quick-experiments ssca.convergence ssca.theorem5`), which need no data.") from None
 
 

@@ -29,7 +29,7 @@ from bounds import fedsgm as B
 
 from .. import data
 from ..algorithms import fedsgm as alg
-from ..errors import require
+from ..errors import ConfigError, require
 from ..problems.generators import random_instance
 from ..problems.neyman_pearson import neyman_pearson_split
 from ..runner import RunSpec, watch
@@ -248,6 +248,7 @@ def run_adversarial(config: dict, seed: int):
     history = np.empty(budget)
     passed = np.empty(budget, dtype=bool)
     best, best_ratio, best_seed = None, -np.inf, None
+    rejected: list[dict] = []
     for i in range(budget):
         if best is None or i < budget // 2:
             family = FAMILIES[rng.integers(len(FAMILIES))]
@@ -263,12 +264,18 @@ def run_adversarial(config: dict, seed: int):
             cand["T"] = int(np.clip(round(best["T"] * np.exp(rng.normal(0, 0.4))), 2, 400))
             cand["w0_scale"] = float(best["w0_scale"] * np.exp(rng.normal(0, 0.5)))
             cand_seed = best_seed if rng.random() < 0.5 else int(rng.integers(2**31))
-        ratio, ok = _theorem_ratio(cand, cand_seed)
+        try:
+            ratio, ok = _theorem_ratio(cand, cand_seed)
+        except ConfigError as exc:      # the theorem's own parameters are inadmissible on this instance, e.g.
+            ratio, ok = np.nan, True    # eta = 0 when w0 is the optimum (D = 0): no run, no evidence either way
+            rejected.append({"instance": cand, "seed": cand_seed, "reason": str(exc).splitlines()[0]})
         history[i], passed[i] = ratio, ok
         if ratio > best_ratio:
             best, best_ratio, best_seed = cand, ratio, cand_seed
-    return ({"ratio_history": history, "passed_history": passed, "best_ratio": np.array(best_ratio)},
-            {"best_instance": best, "best_seed": best_seed, "claim_constants": config["constants"]})
+    return ({"ratio_history": history, "passed_history": passed, "best_ratio": np.array(best_ratio),
+             "rejected": np.array(len(rejected))},
+            {"best_instance": best, "best_seed": best_seed, "claim_constants": config["constants"],
+             "rejected_candidates": rejected})
 
 
 def adversarial_specs(profile: str) -> list[RunSpec]:
