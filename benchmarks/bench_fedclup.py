@@ -24,6 +24,10 @@ round     the per-round cost of ``run_fedclup`` (lambda = 0.25, R = 2.0, n = 200
           Min and median over --repeats of one T = 3 run, divided by 3 (building the data is not
           timed), tracemalloc peak of one more T = 3 run, the time per phase of one instrumented
           T = 1 run, and the best time of the step's two batched matmuls alone (the "matmul floor").
+sigmoid   the logistic function on the logit differences of one LocalTrain step of Figure 4's batches (10 runs x
+          10 clients x n = 200 samples): ``scipy.special.expit`` against 1 / (1 + exp(-u)) with numpy's exp
+          into a new array and in place (what ``StackedClients`` uses), best of 200 calls each, and the
+          largest relative difference.
 static    an ``ast`` check that ``repro/algorithms/fedclup.py`` has no Python loop over clients
           (see :func:`static_loop_check`), plus a self-test: mutated copies of the module that do loop
           over clients must be rejected.
@@ -422,8 +426,34 @@ def bench_static(args) -> dict:
             "self_test_passed": self_test, "passed": res["passed"] and self_test}
 
 
+# ---------------------------------------------------------------------------- sigmoid
+def bench_sigmoid(args) -> dict:
+    from scipy.special import expit
+
+    u = np.random.default_rng(args.seed).normal(scale=5.0, size=(10 * 10, N))
+
+    def numpy_sigmoid(in_place: bool):
+        r = np.negative(u)
+        with np.errstate(over="ignore"):
+            r = np.exp(r, out=r) if in_place else np.exp(r)
+        r += 1.0
+        return np.reciprocal(r, out=r)
+
+    seconds = {"scipy expit": best_seconds(lambda: expit(u), 200),
+               "numpy 1/(1+exp(-u)), new array": best_seconds(lambda: numpy_sigmoid(False), 200),
+               "numpy 1/(1+exp(-u)), in place": best_seconds(lambda: numpy_sigmoid(True), 200)}
+    difference = float(np.max(np.abs(numpy_sigmoid(True) - expit(u)) / expit(u)))
+    table(f"sigmoid on {u.size} logits (one LocalTrain step of a Figure-4 batch)",
+          [(name, f"{t * 1e6:.1f}", f"{u.size / t / 1e6:.0f}") for name, t in seconds.items()],
+          ("function", "us per call", "M elements / s"))
+    print(f"  largest relative difference {difference:.1e}")
+    return {"elements": int(u.size), "seconds": seconds,
+            "ratio": seconds["scipy expit"] / seconds["numpy 1/(1+exp(-u)), in place"],
+            "max_relative_difference": difference}
+
+
 # ---------------------------------------------------------------------------- main
-SECTIONS = {"figure4": bench_figure4, "round": bench_round, "static": bench_static}
+SECTIONS = {"figure4": bench_figure4, "round": bench_round, "sigmoid": bench_sigmoid, "static": bench_static}
 
 
 def parse_args(argv=None):

@@ -109,10 +109,16 @@ def test_a_bad_or_unreachable_scheduler_is_one_line(tmp_path, address, words):
     assert _cached(tmp_path / "res") == []
 
 
+#: Figure 1 with 4x its rounds (~0.4 s a run instead of ~0.1 s): an interrupt sent once 3 of its 18 runs are stored
+#: must land while runs are still computing, also on a fast machine (with T = 100 the whole experiment took ~2 s
+#: and a SIGINT once arrived after the last run: exit 0)
+LONGER_FIGURE1 = ("fedsgm.figure1", "--set", "T=400")
+
+
 def test_ctrl_c_stops_cleanly_keeps_finished_runs_and_a_rerun_resumes(tmp_path):
     root = tmp_path / "res"
     env = dict(os.environ, PYTHONPATH=str(ROOT), REPRO_RESULTS_DIR=str(root))
-    proc = subprocess.Popen([sys.executable, "-m", "repro", "run", "fedsgm.figure1", "--jobs", "2", "--no-progress"],
+    proc = subprocess.Popen([sys.executable, "-m", "repro", "run", *LONGER_FIGURE1, "--jobs", "2", "--no-progress"],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     deadline = time.time() + 120
@@ -128,7 +134,7 @@ def test_ctrl_c_stops_cleanly_keeps_finished_runs_and_a_rerun_resumes(tmp_path):
     done = len(_cached(root))
     assert 3 <= done < 18
     assert [p for p in root.rglob("*.tmp")] == []
-    out = cli("run", "fedsgm.figure1", "--jobs", "2", "--no-progress", cwd=tmp_path, env={"REPRO_RESULTS_DIR": str(root)})
+    out = cli("run", *LONGER_FIGURE1, "--jobs", "2", "--no-progress", cwd=tmp_path, env={"REPRO_RESULTS_DIR": str(root)})
     assert out.returncode == 0, out.stderr
     computed = int(out.stdout.split("(")[1].split(" computed")[0])
     assert computed == 18 - done and len(_cached(root)) == 18
@@ -171,7 +177,7 @@ def test_kill_9_leaves_no_worker_and_a_rerun_is_byte_identical(tmp_path):
     psutil = pytest.importorskip("psutil")
     root, fresh = tmp_path / "res", tmp_path / "fresh"
     env = dict(os.environ, PYTHONPATH=str(ROOT), REPRO_RESULTS_DIR=str(root))
-    proc = subprocess.Popen([sys.executable, "-m", "repro", "run", "fedsgm.figure1", "--jobs", "2", "--no-progress"],
+    proc = subprocess.Popen([sys.executable, "-m", "repro", "run", *LONGER_FIGURE1, "--jobs", "2", "--no-progress"],
                             cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
     while len(_cached(root)) < 3 and time.time() < deadline and proc.poll() is None:
@@ -182,9 +188,9 @@ def test_kill_9_leaves_no_worker_and_a_rerun_is_byte_identical(tmp_path):
     proc.wait()
     gone, alive = psutil.wait_procs(workers, timeout=15)
     assert not alive, alive
-    assert cli("run", "fedsgm.figure1", "--jobs", "2", "--no-progress", cwd=tmp_path,
+    assert cli("run", *LONGER_FIGURE1, "--jobs", "2", "--no-progress", cwd=tmp_path,
                env={"REPRO_RESULTS_DIR": str(root)}).returncode == 0
-    assert cli("run", "fedsgm.figure1", "--jobs", "1", "--no-progress", cwd=tmp_path,
+    assert cli("run", *LONGER_FIGURE1, "--jobs", "1", "--no-progress", cwd=tmp_path,
                env={"REPRO_RESULTS_DIR": str(fresh)}).returncode == 0
     resumed = sorted((root / "fedsgm").glob("*.npz"))
     assert len(resumed) == 18
