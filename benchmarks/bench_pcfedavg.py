@@ -12,7 +12,8 @@ round      The headline: whole rounds of the Figure 1-3 runs, ``run_data`` of
            ``repro.experiments.pcfedavg_data`` with ``--run-rounds`` rounds (float32 features, as the
            experiments), evaluation of every round's model included; useful GFLOP/s against one numpy
            matmul of the stacked minibatch shape (B, p) @ (p, C) in the same dtype, measured in the same
-           run (best of 10 calls). Then ONE round of Algorithm 1 (``repro.algorithms.pcfedavg.run``, path
+           run (best of 10 calls), both with --blas-threads BLAS threads (default 1: a run in a worker of
+           ``repro run`` gets one; with 2 threads the chunked round is slower, the big matmul faster). Then ONE round of Algorithm 1 (``repro.algorithms.pcfedavg.run``, path
            "printed", record "metrics", no ``evaluate`` callback) in the same setting: full training set,
            m = 4 Dirichlet(0.5) agents, H = 20 local steps on 10 % minibatches, spec 11.3's gamma, sigma
            and tau (l1 balls), rho_0 = 10, z_0 = 0: wall time (min and median over --repeats after one
@@ -323,7 +324,8 @@ def bench_round(args) -> dict:
         table(f"round: phases on {dataset} (one instrumented round, "
               f"{1e3 * meas['instrumented_seconds']:.1f} ms)", phase_rows(meas),
               ("phase", "ms", "share"))
-    return {"repeats": args.repeats, "seed": args.seed, "blas": blas_info(), "results": results}
+    return {"repeats": args.repeats, "seed": args.seed, "blas_threads": args.blas_threads, "blas": blas_info(),
+            "results": results}
 
 
 # ---------------------------------------------------------------------------- (ii) baselines
@@ -481,8 +483,9 @@ def parse_args(argv=None):
                    help="data sets of the round section (default: both)")
     p.add_argument("--seed", type=int, default=0, help="minibatch (and SCAFFOLD sampling) seed")
     p.add_argument("--run-rounds", type=int, default=5, help="rounds of the timed whole runs (default 5)")
-    p.add_argument("--blas-threads", type=int, default=None,
-                   help="limit the BLAS thread pools (threadpoolctl); default: the libraries' own setting")
+    p.add_argument("--blas-threads", type=int, default=1,
+                   help="BLAS threads (threadpoolctl) for the timed work and its matmul references alike; default 1, "
+                        "what every run gets in a worker of `repro run` (repro.runner)")
     p.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "out")
     args = p.parse_args(argv)
     if args.repeats < 1 or (args.blas_threads is not None and args.blas_threads < 1):
