@@ -43,6 +43,11 @@ class Provenance(str, enum.Enum):
     DERIVED = "derived"                # derived in this project (``derived_from`` says from what)
 
 
+#: the non-strict inequalities a hypothesis may be, with the sign that makes "holds" mean sign * (lhs - rhs) >= 0
+#: (strict ones have no boundary to tolerate and are always evaluated exactly)
+_DIRECTION = {sp.GreaterThan: 1.0, sp.LessThan: -1.0}
+
+
 @dataclass(frozen=True)
 class Claim:
     """One result of a paper as sympy objects.
@@ -136,9 +141,12 @@ class Claim:
         params = {str(s): sp.lambdify(syms, self.substitute(e), modules="numpy")
                   for s, e in self.parameters.items()}
         hyps = [sp.lambdify(syms, self.substitute(h), modules="numpy") for h in self.hypotheses]
+        sides = [(sp.lambdify(syms, self.substitute(h.lhs), modules="numpy"),
+                  sp.lambdify(syms, self.substitute(h.rhs), modules="numpy"), _DIRECTION[type(h)])
+                 if type(h) in _DIRECTION else None for h in self.hypotheses]
         order = (sp.lambdify(syms, self.conclusion, modules="numpy")
                  if isinstance(self.conclusion, sp.Expr) else None)
-        return compiled, params, hyps, order
+        return compiled, params, (hyps, sides), order
 
     def _args(self, values: Mapping[str, object]):
         args = []
@@ -175,13 +183,26 @@ class Claim:
             out[str(sym)] = np.asarray(params[str(sym)](*self._args(values)), dtype=np.float64)
         return out
 
-    def hypotheses_hold(self, **values) -> np.ndarray:
-        """Elementwise truth of all hypotheses (after substituting prescribed parameters)."""
-        _, _, hyps, _ = self._compiled
+    def hypotheses_hold(self, *, rtol: float = 0.0, **values) -> np.ndarray:
+        """Elementwise truth of all hypotheses (after substituting prescribed parameters).
+
+        ``rtol`` > 0 accepts an inequality hypothesis lhs >= rhs (or <=) that misses by at most
+        rtol * max(|lhs|, |rhs|): for a run built ON the boundary (beta = 2/eps) whose parameters match the
+        prescribed ones only to that relative tolerance, so that rounding does not decide. Hypotheses that
+        are not inequalities are evaluated exactly."""
+        _, _, (hyps, sides), _ = self._compiled
+        args = None
         result = np.asarray(True)
-        for h, fn in zip(self.hypotheses, hyps):
+        for h, fn, side in zip(self.hypotheses, hyps, sides):
             self._require(self.substitute(h).free_symbols, values)
-            result = np.logical_and(result, fn(*self._args(values)))
+            args = args or self._args(values)
+            if rtol and side is not None:
+                left, right, direction = side
+                lhs, rhs = (np.asarray(f(*args), dtype=np.float64) for f in (left, right))
+                held = direction * (lhs - rhs) >= -rtol * np.maximum(np.abs(lhs), np.abs(rhs))
+            else:
+                held = fn(*args)
+            result = np.logical_and(result, held)
         return result
 
     def _require(self, needed, values) -> None:

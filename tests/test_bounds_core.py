@@ -325,3 +325,18 @@ class TestRates:
         for e in (0.01, 0.5, 3.0):
             assert float(bound.subs(T, R.subs(eps, e))) == pytest.approx(e)
         assert communication_order(bound, T, eps) == 2
+
+
+def test_hypotheses_on_their_boundary_are_judged_with_rtol_not_by_rounding():
+    """beta >= 2/eps at beta = 2/eps computed another way (1 ulp below): exact evaluation says no, rtol says yes;
+    a clear miss stays a miss, and a strict hypothesis gets no tolerance."""
+    claim = Claim(id="t.boundary", location="test", statement="", domains={beta: "positive", eps: "positive", obs: "o"},
+                  conclusion=(sp.Le(obs, 1),), hypotheses=(sp.Ge(beta, 2 / eps),), mode=Mode.DETERMINISTIC)
+    e = 0.1
+    on_boundary = np.nextafter(2 / e, 0)
+    assert not bool(claim.hypotheses_hold(beta=on_boundary, epsilon=e))
+    assert bool(claim.hypotheses_hold(rtol=1e-9, beta=on_boundary, epsilon=e))
+    assert not bool(claim.hypotheses_hold(rtol=1e-9, beta=19.9, epsilon=e))
+    strict = Claim(id="t.strict", location="test", statement="", domains={beta: "positive", eps: "positive", obs: "o"},
+                   conclusion=(sp.Le(obs, 1),), hypotheses=(sp.Gt(beta, 2 / eps),), mode=Mode.DETERMINISTIC)
+    assert not bool(strict.hypotheses_hold(rtol=1e-9, beta=2 / e, epsilon=e))

@@ -27,6 +27,9 @@ METHOD_LABELS = {"pcfedavg": "PC-FedAvg", "fedavg": "Penalized-FedAvg", "fedprox
                  "scaffold": "Penalized-SCAFFOLD"}
 METHOD_COLORS = {"pcfedavg": "#d62728", "fedavg": "#1f77b4", "fedprox": "#2ca02c", "scaffold": "#9467bd"}
 DATASET_LABELS = {"cifar10": "CIFAR-10", "mnist": "MNIST"}
+#: M_rho and M are computed by different solves; where x*_rho = x* (no constraint active) they agree to ~1e-14
+#: relative, and such instances are reported as ties, not as M_rho > M
+RATIO_TIE = 1e-9
 # Lemma 4.6 is left out of the ratio plot: both sides contain E||bar x_k - x*_rho||^2, so its ratio is ~1
 # whatever the slack; its verdicts are in the audit table.
 THEORY_CLAIMS = ("pcfedavg.lemma4.1", "pcfedavg.lemma4.3", "pcfedavg.lemma4.5", "pcfedavg.prop4.7",
@@ -337,8 +340,10 @@ def audit_section(results, profile: str) -> str:
            "over k. Per-iteration lemmas are judged at every k with a Bonferroni-raised threshold (>= 3 SE).", ""]
     # M vs M_rho (finding e), printed path
     ratios = np.array([float(r.arrays["M_rho"] / r.arrays["M"]) for r in theory_runs])
+    above, tied = ratios > 1 + RATIO_TIE, np.abs(ratios - 1) <= RATIO_TIE
     out += [f"Lemma 4.5's proof bounds (1/m) sum_i ||grad G_i,rho(x*_rho)||^2 + nu^2/m (= M_rho) by M: on the grid "
-            f"M_rho > M on {int(np.sum(ratios > 1))} of {ratios.size} instances (max M_rho/M = {fmt(ratios.max())}); "
+            f"M_rho > M on {int(above.sum())} of {ratios.size} instances (max M_rho/M = {fmt(ratios.max())}) and "
+            f"M_rho = M to rounding (|M_rho/M - 1| <= {RATIO_TIE:g}) on {int(tied.sum())}; "
             "the Lemma 4.5 rows above show whether the stated bound nevertheless held.", ""]
     printed = [r for r in theory_runs if r.spec.config.get("path") == "printed"]
     for r in printed:
