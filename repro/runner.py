@@ -71,7 +71,7 @@ from .io import (atomic_savez, atomic_write_json, canonical_json, check_arrays, 
                  remove_orphan_temporaries, sha256_file, to_jsonable)
 from .progress import Progress
 
-__all__ = ["RunSpec", "Result", "config_hash", "payload_key", "resolve_results_root", "cache_paths",
+__all__ = ["RunSpec", "Result", "config_hash", "payload_key", "spec_payload_key", "resolve_results_root", "cache_paths",
            "load_cached", "run_all", "watch", "run_label", "provenance_environment", "RESULTS_DIR_ENV",
            "DASK_ADDRESS_ENV", "CACHE_FORMAT", "GROWTH_LIMIT"]
 
@@ -215,6 +215,13 @@ def payload_key(experiment: str, function: str, config: Any, seed: int, needs: M
     computed with: equal for a cached entry and the current spec of the same run when only the code or the
     libraries changed (how ``python -m repro status`` finds stale entries)."""
     return hashlib.sha256(_hash_payload(experiment, function, config, seed, needs).encode("ascii")).hexdigest()[:16]
+
+
+def spec_payload_key(spec: RunSpec) -> str:
+    """:func:`payload_key` of a spec, its needed runs named by their own payload keys (not by their hashes, which
+    contain their code): a run whose needed run is stale is then found as stale too, not as missing."""
+    return payload_key(spec.experiment, spec.function, spec.config, spec.seed,
+                       {k: spec_payload_key(v) for k, v in spec.needs.items()})
 
 
 def config_hash(spec: RunSpec) -> str:
@@ -463,8 +470,7 @@ def _store(spec: RunSpec, results_root: Path, arrays: dict[str, np.ndarray], fn_
         "config": spec.config,
         "seed": spec.seed,
         "hash": spec.hash,
-        "payload_key": payload_key(spec.experiment, spec.function, spec.config, spec.seed,
-                                   {k: v.hash for k, v in spec.needs.items()}),
+        "payload_key": spec_payload_key(spec),
         "code_fingerprint": code_fingerprint(spec.function),
         "code_files": code_files(spec.function),
         "library_versions": library_versions(),

@@ -58,9 +58,7 @@ def classify(specs, root: Path) -> list[tuple[runner.RunSpec, str, list[str]]]:
         if runner.load_cached(spec, root) is not None:
             rows.append((spec, "cached", []))
             continue
-        key = runner.payload_key(spec.experiment, spec.function, spec.config, spec.seed,
-                                 {k: v.hash for k, v in spec.needs.items()})
-        older = [m for m in index.get(key, []) if m.get("hash") != spec.hash]
+        older = [m for m in index.get(runner.spec_payload_key(spec), []) if m.get("hash") != spec.hash]
         if older:
             newest = max(older, key=lambda m: m["_path"].stat().st_mtime)
             rows.append((spec, "stale", _why_stale(spec, newest)))

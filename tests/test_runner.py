@@ -47,6 +47,11 @@ def scaled_normal(config: dict, seed: int):
     return arrays, meta
 
 
+def plus_needed(config: dict, seed: int, inputs: dict):
+    """A toy run that needs another: the needed run's ``x`` plus ``config['k']``."""
+    return {"y": inputs["base"].arrays["x"] + config["k"]}, {}
+
+
 def returns_list(config: dict, seed: int):
     return {"x": [1.0, 2.0]}, {}
 
@@ -454,3 +459,19 @@ def test_progress_bar_goes_to_stderr(tmp_path, capsys):
     run_all([spec(0), spec(1)], results_root=tmp_path, progress=True)
     captured = capsys.readouterr()
     assert captured.out == "" and "2/2" in captured.err
+
+
+def test_status_finds_a_run_stale_when_only_the_run_it_needs_changed(tmp_path, monkeypatch):
+    """The needed run's code changes: both it and the run that needs it are stale (not missing)."""
+    from repro import status
+
+    def specs():
+        base = RunSpec("toy.figure1", {"scale": 1.0}, 0, FN)
+        return base, RunSpec("toy.figure1", {"k": 1.0}, 0, f"{__name__}.plus_needed", needs={"base": base})
+
+    run_all([specs()[1]], results_root=tmp_path, progress=False)
+    assert {state for _, state, _ in status.classify([specs()[1]], tmp_path)} == {"cached"}
+    real = runner.code_fingerprint
+    monkeypatch.setattr(runner, "code_fingerprint", lambda fn: real(fn) + ("edited" if fn == FN else ""))
+    states = {spec.function: state for spec, state, _ in status.classify([specs()[1]], tmp_path)}
+    assert states == {FN: "stale", f"{__name__}.plus_needed": "stale"}
