@@ -44,25 +44,19 @@ from __future__ import annotations
 import argparse
 import ast
 import gc
-import os
 import sys
 import tempfile
 import time
-import tracemalloc
 from collections import defaultdict
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-for folder in (ROOT, HERE):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
+from common import (  # noqa: E402  (benchmarks/common.py)
+    ROOT,     ast_names, best_seconds, blas_info, call_name, maxrss_mib, Probe, probed, run_sections, table, time_calls,
+    traced_peak, write_json)
 
-from bench_fedsgm import maxrss_mib, table, write_json  # noqa: E402  (same folder, shared helpers)
-from bench_pcfedavg import _best_seconds, _call_name, _names  # noqa: E402  (timer and AST helpers)
 
 ALGORITHM_FILE = ROOT / "repro" / "algorithms" / "fedclup.py"
 #: The setting of the synthetic experiments (Figures 2-4; Figure 6 changes m and the sample rate).
@@ -75,20 +69,6 @@ ROUND_CASES = ((1, 1.0), (10, 1.0), (100, 1.0), (1000, 1.0), (1000, 0.1))
 
 
 # ---------------------------------------------------------------------------- helpers
-def load1() -> float:
-    return os.getloadavg()[0]
-
-
-def blas_info() -> list:
-    """The BLAS libraries numpy uses, with their thread counts (threadpoolctl)."""
-    try:
-        from threadpoolctl import threadpool_info
-    except ImportError:          # pragma: no cover - threadpoolctl ships with scikit-learn
-        return []
-    return [{k: d.get(k) for k in ("internal_api", "version", "num_threads", "architecture")}
-            for d in threadpool_info() if d.get("user_api") == "blas"]
-
-
 def build(m: int, R: float, data_seed: int = 1):
     """(clients, L_paper): the synthetic data exactly as ``fedclup_logistic`` builds them (features
     scaled per client, softmax StackedClients, L = the paper's formula on the scaled data)."""
@@ -109,83 +89,31 @@ def step_flops(clients_per_step: int) -> int:
     return 4 * N * D * C * clients_per_step
 
 
-def time_calls(work, repeats: int) -> dict:
-    """``repeats`` timed calls of ``work`` (wall and process CPU time), with the 1-minute load average
-    before and after."""
-    walls, cpus = [], []
-    before = load1()
-    for _ in range(repeats):
-        gc.collect()
-        t, c = time.perf_counter(), time.process_time()
-        work()
-        walls.append(time.perf_counter() - t)
-        cpus.append(time.process_time() - c)
-    return {"wall_seconds": walls, "wall_seconds_min": min(walls), "wall_seconds_median": float(np.median(walls)),
-            "cpu_seconds": cpus, "loadavg_1min_before_after": [before, load1()]}
-
-
-def traced_peak(work) -> tuple[float, float]:
-    """(tracemalloc peak in MiB, wall seconds under tracemalloc) of one call of ``work``."""
-    gc.collect()
-    tracemalloc.start()
-    try:
-        t = time.perf_counter()
-        work()
-        wall = time.perf_counter() - t
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return peak / 2**20, wall
-
-
 @contextmanager
 def instrumented(clients):
-    """Wraps the oracle ``clients.gradients`` and its parts ``_data`` (the fancy-index gather of the
-    sampled clients' X, y and one-hot labels) and ``_gradients`` (two batched matmuls, softmax,
-    elementwise), and ``scipy.special.softmax`` as ``stacked_clients`` calls it, by timers. The instance
-    attributes and the module global are restored afterwards."""
-    from repro.problems import stacked_clients as SC
-    stats = {name: {"calls": 0, "seconds": 0.0} for name in ("gradients", "_data", "_gradients", "softmax")}
-
-    def wrap(fn, key):
-        def timed(*args, **kwargs):
-            t = time.perf_counter()
-            out = fn(*args, **kwargs)
-            stats[key]["seconds"] += time.perf_counter() - t
-            stats[key]["calls"] += 1
-            return out
-        return timed
-
-    original_softmax = SC.softmax
-    for name in ("gradients", "_data", "_gradients"):
-        setattr(clients, name, wrap(getattr(clients, name), name))
-    SC.softmax = wrap(original_softmax, "softmax")
-    try:
-        yield stats
-    finally:
-        SC.softmax = original_softmax
-        for name in ("gradients", "_data", "_gradients"):
-            delattr(clients, name)
+    """Probes (``common.Probe``) on the oracle ``clients.gradients`` and its parts: ``_data`` (the fancy-index
+    gather of the sampled clients' X, y and one-hot labels), ``_gradients`` and, inside it for C = 2,
+    ``_binary_gradients`` (the two batched products and the sigmoid), on ``StackedClients`` itself. Yields
+    ``{name: probe}``; the class's functions are put back afterwards."""
+    cls = type(clients)          # on the class: a round's sampled clients are a subset, a new instance
+    probes = [Probe(name, cls, name) for name in ("gradients", "_data", "_gradients", "_binary_gradients")]
+    with probed(probes):
+        yield {probe.label: probe for probe in probes}
 
 
 def phase_table(stats: dict, total: float, rounds: int) -> dict:
     """ms per round of each phase (the sub-phases are nested in the oracle)."""
-    g, dat, grad, soft = (stats[k]["seconds"] for k in ("gradients", "_data", "_gradients", "softmax"))
+    g, dat, grad, binary = (stats[k].seconds for k in ("gradients", "_data", "_gradients", "_binary_gradients"))
     phases = {
         "oracle clients.gradients (one call per local step)": g,
         "  of which _data: gather X[S], y[S], onehot[S]": dat,
-        "  of which _gradients: 2 batched matmuls, softmax, elementwise": grad,
-        "    of which scipy.special.softmax": soft,
-        "    of which matmuls + elementwise (difference)": grad - soft,
+        "  of which _gradients": grad,
+        "    of which _binary_gradients: 2 batched matmuls and the sigmoid (C = 2)": binary,
+        "    of which the rest: ridge term, scaling (difference)": grad - binary,
         "  of which checks (_select, _check_models; difference)": g - dat - grad,
         "rest: update (13), server mean, finiteness checks, trace": total - g,
     }
     return {label: {"ms_per_round": 1e3 * s / rounds, "share": s / total} for label, s in phases.items()}
-
-
-def best_seconds(fn, repeats: int = 5) -> float:
-    """Best wall time of ``repeats`` calls after one warm-up (the PC-FedAvg benchmark's timer)."""
-    return _best_seconds(fn, repeats)
 
 
 def matmul_floor(k: int, rng: np.random.Generator) -> dict:
@@ -268,7 +196,7 @@ def bench_round(args) -> dict:
             "tracemalloc_peak_mib": peak, "maxrss_mib": maxrss_mib(),
             "flops_per_round": flops, "gflops": flops / per_round / 1e9,
             "us_per_client_step": 1e6 * per_round / (K * count),
-            "oracle_calls_per_round": stats["gradients"]["calls"],
+            "oracle_calls_per_round": stats["gradients"].calls,
             "instrumented_round_seconds": total, "phases": phase_table(stats, total, 1),
             "matmul_floor": floor | {"ms_per_round": 1e3 * K * floor["seconds_per_step"]},
         }
@@ -306,19 +234,26 @@ STEP_NAMES = {"steps", "local_steps", "K", "local_rounds", "inner_steps"}
 #: Names whose appearance in a loop's iterable would make it a loop over clients.
 CLIENT_NAMES = {"m", "S", "clients", "client", "idx", "sampled", "count", "local", "local_models", "stored",
                 "upload", "start", "shape", "size", "len", "n_clients"}
+#: Names of the run axis of a batch (``run_batch``): one parameter set and one RNG stream per run. A loop over
+#: them costs Python per run, not per client, and is what keeps every member bit-identical to its single run.
+RUN_NAMES = {"rngs", "params", "_SHARED"}
 #: Calls that hide a Python-level loop.
 HIDDEN_LOOPS = {"map", "vectorize", "apply_along_axis", "frompyfunc", "apply_over_axes", "fromiter"}
-#: Runners that must go through the shared round loop (``_run``) and the local-step loop (``gradient_steps``).
+#: Runners that must go through ``run_batch`` (whose ``_run`` has the round loop); the methods' client rounds
+#: must use the local-step loop (``gradient_steps``).
 RUNNERS = ("run_fedclup", "run_local_train", "run_global_train")
+METHOD_BUILDERS = ("_fedclup", "_local_train", "_global_train")
 
 
 def _classify(it: ast.AST, statement: bool) -> tuple[bool, str, str | None]:
     """(allowed, why, kind) of a loop over ``it``; kind is "round"/"step" for range loops."""
-    names = _names(it)
+    names = ast_names(it)
     if names & CLIENT_NAMES:
         return False, f"names clients ({', '.join(sorted(names & CLIENT_NAMES))})", None
-    if _call_name(it) == "range":
-        arg_names = set().union(set(), *(_names(a) for a in it.args))
+    if names & RUN_NAMES:
+        return True, "over the runs of a batch (their parameters, RNG streams or shared keys)", None
+    if call_name(it) == "range":
+        arg_names = set().union(set(), *(ast_names(a) for a in it.args))
         if arg_names & ROUND_NAMES:
             return True, "range over rounds", "round"
         if arg_names & STEP_NAMES:
@@ -326,7 +261,7 @@ def _classify(it: ast.AST, statement: bool) -> tuple[bool, str, str | None]:
         return False, "range not over rounds or local steps", None
     if statement:
         return False, "for statement not over range(rounds or steps)", None
-    if _call_name(it) == "enumerate":
+    if call_name(it) == "enumerate":
         return False, "comprehension over enumerate(...)", None
     return True, "comprehension over non-client data", None
 
@@ -342,9 +277,10 @@ def static_loop_check(source: str, filename: str = "<module>") -> dict:
       ``count``, ``local``, ``shape``, ``len``, ...), e.g. ``range(clients.m)`` or ``for i in S``;
     * ``while`` loops and ``map``/``np.vectorize``/``np.apply_along_axis``/``np.frompyfunc``/
       ``np.apply_over_axes``/``np.fromiter`` calls are not allowed;
-    * not vacuous: ``_run`` must contain a round loop, ``gradient_steps`` a step loop, and each of
-      ``run_fedclup``, ``run_local_train`` and ``run_global_train`` must call ``_run`` and
-      ``gradient_steps``.
+    * a loop over the run axis of a batch (``rngs``, ``params``, ``_SHARED``) is allowed: Python per run;
+    * not vacuous: ``_run`` must contain a round loop, ``gradient_steps`` a step loop, each of
+      ``run_fedclup``, ``run_local_train`` and ``run_global_train`` must call ``run_batch``, which calls
+      ``_run``, and the client rounds of FedCLUP, LocalTrain and GlobalTrain must call ``gradient_steps``.
     """
     tree = ast.parse(source, filename=filename)
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
@@ -372,16 +308,19 @@ def static_loop_check(source: str, filename: str = "<module>") -> dict:
         elif isinstance(node, ast.While):
             loops.append({"line": node.lineno, "function": enclosing(node), "kind": "while", "target": "",
                           "iter": ast.unparse(node.test), "allowed": False, "why": "while loop"})
-        elif _call_name(node) in HIDDEN_LOOPS:
+        elif call_name(node) in HIDDEN_LOOPS:
             loops.append({"line": node.lineno, "function": enclosing(node), "kind": "call", "target": "",
                           "iter": ast.unparse(node), "allowed": False, "why": "hidden Python loop"})
 
     def calls(func: str) -> set[str]:
-        return {_call_name(n) for n in ast.walk(functions[func])} if func in functions else set()
+        return {call_name(n) for n in ast.walk(functions[func])} if func in functions else set()
     structure = {"_run has a round loop": "round" in kinds.get("_run", set()),
                  "gradient_steps has a local-step loop": "step" in kinds.get("gradient_steps", set())}
+    structure["run_batch calls _run"] = "_run" in calls("run_batch")
     for runner in RUNNERS:
-        structure[f"{runner} calls _run and gradient_steps"] = {"_run", "gradient_steps"} <= calls(runner)
+        structure[f"{runner} calls run_batch"] = "run_batch" in calls(runner)
+    for builder in METHOD_BUILDERS:
+        structure[f"{builder} calls gradient_steps"] = "gradient_steps" in calls(builder)
     passed = all(lp["allowed"] for lp in loops) and all(structure.values())
     return {"file": filename, "loops": sorted(loops, key=lambda lp: lp["line"]), "structure": structure,
             "passed": passed}
@@ -478,17 +417,7 @@ def parse_args(argv=None):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    status = 0
-    for name in args.only:
-        t = time.perf_counter()
-        payload = SECTIONS[name](args)
-        payload |= {"section_seconds": time.perf_counter() - t, "argv": sys.argv[1:] if argv is None else argv}
-        path = write_json(args.out_dir, f"fedclup_{name}", payload)
-        print(f"  -> {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path} "
-              f"({payload['section_seconds']:.0f} s)")
-        if name == "static" and not payload["passed"]:
-            status = 1
-    return status
+    return run_sections(SECTIONS, args.only, args, argv, prefix="fedclup_")
 
 
 if __name__ == "__main__":

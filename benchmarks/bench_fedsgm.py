@@ -24,10 +24,6 @@ from __future__ import annotations
 import argparse
 import ast
 import gc
-import json
-import os
-import platform
-import resource
 import sys
 import tempfile
 import time
@@ -37,53 +33,10 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from common import ROOT, ast_names, maxrss_mib, run_sections, table  # noqa: E402  (benchmarks/common.py)
 
 ALGORITHM_FILE = ROOT / "repro" / "algorithms" / "fedsgm.py"
 FAMILIES = ("piecewise_linear_1d", "max_affine", "huber_ball", "logistic_ball")
-
-
-# ---------------------------------------------------------------------------- helpers
-def maxrss_mib() -> float:
-    """Peak resident set size of this process so far (Linux reports KiB)."""
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return rss / 1024.0 if sys.platform != "darwin" else rss / 2**20
-
-
-def environment() -> dict:
-    import numpy
-    import scipy
-    import sympy
-    return {"python": platform.python_version(), "numpy": numpy.__version__, "scipy": scipy.__version__,
-            "sympy": sympy.__version__, "machine": platform.machine(), "cpus": os.cpu_count(),
-            "platform": platform.platform()}
-
-
-def write_json(out_dir: Path, name: str, payload: dict) -> Path:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / f"{name}.json"
-    payload = {"benchmark": name, "environment": environment(),
-               "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S")} | payload
-    path.write_text(json.dumps(payload, indent=2, default=float) + "\n")
-    return path
-
-
-def table(title: str, rows: list[tuple], header: tuple) -> None:
-    cells = [tuple(str(c) for c in header)] + [tuple(_fmt(c) for c in r) for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    print(f"\n== {title}")
-    for k, r in enumerate(cells):
-        print("  " + "  ".join(c.rjust(w) if k else c.ljust(w) for c, w in zip(r, widths)))
-        if k == 0:
-            print("  " + "  ".join("-" * w for w in widths))
-
-
-def _fmt(x) -> str:
-    if isinstance(x, float):
-        return f"{x:.4g}"
-    return str(x)
 
 
 # ---------------------------------------------------------------------------- (i) Figure 1
@@ -287,11 +240,6 @@ def bench_scaling(args) -> dict:
 
 
 # ---------------------------------------------------------------------------- static check
-def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | \
-           {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
-
-
 CLIENT_NAMES = {"n", "n_clients", "clients", "j"}
 
 
@@ -327,11 +275,11 @@ def static_loop_check(path: Path = ALGORITHM_FILE) -> dict:
             func = enclosing_function(it)
             is_range = isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
             if isinstance(node, ast.comprehension):
-                ok = func != "run" and not (_names(it) & CLIENT_NAMES)
+                ok = func != "run" and not (ast_names(it) & CLIENT_NAMES)
                 why = "comprehension outside run() over non-client data" if ok else \
                     "comprehension inside run() or over clients"
             else:
-                names = set().union(set(), *(_names(a) for a in it.args)) if is_range else _names(it)
+                names = set().union(set(), *(ast_names(a) for a in it.args)) if is_range else ast_names(it)
                 ok = is_range and bool(names & {"T", "E"})
                 why = "range over rounds (T) or local steps (E)" if ok else "not a range over T or E"
             loops.append({"line": it.lineno, "function": func, "kind": type(node).__name__,
@@ -386,14 +334,7 @@ def parse_args(argv=None):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    status = 0
-    for name in args.only:
-        payload = SECTIONS[name](args)
-        path = write_json(args.out_dir, name + args.name_suffix, payload | {"argv": sys.argv[1:]})
-        print(f"  -> {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
-        if name == "static" and not payload["passed"]:
-            status = 1
-    return status
+    return run_sections(SECTIONS, args.only, args, argv, suffix=args.name_suffix)
 
 
 if __name__ == "__main__":

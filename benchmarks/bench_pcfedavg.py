@@ -49,24 +49,18 @@ from __future__ import annotations
 
 import argparse
 import ast
-import functools
 import gc
 import os
 import sys
 import time
-import tracemalloc
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-for folder in (ROOT, HERE):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
+from common import (  # noqa: E402  (benchmarks/common.py)
+    ROOT,     ast_names, best_seconds, blas_info, call_name, maxrss_mib, Probe, probed, run_sections, table, time_calls,
+    traced_peak, write_json)
 
-from bench_fedsgm import maxrss_mib, table, write_json  # noqa: E402  (same folder, shared helpers)
 
 os.environ.setdefault("REPRO_OFFLINE", "1")               # a benchmark never downloads: REPRO_DATA_DIR or the cache
 
@@ -77,50 +71,6 @@ SQUARE = 2000
 
 
 # ---------------------------------------------------------------------------- helpers
-def blas_info() -> list:
-    """The BLAS libraries numpy uses, with their thread counts (threadpoolctl)."""
-    from threadpoolctl import threadpool_info
-    return [{k: d.get(k) for k in ("internal_api", "version", "num_threads", "architecture")}
-            for d in threadpool_info() if d.get("user_api") == "blas"]
-
-
-class Probe:
-    """Wraps ``obj.name`` by an instance attribute that accumulates calls and seconds (and flops,
-    if ``flops(*args)`` is given). Removed again by :func:`probed`."""
-
-    def __init__(self, label: str, obj, name: str, flops=None):
-        self.label, self.obj, self.name, self.flops = label, obj, name, flops
-        self.calls, self.seconds, self.counted = 0, 0.0, 0
-
-    def install(self) -> None:
-        original = getattr(self.obj, self.name)
-
-        @functools.wraps(original)      # keeps the signature (penalized.run inspects it)
-        def timed(*args, **kwargs):
-            t = time.perf_counter()
-            out = original(*args, **kwargs)
-            self.seconds += time.perf_counter() - t
-            self.calls += 1
-            if self.flops is not None:
-                self.counted += self.flops(*args)
-            return out
-        setattr(self.obj, self.name, timed)
-
-    def remove(self) -> None:
-        delattr(self.obj, self.name)
-
-
-@contextmanager
-def probed(probes: list[Probe]):
-    for probe in probes:
-        probe.install()
-    try:
-        yield probes
-    finally:
-        for probe in probes:
-            probe.remove()
-
-
 def oracle_probes(local, sets) -> tuple[list[Probe], list[Probe]]:
     """(top-level probes, sub-probes of the oracle). The top-level ones never call each other,
     so their times add up; the rest of the round is the update and bookkeeping code."""
@@ -140,19 +90,8 @@ def measure(work, repeats: int, local, sets) -> dict:
     under tracemalloc, one instrumented call (phases). ``work`` must do the same computation every
     time (fixed seed)."""
     work()
-    walls, cpus = [], []
-    load_before = os.getloadavg()[0]
-    for _ in range(repeats):
-        gc.collect()
-        t, c = time.perf_counter(), time.process_time()
-        work()
-        walls.append(time.perf_counter() - t)
-        cpus.append(time.process_time() - c)
-    gc.collect()
-    tracemalloc.start()
-    work()
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
+    timing = time_calls(work, repeats)
+    peak, _ = traced_peak(work)
     top, sub = oracle_probes(local, sets)
     gc.collect()
     with probed(top + sub):
@@ -162,11 +101,8 @@ def measure(work, repeats: int, local, sets) -> dict:
     phases = {pr.label: {"seconds": pr.seconds, "calls": pr.calls} for pr in [top[0], *sub, *top[1:]]}
     phases["rest: updates, means, bookkeeping"] = {"seconds": total - sum(pr.seconds for pr in top),
                                                    "calls": None}
-    return {"wall_seconds": walls, "wall_seconds_min": min(walls),
-            "wall_seconds_median": float(np.median(walls)), "cpu_seconds": cpus,
-            "cpu_seconds_of_fastest": cpus[int(np.argmin(walls))],
-            "loadavg_1min_before_after": [load_before, os.getloadavg()[0]],
-            "tracemalloc_peak_mib": peak / 2**20,
+    fastest = int(np.argmin(timing["wall_seconds"]))
+    return timing | {"cpu_seconds_of_fastest": timing["cpu_seconds"][fastest], "tracemalloc_peak_mib": peak,
             "maxrss_mib": maxrss_mib(), "instrumented_seconds": total, "phases": phases,
             "counted_useful_flops": sub[-1].counted}
 
@@ -217,16 +153,6 @@ def useful_flops(local, steps: int) -> int:
 
 
 # ---------------------------------------------------------------------------- matmul peaks
-def _best_seconds(fn, repeats: int = 10) -> float:
-    fn()
-    best = np.inf
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
-
-
 def matmul_peaks(local, rng: np.random.Generator) -> dict:
     """Matmul rates (GFLOP/s) in the features' dtype (best of 10 calls after a warm-up: these take
     milliseconds, and the best of many is robust to other jobs), and at a square size (best of 3).
@@ -246,17 +172,17 @@ def matmul_peaks(local, rng: np.random.Generator) -> dict:
     flops = seconds = 0.0
     for bi in b:
         X, W, R = rand(bi, p), rand(p, C), rand(bi, C)
-        seconds += _best_seconds(lambda: X @ W) + _best_seconds(lambda: R.T @ X)
+        seconds += best_seconds(lambda: X @ W) + best_seconds(lambda: R.T @ X)
         flops += 4.0 * bi * p * C
     out["per_agent"] = {"shapes": [f"({bi}, {p}) @ ({p}, {C}) + ({C}, {bi}) @ ({bi}, {p})" for bi in b],
                         "seconds_per_step": seconds, "gflops": flops / seconds / 1e9}
     B = sum(b)
     X, W = rand(B, p), rand(p, C)
-    seconds = _best_seconds(lambda: X @ W)
+    seconds = best_seconds(lambda: X @ W)
     out["stacked"] = {"shapes": f"({B}, {p}) @ ({p}, {C})", "seconds": seconds,
                       "gflops": 2.0 * B * p * C / seconds / 1e9}
     A, D = rand(SQUARE, SQUARE), rand(SQUARE, SQUARE)
-    seconds = _best_seconds(lambda: A @ D, repeats=3)
+    seconds = best_seconds(lambda: A @ D, repeats=3)
     out["square"] = {"shapes": f"({SQUARE}, {SQUARE}) @ ({SQUARE}, {SQUARE})", "seconds": seconds,
                      "gflops": 2.0 * SQUARE**3 / seconds / 1e9}
     return {"dtype": str(dtype)} | out
@@ -372,31 +298,19 @@ AGENT_NAMES = {"m", "agents", "agent", "all_agents", "S", "idx", "blocks", "sets
 HIDDEN_LOOPS = {"map", "vectorize", "apply_along_axis", "frompyfunc", "apply_over_axes"}
 
 
-def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | \
-           {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
-
-
-def _call_name(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Call):
-        f = node.func
-        return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
-    return None
-
-
 def _classify(it: ast.AST, statement: bool) -> tuple[bool, str, str | None]:
     """(allowed, why, kind) of a loop over ``it``; kind is "round"/"step" for the main loops."""
-    names = _names(it)
+    names = ast_names(it)
     if names & AGENT_NAMES:
         return False, f"names agents/blocks/replicates ({', '.join(sorted(names & AGENT_NAMES))})", None
-    if _call_name(it) in ("range", "enumerate"):
-        arg_names = set().union(set(), *(_names(a) for a in it.args))
+    if call_name(it) in ("range", "enumerate"):
+        arg_names = set().union(set(), *(ast_names(a) for a in it.args))
         if arg_names & ROUND_NAMES:
             return True, "range/enumerate over rounds", "round"
         if arg_names & STEP_NAMES:
             return True, "range/enumerate over local steps", "step"
         return False, "range/enumerate not over rounds or local steps", None
-    if _call_name(it) in ("items", "keys", "values"):
+    if call_name(it) in ("items", "keys", "values"):
         return True, "over the keys of a metrics/record dict", None
     if statement:
         return False, "for statement not over range/enumerate of rounds or steps", None
@@ -444,7 +358,7 @@ def static_loop_check(path: Path) -> dict:
             loops.append({"line": node.lineno, "function": enclosing_function(node), "kind": "while",
                           "target": "", "iter": ast.unparse(node.test), "allowed": False,
                           "why": "while loop"})
-        elif _call_name(node) in HIDDEN_LOOPS:
+        elif call_name(node) in HIDDEN_LOOPS:
             loops.append({"line": node.lineno, "function": enclosing_function(node), "kind": "call",
                           "target": "", "iter": ast.unparse(node), "allowed": False,
                           "why": "hidden Python loop"})
@@ -497,15 +411,8 @@ def main(argv=None) -> int:
     from threadpoolctl import threadpool_limits
 
     args = parse_args(argv)
-    status = 0
-    for name in args.only:
-        with threadpool_limits(args.blas_threads, user_api="blas"):
-            payload = SECTIONS[name](args)
-        path = write_json(args.out_dir, f"pcfedavg_{name}", payload | {"argv": sys.argv[1:]})
-        print(f"  -> {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
-        if name == "static" and not payload["passed"]:
-            status = 1
-    return status
+    return run_sections(SECTIONS, args.only, args, argv, prefix="pcfedavg_",
+                        context=lambda name: threadpool_limits(args.blas_threads, user_api="blas"))
 
 
 if __name__ == "__main__":

@@ -22,13 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-for folder in (ROOT, HERE):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
+from common import ROOT, table, write_json  # noqa: E402  (benchmarks/common.py)
 
-from bench_fedsgm import table, write_json  # noqa: E402  (same folder, shared helpers)
 
 
 def _run(specs, **backend) -> tuple[float, list]:

@@ -87,18 +87,12 @@ from unittest import mock
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-for folder in (ROOT, HERE):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
-
 os.environ.setdefault("REPRO_OFFLINE", "1")               # a benchmark never downloads: REPRO_DATA_DIR or the cache
 
+from common import (  # noqa: E402  (benchmarks/common.py)
+    ROOT,     best_seconds, blas_info, call_name, load1, maxrss_mib, Probe, probed, run_sections, table, time_calls,
+    traced_peak, write_json)
 import bench_pcfedavg as PC  # noqa: E402  (same folder: the static check and its vocabulary)
-from bench_fedclup import blas_info, load1, time_calls, traced_peak  # noqa: E402  (timers, BLAS info)
-from bench_fedsgm import maxrss_mib, table, write_json  # noqa: E402  (shared helpers)
-from bench_pcfedavg import Probe, _best_seconds, probed  # noqa: E402  (matmul timer, phase probes)
 
 ALGORITHM_FILES = (ROOT / "repro" / "algorithms" / "ssca.py",
                    ROOT / "repro" / "algorithms" / "federated_sgd.py")
@@ -159,9 +153,9 @@ def flops_per_sample(K: int, J: int, L: int) -> int:
 def matmul_rate(rows: int, K: int, J: int, rng: np.random.Generator) -> dict:
     """Best-of-10 time and GFLOP/s of (rows, K) @ (K, J), the right factor W1.T of a C-ordered (J, K)
     array as in ``batch_statistics``. (``bench_pcfedavg.matmul_peaks`` wants a SoftmaxClients; its timer
-    ``_best_seconds`` is reused.)"""
+    ``best_seconds`` is reused.)"""
     X, W1 = rng.random((rows, K)), rng.random((J, K))
-    seconds = _best_seconds(lambda: X @ W1.T)
+    seconds = best_seconds(lambda: X @ W1.T)
     return {"shape": f"({rows}, {K}) @ ({K}, {J})", "seconds": seconds, "gflops": 2.0 * rows * K * J / seconds / 1e9}
 
 
@@ -400,7 +394,7 @@ def ssca_static_check(path: Path) -> dict:
             lp["function"] == func and lp["kind"] == "for" and lp["allowed"] and lp["why"].endswith(kind)
             for lp in res["loops"])
     for runner, engine in wanted["calls"]:
-        structure[f"{runner} calls {engine}"] = any(PC._call_name(n) == engine for f in functions.get(runner, [])
+        structure[f"{runner} calls {engine}"] = any(call_name(n) == engine for f in functions.get(runner, [])
                                                     for n in ast.walk(f))
     res.pop("round_loop_with_nested_step_loop_in_run", None)
     res["structure"] = structure
@@ -528,21 +522,15 @@ def parse_args(argv=None):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    status = 0
-    for name in dict.fromkeys(args.only):
-        if name in THREAD_LIMITED:
-            # import first: threadpool_limits only limits the BLAS libraries already loaded when it is entered
-            import repro.experiments.ssca_mnist  # noqa: F401
-        t = time.perf_counter()
-        with threads(args.blas_threads) if name in THREAD_LIMITED else nullcontext():
-            payload = SECTIONS[name](args)
-        payload |= {"section_seconds": time.perf_counter() - t, "argv": sys.argv[1:] if argv is None else argv}
-        path = write_json(args.out_dir, f"ssca_{name}", payload)
-        print(f"  -> {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path} "
-              f"({payload['section_seconds']:.0f} s)")
-        if name == "static" and not payload["passed"]:
-            status = 1
-    return status
+
+    def context(name):
+        if name not in THREAD_LIMITED:
+            return nullcontext()
+        # import first: threadpool_limits only limits the BLAS libraries already loaded when it is entered
+        import repro.experiments.ssca_mnist  # noqa: F401
+        return threads(args.blas_threads)
+
+    return run_sections(SECTIONS, args.only, args, argv, prefix="ssca_", context=context)
 
 
 if __name__ == "__main__":
