@@ -23,7 +23,7 @@ import sympy as sp
 
 
 class Mode(str, enum.Enum):
-    """How the paper words a result (DESIGN.md, 'The contracts')."""
+    """How the paper words a result (docs/architecture.md, "Contracts")."""
 
     DETERMINISTIC = "deterministic"
     EXPECTATION = "expectation"

@@ -63,7 +63,7 @@ __all__ = [
 # ============================================================================ 0. shared helpers
 def _require(condition: bool, name: str, value, allowed: str) -> None:
     """Same contract as ``repro.errors.require`` (a ValueError naming parameter, value and what is allowed);
-    re-implemented because nothing in ``bounds`` imports ``repro`` (DESIGN.md)."""
+    re-implemented because nothing in ``bounds`` imports ``repro`` (docs/architecture.md)."""
     if not condition:
         raise ValueError(f"{name}={value!r} is not admissible: {allowed}")
 

@@ -118,9 +118,11 @@ LONGER_FIGURE1 = ("fedsgm.figure1", "--set", "T=400")
 def test_ctrl_c_stops_cleanly_keeps_finished_runs_and_a_rerun_resumes(tmp_path):
     root = tmp_path / "res"
     env = dict(os.environ, PYTHONPATH=str(ROOT), REPRO_RESULTS_DIR=str(root))
+    # SIGINT back to its default in the child, as in a terminal: a background job of a non-interactive shell (a
+    # CI script, `cmd &`) inherits SIGINT ignored, and Python then leaves Ctrl-C ignored
     proc = subprocess.Popen([sys.executable, "-m", "repro", "run", *LONGER_FIGURE1, "--jobs", "2", "--no-progress"],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 120
     while len(_cached(root)) < 3 and time.time() < deadline and proc.poll() is None:
         time.sleep(0.02)

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bounds import ssca as S
-from repro.verify.ssca import solve, solve_problem_38, solved
+from repro.problems.ssca_server import solve, solve_problem_38, solved
 
 N_EXAMPLES = 200
 TOL = 1e-6

@@ -139,7 +139,7 @@ def _closed_form_vs_solver(config: dict, state) -> dict:
     """Relative distance between the printed closed form and cvxpy on this iteration's server problem."""
     from bounds import ssca as B
 
-    from ..verify.ssca import solve_problem_28, solve_problem_38
+    from ..problems.ssca_server import solve_problem_28, solve_problem_38
 
     tau = config["tau"]
     if config["formulation"] == "27":

@@ -36,8 +36,8 @@ import scipy.optimize
 from scipy.special import expit
 
 from ..errors import ReproError, is_int, is_real, require
-from .swish_network import (FeatureBlocks, FiniteSumProblem, ParameterBlocks, _check_blocks, _check_data,
-                            _check_omega)
+from .swish_network import (FeatureBlocks, FiniteSumProblem, ParameterBlocks, check_blocks, check_data,
+                            check_omega)
 
 __all__ = [
     "KKTPoint",
@@ -141,12 +141,12 @@ class _LinearLogistic(FiniteSumProblem):
     _loss_in_objective = True
 
     def __init__(self, X, y, blocks: FeatureBlocks):
-        X, y = _check_data(X, y)
+        X, y = check_data(X, y)
         require(bool(np.all((y == 1) | (y == -1))), "y", f"values {np.unique(y)[:5].tolist()}",
                 "labels in {-1, +1}")
         self.X, self.y = X, y.astype(np.float64)
         self.n_samples, self.dim = X.shape
-        self.blocks = _check_blocks(blocks, self.dim)
+        self.blocks = check_blocks(blocks, self.dim)
         self.parameter_blocks = ParameterBlocks.linear(self.blocks)
 
     # -- the data-free part and its sums
@@ -230,7 +230,7 @@ class _Unconstrained(_LinearLogistic):
         """A stationary point of F_0 near w0 (default 0): scipy L-BFGS-B, then damped Newton steps
         with the exact Hessian until ||grad F_0|| <= 1e-10 (``STATIONARY_TOL``, recorded).
         Raises :class:`ReferenceSolveError` if the tolerance is not reached."""
-        w0 = np.zeros(self.dim) if w0 is None else _check_omega(w0, self.dim)
+        w0 = np.zeros(self.dim) if w0 is None else check_omega(w0, self.dim)
         res = scipy.optimize.minimize(lambda w: self._objective(w)[:2], w0, jac=True,
                                       method="L-BFGS-B",
                                       options={"maxiter": 20000, "gtol": 1e-12, "ftol": 0.0})
@@ -327,7 +327,7 @@ class _LossLimited(_LinearLogistic):
     def kkt_residuals(self, w, pi: float) -> dict:
         """Residuals of the KKT conditions of Problem 3 (§2) at (w, pi): stationarity, feasibility,
         complementarity, and dual feasibility max(-pi, 0)."""
-        w = _check_omega(w, self.dim)
+        w = check_omega(w, self.dim)
         _, fg, _, lv, lg, _ = self._kkt_parts(w)
         return {"stationarity": float(np.linalg.norm(fg + pi * lg)),
                 "feasibility": max(lv - self.U, 0.0),
@@ -449,7 +449,7 @@ class NonconvexWithLossLimit(_LossLimited):
             return zero
         if w0 is None:
             w0 = LogisticL2(self.X, self.y, 1e-6, self.blocks).reference_stationary_point().w
-        w0 = _check_omega(w0, self.dim)
+        w0 = check_omega(w0, self.dim)
         res = scipy.optimize.minimize(
             lambda w: self._full_reg(w)[:2], w0, jac=True, method="SLSQP",
             constraints=[{"type": "ineq", "fun": lambda w: self.U - self._full_loss(w)[0],

@@ -59,6 +59,9 @@ __all__ = [
     "Regularized27",
     "SwishNetwork",
     "batch_statistics",
+    "check_blocks",
+    "check_data",
+    "check_omega",
     "client_partial_preactivations",
     "contiguous_blocks",
     "evaluate",
@@ -235,7 +238,7 @@ def evaluate(net: SwishNetwork, omega, X, y, chunk: int = 10000) -> dict:
             f"shape (N, {net.K}) with N >= 1")
     y = _check_labels(y, net.L)
     require(y.shape == (X.shape[0],), "y", y.shape, f"shape ({X.shape[0]},)")
-    W1, W2 = (W.astype(X.dtype, copy=False) for W in net.unpack(_check_omega(omega, net.dim)))
+    W1, W2 = (W.astype(X.dtype, copy=False) for W in net.unpack(check_omega(omega, net.dim)))
     ce = 0.0
     hits = 0
     for start in range(0, X.shape[0], chunk):       # loop over sample chunks (memory bound), not clients
@@ -425,7 +428,8 @@ def client_partial_preactivations(W1, X, blocks: FeatureBlocks) -> np.ndarray:
 
 # --------------------------------------------------------------------------- oracle base
 
-def _check_omega(omega, d: int) -> np.ndarray:
+def check_omega(omega, d: int) -> np.ndarray:
+    """A model vector as float64, of shape (d,), with finite entries (shared with ``ssca_problems``)."""
     omega = np.asarray(omega, dtype=np.float64)
     require(omega.shape == (d,), "omega", omega.shape, f"shape ({d},)")
     require(bool(np.all(np.isfinite(omega))), "omega", "non-finite entries", "finite entries")
@@ -462,7 +466,7 @@ class FiniteSumProblem:
 
     # -- validation shared by the subclasses
     def _check_batch(self, omega, index, weights):
-        omega = _check_omega(omega, self.dim)
+        omega = check_omega(omega, self.dim)
         index = np.asarray(index)
         require(index.ndim == 1 and (index.size == 0 or np.issubdtype(index.dtype, np.integer)),
                 "index", getattr(index, "shape", index), "a 1-d integer array of sample indices")
@@ -510,7 +514,7 @@ class FiniteSumProblem:
         """(values (M+1,), grads (M+1, d)): F_0 and Phi_m (levels not subtracted) and their
         gradients at omega, i.e. batch sums over all N samples with weights 1/N, in chunks of
         ``self.chunk`` samples (memory bound; a loop over sample chunks, not over clients)."""
-        omega = _check_omega(omega, self.dim)
+        omega = check_omega(omega, self.dim)
         n = self.n_samples
         values = np.zeros(self.n_constraints + 1)
         grads = np.zeros((self.n_constraints + 1, self.dim))
@@ -527,8 +531,9 @@ class FiniteSumProblem:
         return values[1:] - self.constraint_levels
 
 
-def _check_data(X, y, n_classes=None):
-    """X as float64, or float32 when it is float32 (no copy either way), with finite entries; y checked."""
+def check_data(X, y, n_classes=None):
+    """X as float64, or float32 when it is float32 (no copy either way), with finite entries; y checked (shared
+    with ``ssca_problems``)."""
     X = _floating(X)
     require(X.ndim == 2 and X.shape[0] >= 1 and X.shape[1] >= 1, "X", X.shape,
             "a 2-d (N, K) array with N, K >= 1")
@@ -540,7 +545,8 @@ def _check_data(X, y, n_classes=None):
     return X, y
 
 
-def _check_blocks(blocks, K: int) -> FeatureBlocks:
+def check_blocks(blocks, K: int) -> FeatureBlocks:
+    """A FeatureBlocks partition of exactly K features (shared with ``ssca_problems``)."""
     require(isinstance(blocks, FeatureBlocks), "blocks", type(blocks).__name__,
             "a FeatureBlocks (e.g. contiguous_blocks(K, I))")
     require(blocks.n_features == K, "blocks.n_features", blocks.n_features,
@@ -555,10 +561,10 @@ class _NetworkProblem(FiniteSumProblem):
 
     def __init__(self, net: SwishNetwork, X, y, blocks: FeatureBlocks):
         require(isinstance(net, SwishNetwork), "net", type(net).__name__, "a SwishNetwork")
-        X, y = _check_data(X, y, net.L)
+        X, y = check_data(X, y, net.L)
         require(X.shape[1] == net.K, "X", X.shape, f"shape (N, K) with K = net.K = {net.K}")
         self.net, self.X, self.y = net, X, y
-        self.blocks = _check_blocks(blocks, net.K)
+        self.blocks = check_blocks(blocks, net.K)
         self.parameter_blocks = ParameterBlocks.network(net, self.blocks)
         self.dim = net.dim
         self.n_samples = X.shape[0]

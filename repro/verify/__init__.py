@@ -1,7 +1,7 @@
 """Claim x problem x trace -> Outcome: where ``bounds`` (what is claimed) meets ``repro`` (what happens).
 
 Generic machinery (this module) and one sub-module per paper that turns its traces into the
-observed quantities its claims name. The contract (DESIGN.md, PEPit style): every check returns an
+observed quantities its claims name. The contract (in the style of PEPit): every check returns an
 :class:`Outcome` with the observed value, the bound, their ratio, the mode and a verdict.
 
 * A deterministic claim fails on any single violation larger than the numerical tolerance;
