@@ -81,12 +81,16 @@ def _reproduce() -> list:
 
     def wall(step):
         return steps[step]["wall_seconds"] if step in steps else None
-    return [_record("make_reproduce_quick_empty_cache_seconds", wall("reproduce_empty_cache"), "s", 600,
-                    "value / reference", "<= 1", "reproduce.json", how),
-            _record("make_reproduce_again_seconds", wall("reproduce_again"), "s", 30, "value / reference", "< 1",
-                    "reproduce.json", how),
-            _record("make_test_seconds", wall("make_test"), "s", 300, "value / reference", "<= 1", "reproduce.json",
-                    how)]
+
+    records = [_record("make_reproduce_quick_empty_cache_seconds", wall("reproduce_empty_cache"), "s", 600,
+                       "value / reference", "<= 1", "reproduce.json", how),
+               _record("make_reproduce_again_seconds", wall("reproduce_again"), "s", 30, "value / reference", "< 1",
+                       "reproduce.json", how),
+               _record("make_test_seconds", wall("make_test"), "s", 300, "value / reference", "<= 1",
+                       "reproduce.json", how)]
+    for record, step in zip(records, ("reproduce_empty_cache", "reproduce_again", "make_test")):
+        record["exit_status"] = steps.get(step, {}).get("exit_status")     # a time of a failed step is no result
+    return records
 
 
 def _runner() -> list:
@@ -104,7 +108,8 @@ def main() -> int:
     for r in records:
         value = "not measured" if r["value"] is None else f"{r['value']:.4g} {r['unit']}"
         ratio = "" if r["ratio"] is None else f"  ratio {r['ratio']:.3g} ({r['ratio_is']}; target {r['target']})"
-        print(f"{r['name']:{width}s}  {value}{ratio}")
+        failed = f"  (the step FAILED: exit {r['exit_status']})" if r.get("exit_status") not in (None, 0) else ""
+        print(f"{r['name']:{width}s}  {value}{ratio}{failed}")
     print(f"  -> {path}")
     return 0
 

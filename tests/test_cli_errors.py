@@ -110,8 +110,7 @@ def test_a_bad_or_unreachable_scheduler_is_one_line(tmp_path, address, words):
 
 
 #: Figure 1 with 4x its rounds (~0.4 s a run instead of ~0.1 s): an interrupt sent once 3 of its 18 runs are stored
-#: must land while runs are still computing, also on a fast machine (with T = 100 the whole experiment took ~2 s
-#: and a SIGINT once arrived after the last run: exit 0)
+#: must land while runs are still computing, also on a fast machine (with T = 100 the whole experiment takes ~2 s)
 LONGER_FIGURE1 = ("fedsgm.figure1", "--set", "T=400")
 
 
