@@ -9,7 +9,7 @@ Contents
 * symbolic results (cached; plain dicts/lists of str): :func:`lemma1_checks`,
   :func:`closed_form_limits`, :func:`regime_table` (+ ``REGIME_EXPONENTS``),
   :func:`communication_in_lambda`, :func:`derived_checks`;
-* :func:`audit_findings` and :func:`settings_findings` (authors' synthetic settings, spec 9.2).
+* :func:`audit_findings` and :func:`settings_findings` (authors' synthetic settings).
 
 Nothing expensive runs at import time.
 """
@@ -130,14 +130,14 @@ def _lemma1_checks() -> tuple:
 
 
 def lemma1_checks() -> list[dict]:
-    """Lemma 1 constants (spec 5.2): kappa_F identity, 1 <= kappa_F <= kappa, limits in lam, and the quadratic
+    """Lemma 1 constants: kappa_F identity, 1 <= kappa_F <= kappa, limits in lam, and the quadratic
     envelope's curvature lam s/(lam+s) increasing in the eigenvalue s. Rows {item, status, method, evidence}."""
     return copy.deepcopy(list(_lemma1_checks()))
 
 
-# ---------------------------------------------------------------------------- 2. closed form limits (spec 4.8)
+# ---------------------------------------------------------------------------- 2. closed form limits
 def closed_form_scalar(m_: int):
-    """Closed form of problem (2) for scalar quadratics L_i(w) = a_i w^2/2 - b_i w, p_i = 1/m (spec 4.8).
+    """Closed form of problem (2) for scalar quadratics L_i(w) = a_i w^2/2 - b_i w, p_i = 1/m.
 
     Returns (a, b, w_g, w_i): the symbols a_i, b_i and the sympy expressions of w~_g and w~_i in lam.
     """
@@ -186,13 +186,13 @@ def _closed_form_limits() -> tuple:
 
 def closed_form_limits() -> list[dict]:
     """Problem (2) -> LocalTrain (3) as lam -> 0 and -> GlobalTrain (4) as lam -> oo, on scalar quadratics with
-    m = 2, 3 (spec 2, 4.8). Rows {item, status, method, evidence, m, limit, expected}."""
+    m = 2, 3. Rows {item, status, method, evidence, m, limit, expected}."""
     return copy.deepcopy(list(_closed_form_limits()))
 
 
-# ---------------------------------------------------------------------------- 3. regimes (spec 4.5)
+# ---------------------------------------------------------------------------- 3. regimes
 REGIME_EXPONENTS = {"heterogeneous": ("n", -1), "transition": ("R", 2), "homogeneous": ("N", -1)}
-"""Expected log-log slopes of the minimax error in each regime (Corollary 1, spec 4.5, 4.8)."""
+"""Expected log-log slopes of the minimax error in each regime (Corollary 1)."""
 
 
 @functools.lru_cache(maxsize=None)
@@ -256,7 +256,7 @@ def _regime_table() -> tuple:
 
 
 def regime_table() -> list[dict]:
-    """Corollary 1 vs the minimax lower bound in the three regimes of R (spec 4.5).
+    """Corollary 1 vs the minimax lower bound in the three regimes of R.
 
     Rows {regime, condition, rate, exponent, upper_order_over_rate, upper_order_over_lower, upper_over_lower,
     upper_over_lower_lo, upper_over_lower_hi, verdict, status, method, evidence}. The explicit bound over the
@@ -311,12 +311,12 @@ def _communication_in_lambda() -> dict:
 
 
 def communication_in_lambda() -> dict:
-    """kappa_F increasing in lam, its limits, and the derived T K (spec 5.6). Dict item -> row dict
+    """kappa_F increasing in lam, its limits, and the derived T K. Dict item -> row dict
     {item, status, method, evidence, result?}; key ``verdict`` -> {communication, computation}."""
     return copy.deepcopy(_communication_in_lambda())
 
 
-# ---------------------------------------------------------------------------- 5. derived algebra (spec 4.7, 5.5, 5.6)
+# ---------------------------------------------------------------------------- 5. derived algebra
 @functools.lru_cache(maxsize=None)
 def _derived_checks() -> tuple:
     rows = []
@@ -456,7 +456,7 @@ def _derived_checks() -> tuple:
 
 
 def derived_checks() -> list[dict]:
-    """Symbolic re-verification of the derived algebra of spec 4.7 (Corollary 1 cases, (8a), (8b)) and 5.5-5.6
+    """Symbolic re-verification of the derived algebra of this project (Corollary 1 cases, (8a), (8b); Theorem 2 and Corollary 2)
     ((14-D), Theorem 2 steps, Corollary 2 choices, Lemma 7 series). Rows {item, status, method, evidence}, status in
     proven | sampled-no-counterexample | refuted (core.sample_nonnegative is the fallback and is named in method)."""
     return copy.deepcopy(list(_derived_checks()))
@@ -469,7 +469,7 @@ _NOT_RECOVERED = (
      "suite checks the derived explicit forms (8a), (8b) instead."),
     ("cor1.lambda", "statement-vs-proof", ("fedclup.cor1", "fedclup.cor1.explicit"),
      "Corollary 1: the paper's lam formula, C_3, C_4 and conditions (75)-(93) are not recovered; the derived rule "
-     "(spec 4.7) and the code's adaptive rule (constant 5, paper says 2) stand in."),
+     " and the code's adaptive rule (constant 5, paper says 2) stand in."),
     ("lemma1.form", "statement-vs-proof", ("fedclup.lemma1",),
      "Lemma 1: exact statement not recovered; mu_F, L_F, theta are derived (exact on quadratics)."),
     ("lemma3.form", "statement-vs-proof", ("fedclup.lemma3",), "Lemma 3 (20): exact form not recovered (derived)."),
@@ -484,13 +484,13 @@ _NOT_RECOVERED = (
      "Theorem 2: step-size bounds, condition (14), the rate and (115)-(125) are not recovered; (14-D) is derived."),
     ("cor2.choices", "statement-vs-proof", ("fedclup.cor2.explicit", "fedclup.cor2.communication",
                                             "fedclup.cor2.computation"),
-     "Corollary 2: gamma, eta, K and (132)-(134) are not recovered; the derived instance of spec 5.6 stands in."),
+     "Corollary 2: gamma, eta, K and (132)-(134) are not recovered; the derived instance (fedclup.cor2.explicit) stands in."),
     ("thm3.ball", "mode", ("fedclup.thm3",),
      "Theorem 3: step sizes, (143), the rate and the ball size are not recovered; the suite uses a heuristic order "
-     "(spec 5.7), not a proved bound."),
+     ", not a proved bound."),
     ("cor3.form", "mode", ("fedclup.cor3",),
      "Corollary 3 (15): statement not recovered; the suite uses a schematic O-form derived from Corollary 2 and "
-     "Theorem 1 (spec 6)."),
+     "Theorem 1."),
     ("cor4.form", "statement-vs-proof", ("fedclup.cor3",), "Corollary 4 (Appendix C): content not recovered."),
     ("chen.constants", "statement-vs-proof", ("fedclup.minimax_lower",),
      "Chen et al. (2023c) Theorem 8: constants of the lower bound (in d, rho, mu, L) not recovered; the match with "
@@ -501,7 +501,7 @@ _NOT_RECOVERED = (
 def audit_findings(rng=None) -> list:
     """Symbolic audit rows for FedCLUP: Lemma 1 constants, Corollary 2's stated limits and lam-independence,
     minimax match per regime, the derived algebra, the shape of (8), and one NOT_CHECKABLE row per unrecovered
-    item of spec 12."""
+    item the stripped copy lacks."""
     import numpy as np
 
     from . import audit as A
@@ -564,7 +564,7 @@ def audit_findings(rng=None) -> list:
         ("fedclup.thm1.8a", "fedclup.thm1.8b", "fedclup.cor1.explicit", "fedclup.thm2", "fedclup.cor2.explicit",
          "fedclup.lemma7"),
         A.DISCREPANCY if bad else A.CONSISTENT,
-        ("The derived algebra of spec 4.7 and 5.5-5.6 re-verifies" if not bad else
+        ("The derived algebra (Corollary 1, (8a), (8b), Theorem 2, Corollary 2) re-verifies" if not bad else
          "Some derived steps are refuted: " + "; ".join(r["item"] for r in bad))
         + f" ({len(dc) - len(sampled) - len(bad)} proven, {len(sampled)} sampled only, {len(bad)} refuted).",
         " | ".join(f"[{r['status']}] {r['item']}" for r in dc), "sympy (core.prove_*), sampling fallback"))
@@ -572,7 +572,7 @@ def audit_findings(rng=None) -> list:
     out.append(A.Finding(
         "fedclup.cor1.case1.slack", "statement-vs-proof", ("fedclup.cor1.explicit",), A.CONSISTENT,
         "Corollary 1 case 1 (derived): the constant 10.5 is valid but loose; with lam = rho^2/(mu n R^2) the (8a) "
-        f"bound is at most {c1['tight_constant']} rho^2/(mu^2 n) (the spec's proof drops the factor (1+s)^-2).",
+        f"bound is at most {c1['tight_constant']} rho^2/(mu^2 n) (a proof that drops the factor (1+s)^-2 gets a looser constant).",
         c1["evidence"], c1["method"]))
     # shape of (8): lam-part of (8a) increasing, lam-part of (8b) decreasing
     q2_part = 3 * THETA**2 * (R**2 + RHS_8A_GLOBAL)
@@ -601,7 +601,7 @@ def audit_findings(rng=None) -> list:
         f"d/dgamma entry1 = {sp.factor(d1)}; d/dgamma entry2 = {sp.factor(d2)}",
         "proven symbolically" if (r1.proven and r2.proven) else "not proven"))
     for key, kind, claims_, text in _NOT_RECOVERED:
-        out.append(A.Finding(f"fedclup.not_recovered.{key}", kind, claims_, A.NOT_CHECKABLE, text, "spec §12",
+        out.append(A.Finding(f"fedclup.not_recovered.{key}", kind, claims_, A.NOT_CHECKABLE, text, "not in the stripped copy",
                              "not recovered from the paper copy, the paper summary or the authors' code"))
     return out
 
@@ -626,7 +626,7 @@ def required_K(lam_v: float, mu_v: float, L_v: float, eta_v: float, gamma_v: flo
 
 
 def settings_findings(settings: dict) -> list:
-    """The authors' synthetic settings (spec 9.2) vs the derived conditions of Lemma 5 and Theorem 2.
+    """The authors' synthetic settings vs the derived conditions of Lemma 5 and Theorem 2.
 
     ``settings``: lam, L_used (the hard-coded 9.13), L_data (smoothness computed from the data), mu_data,
     gamma (the code's *effective* server step: it averages all stored models, i.e. gamma = 1/lam), eta, K, figure.
@@ -677,6 +677,6 @@ def settings_findings(settings: dict) -> list:
         "the server averages all stored client models, which is (12) with gamma = 1/lam = "
         f"{1 / lam_v:.6g}; the executed algorithm differs from the described one"
         + (f"; the passed gamma would also exceed 1/L_F(L_data) = {1 / lam_v + 1 / Ld:.6g}" if Ld > Lu else "") + ".",
-        "spec 9.2 'Server step': the branch `args.method == \"FedAvg\" or \"LocalTrain\"` is always true, so the FedProx "
+        "The authors' code, server step: the branch `args.method == \"FedAvg\" or \"LocalTrain\"` is always true, so the FedProx "
         "aggregation() with lr_global = gamma is not executed", "reading of the authors' code"))
     return out

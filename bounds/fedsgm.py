@@ -1,7 +1,6 @@
 """FedSGM (Upadhyay, Moon, Hashemi; OPT 2025): every numbered result as a :class:`Claim`.
 
-Source: ``shared/papers/fedsgm.md``; precise reading: ``shared/spec/fedsgm.md`` (section numbers
-below refer to the spec). The paper uses alpha for three objects; here the switching weight is
+Numbers in parentheses are the paper's equation and display numbers. The paper uses alpha for three objects; here the switching weight is
 ``sigma`` (Algorithm 1's alpha_t), the averaging weight of the soft output is ``pi`` (Theorem 2's
 alpha_t) and Young's parameter is ``a`` (the proofs' alpha).
 
@@ -90,7 +89,7 @@ def _domains(*symbols: sp.Symbol) -> dict:
     return {s: table[s] for s in symbols}
 
 
-# ---------------------------------------------------------------------------- constants (spec section 5)
+# ---------------------------------------------------------------------------- constants
 Gamma_stated = 2 * E**2 + E * q / (2 * n)
 """Gamma of Theorems 1, 2, 6, 7 as stated; with q_u = 0 for no compression (the indicator)."""
 
@@ -99,17 +98,17 @@ Gamma_proof = sp.Rational(1, 2) * (q / n + 1) * E + 1 + sp.Rational(1, 3) * E**2
 
 
 def eps_of(gamma: sp.Expr) -> sp.Expr:
-    """epsilon(Gamma) = sqrt(2 D^2 G^2 Gamma / (E T)) (spec 5.2)."""
+    """epsilon(Gamma) = sqrt(2 D^2 G^2 Gamma / (E T))."""
     return sp.sqrt(2 * D**2 * G**2 * gamma / (E * T))
 
 
 def eta_of(gamma: sp.Expr) -> sp.Expr:
-    """eta(Gamma) = sqrt(D^2 / (2 G^2 E T Gamma)) (spec 5.2)."""
+    """eta(Gamma) = sqrt(D^2 / (2 G^2 E T Gamma))."""
     return sp.sqrt(D**2 / (2 * G**2 * E * T * gamma))
 
 
 def summed_bound(step: sp.Expr, gamma: sp.Expr) -> sp.Expr:
-    """S_bar(eta; Gamma) = D^2/(2 eta E T) + eta G^2 Gamma, the right side of (S-hard) (spec 5.3)."""
+    """S_bar(eta; Gamma) = D^2/(2 eta E T) + eta G^2 Gamma, the right side of (S-hard)."""
     return D**2 / (2 * step * E * T) + step * G**2 * gamma
 
 
@@ -125,7 +124,7 @@ _THEOREM_CONCLUSION = (sp.Ge(A_size, 1), sp.Le(subopt, eps), sp.Le(infeas, eps))
 _NONEMPTY = "A is nonempty, w_bar is well-defined, and w_bar is an eps-solution of (1)"
 
 
-# ---------------------------------------------------------------------------- lemmas (spec section 6)
+# ---------------------------------------------------------------------------- lemmas
 lemma3 = Claim(
     id="fedsgm.lemma3", location="Lemma 3, Appendix A.1",
     statement="E_C ||(1/n) sum_j C_j(sum_tau nu_{j,tau})||^2 <= (q_u/n + 1) E^2 G^2 for every round.",
@@ -180,7 +179,7 @@ lemma5 = Claim(
     notes="Deterministic; holds with or without compression (local steps are not compressed).",
 )
 
-# ---------------------------------------------------------------------------- proof displays (spec section 7)
+# ---------------------------------------------------------------------------- proof displays
 _compression_wording = ("Stated after 'taking the expectation with respect to the compression operator'; "
                         "checked per round against the exact conditional expectation (Rand-K closed form), "
                         "and deterministic when q_u = 0.")
@@ -224,7 +223,7 @@ S_summed = Claim(
           "(the sets A and B are random); without compression it is deterministic.",
 )
 
-# ---------------------------------------------------------------------------- theorems (spec section 8)
+# ---------------------------------------------------------------------------- theorems
 def _theorem(id_, location, statement, eps_expr, eta_expr, *, soft, beta_expr=None, hypotheses=(),
              provenance=Provenance.PAPER, derived_from="", notes="", extra=()):
     params = {eps: eps_expr, eta: eta_expr}
@@ -264,7 +263,7 @@ thm9 = _theorem("fedsgm.thm9", "Theorem 9 (FedSSGM), Appendix A.5",
                 f"Soft switching, no compression, beta = 2/eps: {_NONEMPTY}.",
                 EPS_THM8, ETA_THM8, soft=True, beta_expr=2 / eps)
 
-_pf = "Constants as derived in the appendix proof (spec 5.2, right column)."
+_pf = "Constants as derived in the appendix proof."
 thm6_proof = _theorem("fedsgm.thm6.proof", "Proof of Theorem 6, eqs. (5)-(8)",
                       "Hard switching with eta = eta(Gamma_pf), eps = (N+1) eps(Gamma_pf), N >= 0.",
                       (N + 1) * eps_of(Gamma_proof), eta_of(Gamma_proof), soft=False,

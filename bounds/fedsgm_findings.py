@@ -75,7 +75,7 @@ def audit_findings(rng=None) -> list:
     out.append(A.identity("fedsgm.thm8.display.eta", ("fedsgm.thm8", "fedsgm.thm1"), ETA_THM8,
                           eta_of(2 * E**2), "Theorem 8's displayed eta equals eta(Gamma) with Gamma = 2E^2."))
     out.append(A.identity("fedsgm.closed_form.eps", ("fedsgm.thm1",), EPS_STATED,
-                          D * G * sp.sqrt((4 * E + q / n) / T), "eps(Gamma_st) = DG sqrt((4E + q_u/n)/T) (spec 5.3.1)."))
+                          D * G * sp.sqrt((4 * E + q / n) / T), "eps(Gamma_st) = DG sqrt((4E + q_u/n)/T)."))
     gamma = sp.Symbol("Gamma", positive=True)
     argmin = sp.solve(sp.diff(summed_bound(eta, gamma), eta), eta)
     out.append(A.identity("fedsgm.eta.argmin", ("fedsgm.S_summed",), argmin[0], eta_of(gamma),
@@ -85,7 +85,7 @@ def audit_findings(rng=None) -> list:
     out.append(A.identity("fedsgm.gamma_pf.bracket", ("fedsgm.R_hard", "fedsgm.S_summed"),
                           eta**2 * G**2 * ((q / n + 1) * E**2 + 2 * E + sp.Rational(2, 3) * E**3) / (2 * eta * E),
                           eta * G**2 * Gamma_proof,
-                          "The (R-hard) bracket divided by 2 eta E is eta G^2 Gamma_pf (spec 7.3)."))
+                          "The (R-hard) bracket divided by 2 eta E is eta G^2 Gamma_pf."))
     A_, S_ = sp.symbols("A_set Sigma_set", positive=True)
     lhs = (sp.Rational(1, 2) * eps * T - eps * (T - A_) - (eps - 1 / beta) * S_) / (A_ - S_) - eps
     out.append(A.identity("fedsgm.soft.step4", ("fedsgm.thm7.proof",), lhs,

@@ -1,7 +1,6 @@
 """PC-FedAvg (Ebrahimi, Burbano, Yousefian; arXiv 2603.19617v1): every numbered result as a :class:`Claim`.
 
-Source: ``shared/papers/pcfedavg.txt``; precise reading: ``shared/spec/pcfedavg.md`` (section numbers
-below refer to the spec). Renamings of spec section 1.2 apply: the round-length bound is ``H``, the
+Numbers in parentheses are the paper's equation numbers. Renamings: the round-length bound is ``H``, the
 penalty function is written cal-H in the docstrings, ``D`` is ||grad f(x*)||^2, ``Q`` is
 E||xbar_0 - x*_rho||^2.
 
@@ -24,7 +23,7 @@ import sympy as sp
 
 from .core import Claim, Mode, Provenance, domain_helpers
 
-# ---------------------------------------------------------------------------- symbols (spec 1.1)
+# ---------------------------------------------------------------------------- symbols
 m = sp.Symbol("m", positive=True, integer=True)          # agents (>= 2 where stated)
 n = sp.Symbol("n", positive=True, integer=True)          # dimension of each block
 L_f = sp.Symbol("L_f", positive=True)                    # smoothness of every f_i
@@ -147,7 +146,7 @@ def _terms_48iii(Lp=LF_SUM, Hm1=H - 1, g=gamma, r=rho, Kv=K):
 E_EXPR = _E()
 BOUND_47 = 3 * Q / (K * gamma) + _45_2 * L_G_EXPR * gamma**2 * (H - 1)**2 * M \
     + nu**2 / m * (_45_2 * L_G_EXPR * gamma**2 * (H - 1)**2 + 9 * gamma)
-"""Prop. 4.7 as printed (spec 7.1 ``bound_47``)."""
+"""Prop. 4.7 as printed (``bound_47``)."""
 TERMS_48I = tuple(_terms_48i())
 BOUND_48I = sp.Add(*TERMS_48I)
 TERMS_48II = tuple(_terms_48ii())

@@ -275,7 +275,7 @@ def interval_instance(c=LEMMA45_M_INSTANCE["c"], sig=LEMMA45_M_INSTANCE["sigma"]
 
     Both problems are piecewise quadratic: every active pattern (lower / interior / upper for x*;
     below / inside / above for x*_rho) is solved in rational arithmetic; the consistent pattern is kept
-    (unique: f is strictly convex). Gradients from spec 2.3.
+    (unique: f is strictly convex). Gradients written out by hand.
     """
     m_ = len(c)
     c = [sp.Rational(v) for v in c]
@@ -549,7 +549,7 @@ def _proof_steps() -> tuple:
     # ---------------- Prop 4.8
     cid = "pcfedavg.prop4.8"
     out.append(_step(cid, "(P4.8-a)", VALID, "G_rho(x*_rho) <= G_rho(x*) (x*_rho minimizes G_rho)", "definition"))
-    out.append(_step(cid, "(P4.8-b)", IDENTITY, "G_rho = f + rho cal-H", "definition (spec 2.2)"))
+    out.append(_step(cid, "(P4.8-b)", IDENTITY, "G_rho = f + rho cal-H", "definition"))
     dbar = sp.symbols("_d0:3", nonnegative=True)
     m3 = 3
     calH = sum(sp.Rational(1, 2) * d**2 for d in dbar) / m3
@@ -629,7 +629,7 @@ def proof_steps() -> list[dict]:
     return copy.deepcopy(list(_proof_steps()))
 
 
-# ============================================================================ complexity (spec 8.1)
+# ============================================================================ complexity
 _EXP_SYMS = (eps, m, H, Q, M, nu, L_SYM, D)
 
 

@@ -1,7 +1,6 @@
 """Mini-batch SSCA for sample- and feature-based FL (arXiv 2104.06011 v1): the paper's mathematics in sympy.
 
-Source: ``shared/papers/ssca.txt``; precise reading: ``shared/spec/ssca.md`` ("spec 9.4" etc. below). Symbols
-follow the spec's renaming (spec 1): slack zeta (paper s), Theta_1/Theta_2 (paper B/C), kappa (paper mu in
+Numbers in parentheses are the paper's equation numbers. Renamed symbols: slack zeta (paper s), Theta_1/Theta_2 (paper B/C), kappa (paper mu in
 Appendix C), H (paper h), pi_m/kappa_m (paper lambda_m/mu_m in Appendix B).
 
 What is encoded
@@ -9,25 +8,25 @@ What is encoded
 1. Step-size rules (4) and (6) as exact predicates on sequences in a positive-integer symbol ``t``
    (:func:`condition_4`, :func:`condition_6`), the power-law family rho = a1/t^alpha, gamma = a2/t^beta decided by
    sympy *and* by the p-series rule (:func:`power_law_conditions`), the exact region ``POWER_LAW_REGION`` and the
-   Section VI triples (:func:`section_vi_step_sizes`; spec 3).
+   Section VI triples (:func:`section_vi_step_sizes`).
 2. The printed closed forms as sympy expressions with numpy functions lambdified from the same expressions:
    (9)/(19) (:func:`omega_bar_unconstrained`), (35)-(36) (:func:`omega_bar_regularized`), Lemma 1's (40)-(42)
    (``NU_42``, :func:`lemma1_nu`, :func:`lemma1_solution`).
 3. Lemma 1's derivation from the Lagrangian of (38) (Appendix C; :func:`lemma1_checks`).
 4. Unrolling of the surrogate recursions (3)+(7), (10)+(11), (13)+(15), (20)+(22) against the printed (8), (12),
-   (18), (23)-(24) (spec 6.5; :func:`unrolling_checks`, :func:`surrogate_weight`).
+   (18), (23)-(24) (:func:`unrolling_checks`, :func:`surrogate_weight`).
 5. The sign of the printed statistic (32) against the constant term of surrogate (11) (:func:`a_bar_sign_check`).
-6. KKT residuals of Problems 1/6, 3/8 and 4/9 (spec 2; :func:`kkt_unconstrained`, :func:`kkt_constrained`,
+6. KKT residuals of Problems 1/6, 3/8 and 4/9 (:func:`kkt_unconstrained`, :func:`kkt_constrained`,
    :func:`kkt_penalty`).
 7. Claims (``CLAIMS``, :func:`claim`): closed forms (9), (19), (35)-(36), Lemma 1; Theorems 1-4 (almost-sure
    limit statements); Lemmas 2-4; delta_1 of Appendix A; Theorem 5 (i)/(ii) (:func:`thm5_checks`).
-8. Identities of spec 9.5 (:func:`identity_checks`).
+8. Identities the proofs use (:func:`identity_checks`).
 9. The symbolic audit (:func:`audit_findings`).
 
 Assumptions (named; none is checked here except where a function says so)
 ---------------------------------------------------------------------------
-* Assumption 1 (spec 4): f(w, x) continuously differentiable in w with Lipschitz gradient.
-* Assumption 2 (spec 4): surrogate gradient-consistent (2.1), strongly convex (2.2), Lipschitz in both arguments
+* Assumption 1: f(w, x) continuously differentiable in w with Lipschitz gradient.
+* Assumption 2: surrogate gradient-consistent (2.1), strongly convex (2.2), Lipschitz in both arguments
   (2.3), uniformly bounded with its first two derivatives (2.4); constraint surrogates also match values.
 * Theorems 1/3: bounded iterates (a.s. for Theorem 3). Theorems 2/4: compact constraint set ("of Problem 3" as
   printed, also in Theorem 4) and penalties 0 < c_j < c_{j+1} -> oo.
@@ -90,7 +89,7 @@ POWER_LAW_REGION = (sp.StrictLessThan(0, alpha), sp.LessThan(alpha, 1),
 0 < alpha <= 1, 1/2 < beta <= 1, beta > alpha, a1 > 0, a2 > 0 (p-series rule; see :func:`power_law_conditions`)."""
 
 SECTION_VI_TRIPLES = ((0.4, 0.4, 0.4), (0.6, 0.9, 0.3), (0.9, 0.9, 0.3))
-"""(a1, a2, alpha) of Section VI (spec 3); gamma exponent alpha + 0.05."""
+"""(a1, a2, alpha) of Section VI; gamma exponent alpha + 0.05."""
 SECTION_VI_GAMMA_OFFSET = 0.05
 
 
@@ -143,7 +142,7 @@ def condition_6(gamma: sp.Expr, rho: sp.Expr, t: sp.Symbol = t) -> dict[str, boo
     """(6): gamma^(t) > 0, -> 0, sum = oo, sum of squares < oo, gamma^(t)/rho^(t) -> 0 (exactly, by sympy).
 
     Keys ``positive``, ``limit_zero``, ``sum_diverges``, ``square_summable``, ``ratio_to_rho_zero``.
-    The first relation of (6) is printed "gamma^(t) = 0" in the text copy (spec 3); the intended > 0 is used.
+    The first relation of (6) is printed "gamma^(t) = 0" in the text copy; the intended > 0 is used.
     """
     gamma, rho = sp.sympify(gamma), sp.sympify(rho)
     return {
@@ -217,7 +216,7 @@ def _power_law_cached(A1, AL, A2, BE) -> StepSizeVerdict:
 
 
 def section_vi_step_sizes() -> list[StepSizeVerdict]:
-    """Verdicts for the three Section VI triples (a1, a2, alpha), gamma exponent alpha + 0.05 (spec 3).
+    """Verdicts for the three Section VI triples (a1, a2, alpha), gamma exponent alpha + 0.05.
     Expected: (4) holds; (6) fails exactly on square summability, since 2 (alpha + 0.05) <= 1."""
     return [power_law_conditions(A1, al, A2, sp.Rational(str(al)) + sp.Rational(str(SECTION_VI_GAMMA_OFFSET)))
             for A1, A2, al in SECTION_VI_TRIPLES]
@@ -330,14 +329,14 @@ def lemma1_solution(theta: np.ndarray, A: float, U: float, tau: float, c: float)
 # ============================================================================ 4. surrogate unrolling (6.5)
 def surrogate_weight(rho: np.ndarray) -> np.ndarray:
     """w_t = 1 - prod_{s<=t} (1 - rho_s), the ||omega||^2 weight (over tau) of the literal recursions started from
-    0 (spec 6.5; :func:`unrolling_checks`). ``rho`` is the sequence rho_1, rho_2, ... with entries in (0, 1]."""
+    0 (:func:`unrolling_checks`). ``rho`` is the sequence rho_1, rho_2, ... with entries in (0, 1]."""
     r = np.asarray(rho, dtype=np.float64)
     _require(r.ndim == 1 and r.size >= 1 and bool(np.all(np.isfinite(r)) and np.all((r > 0) & (r <= 1))),
              "rho", rho, "a nonempty 1-d sequence with entries in (0, 1]")
     return 1.0 - np.cumprod(1.0 - r)
 
 
-# ============================================================================ 6. KKT residuals (spec 2)
+# ============================================================================ 6. KKT residuals
 def _vec(name: str, x, ndim: int) -> np.ndarray:
     arr = np.asarray(x, dtype=np.float64)
     _require(arr.ndim == ndim and bool(np.all(np.isfinite(arr))), name, x,
@@ -422,7 +421,7 @@ def kkt_penalty(grad0: np.ndarray, grads: np.ndarray, values: np.ndarray, zeta: 
 OBSERVED = {
     "closed_form_error": "relative distance ||closed form - reference minimiser|| / max(1, ||reference||) "
                          "(reference solver on the printed problem; checked up to the solver tolerance)",
-    "kkt_residual_at_limit_points": "KKT residual (spec 2) at limit points of the iterates (finite runs: its trend)",
+    "kkt_residual_at_limit_points": "KKT residual at limit points of the iterates (finite runs: its trend)",
     "tracking_error_limit": "lim_t ||grad F_bar^(t)_0(omega^(t)) - grad F_0(omega^(t))|| (Lemma 2; runs: trend)",
     "surrogate_gap_limit": "lim_t |F_bar^(t)_0(omega) - G_0(omega, omega^(t))| at probe points (Lemma 2; trend)",
     "omega_bar_gap": "||bar omega^(t1) - bar omega^(t2)|| (Lemma 3 (43))",
@@ -518,7 +517,7 @@ lemma1 = _mk("ssca.lemma1", "Lemma 1, (40)-(42), Section V-B; proof Appendix C",
              "(40)-(42) solve (38): bar W = -nu Theta/(2(1 + nu tau)) with nu of (42); zeta = max(0, F_bar + A - U).",
              _CF, Mode.DETERMINISTIC, provenance=Provenance.PAPER,
              parameters={nu_sym: NU_42, W_bar: OMEGA_40},
-             notes="Deterministic and exact (spec 9.4). Symbols b, A, U, c, tau of (42) (tau, c > 0 and b >= 0 by "
+             notes="Deterministic and exact. Symbols b, A, U, c, tau of (42) (tau, c > 0 and b >= 0 by "
                    "their sympy assumptions). The optimal slack follows as zeta = max(0, F_bar(bar omega) + A - U). "
                    "Derivation checked by ssca.lemma1_checks(); regimes nu = 0 / (0, c) / c. The claim concerns (38) "
                    "as "
@@ -530,7 +529,7 @@ _THM_NOTE = ("Hypotheses encoded symbolically: the step-size rules (4) and (6), 
              "rho = a1/t^alpha, "
              "gamma = a2/t^beta (the only family the paper uses) the exact region POWER_LAW_REGION, and tau > 0 of the "
              "example surrogates. Not symbolic: {extra}. Almost-sure statement about limit points: a finite run can "
-             "neither confirm nor refute it; runs report the trend of the KKT residual (spec 2) and of the quantities "
+             "neither confirm nor refute it; runs report the trend of the KKT residual and of the quantities "
              "the proof says vanish (||bar omega - omega||, tracking error). No rate is stated.")
 thm1 = _mk("ssca.thm1", "Theorem 1, Section III-A (proof Appendix A)",
            "Every limit point of {omega^(t)_s} of Algorithm 1 is a KKT (stationary) point of Problem 1 almost surely.",
@@ -569,7 +568,7 @@ lemma3 = _mk("ssca.lemma3", "Lemma 3, (43)-(50), Appendix A",
              Mode.ALMOST_SURE_LIMIT, provenance=Provenance.PAPER_APPENDIX,
              hypotheses=(sp.StrictGreaterThan(mu, 0), sp.StrictGreaterThan(L_tilde, 0)),
              parameters={L_bar: 2 * L_tilde / mu},
-             notes="L_bar = 2 L_tilde/mu as derived in the appendix proof (spec 8.2); mu = 2 tau for the printed "
+             notes="L_bar = 2 L_tilde/mu as derived in the appendix proof; mu = 2 tau for the printed "
                    "surrogates (2 tau w_t for the literal recursion). The remainder vanishes only in the limit a.s.")
 lemma4 = _mk("ssca.lemma4", "Lemma 4, (51), Appendix A",
              "F_0(omega^(t+1)) - F_0(omega^(t)) <= gamma Delta err - gamma (mu - L_hat gamma/2) Delta^2.",
@@ -578,7 +577,7 @@ lemma4 = _mk("ssca.lemma4", "Lemma 4, (51), Appendix A",
              Mode.DETERMINISTIC, provenance=Provenance.PAPER_APPENDIX,
              hypotheses=(sp.StrictGreaterThan(gamma_s, 0), sp.StrictGreaterThan(mu, 0),
                          sp.StrictGreaterThan(L_hat, 0)),
-             notes="Per realisation (spec 8.2). Delta = ||bar omega - omega||, err = ||grad F_0(omega) - grad "
+             notes="Per realisation. Delta = ||bar omega - omega||, err = ||grad F_0(omega) - grad "
                    "F_bar(omega)||, mu the strong-convexity modulus of F_bar (2 tau for the printed surrogates), "
                    "L_hat a Lipschitz constant of grad F_0 (on the visited region in runs).")
 appA_delta1 = _mk("ssca.appA.delta1", "(60), Appendix A (proof of Theorem 1, limsup part)",
@@ -586,13 +585,13 @@ appA_delta1 = _mk("ssca.appA.delta1", "(60), Appendix A (proof of Theorem 1, lim
                   (sp.Ge(_OBS["gamma_window_sum"], delta_1),), Mode.ALMOST_SURE_LIMIT,
                   provenance=Provenance.PAPER_APPENDIX, hypotheses=(sp.StrictGreaterThan(L_bar, 0),),
                   parameters={delta_1: 1 / (2 * (1 + L_bar))},
-                  notes="Only the constant map can be encoded (spec 8.4); the inequality holds along the index windows "
+                  notes="Only the constant map can be encoded; the inequality holds along the index windows "
                         "of the contradiction argument, which a run does not construct. Written observed >= bound.")
 thm5_i = _mk("ssca.thm5.i", "Theorem 5 (i), Section V-B; proof Appendix D",
              "A local optimum omega* of (27) (lam > 0) is a local optimum of (37) with U = F(omega*).",
              (sp.Le(_OBS["local_optimality_violation"], 0),), Mode.DETERMINISTIC,
              hypotheses=(_lam_pos,), parameters={U_c: F_star},
-             notes="Local optimality judged by probing in runs (spec 9.6). Algebra: ssca.thm5_checks().")
+             notes="Local optimality judged by probing in runs. Algebra: ssca.thm5_checks().")
 thm5_ii = _mk("ssca.thm5.ii", "Theorem 5 (ii), Section V-B; proof Appendix D",
               "A regular local optimum of (37) (U > 0) with KKT multiplier xi > 0 is a stationary point of (27) with "
               "lam = 1/xi (a local optimum if grad^2 F + lam I is PSD).",

@@ -3,7 +3,7 @@
 The symbolic derivations and proof-step checks whose rows and prose the audit report shows: Lemma 1's
 derivation from the Lagrangian of (38) (:func:`lemma1_checks`), the unrolling of the surrogate
 recursions (:func:`unrolling_checks`), the sign of (32) (:func:`a_bar_sign_check`), Theorem 5's algebra
-(:func:`thm5_checks`), the identities of spec 9.5 (:func:`identity_checks`) and the symbolic audit
+(:func:`thm5_checks`), the identities the proofs use (:func:`identity_checks`) and the symbolic audit
 (:func:`audit_findings`). They are kept apart from the claims in :mod:`bounds.ssca` so that editing the
 report's wording does not change the code fingerprint of any run (run functions import
 :mod:`bounds.ssca`, never this module).
@@ -143,7 +143,7 @@ def _lemma1_checks(h_printed: sp.Expr, hprime_printed: sp.Expr, root_printed: sp
 
 def lemma1_checks(h_printed: sp.Expr = H_PRINTED, hprime_printed: sp.Expr = HPRIME_PRINTED,
                   root_printed: sp.Expr = ROOT_42) -> list[dict]:
-    """Lemma 1 from the Lagrangian of (38) (Appendix C, spec 9.4), with omega in R^2:
+    """Lemma 1 from the Lagrangian of (38) (Appendix C), with omega in R^2:
     argmin_w = (40)-(41); min value = printed H; dH/dnu = printed H'; positive root of H' = (42)'s interior
     expression; H'' < 0 (b > 0); regime logic of (42). Pass perturbed printed formulas to see a row refuted.
     Rows {item, status ("proven"/"refuted"/"not proven"), method, evidence}."""
@@ -319,13 +319,13 @@ def _thm5_checks(lam_map: sp.Expr) -> tuple:
 
 
 def thm5_checks(lam_map: sp.Expr | None = None) -> list[dict]:
-    """Theorem 5 algebra (spec 9.6): with lam = 1/xi, 2 w + xi grad F = 0 <=> grad F + 2 lam w = 0 (stationarity of
+    """Theorem 5 algebra: with lam = 1/xi, 2 w + xi grad F = 0 <=> grad F + 2 lam w = 0 (stationarity of
     (27) F + lam ||w||^2); the (i) inequality chain with U = F(omega*); the second-order condition is sufficient.
     ``lam_map`` (default 1/xi) can be perturbed to see the identity rows refuted."""
     return copy.deepcopy(list(_thm5_checks(sp.sympify(1 / xi if lam_map is None else lam_map))))
 
 
-# ============================================================================ 8. identities (spec 9.5)
+# ============================================================================ 8. identities
 def _swish(z):
     return z / (1 + sp.exp(-z))
 
@@ -526,5 +526,5 @@ def audit_findings() -> list:
         A.NOT_CHECKABLE,
         "Theorems 1-4 state that every limit point is a KKT point almost surely; no rate and no finite-T bound is "
         "given. Finite runs cannot confirm or refute this; they report trends of the KKT residual, "
-        "||bar omega - omega|| and the tracking error over seeds.", "spec 8.1 'Wording'", "not checkable"))
+        "||bar omega - omega|| and the tracking error over seeds.", "Theorems 1-4, wording", "not checkable"))
     return out
