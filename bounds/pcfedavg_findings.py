@@ -366,7 +366,15 @@ def check_d_facts(rng, trials: int = 300):
 
 # ============================================================================ proof steps
 @functools.lru_cache(maxsize=None)
-def _proof_steps() -> tuple:
+def _cocoercivity_certificate():
+    """Co-coercivity on 1-d convex quadratics G = p x^2/2 with L = p + l >= p: L p d^2 - (p d)^2 >= 0 (Lemmas 4.3
+    and 4.5 use it)."""
+    p_, Lc, d_ = sp.symbols("_p _Lc _d", nonnegative=True)
+    return prove_nonnegative((p_ + Lc) * p_ * d_**2 - (p_ * d_)**2, {})
+
+
+def _steps_lemmas_4_3_4_4() -> list[dict]:
+    """Lemmas 4.3 and 4.4, step by step."""
     out = []
     L = L_G_EXPR
     # ---------------- Lemma 4.3
@@ -387,8 +395,8 @@ def _proof_steps() -> tuple:
     noise = prove_identity(3 / m * m * (nu**2 / m), 3 * nu**2 / m)
     out.append(_step(cid, "(3)", VALID, "||A^T v||^2 = ||v||^2/m (A A^T = I_n/m) and Assumption 3.2",
                      f"||A||^2 = 1/m for m = 2..5 (n = 2): {Ms}; (3/m) * m * nu^2/m == 3 nu^2/m: {noise.proven}"))
-    p_, Lc, d_ = sp.symbols("_p _Lc _d", nonnegative=True)
-    cc = prove_nonnegative((p_ + Lc) * p_ * d_**2 - (p_ * d_)**2, {})   # L = p + Lc >= p
+    p_, Lc = sp.symbols("_p _Lc", nonnegative=True)
+    cc = _cocoercivity_certificate()
     out.append(_step(cid, "(L4.3-c)", VALID, "co-coercivity of a convex L_G-smooth function (standard; Lemmas 4.1-4.2)",
                      f"certificate on 1-d convex quadratics G = p x^2/2, L = p + l: L p d^2 - (p d)^2 >= 0 proven: "
                      f"{cc.proven}"))
@@ -413,6 +421,13 @@ def _proof_steps() -> tuple:
                      f"{desc.proven}"))
     out.append(_step(cid, "statement", IDENTITY, "average of (L4.4-b) over i",
                      "(1/m) sum_i 2(G_i(x*) - G_i(xbar)) = -2(G(xbar) - G(x*)); (1/m) sum_i L delta_i"))
+    return out
+
+
+def _steps_lemma_4_5() -> list[dict]:
+    """Lemma 4.5, step by step."""
+    out = []
+    L = L_G_EXPR
     # ---------------- Lemma 4.5
     cid = "pcfedavg.lemma4.5"
     # (4), first line: x_{i,k} - xbar_k with a common start, 2 agents, 3 steps, scalar blocks
@@ -473,7 +488,7 @@ def _proof_steps() -> tuple:
     out.append(_step(cid, "(L4.5-c)", VALID,
                      "co-coercivity per agent + (1/m) sum_i grad G_i(x*_rho) = 0 (the printed 'xbar_t - x*' in the "
                      "vanishing inner product should read x*_rho; harmless)",
-                     f"co-coercivity certificate on quadratics: {cc.proven}"))
+                     f"co-coercivity certificate on quadratics: {_cocoercivity_certificate().proven}"))
     inst = interval_instance()
     out.append(_step(cid, "(L4.5-d)", NOT_IMPLIED,
                      "(4/m) sum_i ||grad G_{i,rho}(x*_rho)||^2 <= 4M 'by the definition of M' -- but M is "
@@ -499,6 +514,13 @@ def _proof_steps() -> tuple:
                      "u = gamma L_G (H-1) <= 1/5 => 1 - 4u^2 >= 4/5; divide (L4.5-f) by 4/5 (right side >= 0)",
                      f"1 - 4u^2 - 4/5 >= 0 on (0, 1/5] proven: {g_res.proven} (minimum {g_min}); (5/4)*(8, 4) = (10, 5): "
                      f"re-derived bound == statement: {div.proven}"))
+    return out
+
+
+def _steps_lemma_4_6_prop_4_7() -> list[dict]:
+    """Lemma 4.6 and Prop. 4.7, step by step."""
+    out = []
+    L = L_G_EXPR
     # ---------------- Lemma 4.6
     cid = "pcfedavg.lemma4.6"
     out.append(_step(cid, "(L4.6-a)", IDENTITY, "average over agents of (CR)",
@@ -546,6 +568,12 @@ def _proof_steps() -> tuple:
     s_res = prove_identity(prop47_from_proof(), BOUND_47)
     out.append(_step(cid, "statement", _status_identity(s_res), "(P4.7-c) divided by K gamma/3",
                      f"== printed Prop. 4.7: {s_res.proven}"))
+    return out
+
+
+def _steps_prop_4_8_thm_3_4() -> list[dict]:
+    """Prop. 4.8 and Theorem 3.4, step by step."""
+    out = []
     # ---------------- Prop 4.8
     cid = "pcfedavg.prop4.8"
     out.append(_step(cid, "(P4.8-a)", VALID, "G_rho(x*_rho) <= G_rho(x*) (x*_rho minimizes G_rho)", "definition"))
@@ -596,7 +624,7 @@ def _proof_steps() -> tuple:
     f12 = check_eq12()
     out.append(_step("pcfedavg.eq12", "(12)", VALID if f12.verdict == "consistent" else NOT_IMPLIED,
                      "E substituted into (P4.8-g); sqrt(sum) <= sum sqrt", f12.evidence))
-    rows_ii, f_ii = check_48ii()
+    _, f_ii = check_48ii()
     out.append(_step("pcfedavg.prop4.8.ii", "(ii)", VALID if f_ii.verdict == "consistent" else NOT_IMPLIED,
                      "E dbar_i^2 <= sum_i E dbar_i^2 <= (sum of (12))^2 <= 5 sum of squares", f_ii.evidence,
                      counterexample={k: str(v) for k, v in II_COUNTEREXAMPLE.items()} if f_ii.verdict != "consistent"
@@ -621,7 +649,12 @@ def _proof_steps() -> tuple:
         out.append(_step(f"pcfedavg.thm3.4.{part}", f"({part}) rate", VALID if not bad else NOT_IMPLIED,
                          "Prop. 4.8 with K = RH, rho = sqrt(R), gamma = 1/sqrt(R); each term <= eps/N",
                          "; ".join(f"{r['derived_term']} [{r['status']}] vs {r['printed_term']}" for r in rows)))
-    return tuple(out)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _proof_steps() -> tuple:
+    return tuple(_steps_lemmas_4_3_4_4() + _steps_lemma_4_5() + _steps_lemma_4_6_prop_4_7() + _steps_prop_4_8_thm_3_4())
 
 
 def proof_steps() -> list[dict]:
@@ -868,13 +901,10 @@ def finding_a():
         "proven symbolically (nonnegative coefficients)")
 
 
-def audit_findings(rng=None) -> list:
-    """Symbolic audit rows for PC-FedAvg (items a-h of the brief, Theorem 3.4 rates, Remarks 3.5-3.6)."""
-    import numpy as np
-
+def _findings_a_to_d(rng) -> list:
+    """Items a-d: Prop. 4.8 (ii), the root step (P4.8-g) and (12), the facts of item d."""
     from . import audit as A
 
-    rng = np.random.default_rng(0) if rng is None else rng
     out = [finding_a()]
     # ---- b
     out.append(check_48ii()[1])
@@ -910,6 +940,14 @@ def audit_findings(rng=None) -> list:
         f"counterexample m = 2, dbar_1 = dbar_2 = 1 surely: sum E dbar_i = 2 > sqrt(2); random distributions: "
         f"{facts['fact2_violations']}/{facts['trials']} violate it (largest excess {facts['fact2_worst'][0]:.4g}); "
         f"Jensen route violated {facts['jensen_violations']} times", "refuted by counterexample; sampled"))
+    return out
+
+
+def _findings_e_to_h(rng) -> list:
+    """Items e-h: M vs M_rho, Lemma 4.5's first steps, Prop. 4.8 (i), the limits of item h."""
+    from . import audit as A
+
+    out = []
     # ---- e
     inst = interval_instance()
     bigger = inst["mean_sq_grad_G_at_x_star_rho"] > inst["M"]
@@ -963,6 +1001,14 @@ def audit_findings(rng=None) -> list:
                              A.CONSISTENT if res.proven else A.DISCREPANCY, text,
                              f"slack {expr} >= 0 on (0, {up}]; substitution {var} = {up}/(1+t): {sp.factor(sub)}; "
                              f"minimum on [0, {up}] = {mn}", A._method(res)))
+    return out
+
+
+def _proof_findings(rng) -> list:
+    """Further proof findings: the dropped 1/2 of (P4.8-c), Prop. 4.7, Lemma 4.5, Lemma 4.1's norms and Lemma 6.1."""
+    from . import audit as A
+
+    out = []
     # ---- extra proof findings
     out.append(_finding_half())
     out.append(A.Finding(
@@ -998,6 +1044,14 @@ def audit_findings(rng=None) -> list:
     out.append(A.identity("pcfedavg.lemma6.1", ("pcfedavg.lemma6.1.a", "pcfedavg.lemma6.1.b"), sp.expand(sm),
                           sp.expand(var + ms), "Lemma 6.1 (a) holds for a generic 3-atom distribution in R^2; "
                           "(b) follows since ||E Y||^2 >= 0."))
+    return out
+
+
+def _remark_findings() -> list:
+    """Theorem 3.4's rates and Remarks 3.5-3.6."""
+    from . import audit as A
+
+    out = []
     # ---- Theorem 3.4 rates and remarks
     out.extend(_rate_findings(False))
     out.extend(_rate_findings(True))
@@ -1033,6 +1087,14 @@ def audit_findings(rng=None) -> list:
         + f"; a in (0, 2] step 1/20: both best at {both}, argmax min(p_i, p_iii) = {balance}",
         "exponent bookkeeping (sympy)"))
     return out
+
+
+def audit_findings(rng=None) -> list:
+    """Symbolic audit rows for PC-FedAvg (items a-h: the helpers below; Theorem 3.4 rates, Remarks 3.5-3.6)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0) if rng is None else rng
+    return _findings_a_to_d(rng) + _findings_e_to_h(rng) + _proof_findings(rng) + _remark_findings()
 
 
 def _finding_half():

@@ -139,7 +139,7 @@ def theory_figure(results, profile: str):
 
 
 def rate_fits(results) -> dict:
-    """Fitted exponents of R per step-size rule and quantity (spec 8.1 'Empirical')."""
+    """Fitted exponents of R per step-size rule and quantity."""
     out = {}
     for rule in ("admissible", "proof"):
         runs = sorted(select_results(results, gamma_rule=rule), key=lambda r: r.spec.config["R"])
@@ -322,10 +322,30 @@ def _schedule_findings(comparison) -> list:
         f"sqrt(R) = {root:.6g}", "numeric")]
 
 
-def audit_section(results, profile: str) -> str:
+#: The paper's words about its method beside what Algorithm 1 as printed does (audit).
+METHOD_DESCRIPTIONS = [
+    "### The paper's descriptions of the method vs Algorithm 1 as printed", "",
+    "- \"agents start each round from different model states\" (Section 5): line 3 sends every block "
+    "z_r^(j) to every agent, so all agents start round r from the same vector z_r (the proof of Lemma 4.5 "
+    "uses exactly this: x_(T_r) = x_(i,T_r) for all i).",
+    "- \"the server updates only the blocks corresponding to each agent rather than fully averaging all "
+    "blocks\": line 10 averages every block over all agents.",
+    "- \"enforces local feasibility at every iteration\" (Conclusion), \"our iterates remain feasible "
+    "throughout\" (Section 5): Algorithm 1 never projects; it penalises dist(x_i^(i), X_i)^2 with a finite rho, "
+    "so feasibility holds only where the constraint happens to be inactive (see the C3 table: own-block "
+    "distance over all local iterations).",
+    "- Line 8 (j != i) uses sigma_i/m (x_i^(j) - x_hat_i) where (CR) has sigma_i/m (x_i^(i) - x_hat_i): the "
+    "printed update is not the gradient step the analysis differentiates (its sigma-part is not even a "
+    "gradient field; `tests/test_algorithm_pcfedavg.py`).", ""
+]
+
+
+def _audit_synthetic(results, profile: str) -> list[str]:
+    """The section's title, the claims on synthetic instances, Lemma 4.5's M vs M_rho, the printed line 8, the
+    re-derived proof steps and the communication complexities."""
     from bounds import pcfedavg_findings as BF
 
-    from ..report import findings_table, markdown_table
+    from ..report import markdown_table
 
     theory_runs = results["pcfedavg.theory"]
     out = ["## PC-FedAvg (On Performance Guarantees for Federated Learning with Personalized Constraints)", "",
@@ -359,11 +379,20 @@ def audit_section(results, profile: str) -> str:
                 markdown_table(["part", "derived term", "printed term", "status"],
                                [[row["part"], row["derived_term"], row["printed_term"] or "-", row["status"]]
                                 for row in BF.complexity_table(admissible=admissible)]), ""]
+    return out
+
+
+def _audit_rates(results) -> list[str]:
+    """Empirical rates against Theorem 3.4 and Prop. 4.8, and the adversarial instances."""
+    from bounds import pcfedavg_findings as BF
+
+    from ..report import markdown_table
+
     fits = rate_fits(results["pcfedavg.rates"])
     # R = O(eps^-p) means the bound decays as R^(-1/p): exponents from the symbolic layer.
     derived = {rule: BF.leading_eps_powers(admissible=(rule == "admissible")) for rule in fits}
     part = {"subopt": "i", "infeas": "ii"}
-    out += ["### Empirical rates (rho = sqrt(R))", "",
+    out = ["### Empirical rates (rho = sqrt(R))", "",
             markdown_table(["step size", "quantity", "fitted exponent of R [95% CI]", "Theorem 3.4 (printed)",
                             "derived from Prop. 4.8", "hypotheses met"],
                            [[rule, q, f"{fmt(fits[rule][q]['slope'], 3)} [{fmt(fits[rule][q]['ci'][0], 3)}, "
@@ -400,9 +429,16 @@ def audit_section(results, profile: str) -> str:
         out += [f"Random search ({r.spec.config['budget']} instances, CR path): failed checks "
                 f"{int(r.arrays['n_failures'])}; largest observed/bound per claim: " +
                 "; ".join(f"{cid.split('.', 1)[1]} {fmt(best[cid]['ratio'])}" for cid in best) + ".", ""]
+    return out
+
+
+def _audit_data(results) -> list[str]:
+    """Section 5 (Figures 1-4): the summary per method and the claims C2-C4."""
+    from ..report import markdown_table
+
     comparison, local_steps = results["pcfedavg.comparison"], results["pcfedavg.local_steps"]
     rows, c3 = _data_summary(comparison, local_steps)
-    out += ["### Section 5 experiments (Figures 1-4)", "",
+    out = ["### Section 5 experiments (Figures 1-4)", "",
             markdown_table(["data", "method", "seeds", "final global loss", "final infeasibility",
                             "max infeasibility", "first infeasible round per seed"], rows), "",
             "Claim C2/C3 (\"our method consistently outperforms the baselines\"; \"our iterates remain feasible "
@@ -414,22 +450,18 @@ def audit_section(results, profile: str) -> str:
             "Claim C4 (\"increasing the number of local updates improves the performance\"):", "",
             markdown_table(["data", "final global loss by local steps", "final infeasibility", "loss decreasing in H"],
                            _local_steps_rows(local_steps)), "",
-            "\"Performance\" is read as the global loss (spec 11.7 item 15); the infeasibility column is the "
+            "\"Performance\" is read as the global loss; the infeasibility column is the "
             "companion plot of Figure 4.", ""]
+    return out
+
+
+def audit_section(results, profile: str) -> str:
+    from bounds import pcfedavg_findings as BF
+
+    from ..report import findings_table
+
+    comparison = results["pcfedavg.comparison"]
+    out = _audit_synthetic(results, profile) + _audit_rates(results) + _audit_data(results)
     findings = BF.audit_findings(np.random.default_rng(0)) + _settings(comparison) + _schedule_findings(comparison)
-    out += ["### Symbolic and settings findings", "",
-            findings_table(findings), ""]
-    out += ["### The paper's descriptions of the method vs Algorithm 1 as printed", "",
-            "- \"agents start each round from different model states\" (Section 5): line 3 sends every block "
-            "z_r^(j) to every agent, so all agents start round r from the same vector z_r (the proof of Lemma 4.5 "
-            "uses exactly this: x_(T_r) = x_(i,T_r) for all i).",
-            "- \"the server updates only the blocks corresponding to each agent rather than fully averaging all "
-            "blocks\": line 10 averages every block over all agents.",
-            "- \"enforces local feasibility at every iteration\" (Conclusion), \"our iterates remain feasible "
-            "throughout\" (Section 5): Algorithm 1 never projects; it penalises dist(x_i^(i), X_i)^2 with a finite rho, "
-            "so feasibility holds only where the constraint happens to be inactive (see the C3 table: own-block "
-            "distance over all local iterations).",
-            "- Line 8 (j != i) uses sigma_i/m (x_i^(j) - x_hat_i) where (CR) has sigma_i/m (x_i^(i) - x_hat_i): the "
-            "printed update is not the gradient step the analysis differentiates (its sigma-part is not even a "
-            "gradient field; `tests/test_algorithm_pcfedavg.py`).", ""]
+    out += ["### Symbolic and settings findings", "", findings_table(findings), ""] + METHOD_DESCRIPTIONS
     return "\n".join(out)
