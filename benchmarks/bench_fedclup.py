@@ -54,7 +54,7 @@ from pathlib import Path
 import numpy as np
 
 from common import (  # noqa: E402  (benchmarks/common.py)
-    ROOT,     ast_names, best_seconds, blas_info, call_name, maxrss_mib, Probe, probed, run_sections, table, time_calls,
+    ROOT, ast_names, best_seconds, blas_info, call_name, maxrss_mib, Probe, probed, run_sections, table, time_calls,
     traced_peak, write_json)
 
 
@@ -121,7 +121,7 @@ def matmul_floor(k: int, rng: np.random.Generator) -> dict:
     (k, n, d) @ (k, d, C) and (k, d, n) @ (k, n, C) (the transpose of a C-ordered (k, n, d) array, as
     in ``StackedClients._gradients``), and the rate."""
     X, W, S = rng.random((k, N, D)), rng.random((k, D, C)), rng.random((k, N, C))
-    seconds = best_seconds(lambda: np.matmul(X, W)) + best_seconds(lambda: np.matmul(X.transpose(0, 2, 1), S))
+    seconds = best_seconds(lambda: np.matmul(X, W), 5) + best_seconds(lambda: np.matmul(X.transpose(0, 2, 1), S), 5)
     return {"shapes": f"({k}, {N}, {D}) @ ({k}, {D}, {C}) + ({k}, {D}, {N}) @ ({k}, {N}, {C})",
             "seconds_per_step": seconds, "gflops": step_flops(k) / seconds / 1e9}
 

@@ -37,7 +37,6 @@ from pathlib import Path
 from common import ROOT, table, write_json  # noqa: E402  (benchmarks/common.py)
 
 
-
 def timed(cmd: list[str], cwd: Path, env: dict, log: Path) -> dict:
     """Run ``cmd`` (under /usr/bin/time -v when available), its output written to ``log``; the runs each
     experiment computed, from ``repro run`` 's summary lines."""

@@ -25,7 +25,6 @@ import numpy as np
 from common import ROOT, table, write_json  # noqa: E402  (benchmarks/common.py)
 
 
-
 def _run(specs, **backend) -> tuple[float, list]:
     from repro.runner import run_all
 

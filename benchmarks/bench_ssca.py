@@ -90,7 +90,7 @@ import numpy as np
 os.environ.setdefault("REPRO_OFFLINE", "1")               # a benchmark never downloads: REPRO_DATA_DIR or the cache
 
 from common import (  # noqa: E402  (benchmarks/common.py)
-    ROOT,     best_seconds, blas_info, call_name, load1, maxrss_mib, Probe, probed, run_sections, table, time_calls,
+    ROOT, best_seconds, blas_info, call_name, load1, maxrss_mib, Probe, probed, run_sections, table, time_calls,
     traced_peak, write_json)
 import bench_pcfedavg as PC  # noqa: E402  (same folder: the static check and its vocabulary)
 

@@ -477,13 +477,13 @@ def test_status_finds_a_run_stale_when_only_the_run_it_needs_changed(tmp_path, m
     """The needed run's code changes: both it and the run that needs it are stale (not missing)."""
     from repro import status
 
-    def specs():
+    def dependent():                # built anew after the patch: a spec's hash is cached on the instance
         base = RunSpec("toy.figure1", {"scale": 1.0}, 0, FN)
-        return base, RunSpec("toy.figure1", {"k": 1.0}, 0, f"{__name__}.plus_needed", needs={"base": base})
+        return RunSpec("toy.figure1", {"k": 1.0}, 0, f"{__name__}.plus_needed", needs={"base": base})
 
-    run_all([specs()[1]], results_root=tmp_path, progress=False)
-    assert {state for _, state, _ in status.classify([specs()[1]], tmp_path)} == {"cached"}
+    run_all([dependent()], results_root=tmp_path, progress=False)
+    assert {state for _, state, _ in status.classify([dependent()], tmp_path)} == {"cached"}
     real = runner.code_fingerprint
     monkeypatch.setattr(runner, "code_fingerprint", lambda fn: real(fn) + ("edited" if fn == FN else ""))
-    states = {spec.function: state for spec, state, _ in status.classify([specs()[1]], tmp_path)}
+    states = {spec.function: state for spec, state, _ in status.classify([dependent()], tmp_path)}
     assert states == {FN: "stale", f"{__name__}.plus_needed": "stale"}
