@@ -410,7 +410,8 @@ def audit_section(results, profile: str) -> str:
                             "share of iterations by nu-regime"], _printed_rows(results["ssca.printed_32"])), "",
             "With (32) as printed the constant A tracks -F instead of F, the surrogate constraint F_bar + A - U <= zeta "
             "is slack, nu = 0, omega_bar = 0, and (5) shrinks the model towards omega = 0 (the stationary point of "
-            "spec 9.5 item 4, F = log 10 = 2.30). With the sign of surrogate (11) the run trains.", "",
+            "the network, where the output is uniform: F = log 10 = 2.30). With the sign of surrogate (11) the run "
+            "trains.", "",
             "### Theorem 5 on a tiny swish network (K = J = 3, L = 2, N = 30)", "",
             markdown_table(["seed", "part", "setting", "derived", "||grad of (27)||", "lambda_min: (i) Hess of (27); "
                             "(ii) Hess F + lambda I (printed) / + 2 lambda I", "local optimality for (37)"],
