@@ -28,7 +28,7 @@ sigmoid   the logistic function on the logit differences of one LocalTrain step 
           10 clients x n = 200 samples): ``scipy.special.expit`` against 1 / (1 + exp(-u)) with numpy's exp
           into a new array and in place (what ``StackedClients`` uses), best of 200 calls each, and the
           largest relative difference.
-static    an ``ast`` check that ``repro/algorithms/fedclup.py`` has no Python loop over clients
+static    an ``ast`` check that ``repro/papers/fedclup/algorithms/fedclup.py`` has no Python loop over clients
           (see :func:`static_loop_check`), plus a self-test: mutated copies of the module that do loop
           over clients must be rejected.
 
@@ -72,14 +72,14 @@ ROUND_CASES = ((1, 1.0), (10, 1.0), (100, 1.0), (1000, 1.0), (1000, 0.1))
 def build(m: int, R: float, data_seed: int = 1):
     """(clients, L_paper): the synthetic data exactly as ``fedclup_logistic`` builds them (features
     scaled per client, softmax StackedClients, L = the paper's formula on the scaled data)."""
-    from repro.problems import fedclup_synthetic as SYN
+    from repro.papers.fedclup.problems import synthetic as SYN
     data = SYN.generate(m, N, D, C, R, data_seed)
     X, _ = SYN.scale_features(data["X"])
     return SYN.clients(data, scaled=True), SYN.smoothness_constants(X)["L_paper"]
 
 
 def fedclup_params(lam: float, L: float, rounds: int, sample_rate: float = 1.0):
-    from repro.algorithms import fedclup as alg
+    from repro.papers.fedclup.algorithms import fedclup as alg
     return alg.FedCLUPParams(lam=lam, gamma=1 / lam + 1 / L, eta=1 / (L + lam), local_steps=K,
                              rounds=rounds, sample_rate=sample_rate, server="average_all")
 
@@ -133,7 +133,7 @@ AUTHORS_SECONDS = {"fedclup": 4.6, "globaltrain": 4.0, "localtrain": 26.8}
 
 def bench_figure4(args) -> dict:
     from repro.batches import member_configs
-    from repro.experiments import fedclup_logistic as FL
+    from repro.papers.fedclup.runs import logistic as FL
     from repro.runner import run_all
 
     seed = args.figure4_seed
@@ -161,8 +161,8 @@ def bench_figure4(args) -> dict:
 
 # ---------------------------------------------------------------------------- (ii) per round
 def bench_round(args) -> dict:
-    from repro.algorithms import fedclup as alg
-    from repro.problems.fedclup_synthetic import initial_model
+    from repro.papers.fedclup.algorithms import fedclup as alg
+    from repro.papers.fedclup.problems.synthetic import initial_model
 
     T = args.round_T
     w0 = initial_model(D, C, seed=1)

@@ -16,7 +16,7 @@ checks    N bound-check instances: random instance -> ``solve`` -> ``alg.run`` -
           ``verify.fedsgm.check_run``, with time per phase.
 scaling   per-round cost of ``alg.run`` vs n_clients in {1, 10, 100, 1000} (d = 31, E = 5, Rand-K
           K = 9 and uncompressed) and the ratio n=1000 / n=10.
-static    an ``ast`` check that ``repro/algorithms/fedsgm.py`` has no Python loop over clients:
+static    an ``ast`` check that ``repro/papers/fedsgm/algorithms/fedsgm.py`` has no Python loop over clients:
           the only ``for`` loops iterate over ``range(...)`` of an expression naming ``T`` or ``E``.
 """
 from __future__ import annotations
@@ -43,7 +43,7 @@ FAMILIES = ("piecewise_linear_1d", "max_affine", "huber_ball", "logistic_ball")
 def bench_figure1(args) -> dict:
     t0 = time.perf_counter()
     try:
-        from repro.experiments.fedsgm_runs import figure1_specs
+        from repro.papers.fedsgm.runs.theorems import figure1_specs
         from repro.runner import run_all
         import_error = None
     except Exception as exc:  # noqa: BLE001 - report and fall back
@@ -58,10 +58,10 @@ def bench_figure1(args) -> dict:
                 return run_all(specs, force=True, results_root=root, progress=False)
         what = f"run_all(figure1_specs('quick')) = {len(specs)} runs, force=True, jobs=1, temporary results root"
     else:
-        print(f"figure1: importing repro.experiments.fedsgm_runs / repro.runner failed ({import_error}); "
+        print(f"figure1: importing repro.papers.fedsgm.runs.theorems / repro.runner failed ({import_error}); "
               "measuring a direct alg.run on a Neyman-Pearson problem instead")
-        from repro.algorithms import fedsgm as alg
-        from repro.problems.generators import random_instance
+        from repro.papers.fedsgm.algorithms import fedsgm as alg
+        from repro.papers.fedsgm.problems.generators import random_instance
         problem = random_instance("neyman_pearson", np.random.default_rng(0), n_clients=10, dim=31)
         specs = []
 
@@ -117,10 +117,10 @@ def bench_figure1(args) -> dict:
 # ---------------------------------------------------------------------------- (ii) bound checks
 def bench_checks(args) -> dict:
     from bounds import fedsgm as B
-    from repro.algorithms import fedsgm as alg
-    from repro.problems._common import NoSolutionError, SolverFailure
-    from repro.problems.generators import random_instance
-    from repro.verify import fedsgm as V
+    from repro.papers.fedsgm.algorithms import fedsgm as alg
+    from repro.papers.fedsgm.problems.common import NoSolutionError, SolverFailure
+    from repro.papers.fedsgm.problems.generators import random_instance
+    from repro.papers.fedsgm import checks as V
 
     # warm-up: sympy lambdify caches, cvxpy/solver imports
     _one_instance(0, args, B, alg, random_instance, V)
@@ -200,8 +200,8 @@ def _one_instance(i, args, B, alg, random_instance, V):
 
 # ---------------------------------------------------------------------------- (iii) scaling
 def bench_scaling(args) -> dict:
-    from repro.algorithms import fedsgm as alg
-    from repro.problems.generators import random_instance
+    from repro.papers.fedsgm.algorithms import fedsgm as alg
+    from repro.papers.fedsgm.problems.generators import random_instance
 
     rows, results = [], []
     for K in (9, None):

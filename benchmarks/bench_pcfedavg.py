@@ -9,19 +9,19 @@ Run from the project root:
 Sections (each writes ``benchmarks/out/<name>.json`` and prints a table):
 
 round      The headline: whole rounds of the Figure 1-3 runs, ``run_data`` of
-           ``repro.experiments.pcfedavg_data`` with ``--run-rounds`` rounds (float32 features, as the
+           ``repro.papers.pcfedavg.runs.data`` with ``--run-rounds`` rounds (float32 features, as the
            experiments), evaluation of every round's model included; useful GFLOP/s against one numpy
            matmul of the stacked minibatch shape (B, p) @ (p, C) in the same dtype, measured in the same
            run (best of 10 calls), both with --blas-threads BLAS threads (default 1: a run in a worker of
-           ``repro run`` gets one; with 2 threads the chunked round is slower, the big matmul faster). Then ONE round of Algorithm 1 (``repro.algorithms.pcfedavg.run``, path
+           ``repro run`` gets one; with 2 threads the chunked round is slower, the big matmul faster). Then ONE round of Algorithm 1 (``repro.papers.pcfedavg.algorithms.pcfedavg.run``, path
            "printed", record "metrics", no ``evaluate`` callback) in the same setting: full training set,
            m = 4 Dirichlet(0.5) agents, H = 20 local steps on 10 % minibatches, spec 11.3's gamma, sigma
            and tau (l1 balls), rho_0 = 10, z_0 = 0: wall time (min and median over --repeats after one
            warm-up round), peak memory, the time per phase (one more, instrumented round). Building the
            agents' data is not timed.
-baselines  one round of Penalized-FedAvg, -FedProx and -SCAFFOLD (``repro.algorithms.penalized``,
+baselines  one round of Penalized-FedAvg, -FedProx and -SCAFFOLD (``repro.papers.pcfedavg.algorithms.penalized``,
            spec 11.3 hyperparameters, same rho_0) and of PC-FedAvg on MNIST, measured the same way.
-static     an ``ast`` check that ``repro/algorithms/pcfedavg.py`` and ``penalized.py`` have no
+static     an ``ast`` check that ``repro/papers/pcfedavg/algorithms/pcfedavg.py`` and ``penalized.py`` have no
            Python loop over agents, blocks or replicates (see :func:`static_loop_check`).
 
 FLOP count of one round. Per local step and agent i, the minibatch gradient of softmax regression
@@ -116,17 +116,17 @@ def phase_rows(meas: dict) -> list[tuple]:
 # ---------------------------------------------------------------------------- setting
 def section5_clients(dataset: str):
     """The agents' data exactly as the Section-5 experiments build them (cached per process)."""
-    from repro.experiments.pcfedavg_data import DEFAULTS, clients
+    from repro.papers.pcfedavg.runs.data import DEFAULTS, clients
     return clients(dataset, DEFAULTS["partition"], DEFAULTS["alpha"], DEFAULTS["partition_seed"],
                    DEFAULTS["preprocessing"], DEFAULTS["batch_fraction"], DEFAULTS["subsample"], DEFAULTS["dtype"])
 
 
 def pcfedavg_round(dataset: str, seed: int):
     """(local clients, sets, setting dict, work) for one round of Algorithm 1."""
-    from repro.algorithms import pcfedavg as alg
+    from repro.papers.pcfedavg.algorithms import pcfedavg as alg
     from repro.constraints import ProductSet
-    from repro.experiments.pcfedavg_data import DEFAULTS, HYPER, rho_schedule
-    from repro.problems.personalized import PersonalizedProblem
+    from repro.papers.pcfedavg.runs.data import DEFAULTS, HYPER, rho_schedule
+    from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem
 
     local = section5_clients(dataset)
     hyper = HYPER[dataset]
@@ -191,7 +191,7 @@ def matmul_peaks(local, rng: np.random.Generator) -> dict:
 def whole_rounds(dataset: str, rounds: int, seed: int) -> dict:
     """``run_data`` of PC-FedAvg with ``rounds`` rounds, evaluation included (best of 2 runs after a warm-up
     run of one round), and its useful flops: rounds H sum_i 4 b_i p C + (rounds + 1) 2 N p C."""
-    from repro.experiments import pcfedavg_data as D
+    from repro.papers.pcfedavg.runs import data as D
 
     local = section5_clients(dataset)
     config = D._config(dataset, "pcfedavg", "quick") | {"rounds": rounds}
@@ -256,7 +256,7 @@ def bench_round(args) -> dict:
 
 # ---------------------------------------------------------------------------- (ii) baselines
 def bench_baselines(args) -> dict:
-    from repro.algorithms import penalized
+    from repro.papers.pcfedavg.algorithms import penalized
 
     dataset = "mnist"
     local, sets, setting, pc_work = pcfedavg_round(dataset, args.seed)

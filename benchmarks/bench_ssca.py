@@ -8,7 +8,7 @@ Run from the project root (MNIST is read offline from ``REPRO_DATA_DIR``, or the
     .venv/bin/python benchmarks/bench_ssca.py --only quick --quick-experiments ssca.theorem5
 
 Sections (each writes ``benchmarks/out/ssca_<name>.json`` and prints a table). The setting is that of
-``repro.experiments.ssca_mnist``: MNIST, pixels / 255, the 3-layer swish network with K = 784 inputs,
+``repro.papers.ssca.runs.mnist``: MNIST, pixels / 255, the 3-layer swish network with K = 784 inputs,
 J = 128 hidden units and L = 10 outputs, no biases (d = J K + L J = 101,632), I = 10 clients (IID split
 of the 60,000 training samples, 6,000 each; contiguous feature blocks of 79/78 pixels), tau = 0.1,
 (27) with lambda = 1e-5 (M = 0), the Section-VI step-size triple of each batch size. The data, the
@@ -31,7 +31,7 @@ cost       one full-data cost evaluation ``swish_network.evaluate(net, omega, X_
            training half of every checkpoint of Figures 2-4): 60,000 samples in chunks of 10,000. Wall
            time (minimum and median of --repeats, after a warm-up), tracemalloc peak, GFLOP/s.
 static     the no-loop-over-clients check of ``bench_pcfedavg.static_loop_check`` on
-           ``repro/algorithms/ssca.py`` and ``repro/algorithms/federated_sgd.py``, with the SSCA
+           ``repro/papers/ssca/algorithms/ssca.py`` and ``repro/papers/ssca/algorithms/federated_sgd.py``, with the SSCA
            vocabulary (see :func:`ssca_static_check`), and a self-test on mutated copies.
 quick      the quick profile of every SSCA experiment (``ssca.convergence``, ``ssca.theorem5``,
            ``ssca.figure2``, ``ssca.figure3``, ``ssca.figure4``, ``ssca.printed_32``; restrict with
@@ -116,7 +116,7 @@ def threads(n: int | None):
 def require_mnist() -> None:
     """Load MNIST once (cached by ``ssca_mnist._data``); exit with a clear message if it is missing."""
     from repro.errors import DataError
-    from repro.experiments import ssca_mnist as mn
+    from repro.papers.ssca.runs import mnist as mn
     try:
         mn._data("mnist")
     except DataError as exc:
@@ -131,8 +131,8 @@ def require_mnist() -> None:
 def setting(mode: str, batch: int, seed: int):
     """(problem, params factory T -> SSCAParams, omega1, client_indices, config) exactly as
     ``ssca_mnist.run_mnist_ssca`` builds them for (27), without the checkpoint monitor."""
-    from repro.algorithms import ssca as alg
-    from repro.experiments import ssca_mnist as mn
+    from repro.papers.ssca.algorithms import ssca as alg
+    from repro.papers.ssca.runs import mnist as mn
 
     config = mn._ssca(mode, "27", batch, "quick")
     data, net, blocks, client_indices, omega1, _ = mn._setup(config, seed)
@@ -186,7 +186,7 @@ class OraclePeak:
 
 # ---------------------------------------------------------------------------- (i) one iteration
 def bench_iteration(args) -> dict:
-    from repro.algorithms import ssca as alg
+    from repro.papers.ssca.algorithms import ssca as alg
 
     require_mnist()
     rng = np.random.default_rng(12345)
@@ -291,8 +291,8 @@ def bench_iteration(args) -> dict:
 
 # ---------------------------------------------------------------------------- (ii) full-data cost
 def bench_cost(args) -> dict:
-    from repro.experiments import ssca_mnist as mn
-    from repro.problems import swish_network as SN
+    from repro.papers.ssca.runs import mnist as mn
+    from repro.papers.ssca.problems import swish_network as SN
 
     require_mnist()
     config = mn._ssca("sample", "27", 10, "quick")
@@ -527,7 +527,7 @@ def main(argv=None) -> int:
         if name not in THREAD_LIMITED:
             return nullcontext()
         # import first: threadpool_limits only limits the BLAS libraries already loaded when it is entered
-        import repro.experiments.ssca_mnist  # noqa: F401
+        import repro.papers.ssca.runs.mnist
         return threads(args.blas_threads)
 
     return run_sections(SECTIONS, args.only, args, argv, prefix="ssca_", context=context)

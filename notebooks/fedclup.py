@@ -34,7 +34,7 @@ from IPython.display import Image, Markdown, display
 
 from bounds import fedclup as B
 from bounds import fedclup_findings as BF
-from repro.experiments import fedclup as X
+from repro.papers.fedclup import experiments as X
 from repro.plotting import figures_root
 from repro.report import experiment_results, findings_table, markdown_table
 

@@ -31,8 +31,8 @@ from IPython.display import Image, Markdown, display
 
 from bounds import fedsgm as B
 from bounds import fedsgm_findings as BF
-from repro.experiments import fedsgm as X
-from repro.experiments import fedsgm_runs as XR
+from repro.papers.fedsgm import experiments as X
+from repro.papers.fedsgm.runs import theorems as XR
 from repro.plotting import figures_root
 from repro.report import experiment_results, markdown_table
 

@@ -40,13 +40,13 @@ from sympy.parsing.sympy_parser import parse_expr
 
 from bounds import pcfedavg as B
 from bounds import pcfedavg_findings as BF
-from repro.algorithms import pcfedavg as alg
+from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.constraints import Box, ProductSet
-from repro.experiments import pcfedavg as X
-from repro.experiments import pcfedavg_data as XD
-from repro.experiments import pcfedavg_theory as XT
+from repro.papers.pcfedavg import experiments as X
+from repro.papers.pcfedavg.runs import data as XD
+from repro.papers.pcfedavg.runs import theory as XT
 from repro.plotting import figures_root
-from repro.problems.personalized import PersonalizedProblem, Quadratic
+from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem, Quadratic
 from repro.registry import get
 from repro.report import experiment_results, markdown_table
 
@@ -88,7 +88,7 @@ for name, res in results.items():
 #
 # $$\text{line 8}-\text{(CR)}=\frac{\gamma\sigma_i}m\big(x^{(j)}_{i,k}-x^{(i)}_{i,k}\big)\quad(j\ne i),\qquad 0\quad(j=i).$$
 #
-# The suite implements both (`repro.algorithms.pcfedavg`: `path="printed"` transcribes line 8,
+# The suite implements both (`repro.papers.pcfedavg.algorithms.pcfedavg`: `path="printed"` transcribes line 8,
 # `path="compact"` evaluates $\nabla g_{i,\rho}$ through $A$, $B_i$, $\Pi_{X_i}$). On a tiny instance
 # ($m=3$, $n=2$, boxes, exact gradients):
 
@@ -525,7 +525,7 @@ display(Markdown(
 # %% [markdown]
 # ## 7. What could not be checked, and the choices made
 #
-# **Section 5 choices the paper leaves open** (`repro.experiments.pcfedavg_data`, every one a
+# **Section 5 choices the paper leaves open** (`repro.papers.pcfedavg.runs.data`, every one a
 # config key recorded with each result):
 
 # %%
@@ -550,7 +550,7 @@ print("Section 5 hyperparameters as stated:", XD.HYPER)
 print("defaults:", XD.DEFAULTS)
 
 # %% [markdown]
-# **Synthetic instances** (`repro.experiments.pcfedavg_theory`):
+# **Synthetic instances** (`repro.papers.pcfedavg.runs.theory`):
 
 # %%
 display(Markdown("Choices the paper leaves open" + XT.__doc__.split("Choices the paper leaves open", 1)[1]))

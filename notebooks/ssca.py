@@ -33,8 +33,8 @@ from IPython.display import Image, Markdown, display
 
 from bounds import ssca as B
 from bounds import ssca_findings as BF
-from repro.experiments import ssca as X
-from repro.experiments import ssca_mnist as M
+from repro.papers.ssca import experiments as X
+from repro.papers.ssca.runs import mnist as M
 from repro.plotting import figures_root
 from repro.report import experiment_results, findings_table, markdown_table
 
@@ -76,7 +76,7 @@ print("sum of gamma^2 for alpha = 0.4:", sp.Sum((sp.Rational(2, 5) / t**sp.Ratio
 # ## 3. The closed forms
 #
 # Lemma 1's closed form (40)–(42) was re-derived from the Lagrangian of (38): every row below is proven
-# symbolically. Against cvxpy, `tests/test_ssca_closed_forms.py` checks (9), (19), (35)–(36) and
+# symbolically. Against cvxpy, `tests/ssca/test_closed_forms.py` checks (9), (19), (35)–(36) and
 # (40)–(42) on 200 random instances each (all three regimes of (42)) to $10^{-6}$.
 
 # %%
@@ -135,7 +135,7 @@ display(Markdown(markdown_table(["problem", "mode", "steps", "runs", "KKT at T (
 # ## 6. Figures 2–4 on MNIST
 #
 # The 3-layer swish network of Section V ($d=101{,}632$), $\tau=0.1$, $c=10^5$, $T=1000$. Every choice the
-# paper leaves open is named in `repro/experiments/ssca_mnist.py` (initialisation, pixel scaling, IID
+# paper leaves open is named in `repro/papers/ssca/runs/mnist.py` (initialisation, pixel scaling, IID
 # split, contiguous feature blocks, SGD grid, what "sparsity" means).
 
 # %%

@@ -14,7 +14,7 @@ from .errors import Interrupted, ReproError
 
 
 def _parser() -> argparse.ArgumentParser:
-    from .experiments.base import DEFAULT_PROFILE, PROFILES
+    from repro.experiment import DEFAULT_PROFILE, PROFILES
 
     p = argparse.ArgumentParser(prog="python -m repro", description="fedbounds: check and reproduce "
                                 "federated-optimization papers")
@@ -73,7 +73,7 @@ def _names(requested) -> list[str]:
 def _plan(names, profile, overrides=None) -> dict:
     """Every experiment's specs, overrides applied and every config validated, before anything runs."""
     from . import overrides as ov
-    from .experiments.base import check_profile
+    from repro.experiment import check_profile
     from .registry import get
 
     check_profile(profile)
@@ -137,14 +137,9 @@ def _cmd_plan(args) -> None:
 
 
 def _cmd_bounds(args) -> None:
-    import importlib
+    from .registry import check_paper, part
 
-    from .registry import PAPERS
-
-    if args.paper not in PAPERS:
-        raise ReproError(f"paper={args.paper!r} is not admissible: one of {', '.join(PAPERS)}")
-    module = importlib.import_module(f"bounds.{args.paper}")
-    for claim in module.CLAIMS:
+    for claim in part(check_paper(args.paper), "experiments").CLAIMS:
         print(f"{claim.id}  [{claim.mode.value}, {claim.provenance.value}]  {claim.location}")
         print(f"    {claim.latex() if args.latex else claim.statement}")
 

@@ -1,7 +1,7 @@
 """Expected cost of runs from measured wall times: the ETA of the progress bars and ``python -m repro plan``.
 
 Model: ``seconds(spec) = a + b * work(config)`` per experiment and run function, where ``work`` is the
-experiment's work model (:class:`~repro.experiments.base.Experiment`; one unit per run by default) and the fixed
+experiment's work model (:class:`~repro.experiment.Experiment`; one unit per run by default) and the fixed
 cost ``a`` and the cost per unit ``b`` (both >= 0) are fitted by non-negative least squares
 (``scipy.optimize.nnls``) to the measured wall times of runs of that experiment and function, relative errors
 weighted equally (each run's equation is divided by its wall time). With a single work value among the runs,

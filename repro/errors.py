@@ -34,6 +34,10 @@ class Interrupted(ReproError):
     """The user interrupted a batch (Ctrl-C); the finished runs are cached, the rest resume on rerun."""
 
 
+class SolverFailure(ReproError):
+    """Neither Clarabel nor SCS returned a usable answer (the problem may still be solvable)."""
+
+
 def require(condition: bool, name: str, value, allowed: str) -> None:
     """Raise :class:`ConfigError` (a ``ValueError``) naming the parameter, its value and what is allowed.
 

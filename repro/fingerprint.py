@@ -2,13 +2,13 @@
 versions of the numerical libraries it runs on. Both are part of every run's cache key
 (:func:`repro.runner.config_hash`).
 
-**Code.** A run function is named by its dotted path (``repro.experiments.fedsgm_runs.run_figure1``).
+**Code.** A run function is named by its dotted path (``repro.papers.fedsgm.runs.theorems.run_figure1``).
 Its code is the function's module and, transitively, every ``bounds``/``repro`` module that module
 imports (found statically with :mod:`ast`, parent packages included): :func:`code_files` maps each of
 them to the SHA-256 of its source. Editing any of those files recomputes the run; editing anything else
 (figures, the report, another paper's claims or runs) keeps it valid. Two modules are left out on purpose:
 
-* ``repro.runner``, which executes every run, and ``repro.experiments.base`` (the Experiment contract and
+* ``repro.runner``, which executes every run, and ``repro.experiment`` (the Experiment contract and
   the profiles), which run modules import to *declare* their specs. Neither computes any array; a change
   in how results are computed or stored by the runner bumps :data:`repro.runner.CACHE_FORMAT` instead.
   Without this rule, every edit of the runner would recompute every cached run.
@@ -33,30 +33,34 @@ from pathlib import Path
 
 __all__ = ["code_files", "code_fingerprint", "library_versions", "EXCLUDED_MODULES"]
 
-EXCLUDED_MODULES = frozenset({"repro.runner", "repro.experiments.base"})
+EXCLUDED_MODULES = frozenset({"repro.runner", "repro.experiment"})
 
 #: distribution names whose versions are part of every cache key
 NUMERICAL_DISTRIBUTIONS = ("numpy", "scipy", "sympy", "cvxpy", "clarabel", "scs", "scikit-learn")
 
 
 @functools.lru_cache(maxsize=None)
-def _package_dirs() -> dict[str, Path]:
+def _package_dirs() -> dict[str, Path | tuple[Path, ...]]:
     import bounds
     import repro
+    import repro.papers
 
-    return {"bounds": Path(bounds.__file__).resolve().parent, "repro": Path(repro.__file__).resolve().parent}
+    return {"bounds": Path(bounds.__file__).resolve().parent, "repro": Path(repro.__file__).resolve().parent,
+            "repro.papers": tuple(Path(d).resolve() for d in repro.papers.__path__)}
 
 
-def _module_file(name: str, roots: dict[str, Path]) -> Path | None:
-    """Source file of a ``bounds``/``repro`` module (a package: its ``__init__.py``), or None."""
+def _module_file(name: str, roots: dict) -> Path | None:
+    """Source file of a ``bounds``/``repro`` module (a package: its ``__init__.py``), or None. ``roots`` maps a
+    package name to its directory or directories (``repro.papers`` may span several: ``REPRO_PAPERS_PATH``);
+    the longest matching package name wins."""
     parts = name.split(".")
-    root = roots.get(parts[0])
-    if root is None:
-        return None
-    base = root.joinpath(*parts[1:])
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if candidate.is_file():
-            return candidate
+    for k in range(len(parts), 0, -1):
+        dirs, rest = roots.get(".".join(parts[:k])), parts[k:]
+        for root in () if dirs is None else (dirs,) if isinstance(dirs, Path) else dirs:
+            base = root.joinpath(*rest)
+            for candidate in ((base.with_suffix(".py"),) if rest else ()) + (base / "__init__.py",):
+                if candidate.is_file():
+                    return candidate
     return None
 
 

@@ -22,7 +22,7 @@ import math
 
 from .batches import MEMBERS, member_configs
 from .errors import ConfigError
-from .experiments.base import PROFILES
+from repro.experiment import PROFILES
 from .runner import RunSpec
 
 _TYPES = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list",

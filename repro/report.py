@@ -2,12 +2,11 @@
 
 Generic part: run (or load from the cache) every experiment a paper's audit needs and write one
 deterministic Markdown file (no timestamps; rerunning with unchanged results rewrites the same
-bytes). Each paper's experiments module provides ``audit_section(results, profile) -> str`` and
-``AUDIT_EXPERIMENTS`` (the experiments whose results it reads).
+bytes). Each paper package's ``audit`` module provides ``audit_section(results, profile) -> str`` and
+``AUDIT_EXPERIMENTS`` (the experiments whose results it reads); :mod:`repro.registry` finds the papers.
 """
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import numpy as np
@@ -15,8 +14,8 @@ import numpy as np
 from . import runner
 from .batches import members
 from .io import atomic_write_bytes
-from .experiments.base import check_profile
-from .registry import PAPERS, get
+from repro.experiment import check_profile
+from .registry import get, papers, part
 
 
 def fmt(x, digits: int = 4) -> str:
@@ -75,8 +74,8 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
              "when the lower confidence limit of its Monte-Carlo mean exceeds the bound. Violations within "
              "the solver tolerance of f* are counted as inconclusive, not as failures. Every failure or "
              "discrepancy is listed with its evidence (instance, seed, numbers, or sympy expression).", ""]
-    for paper in PAPERS:
-        module = importlib.import_module(f"repro.experiments.{paper}")
+    for paper in papers():
+        module = part(paper, "audit")
         results = experiment_results(module.AUDIT_EXPERIMENTS, profile, jobs=jobs, scheduler=scheduler,
                                      progress=progress)
         parts.append(module.audit_section(results, profile))

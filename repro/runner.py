@@ -133,7 +133,7 @@ class RunSpec:
         if not _function_ok(self.function):
             raise ConfigError(
                 f"function={self.function!r} is not admissible: the dotted import path of a "
-                "module-level function, e.g. 'repro.experiments.fedsgm_runs.run_figure1'")
+                "module-level function, e.g. 'repro.papers.fedsgm.runs.theorems.run_figure1'")
         if isinstance(self.seed, (bool, np.bool_)) or not isinstance(self.seed, (int, np.integer)) \
                 or self.seed < 0:
             raise ConfigError(f"seed={self.seed!r} is not admissible: a non-negative int")

@@ -166,12 +166,12 @@ def test_status_reports_cached_stale_and_missing_runs(tmp_path):
     entry = sorted((root / "fedsgm").glob("*.json"))[0]
     meta = json.loads(entry.read_text())
     meta["hash"] = "0" * 16
-    meta["code_files"]["repro.algorithms.fedsgm"] = "f" * 16
+    meta["code_files"]["repro.papers.fedsgm.algorithms.fedsgm"] = "f" * 16
     (root / "fedsgm" / ("0" * 16 + ".json")).write_text(json.dumps(meta))
     entry.unlink()
     out = cli("status", "fedsgm.figure1", "--verbose", cwd=tmp_path, env=env)
     assert out.returncode == 0, out.stderr
-    assert "17 cached, 1 stale" in out.stdout and "repro/algorithms/fedsgm.py" in out.stdout, out.stdout
+    assert "17 cached, 1 stale" in out.stdout and "repro/papers/fedsgm/algorithms/fedsgm.py" in out.stdout, out.stdout
 
 
 def test_kill_9_leaves_no_worker_and_a_rerun_is_byte_identical(tmp_path):

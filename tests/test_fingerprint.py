@@ -60,7 +60,7 @@ def test_no_run_executes_figure_report_or_other_papers_code():
 
 @pytest.mark.parametrize("what, path, old, new", [
     ("a figure", "repro/plotting.py", '"font.size": 9,', '"font.size": 10,'),
-    ("a figure", "repro/experiments/pcfedavg.py", "Figure {number}: infeasibility across methods",
+    ("a figure", "repro/papers/pcfedavg/experiments.py", "Figure {number}: infeasibility across methods",
      "Figure {number}: infeasibility of the methods"),
     ("a report sentence", "repro/report.py", "How to read it:", "How to read this report:"),
     ("a report sentence", "bounds/fedsgm_findings.py", "def audit_findings", "# reworded\ndef audit_findings"),
@@ -83,7 +83,7 @@ def test_an_edit_outside_a_run_keeps_every_other_run_cached(tmp_path, what, path
 def test_an_edit_of_code_a_run_executes_changes_its_key(tmp_path):
     """The check above can fail: editing an algorithm changes its paper's fingerprints, and only those."""
     roots = _copy(tmp_path)
-    _edit(tmp_path / "repro/algorithms/fedsgm.py", "import numpy as np", "import numpy as np  # edited")
+    _edit(tmp_path / "repro/papers/fedsgm/algorithms/fedsgm.py", "import numpy as np", "import numpy as np  # edited")
     functions = _functions()
     for fn in functions["fedsgm"]:
         assert code_fingerprint(fn, roots) != code_fingerprint(fn), fn

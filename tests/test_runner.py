@@ -140,7 +140,7 @@ def test_config_hash_golden_value():
     # Changing the encoding silently invalidates every cache: this pins it.
     s = RunSpec(experiment="fedsgm.figure1", config={"profile": "quick", "eta": 0.1,
                                                      "rounds": 100, "grid": (1.5, 2)},
-                seed=7, function="repro.experiments.fedsgm.run")
+                seed=7, function="repro.papers.fedsgm.experiments.run")
     assert canonical_json({"b": (1, 0.1), "a": np.float64(1e-300)}) \
         == '{"a":1e-300,"b":[1,0.1]}'
     import hashlib
@@ -156,7 +156,7 @@ def test_config_hash_golden_value():
 
 def test_config_hash_changes_with_the_code(monkeypatch):
     from repro import runner as runner_module
-    s = RunSpec(experiment="fedsgm.figure1", config={"eta": 0.1}, seed=0, function="repro.experiments.fedsgm.run")
+    s = RunSpec(experiment="fedsgm.figure1", config={"eta": 0.1}, seed=0, function="repro.papers.fedsgm.experiments.run")
     before = config_hash(s)
     monkeypatch.setattr(runner_module, "code_fingerprint", lambda function="repro": "0" * 16)
     assert config_hash(s) != before
@@ -164,7 +164,7 @@ def test_config_hash_changes_with_the_code(monkeypatch):
 
 def test_config_hash_changes_with_the_library_versions(monkeypatch):
     from repro import runner as runner_module
-    s = RunSpec(experiment="fedsgm.figure1", config={"eta": 0.1}, seed=0, function="repro.experiments.fedsgm.run")
+    s = RunSpec(experiment="fedsgm.figure1", config={"eta": 0.1}, seed=0, function="repro.papers.fedsgm.experiments.run")
     before = config_hash(s)
     versions = dict(runner_module.library_versions())
     monkeypatch.setattr(runner_module, "library_versions", lambda: versions | {"numpy": "0.0.1"})
@@ -179,13 +179,13 @@ def test_config_hash_stable_across_processes():
         "from repro.runner import RunSpec, config_hash\n"
         "s = RunSpec(experiment='fedsgm.figure1', config={'rounds': 100, 'grid': (1.5, 2), "
         "'eta': 0.1, 'profile': 'quick', 'names': ('z', 'a')}, seed=7, "
-        "function='repro.experiments.fedsgm.run')\n"
+        "function='repro.papers.fedsgm.experiments.run')\n"
         "print(config_hash(s))\n")
     expected = config_hash(RunSpec(
         experiment="fedsgm.figure1",
         config={"profile": "quick", "names": ["z", "a"], "eta": 0.1, "rounds": 100,
                 "grid": [1.5, 2]},
-        seed=7, function="repro.experiments.fedsgm.run"))
+        seed=7, function="repro.papers.fedsgm.experiments.run"))
     for hashseed in ("0", "12345"):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              check=True, cwd=ROOT_DIR,

@@ -1,0 +1,217 @@
+"""Empirical risks of m clients with equally many samples, stacked into one array (FedCLUP).
+
+Client i holds ``X[i]`` (n x p features) and ``y[i]`` (n targets). Its empirical risk, (2) of FedCLUP,
+is L_i(w; S_i) = (1/n) sum_j loss(w; x_ij, y_ij) + (ridge/2) ||w||^2 with
+
+* ``loss="squared"``: (1/2)(x^T w - y)^2, model w in R^p (the linear-regression test bed, spec 4.8);
+* ``loss="softmax"``: logsumexp(W^T x) - w_y^T x, model W in R^{p x C} (multinomial logistic regression:
+  the authors' synthetic task, spec 9.2, and MNIST Logit, spec 9.5), labels in {0..C-1}.
+
+Every method evaluates all requested clients at once with batched matmuls (no Python loop over
+clients). ``clients`` (an integer index array) selects a subset in that order, as client sampling
+needs; the model array's leading axis then has ``len(clients)`` rows.
+
+Equal sample counts are an assumption of the FedCLUP analysis (n_i = n, p_i = 1/m, spec 3) and hold
+for every data set the suite builds for it (the class-restricted MNIST split gives every client the
+same count by construction).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from repro.errors import require
+
+LOSSES = ("squared", "softmax")
+
+
+def _shifted_exp(Z: np.ndarray):
+    """For the softmax over the last (class) axis: Z minus its row max, exp of that, and the row sums.
+
+    Hand-written because numpy's reductions along a short trailing axis (C = 2 or 10 classes) run at a
+    fraction of the speed of elementwise operations; looping over the C columns (never over clients or
+    samples) makes the softmax oracle about 4x faster than ``scipy.special.softmax`` on these shapes."""
+    top = Z[..., 0].copy()
+    for c in range(1, Z.shape[-1]):
+        np.maximum(top, Z[..., c], out=top)
+    shifted = Z - top[..., None]
+    E = np.exp(shifted)
+    total = E[..., 0].copy()
+    for c in range(1, Z.shape[-1]):
+        total += E[..., c]
+    return shifted, E, total
+
+
+class StackedClients:
+    """m clients' empirical risks L_i for the squared or the softmax loss (module docstring)."""
+
+    def __init__(self, X: np.ndarray, y: np.ndarray, loss: str, *, n_classes: int | None = None,
+                 ridge: float = 0.0):
+        require(loss in LOSSES, "loss", loss, f"one of {', '.join(LOSSES)}")
+        X = np.asarray(X, dtype=np.float64)
+        require(X.ndim == 3 and min(X.shape) >= 1, "X", getattr(X, "shape", X),
+                "an array of shape (m, n, p) with m, n, p >= 1")
+        require(bool(np.all(np.isfinite(X))), "X", "non-finite entries", "finite features")
+        require(np.isfinite(ridge) and ridge >= 0, "ridge", ridge, "a finite number >= 0")
+        y = np.asarray(y)
+        require(y.shape == X.shape[:2], "y", y.shape, f"shape (m, n) = {X.shape[:2]}")
+        self.X, self.loss, self.ridge = X, loss, float(ridge)
+        self.m, self.n, self.p = X.shape
+        if loss == "squared":
+            require(n_classes is None, "n_classes", n_classes, "None for the squared loss")
+            self.y = y.astype(np.float64)
+            require(bool(np.all(np.isfinite(self.y))), "y", "non-finite entries", "finite targets")
+            self.shape: tuple[int, ...] = (self.p,)
+        else:
+            require(n_classes is not None and int(n_classes) >= 2, "n_classes", n_classes,
+                    "an integer >= 2 for the softmax loss")
+            require(np.issubdtype(y.dtype, np.integer) and y.min() >= 0 and y.max() < n_classes,
+                    "y", f"labels in [{y.min()}, {y.max()}]", f"integer labels in 0..{int(n_classes) - 1}")
+            self.y = y.astype(np.int64)
+            self.n_classes = int(n_classes)
+            self.shape = (self.p, self.n_classes)
+            self._onehot = np.eye(self.n_classes)[self.y]           # (m, n, C)
+
+    @classmethod
+    def concatenate(cls, parts) -> "StackedClients":
+        """The clients of several problems one after the other (a batch of runs, :func:`repro.papers.fedclup.algorithms.fedclup.
+        run_batch`): the same loss, rows per client, features, classes and ridge; client j of part r becomes
+        client r m + j."""
+        parts = list(parts)
+        require(len(parts) >= 1, "parts", len(parts), "at least one StackedClients")
+        first = parts[0]
+        same = {(q.loss, q.n, q.p, getattr(q, "n_classes", None), q.ridge) for q in parts}
+        require(len(same) == 1, "parts", sorted(same, key=repr),
+                "problems with the same loss, rows per client, features, classes and ridge")
+        y = np.concatenate([q.y for q in parts])
+        return cls(np.concatenate([q.X for q in parts]), y, first.loss, ridge=first.ridge,
+                   n_classes=getattr(first, "n_classes", None))
+
+    def subset(self, clients) -> "StackedClients":
+        """The selected clients (an index array, in that order) as a problem of their own, their data gathered
+        once: for a round whose sampled clients take many steps on the same data."""
+        idx, k = self._select(clients)
+        sub = object.__new__(type(self))
+        sub.__dict__.update(self.__dict__)
+        sub.X, sub.y, sub.m = self.X[idx], self.y[idx], k
+        if self.loss == "softmax":
+            sub._onehot = self._onehot[idx]
+        return sub
+
+    # ------------------------------------------------------------------ helpers
+    def _select(self, clients):
+        if clients is None:
+            return slice(None), self.m
+        idx = np.asarray(clients)
+        require(idx.ndim == 1 and np.issubdtype(idx.dtype, np.integer) and (idx.size == 0 or
+                (idx.min() >= 0 and idx.max() < self.m)), "clients", clients,
+                f"a 1-d integer array of client indices in 0..{self.m - 1}")
+        return idx, idx.size
+
+    def _check_models(self, W: np.ndarray, rows: int) -> np.ndarray:
+        W = np.asarray(W, dtype=np.float64)
+        require(W.shape == (rows,) + self.shape, "W", W.shape, f"shape {(rows,) + self.shape}")
+        return W
+
+    def _data(self, clients, rows=None):
+        idx, k = self._select(clients)
+        X, y = self.X[idx], self.y[idx]
+        onehot = self._onehot[idx] if self.loss == "softmax" else None
+        if rows is not None:
+            rows = np.asarray(rows)
+            require(rows.ndim == 2 and rows.shape[0] == k and np.issubdtype(rows.dtype, np.integer)
+                    and rows.min() >= 0 and rows.max() < self.n, "rows", rows.shape,
+                    f"an integer array (clients, batch) with entries in 0..{self.n - 1}")
+            flat = (np.arange(k)[:, None] * self.n + rows).ravel()   # row j of client c is flat row c n + j
+            X = X.reshape(k * self.n, self.p)[flat].reshape(k, -1, self.p)
+            y = y.reshape(-1)[flat].reshape(k, -1)
+            if onehot is not None:
+                onehot = onehot.reshape(k * self.n, -1)[flat].reshape(k, rows.shape[1], -1)
+        return X, y, onehot, k
+
+    # ------------------------------------------------------------------ oracle
+    def _values(self, W, X, y, onehot):
+        if self.loss == "squared":
+            r = np.einsum("knp,kp->kn", X, W) - y
+            data = 0.5 * np.mean(r * r, axis=1)
+        else:
+            Z = np.matmul(X, W)                                        # (k, n, C)
+            shifted, _, total = _shifted_exp(Z)
+            data = np.mean(np.log(total) - np.sum(shifted * onehot, axis=2), axis=1)
+        return data + 0.5 * self.ridge * np.sum(W.reshape(W.shape[0], -1) ** 2, axis=1)
+
+    def _gradients(self, W, X, y, onehot):
+        count = X.shape[1]
+        if self.loss == "squared":
+            r = np.einsum("knp,kp->kn", X, W) - y
+            g = np.einsum("knp,kn->kp", X, r) / count
+        elif self.n_classes == 2:
+            g = self._binary_gradients(W, X, onehot) / count
+        else:
+            _, E, total = _shifted_exp(np.matmul(X, W))
+            S = E / total[..., None] - onehot
+            g = np.matmul(X.transpose(0, 2, 1), S) / count
+        return g + self.ridge * W
+
+    @staticmethod
+    def _binary_gradients(W, X, onehot):
+        """sum_j x_j (softmax(W^T x_j) - e_{y_j})^T for C = 2 classes, with one exponential per sample: the
+        two-class softmax of logits (z_0, z_1) is (1 - s, s) with s = expit(z_1 - z_0), so the residual is
+        (-(s - [y = 1]), s - [y = 1]) and only the logit difference X (w_1 - w_0) is needed. The same numbers as
+        the general softmax up to rounding; half of its matmul and exp work (the authors' synthetic data has
+        C = 2, and the exponential dominates the cost of those runs). s = 1 / (1 + exp(-u)) with numpy's
+        vectorised exp, in place, rather than ``scipy.special.expit``, an element-by-element loop ~3x slower at
+        these sizes (``benchmarks/bench_fedclup.py --only sigmoid``); in place because a fresh output array
+        at the same offset within a page as its input made the exp up to 8x slower on the benchmark machine
+        (4K aliasing). exp(-u) = inf for u < -709 gives s = 0, the correct limit."""
+        r = np.matmul(X, (W[..., 1] - W[..., 0])[..., None])[..., 0]            # u = the logit differences, (k, n)
+        np.negative(r, out=r)
+        with np.errstate(over="ignore"):
+            np.exp(r, out=r)
+        r += 1.0
+        np.reciprocal(r, out=r)
+        r -= onehot[..., 1]
+        g1 = np.matmul(X.transpose(0, 2, 1), r[..., None])[..., 0]              # (k, p)
+        return np.stack([-g1, g1], axis=-1)
+
+    def values(self, W: np.ndarray, clients=None) -> np.ndarray:
+        """L_i(W_i; S_i) for each selected client: shape (k,)."""
+        X, y, onehot, k = self._data(clients)
+        return self._values(self._check_models(W, k), X, y, onehot)
+
+    def gradients(self, W: np.ndarray, clients=None) -> np.ndarray:
+        """grad L_i(W_i; S_i) for each selected client: shape (k, *shape)."""
+        X, y, onehot, k = self._data(clients)
+        return self._gradients(self._check_models(W, k), X, y, onehot)
+
+    def minibatch_gradients(self, W: np.ndarray, rows: np.ndarray, clients=None) -> np.ndarray:
+        """Mini-batch gradient (1/B) sum_{j in batch} grad loss(W_i; z_ij) + ridge W_i (Assumption 4)."""
+        X, y, onehot, k = self._data(clients, rows)
+        return self._gradients(self._check_models(W, k), X, y, onehot)
+
+    def sample_rows(self, rng: np.random.Generator, batch: int, clients=None) -> np.ndarray:
+        """Each selected client's batch of ``batch`` distinct row indices, uniformly without replacement
+        within the batch, independently across clients: shape (k, batch)."""
+        _, k = self._select(clients)
+        require(isinstance(batch, (int, np.integer)) and 1 <= batch <= self.n, "batch", batch,
+                f"an integer in 1..n = {self.n}")
+        return np.argpartition(rng.random((k, self.n)), batch - 1, axis=1)[:, :batch]
+
+    # ------------------------------------------------------------------ constants
+    def gram_eigenvalues(self) -> np.ndarray:
+        """Eigenvalues of X_i^T X_i / n per client, ascending: shape (m, p) (exact, LAPACK)."""
+        gram = np.matmul(self.X.transpose(0, 2, 1), self.X) / self.n
+        return np.linalg.eigvalsh(gram)
+
+    def smoothness(self) -> np.ndarray:
+        """A smoothness constant of each L_i: lambda_max(X_i^T X_i / n) + ridge for the squared loss
+        (exact); (1/2) lambda_max(X_i^T X_i / n) + ridge for the softmax loss (the Hessian of the
+        cross-entropy is (diag s - s s^T) kron x x^T and diag s - s s^T <= I/2, Boehning 1992)."""
+        top = self.gram_eigenvalues()[:, -1]
+        return (top if self.loss == "squared" else 0.5 * top) + self.ridge
+
+    def strong_convexity(self) -> np.ndarray:
+        """A strong-convexity constant of each L_i: lambda_min(X_i^T X_i / n) + ridge (squared loss,
+        exact); ``ridge`` for the softmax loss (its curvature vanishes along W -> W + v 1^T)."""
+        if self.loss == "squared":
+            return self.gram_eigenvalues()[:, 0] + self.ridge
+        return np.full(self.m, self.ridge)

@@ -1,0 +1,225 @@
+"""FedCLUP on the authors' synthetic multinomial-logistic data (spec 9.2): Figures 2, 3, 4 and 6.
+
+Every run: data from :func:`repro.papers.fedclup.problems.synthetic.generate` (``data_seed``), features scaled
+per client (StandardScaler(with_mean=False), as the authors' loader), the model W in R^{d x C} without
+bias, every client and the server starting from the same N(0, 1) model (``initial_model``). Per round
+it records the authors' error metrics (spec 9.2): the global error ||W_g - W_bar^T||_F (no un-scaling)
+and the per-client local error ||W_i / s_i - W_i_true^T||_F (un-scaled), whose client mean is the
+code's ITR; the mean of the squared local errors (the theory's metric) is recorded too (spec 10 item 8).
+
+Choices (spec 10; recorded in every config):
+
+* ``L``: "data" (default) = the paper's formula max_i lambda_max(X_i^T X_i)/(4 n) computed on the
+  scaled data of the run (spec 10 item 6), "code" = the authors' hard-coded 9.13. Both values and the
+  Boehning constant (1/2) lambda_max, a valid smoothness constant of the C-column softmax loss, are
+  logged; the audit compares eta with the Lemma 5 condition under the valid constant.
+* FedCLUP: eta = 1/(L + lambda) (spec 10 item 7); ``server`` "average_all" (default, what the code
+  executes: the mean of all m stored client models, i.e. (12) with gamma = 1/lambda) or "eq12"
+  (the code's unexecuted aggregation() over the sampled set with gamma = 1/lambda + 1/L = 1/L_F).
+* GlobalTrain = FedAvg with lr 0.01; LocalTrain = GD with lr 0.001 (the code's rates, spec 9.3).
+* Partial participation (Figure 6): 10 % of the clients per round; the server rule as above.
+* Adaptive lambda (Figure 3 right; spec 4.3 "[authors' code]"): at round floor(T/2) estimate
+  R^ = (1/m) sum_i ||W_i - W_g||_F and set lambda = c / (n R^2) if R^ >= 1/sqrt(n), else c / (sqrt(n) R^),
+  once; c = 5 (code) or 2 (paper text).
+
+Batches (:mod:`repro.batches`): the runs of a figure that share a method, the rounds, the local steps and the
+number of clients differ only in their data (R, data seed) and lambda, and each takes milliseconds per local
+step, so they are computed together, one batch per figure, method and data seed
+(:func:`repro.papers.fedclup.algorithms.fedclup.run_batch`). Every member is the run it would be alone (its own data, step sizes
+and Generator); figures and the audit read members (:func:`repro.batches.members`).
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from repro.papers.fedclup.algorithms import fedclup as alg
+from repro.batches import batch_spec, member_configs, stack
+from repro.errors import require
+from repro.papers.fedclup.problems import synthetic as SYN
+from repro.papers.fedclup.problems.stacked_clients import StackedClients
+from repro.runner import RunSpec, watch
+from repro.experiment import check_profile
+
+_FN = "repro.papers.fedclup.runs.logistic."
+METHODS = ("fedclup", "globaltrain", "localtrain")
+L_CODE = 9.13
+
+
+@functools.lru_cache(maxsize=64)
+def _problem(m: int, n: int, d: int, C: int, R: float, data_seed: int):
+    data = SYN.generate(m, n, d, C, R, data_seed)
+    X, scales = SYN.scale_features(data["X"])
+    data = data | {"X_scaled": X, "scales": scales}
+    return data, SYN.clients(data, scaled=True), SYN.smoothness_constants(X)
+
+
+def validate(config: dict) -> None:
+    require(config.get("method") in METHODS, "method", config.get("method"), f"one of {METHODS}")
+    require(config.get("L") in ("data", "code"), "L", config.get("L"), "'data' or 'code'")
+    for key in ("m", "n", "d", "C", "rounds", "local_steps"):
+        require(isinstance(config.get(key), int) and config[key] >= 1, key, config.get(key), "an integer >= 1")
+
+
+def _metrics(trace, data) -> dict:
+    local = SYN.local_errors(trace.local_models, data["scales"], data["W_true"])          # (T+1, m)
+    return {"global_err": SYN.global_error(trace.global_models, data["W_bar"]),
+            "local_err": local.mean(axis=1), "local_err_sq": (local ** 2).mean(axis=1)}
+
+
+def _adaptive_lambda(trace, n: int, constant: float) -> float:
+    W_loc, W_g = trace.local_models[-1], trace.global_models[-1]
+    r_hat = float(np.mean(np.sqrt(np.sum((W_loc - W_g) ** 2, axis=(1, 2)))))
+    return constant / (n * r_hat ** 2) if r_hat >= 1 / np.sqrt(n) else constant / (np.sqrt(n) * r_hat)
+
+
+#: keys that every member of a batch shares (they fix the shape of the computation)
+SHARED = ("method", "m", "n", "d", "C", "rounds", "local_steps", "sample_rate", "server", "adapt_constant", "L")
+
+
+def _members(config: dict, seed: int) -> list[dict]:
+    """Each member's data, clients, smoothness, L used and Generator (seeded exactly as a single run)."""
+    out = []
+    for c in member_configs(config):
+        validate(c)
+        data, clients, consts = _problem(c["m"], c["n"], c["d"], c["C"], c["R"], c["data_seed"])
+        out.append({"config": c, "data": data, "clients": clients, "consts": consts,
+                    "L": consts["L_paper"] if c["L"] == "data" else L_CODE,
+                    "rng": np.random.default_rng(np.random.SeedSequence([seed, c["data_seed"]]))})
+    for key in SHARED:
+        values = {repr(m["config"].get(key)) for m in out}
+        require(len(values) == 1, key, sorted(values), "one value for every member of a batch")
+    return out
+
+
+def _fedclup_params(member: dict, lam: float, rounds: int) -> alg.FedCLUPParams:
+    c, L = member["config"], member["L"]
+    return alg.FedCLUPParams(lam=lam, gamma=1 / lam + 1 / L, eta=1 / (L + lam), local_steps=c["local_steps"],
+                             rounds=rounds, sample_rate=c["sample_rate"], server=c["server"])
+
+
+def _run_fedclup(members: list[dict], clients, w0) -> tuple[list[dict], list[dict]]:
+    """FedCLUP for every member; with ``adapt_constant``, lambda switched once at floor(T/2) (module docstring)."""
+    c0 = members[0]["config"]
+    T, rngs = c0["rounds"], [m["rng"] for m in members]
+    if not c0.get("adapt_constant"):
+        traces = alg.run_batch("fedclup", clients, [_fedclup_params(m, m["config"]["lam"], T) for m in members],
+                               rngs, w0)
+        return [_metrics(tr, m["data"]) for tr, m in zip(traces, members)], [{} for _ in members]
+    first = alg.run_batch("fedclup", clients, [_fedclup_params(m, m["config"]["lam"], T // 2) for m in members],
+                          rngs, w0)
+    lam2 = [_adaptive_lambda(tr, m["config"]["n"], m["config"]["adapt_constant"]) for tr, m in zip(first, members)]
+    second = alg.run_batch("fedclup", clients, [_fedclup_params(m, lam, T - T // 2) for m, lam in zip(members, lam2)],
+                           rngs, np.stack([tr.global_models[-1] for tr in first]),
+                           np.stack([tr.local_models[-1] for tr in first]))
+    metrics = []
+    for a, b, m in zip(first, second, members):
+        m1, m2 = _metrics(a, m["data"]), _metrics(b, m["data"])
+        metrics.append({k: np.concatenate([m1[k], m2[k][1:]]) for k in m1})
+    return metrics, [{"lambda_switched": np.array(lam)} for lam in lam2]
+
+
+@watch("global_err", "local_err", step_sizes=("lam", "lr"))
+def run_logistic(config: dict, seed: int):
+    """One run, or a batch of runs of one method (module docstring): the per-round error metrics."""
+    members = _members(config, seed)
+    c0 = members[0]["config"]
+    clients = StackedClients.concatenate([m["clients"] for m in members])
+    w0 = SYN.initial_model(c0["d"], c0["C"], seed=1)
+    rngs, T, K = [m["rng"] for m in members], c0["rounds"], c0["local_steps"]
+    extra = [{} for _ in members]
+    if c0["method"] == "fedclup":
+        metrics, extra = _run_fedclup(members, clients, w0)
+    elif c0["method"] == "globaltrain":
+        params = [alg.GlobalTrainParams(eta=m["config"]["lr"], local_steps=K, rounds=T,
+                                        sample_rate=c0["sample_rate"], server="average_all") for m in members]
+        metrics = [_metrics(tr, m["data"]) for tr, m in zip(alg.run_batch("globaltrain", clients, params, rngs, w0),
+                                                             members)]
+    else:
+        params = [alg.LocalTrainParams(eta=m["config"]["lr"], local_steps=K, rounds=T) for m in members]
+        metrics = [_metrics(tr, m["data"]) for tr, m in zip(alg.run_batch("localtrain", clients, params, rngs, w0),
+                                                             members)]
+    outputs = [({k: np.asarray(v, dtype=float) for k, v in mt.items()} | ex,
+                {"constants": {k: float(v) for k, v in m["consts"].items()} | {"L_used": float(m["L"])}})
+               for mt, ex, m in zip(metrics, extra, members)]
+    return stack(outputs) if "members" in config else outputs[0]
+
+
+BASE = {"m": 10, "n": 200, "d": 10, "C": 2, "L": "data", "sample_rate": 1.0, "server": "average_all",
+        "lam": None, "lr": None, "adapt_constant": None}
+FIG4_LAMBDAS = (0.02, 0.1, 0.5)
+FIG4_R = tuple(float(x) for x in np.linspace(0.1, 3, 10))
+DATA_SEEDS = {"quick": (1, 2, 3), "paper": tuple(range(1, 11))}
+
+
+#: batches of a method are split into this many parts (LocalTrain's 500 rounds make its batch the longest run of
+#: Figure 4: split in three, so that two cores share its work evenly with the other batches)
+PARTS = {"localtrain": 3}
+
+
+def _batches(experiment: str, configs: list[dict], profile: str, group_by=("data_seed",)) -> list[RunSpec]:
+    """The configs as batch specs (module docstring): one batch per value of the shared keys and ``group_by``
+    (split into ``PARTS`` pieces for the methods listed there), members in the order given."""
+    groups: dict[tuple, list] = {}
+    for cfg in configs:
+        full = BASE | cfg | {"profile": profile}
+        groups.setdefault(tuple(repr(full.get(k)) for k in SHARED + tuple(group_by)), []).append(full)
+    out = []
+    for members in groups.values():
+        parts = min(PARTS.get(members[0]["method"], 1), len(members))
+        out += [batch_spec(experiment, list(piece), 0, _FN + "run_logistic")
+                for piece in np.array_split(np.array(members, dtype=object), parts)]
+    return out
+
+
+def _methods_fig4():
+    return ([{"method": "fedclup", "lam": lam, "rounds": 50} for lam in FIG4_LAMBDAS]
+            + [{"method": "globaltrain", "lr": 0.01, "rounds": 50}, {"method": "localtrain", "lr": 0.001, "rounds": 500}])
+
+
+def figure4_specs(profile: str) -> list[RunSpec]:
+    """Figure 4 (simulation_main_stat): final-round errors against R."""
+    check_profile(profile)
+    return _batches("fedclup.figure4", [meth | {"R": R, "local_steps": 150, "data_seed": s}
+                                        for R in FIG4_R for meth in _methods_fig4() for s in DATA_SEEDS[profile]], profile)
+
+
+FIG2_K = (25, 50, 75, 100, 125, 150)
+FIG2_LAMBDAS = (0.5, 0.02)     # left: the code's lambda = 0.5; right (high personalization): not recovered, 0.02
+
+
+def figure2_specs(profile: str) -> list[RunSpec]:
+    """Figure 2 (simulation_main_local_epochs): total error vs rounds for K local steps, two lambdas."""
+    check_profile(profile)
+    return _batches("fedclup.figure2", [{"method": "fedclup", "lam": lam, "local_steps": K, "rounds": 20, "R": 1.0,
+                                         "data_seed": s}
+                                        for lam in FIG2_LAMBDAS for K in FIG2_K for s in DATA_SEEDS[profile]], profile)
+
+
+FIG3_LAMBDAS = (0.02, 0.1, 0.5, 2.0)
+
+
+def figure3_specs(profile: str) -> list[RunSpec]:
+    """Figure 3: left, total error vs rounds for LocalTrain, GlobalTrain and FedCLUP at several lambdas;
+    right, lambda = 0.02 switched once at T/2 by the adaptive rule (constant 5 of the code, 2 of the text)."""
+    check_profile(profile)
+    base = {"local_steps": 150, "rounds": 100, "R": 1.0}
+    left = ([{"method": "fedclup", "lam": lam} for lam in FIG3_LAMBDAS]
+            + [{"method": "globaltrain", "lr": 0.01}, {"method": "localtrain", "lr": 0.001}])
+    right = [{"method": "fedclup", "lam": 0.02, "adapt_constant": c} for c in (5.0, 2.0)]
+    return _batches("fedclup.figure3", [base | v | {"data_seed": s} for v in left + right for s in DATA_SEEDS[profile]],
+                    profile)
+
+
+FIG6_LAMBDAS = (0.02, 0.25, 0.5)
+
+
+def figure6_specs(profile: str) -> list[RunSpec]:
+    """Figure 6 (simulation_main_total): 100 and 1000 clients, 10 % sampled per round, R = 2."""
+    check_profile(profile)
+    seeds = DATA_SEEDS[profile][:1] if profile == "quick" else DATA_SEEDS[profile][:3]
+    return _batches("fedclup.figure6", [{"method": "fedclup", "lam": lam, "m": m, "sample_rate": 0.1, "server": server,
+                                         "local_steps": 150, "rounds": 100, "R": 2.0, "data_seed": s}
+                                        for m in (100, 1000) for lam in FIG6_LAMBDAS for server in ("average_all", "eq12")
+                                        for s in seeds], profile)

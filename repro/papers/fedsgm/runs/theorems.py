@@ -1,0 +1,285 @@
+"""FedSGM runs: Figure 1 (federated Neyman-Pearson), the theorem checks on synthetic families, Monte-Carlo
+checks under compression and an adversarial search (their figures and audit section: :mod:`.fedsgm`).
+
+Choices the paper leaves open (spec 10.3), named in every config and defaulted here:
+
+==================  ===========================================================================
+eta                 0.1, one step size for local and server steps (Algorithm 1 has one eta)
+beta                20 = 2/eps, the smallest value Theorem 2 admits
+w0                  the zero vector
+scaling             StandardScaler with full-data statistics
+bias                a constant-1 feature is appended (d = 31, q_u = 22/9)
+labels              scikit-learn's (objective on class 0 = malignant, 212 samples); the flipped
+                    mapping (objective on benign, as the prose's "majority class") is a variant
+split               stratified: seeded shuffle within each class, ``array_split`` over clients
+seed randomises     the split and the Rand-K draws; hard and soft share both (same seed)
+Rand-K              without replacement, d/K scaling, all d coordinates compressible
+plotted             the global iterate w_t for t = 0..T (round 0 is w_0)
+violation           g(w_t) > eps for t = 0..T-1, also counted after the initial transient
+                    (rounds before g first drops to eps are excluded there)
+train/test          none: all 569 samples are training data
+constraint level    0, as in eq. (2); see the audit: problem (1) is then infeasible
+==================  ===========================================================================
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from bounds import fedsgm as B
+
+from repro import data
+from repro.papers.fedsgm.algorithms import fedsgm as alg
+from repro.errors import ConfigError, require
+from repro.papers.fedsgm.problems.generators import random_instance
+from repro.papers.fedsgm.problems.neyman_pearson import neyman_pearson_split
+from repro.runner import RunSpec, watch
+from repro.papers.fedsgm import checks as V
+from repro.verify import outcome_arrays
+from repro.experiment import check_profile
+
+_FN = "repro.papers.fedsgm.runs.theorems."
+
+FIGURE1_DEFAULTS = {
+    "n_clients": 10, "E": 5, "T": 100, "eps": 0.1, "K": 9, "eta": 0.1, "beta": 20.0,
+    "bias": True, "labels": "sklearn", "scaling": "standard-full", "level": 0.0, "w0": "zeros",
+}
+FIGURE1_VARIANTS = {
+    "default": {},
+    "no_bias": {"bias": False},
+    "flipped_labels": {"labels": "flipped"},
+}
+FIGURE1_SEEDS = {"quick": 3, "paper": 3}
+
+
+# ---------------------------------------------------------------------------- Figure 1
+def neyman_pearson_problem(config: dict, rng: np.random.Generator):
+    """Problem (2)-(3) on breast cancer with the config's preprocessing; returns (problem, data provenance)."""
+    X, y, provenance = data.load_breast_cancer()
+    if config["labels"] == "flipped":
+        y = 1 - y
+    if config["scaling"] == "standard-full":
+        X = (X - X.mean(axis=0)) / X.std(axis=0)
+    if config["bias"]:
+        X = np.hstack([X, np.ones((X.shape[0], 1))])
+    problem = neyman_pearson_split(X, y, config["n_clients"], rng, objective_class=0, level=config["level"])
+    return problem, provenance
+
+
+@watch("f", step_sizes=("eta",))
+def run_figure1(config: dict, seed: int):
+    """One FedSGM run of the NP experiment (Section 4.1): f(w_t), g(w_t), sigma_t, violations."""
+    split_ss, compression_ss = np.random.SeedSequence(seed).spawn(2)
+    problem, provenance = neyman_pearson_problem(config, np.random.default_rng(split_ss))
+    params = alg.FedSGMParams(T=config["T"], E=config["E"], eta=config["eta"], eps=config["eps"],
+                              switching=config["switching"], beta=config["beta"], K=config["K"])
+    trace = alg.run(problem, params, np.random.default_rng(compression_ss))
+    g = trace.g[:-1]
+    violated = g > params.eps
+    first_feasible = int(np.argmax(~violated)) if (~violated).any() else len(g)
+    return ({"f": trace.f, "g": trace.g, "sigma": trace.sigma, "uplink_bits": trace.uplink_bits,
+             "violations": np.array(violated.sum()), "violations_after_transient":
+             np.array(violated[first_feasible:].sum()), "first_feasible_round": np.array(first_feasible)},
+            {"data_checksums": data.checksums_for("breast_cancer"), "data_source": provenance["source"],
+             "G": problem.G, "dim": problem.dim})
+
+
+def validate_figure1(config: dict) -> None:
+    """Raise a one-line ValueError for an inadmissible Figure-1 config (before anything runs)."""
+    params = alg.FedSGMParams(T=config["T"], E=config["E"], eta=config["eta"], eps=config["eps"],
+                              switching=config["switching"], beta=config["beta"], K=config["K"])
+    dim = 30 + int(bool(config["bias"]))
+    require(params.K is None or params.K <= dim, "K", params.K, f"an integer with 1 <= K <= d = {dim}")
+    require(isinstance(config["n_clients"], int) and 1 <= config["n_clients"] <= 212, "n_clients",
+            config["n_clients"], "an integer between 1 and 212 (each client needs samples of both classes)")
+    require(config["labels"] in ("sklearn", "flipped"), "labels", config["labels"], "'sklearn' or 'flipped'")
+
+
+def figure1_specs(profile: str) -> list[RunSpec]:
+    check_profile(profile)
+    specs = []
+    for variant, overrides in FIGURE1_VARIANTS.items():
+        for switching in ("hard", "soft"):
+            for seed in range(FIGURE1_SEEDS[profile]):
+                config = FIGURE1_DEFAULTS | overrides | {"switching": switching, "variant": variant,
+                                                          "profile": profile}
+                specs.append(RunSpec("fedsgm.figure1", config, seed, _FN + "run_figure1"))
+    return specs
+
+
+# ---------------------------------------------------------------------------- theorem checks
+FAMILIES = ("piecewise_linear_1d", "max_affine", "huber_ball", "logistic_ball")
+FAMILY_DIMS = {"piecewise_linear_1d": 1, "max_affine": 3, "huber_ball": 4, "logistic_ball": 4}
+CONSTANTS = {  # run label -> (switching, claims checked on the run, beta / eps)
+    "hard-stated": ("hard", ("fedsgm.thm1", "fedsgm.thm6|fedsgm.thm8"), None),
+    "hard-proof": ("hard", ("fedsgm.thm6.proof|fedsgm.thm8.proof",), None),
+    "soft-stated": ("soft", ("fedsgm.thm2", "fedsgm.thm7|fedsgm.thm9"), 2.0),
+    "soft-stated-beta10": ("soft", ("fedsgm.thm2",), 10.0),
+    "soft-stated-beta1": ("soft", ("fedsgm.thm2",), 1.0),          # sensitivity: beta < 2/eps
+    "soft-proof": ("soft", ("fedsgm.thm7.proof|fedsgm.thm9.proof",), None),
+}
+
+
+def _claims_for(label: str, compressed: bool) -> list:
+    ids = []
+    for entry in CONSTANTS[label][1]:
+        options = entry.split("|")
+        ids.append(options[0] if (compressed or len(options) == 1) else options[1])
+    return [B.claim(i) for i in ids]
+
+
+def build_instance(config: dict, seed: int):
+    """Problem, w0 and compressor generator of one synthetic instance (all from ``seed``)."""
+    instance_ss, w0_ss, compression_ss = np.random.SeedSequence(seed).spawn(3)
+    problem = random_instance(config["family"], np.random.default_rng(instance_ss),
+                              n_clients=config["n_clients"], dim=config["dim"])
+    direction = np.random.default_rng(w0_ss).standard_normal(problem.dim)
+    w0 = config["w0_scale"] * direction / np.linalg.norm(direction)
+    K = None if config["K_frac"] is None else max(1, int(round(config["K_frac"] * problem.dim)))
+    return problem, w0, K, np.random.default_rng(compression_ss)
+
+
+def evaluate_instance(config: dict, seed: int, *, record_directions: bool = True):
+    """Run Algorithm 1 with the constants of ``config['constants']`` and check every claim on it."""
+    problem, w0, K, rng = build_instance(config, seed)
+    optimum = problem.solve(w0)
+    switching, _, beta_factor = CONSTANTS[config["constants"]]
+    claims = _claims_for(config["constants"], K is not None)
+    params = V.params_for(claims[0], problem, optimum, T=config["T"], E=config["E"], switching=switching,
+                          K=K, w0=w0, record_directions=record_directions)
+    if beta_factor is not None and switching == "soft":
+        params = alg.FedSGMParams(**(params.__dict__ | {"beta": beta_factor / params.eps}))
+    trace = alg.run(problem, params, rng)
+    ctx = V.RunContext(problem, optimum, params, trace)
+    # Theorem 2 leaves beta free: check_theorem judges the run's own beta against beta >= 2/eps and
+    # records hypotheses_met = False for the beta < 2/eps sensitivity runs.
+    return ctx, V.check_run(ctx, claims)
+
+
+def run_theory_instance(config: dict, seed: int):
+    ctx, outcomes = evaluate_instance(config, seed)
+    arrays = outcome_arrays(outcomes) | {
+        "D": np.array(ctx.optimum.D), "G": np.array(ctx.problem.G), "eps": np.array(ctx.params.eps),
+        "eta": np.array(ctx.params.eta), "q_u": np.array(ctx.q_u), "S_T": np.array(V.summed_gap(ctx)),
+        "g": ctx.trace.g, "f": ctx.trace.f}
+    meta = {"instance": ctx.problem.describe(), "solver": ctx.optimum.solver,
+            "solver_tolerance": ctx.optimum.tolerance, "details": [o.details for o in outcomes]}
+    return arrays, meta
+
+
+THEORY_GRID = {
+    "quick": {"E": (1, 2, 5), "T": (20, 100), "n_clients": (3,), "K_frac": (None, 0.34), "seeds": 1},
+    "paper": {"E": (1, 2, 5), "T": (20, 100, 400), "n_clients": (1, 3, 10), "K_frac": (None, 0.34, 1.0),
+              "seeds": 3},
+}
+
+
+def theory_specs(profile: str) -> list[RunSpec]:
+    check_profile(profile)
+    grid = THEORY_GRID[profile]
+    specs = []
+    for family in FAMILIES:
+        for E in grid["E"]:
+            for T in grid["T"]:
+                for n in grid["n_clients"]:
+                    for K_frac in grid["K_frac"]:
+                        for label in CONSTANTS:
+                            for seed in range(grid["seeds"]):
+                                config = {"family": family, "dim": FAMILY_DIMS[family], "n_clients": n,
+                                          "E": E, "T": T, "K_frac": K_frac, "constants": label,
+                                          "w0_scale": 2.0, "profile": profile}
+                                specs.append(RunSpec("fedsgm.theory", config, seed, _FN + "run_theory_instance"))
+    return specs
+
+
+# ---------------------------------------------------------------------------- Monte Carlo under compression
+MC_CONFIGS = [
+    {"family": "max_affine", "dim": 3, "n_clients": 3, "E": 2, "T": 100, "K_frac": 0.34, "w0_scale": 2.0},
+    {"family": "logistic_ball", "dim": 4, "n_clients": 3, "E": 5, "T": 100, "K_frac": 0.25, "w0_scale": 2.0},
+]
+MC_RUNS = {"quick": 30, "paper": 300}
+MC_INSTANCE_SEED = 7
+
+
+def run_montecarlo(config: dict, seed: int):
+    """One compressed run on a fixed instance: only the Rand-K stream depends on ``seed``."""
+    problem, w0, K, _ = build_instance(config, MC_INSTANCE_SEED)
+    optimum = problem.solve(w0)
+    switching = config["switching"]
+    claim = B.thm1 if switching == "hard" else B.thm2
+    params = V.params_for(claim, problem, optimum, T=config["T"], E=config["E"], switching=switching, K=K,
+                          w0=w0, record_directions=False)
+    trace = alg.run(problem, params, np.random.default_rng(np.random.SeedSequence([MC_INSTANCE_SEED, seed])))
+    ctx = V.RunContext(problem, optimum, params, trace)
+    obs, _ = V.theorem_observations(ctx)
+    bound = B.S_summed.evaluate(**ctx.parameter_values())["S_T"]
+    return ({"S_T": np.array(V.summed_gap(ctx)), "S_bound": np.array(bound), "eps": np.array(params.eps)}
+            | {k: np.array(v) for k, v in obs.items()}, {"claim": claim.id, "instance": problem.describe()})
+
+
+def montecarlo_specs(profile: str) -> list[RunSpec]:
+    check_profile(profile)
+    return [RunSpec("fedsgm.montecarlo", base | {"switching": sw, "profile": profile}, seed, _FN + "run_montecarlo")
+            for base in MC_CONFIGS for sw in ("hard", "soft") for seed in range(MC_RUNS[profile])]
+
+
+# ---------------------------------------------------------------------------- adversarial search
+ADVERSARIAL_BUDGET = {"quick": 48, "paper": 400}
+
+
+def _theorem_ratio(config: dict, seed: int) -> tuple[float, bool]:
+    """(f(w_bar) - f*)/eps for the run's theorem (A empty counts as inf) and the run's verdict.
+
+    g(w_bar) <= eps holds on every run by convexity of g and the definition of A, so only the
+    suboptimality and the non-emptiness of A can break a theorem; they are the search target."""
+    _, outcomes = evaluate_instance(config, seed, record_directions=False)
+    target = [o for o in outcomes if o.claim_id in ("fedsgm.thm1", "fedsgm.thm2") and o.relation[:6] == "subopt"]
+    ratio = max(o.observed / o.bound if np.isfinite(o.observed) else np.inf for o in target)
+    return ratio, all(o.passed for o in outcomes if o.claim_id in ("fedsgm.thm1", "fedsgm.thm2"))
+
+
+def run_adversarial(config: dict, seed: int):
+    """Search instance parameters for the largest observed/bound of Theorem 1 or 2 (stated constants).
+
+    Random search over (family, n, E, T, K, w0 scale, instance) followed by local moves around
+    the incumbent (a (1+1) evolution strategy in log-parameters); deterministic given ``seed``.
+    """
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    budget = config["budget"]
+    history = np.empty(budget)
+    passed = np.empty(budget, dtype=bool)
+    best, best_ratio, best_seed = None, -np.inf, None
+    rejected: list[dict] = []
+    for i in range(budget):
+        if best is None or i < budget // 2:
+            family = FAMILIES[rng.integers(len(FAMILIES))]
+            cand = {"family": family, "dim": FAMILY_DIMS[family], "n_clients": int(rng.integers(1, 6)),
+                    "E": int(rng.integers(1, 9)), "T": int(rng.choice([5, 10, 20, 50, 100])),
+                    "K_frac": None if rng.random() < 0.5 else float(rng.choice([0.34, 0.5, 1.0])),
+                    "w0_scale": float(np.exp(rng.uniform(np.log(0.05), np.log(20.0)))),
+                    "constants": config["constants"]}
+            cand_seed = int(rng.integers(2**31))
+        else:
+            cand = dict(best)
+            cand["E"] = int(np.clip(best["E"] + rng.integers(-1, 2), 1, 12))
+            cand["T"] = int(np.clip(round(best["T"] * np.exp(rng.normal(0, 0.4))), 2, 400))
+            cand["w0_scale"] = float(best["w0_scale"] * np.exp(rng.normal(0, 0.5)))
+            cand_seed = best_seed if rng.random() < 0.5 else int(rng.integers(2**31))
+        try:
+            ratio, ok = _theorem_ratio(cand, cand_seed)
+        except ConfigError as exc:      # the theorem's own parameters are inadmissible on this instance, e.g.
+            ratio, ok = np.nan, True    # eta = 0 when w0 is the optimum (D = 0): no run, no evidence either way
+            rejected.append({"instance": cand, "seed": cand_seed, "reason": str(exc).splitlines()[0]})
+        history[i], passed[i] = ratio, ok
+        if ratio > best_ratio:
+            best, best_ratio, best_seed = cand, ratio, cand_seed
+    return ({"ratio_history": history, "passed_history": passed, "best_ratio": np.array(best_ratio),
+             "rejected": np.array(len(rejected))},
+            {"best_instance": best, "best_seed": best_seed, "claim_constants": config["constants"],
+             "rejected_candidates": rejected})
+
+
+def adversarial_specs(profile: str) -> list[RunSpec]:
+    check_profile(profile)
+    return [RunSpec("fedsgm.adversarial", {"constants": label, "budget": ADVERSARIAL_BUDGET[profile],
+                                           "profile": profile}, 0, _FN + "run_adversarial")
+            for label in ("hard-stated", "soft-stated")]

@@ -1,0 +1,253 @@
+"""PC-FedAvg, Algorithm 1 of Ebrahimi, Burbano, Yousefian (arXiv 2603.19617), two update paths.
+
+Every agent i holds a multi-block vector x_i = [x_i^(1); ...; x_i^(m)] (its cross-estimates of all
+agents' variables). All agents' vectors are one array ``X`` of shape (S, m, m, n) = [replicate,
+agent i, block j, coordinate]; S independent Monte-Carlo replicates run in lockstep. Round r
+(spec 4.1-4.2):
+
+  line 3   X[:, i] = z_r for every agent i (the server broadcasts every block to every agent);
+  line 6   x_hat_i = (1/m) sum_j X[:, i, j]  (A x_i);
+  line 7   g_i = grad f~_i(x_hat_i, xi_{i,k})  (fresh sample per agent and iteration);
+  line 8   the cross-estimate update, by one of two paths (``path``):
+           "printed"  line 8 exactly as printed:
+               j = i : x - gamma (g_i/m + rho (x - Pi_{X_i}[x]) + sigma_i (m-1)/m (x - x_hat_i)),  x = X[:, i, i]
+               j != i: x - gamma (g_i/m - sigma_i/m (x - x_hat_i)),                             x = X[:, i, j]
+           "compact"  (CR): x_i <- x_i - gamma grad g_{i,rho}(x_i, xi_{i,k}) with the gradient of
+               spec 2.3, evaluated through A, B_i and Pi_{X_i} (PersonalizedProblem.local_gradients);
+               its off-diagonal blocks use (x_i^(i) - x_hat_i), line 8 uses (x_i^(j) - x_hat_i).
+  line 10  z_{r+1} = (1/m) sum_i X[:, i]  (block-wise average over agents).
+
+The two paths share lines 3, 6, 7, 10, the oracle and the random stream, so they differ only
+where line 8 and (CR) differ. No Python loop over agents or blocks: the only loops are over
+rounds and local iterations (sequential by definition).
+
+Recording (``record``):
+  "metrics": per round, ``evaluate(z_r, r)`` (experiments, spec 11.7 item 12) and every agent's own
+             block distance dist(x_i^(i), X_i) at every local iteration;
+  "full":    per replicate and iteration k (spec 10.3) the quantities every lemma names
+             (needs ``reference``: x*_rho, x*, G_rho(x*_rho), f(x*));
+  "kstar":   only the per-replicate averages over k = 0..K-1 (the expectation over K*), for long
+             rate sweeps.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from repro.errors import DivergenceError, is_int, require
+
+PATHS = ("printed", "compact")
+RECORDS = ("metrics", "full", "kstar")
+
+
+@dataclass(frozen=True, eq=False)
+class PCFedAvgParams:
+    """Inputs of Algorithm 1: step size gamma, penalty rho (a constant, or one value per round as in
+    Section 5's rho_r), R rounds of ``local_steps`` iterations each (T_r = r H) unless
+    ``round_lengths`` gives T_{r+1} - T_r per round (each <= H = max), update ``path``, the number
+    of Monte-Carlo ``replicates`` run together, and what to ``record``."""
+
+    gamma: float
+    rounds: int
+    local_steps: int
+    rho: float | tuple = 1.0
+    path: str = "printed"
+    replicates: int = 1
+    record: str = "metrics"
+    round_lengths: tuple | None = None
+
+    def __post_init__(self) -> None:
+        require(np.isfinite(self.gamma) and self.gamma > 0, "gamma", self.gamma, "a finite step size > 0")
+        require(is_int(self.rounds) and self.rounds >= 1, "rounds", self.rounds, "an integer R >= 1")
+        require(is_int(self.local_steps) and self.local_steps >= 1, "local_steps", self.local_steps,
+                "an integer H >= 1")
+        require(self.path in PATHS, "path", self.path, f"one of {PATHS}")
+        require(self.record in RECORDS, "record", self.record, f"one of {RECORDS}")
+        require(is_int(self.replicates) and self.replicates >= 1, "replicates", self.replicates,
+                "an integer >= 1")
+        rho = np.atleast_1d(np.asarray(self.rho, dtype=np.float64))
+        require(rho.ndim == 1 and rho.size in (1, self.rounds), "rho", f"{rho.size} values",
+                f"a constant or one value per round ({self.rounds})")
+        require(bool(np.all(np.isfinite(rho) & (rho > 0))), "rho", rho.tolist()[:5], "finite penalties > 0")
+        object.__setattr__(self, "rho", tuple(float(v) for v in np.broadcast_to(rho, (self.rounds,))))
+        if self.round_lengths is not None:
+            lengths = tuple(int(v) for v in self.round_lengths)
+            require(len(lengths) == self.rounds and all(1 <= v <= self.local_steps for v in lengths),
+                    "round_lengths", self.round_lengths,
+                    f"{self.rounds} integers in [1, local_steps={self.local_steps}]")
+            object.__setattr__(self, "round_lengths", lengths)
+
+    @property
+    def lengths(self) -> tuple:
+        return self.round_lengths or (self.local_steps,) * self.rounds
+
+    @property
+    def K(self) -> int:
+        """Total number of local iterations (= R H when every round has H steps)."""
+        return int(sum(self.lengths))
+
+
+@dataclass
+class PCFedAvgTrace:
+    """What a run produced. ``z`` is the final server vector (S, m, n) (Algorithm 1's output);
+    ``records`` maps names to arrays (see the module docstring); ``rounds_metrics`` maps metric
+    names to per-round arrays (R+1,) in "metrics" mode."""
+
+    params: PCFedAvgParams
+    z: np.ndarray
+    records: dict = field(default_factory=dict)
+    rounds_metrics: dict = field(default_factory=dict)
+
+
+def _line8_printed(problem, X, g, rho, gamma):
+    """Line 8 of Algorithm 1 as printed (both cases), all agents and blocks at once."""
+    m = problem.m
+    idx = np.arange(m)
+    sigma = problem.sigma[:, None, None]
+    x_hat = X.mean(axis=-2, keepdims=True)                    # line 6, (S, m, 1, n)
+    step = g[..., :, None, :] / m - (sigma / m) * (X - x_hat)  # case i != j, every block
+    own = X[..., idx, idx, :]
+    diff_own = own - x_hat[..., 0, :]
+    step[..., idx, idx, :] = (g / m + rho * (own - problem.sets.project(own))
+                              + problem.sigma[:, None] * (m - 1) / m * diff_own)  # case i == j
+    return X - gamma * step
+
+
+def _stochastic_gradients(problem, x_hat, rng):
+    """Line 7 for all replicates. A single replicate is passed as (m, n), so that data-based
+    oracles (minibatches, which take one (m, n) array) and batched synthetic oracles both work."""
+    if x_hat.shape[0] == 1:
+        return problem.local.stochastic_gradients(x_hat[0], rng)[None]
+    return problem.local.stochastic_gradients(x_hat, rng)
+
+
+def run(problem, params: PCFedAvgParams, rng: np.random.Generator, x0: np.ndarray, *,
+        reference=None, evaluate: Callable | None = None) -> PCFedAvgTrace:
+    """Algorithm 1 from the server vector z_0 = ``x0`` ((m, n), or (S, m, n) for a random start per
+    replicate; line 1 asks for z_0 in X). ``reference`` (a :class:`~repro.papers.pcfedavg.problems.personalized.Reference`)
+    is required for the "full" and "kstar" records."""
+    m, n, S = problem.m, problem.n, params.replicates
+    x0 = np.asarray(x0, dtype=np.float64)
+    require(x0.shape in ((m, n), (S, m, n)) and bool(np.all(np.isfinite(x0))), "x0", f"shape {x0.shape}",
+            f"a finite array of shape ({m}, {n}) or ({S}, {m}, {n})")
+    require(params.record == "metrics" or reference is not None, "reference", None,
+            f"a Reference (x*_rho, x*) for record={params.record!r}")
+    z = np.broadcast_to(x0, (S, m, n)).copy()
+    recorder = _Recorder(problem, params, reference, evaluate)
+    recorder.round_start(z, 0)
+    k = 0
+    idx = np.arange(m)
+    for r, length in enumerate(params.lengths):
+        rho = params.rho[r]
+        X = np.broadcast_to(z[:, None], (S, m, m, n)).copy()          # line 3
+        for _ in range(length):
+            x_hat = X.mean(axis=-2)                                     # line 6
+            g = _stochastic_gradients(problem, x_hat, rng)              # line 7
+            if params.path == "printed":
+                X_new = _line8_printed(problem, X, g, rho, params.gamma)
+            else:
+                grads = problem.local_gradients(X, g, rho)
+                X_new = X - params.gamma * grads                       # (CR)
+            if not np.isfinite(X_new).all():
+                raise DivergenceError(f"PC-FedAvg diverged in round {r} of {params.rounds} (an iterate became "
+                                      f"non-finite) with gamma={params.gamma!r}, rho={rho!r}; reduce gamma")
+            recorder.iteration(k, X, X_new, g, rho)
+            X = X_new
+            k += 1
+        recorder.local_end(X[..., idx, idx, :], x_hat=X.mean(axis=-2))
+        z = X.mean(axis=1)                                             # line 10
+        recorder.round_start(z, r + 1)
+    records = recorder.records(k)
+    if params.record == "full":
+        records["dist_final"] = np.sum((z - reference.x_rho) ** 2, axis=(-2, -1))   # ||bar x_K - x*_rho||^2
+    return PCFedAvgTrace(params=params, z=z, records=records, rounds_metrics=recorder.metrics_arrays)
+
+
+class _Recorder:
+    """Observed quantities along a run (spec 10.3). Kept out of the update code so that the
+    algorithm reads like the listing."""
+
+    def __init__(self, problem, params, reference, evaluate):
+        self.problem, self.params, self.ref, self.evaluate = problem, params, reference, evaluate
+        self.mode = params.record
+        S, K, m = params.replicates, params.K, problem.m
+        self.metrics: dict[str, list] = {}
+        self.own_dist = np.empty((K, m)) if self.mode == "metrics" and S == 1 else None
+        self.local_own, self.local_avg = [], []
+        if self.mode == "full":
+            self.full = {name: np.empty((S, K)) for name in
+                         ("gap", "subopt", "dist", "drift", "sq_avg_grad", "mean_sq_grad", "inner",
+                          "cr_residual")}
+            self.full["infeas"] = np.empty((S, K, m))
+            self.full["dbar"] = np.empty((S, K))
+        elif self.mode == "kstar":
+            self.sums = {name: np.zeros(S) for name in ("gap", "subopt", "dbar")}
+            self.sums["infeas"] = np.zeros((S, m))
+
+    # ----------------------------------------------------------------------------- hooks
+    def round_start(self, z, r):
+        if self.evaluate is not None:
+            for key, value in self.evaluate(z[0], r).items():
+                self.metrics.setdefault(key, []).append(value)
+
+    def local_end(self, own, x_hat):
+        if self.mode == "metrics":
+            sets = self.problem.sets
+            self.local_own.append(sets.distance(own)[0])
+            self.local_avg.append(sets.distance(x_hat)[0])
+
+    def iteration(self, k, X, X_new, g, rho):
+        p, ref = self.problem, self.ref
+        if self.mode == "metrics":
+            if self.own_dist is not None:
+                idx = np.arange(p.m)
+                self.own_dist[k] = p.sets.distance(X_new[0, idx, idx, :])
+            return
+        xbar = X.mean(axis=1)                                           # bar x_k, (S, m, n)
+        gap = p.G(xbar, rho) - p.G(ref.x_rho, rho)
+        subopt = p.f(xbar) - ref.f_star
+        infeas = p.sets.distance(xbar) ** 2                             # d_i(k)^2, (S, m)
+        if self.mode == "kstar":
+            self.sums["gap"] += gap
+            self.sums["subopt"] += subopt
+            self.sums["infeas"] += infeas
+            self.sums["dbar"] += np.sqrt(infeas.sum(axis=-1))
+            return
+        grads = p.local_gradients(X, g, rho)                            # grad g_{i,rho}(x_{i,k}, xi_{i,k})
+        avg = grads.mean(axis=1)
+        exact = p.exact_local_gradients(X, rho)                         # grad G_{i,rho}(x_{i,k})
+        diff = xbar - ref.x_rho
+        F = self.full
+        F["gap"][:, k] = gap
+        F["subopt"][:, k] = subopt
+        F["dist"][:, k] = np.sum(diff**2, axis=(-2, -1))
+        F["drift"][:, k] = np.mean(np.sum((X - xbar[:, None]) ** 2, axis=(-2, -1)), axis=-1)
+        F["sq_avg_grad"][:, k] = np.sum(avg**2, axis=(-2, -1))
+        F["mean_sq_grad"][:, k] = np.mean(np.sum(grads**2, axis=(-2, -1)), axis=-1)
+        F["inner"][:, k] = -2.0 / p.m * np.einsum("sjd,sijd->s", diff, exact)
+        F["infeas"][:, k] = infeas
+        F["dbar"][:, k] = np.sqrt(infeas.sum(axis=-1))
+        # (L4.6-a): the realised average against bar x_k - gamma (1/m) sum_i grad g_{i,rho}
+        F["cr_residual"][:, k] = np.sqrt(np.sum((X_new.mean(axis=1) - (xbar - self.params.gamma * avg)) ** 2,
+                                                axis=(-2, -1)))
+
+    # ----------------------------------------------------------------------------- output
+    def records(self, K):
+        out = {}
+        if self.mode == "metrics":
+            if self.own_dist is not None:
+                out["own_block_dist"] = self.own_dist
+            if self.local_own:
+                out["local_own_dist"] = np.asarray(self.local_own)
+                out["local_avg_dist"] = np.asarray(self.local_avg)
+        elif self.mode == "full":
+            out.update(self.full)
+        else:
+            out.update({f"kstar_{name}": v / K for name, v in self.sums.items()})
+        return out
+
+    @property
+    def metrics_arrays(self):
+        return {k: np.asarray(v) for k, v in self.metrics.items()}

@@ -1,0 +1,283 @@
+"""PC-FedAvg theory experiments on synthetic instances with exact constants (spec 10).
+
+* ``pcfedavg.theory``: a grid of instances (family, sets, m, n, H, nu, rho, step size, update path);
+  each run is S Monte-Carlo replicates of Algorithm 1 in lockstep, checked against Lemmas
+  4.3-4.6, Propositions 4.7, 4.8 (i)-(iii) and display (12) (``repro.papers.pcfedavg.checks``).
+* ``pcfedavg.rates``: the rate sweep of spec 8.1: rho = sqrt(R), R on a geometric grid, the step
+  size either admissible (gamma = min{1/(6 L_G), 1/(5 L_G (H-1))}) or the proof's 1/sqrt(R);
+  log-log slopes of E[f(bar x_K*) - f(x*)] and max_i E[d_i^2] against R.
+* ``pcfedavg.adversarial``: per bound, the instance with the largest observed/bound found by a
+  seeded random search, plus a targeted family where only one agent's constraint is active: there
+  E_{K*}[d_1^2] -> dist(block 1 of x*_rho, X_1)^2 as K grows, which equals (m/rho)^2 ||[grad f(x*_rho)]_1||^2
+  (stationarity of G_rho) and tends to m^2 D / rho^2 as rho grows, against the printed 5 m D / rho^2.
+
+Choices the paper leaves open, named in every config: the start z_0 (``start``: "feasible"
+= Pi_X of a Gaussian vector, or "x_star" = the solution of (1)); T_r = r H; the noise law
+N(0, nu^2/n I); S replicates; the reference tolerances (recorded per run).
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats
+
+from repro.papers.pcfedavg.algorithms import pcfedavg as alg
+from repro.constraints import Box, ProductSet, Whole
+from repro.errors import require
+from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem, Quadratic
+from repro.papers.pcfedavg.problems.instances import random_instance
+from repro.runner import RunSpec
+from repro.verify import outcome_arrays
+from repro.papers.pcfedavg import checks as V
+from repro.experiment import check_profile
+
+_FN = "repro.papers.pcfedavg.runs.theory."
+
+
+def _rngs(seed: int, config_key: int = 0):
+    ss = np.random.SeedSequence([seed, config_key])
+    inst, run, kstar = ss.spawn(3)
+    return np.random.default_rng(inst), np.random.default_rng(run), np.random.default_rng(kstar)
+
+
+def validate(config: dict) -> None:
+    """One-line errors, before anything runs, for the numeric keys a theory run reads (when present)."""
+    for key in ("m", "n", "H", "R", "S", "K", "budget"):
+        if key in config:
+            require(isinstance(config[key], int) and config[key] >= 1, key, config[key], "an integer >= 1")
+    if "m" in config:
+        require(config["m"] >= 2, "m", config["m"], "an integer >= 2 (Theorem 3.4 assumes m >= 2 agents)")
+    if "gamma_frac" in config:
+        require(0 < config["gamma_frac"] <= 1, "gamma_frac", config["gamma_frac"],
+                "a number in (0, 1]: gamma = gamma_frac * gamma_max, and Props 4.7-4.8 assume gamma <= gamma_max")
+    for key in ("rho", "nu", "target_scale", "target"):
+        if key in config:
+            require(isinstance(config[key], (int, float)) and 0 <= config[key] < 1e6, key, config[key],
+                    "a finite number in [0, 1e6)")
+
+
+def build_instance(config: dict, rng: np.random.Generator):
+    """(problem, z_0) for a config of the theory grid."""
+    if config.get("family") == "one_active":
+        return one_active_instance(config["m"], config.get("sigma", 1.0), config.get("target", 3.0))
+    problem, z0 = random_instance(rng, m=config["m"], n=config["n"], family=config["family"],
+                                  set_kinds=tuple(config["sets"]), target_scale=config["target_scale"],
+                                  sigma=config["sigma"], nu=config["nu"])
+    return problem, z0
+
+
+def one_active_instance(m: int, sigma: float = 1.0, target: float = 3.0):
+    """The targeted instance of the audit: n = 1, identical f_i(y) = (y - target)^2 / 2, X_0 = [-1, 1]
+    and X_i = R for i >= 1, sigma_i = sigma. Only agent 0's constraint is active at x*, so
+    grad f(x*) lives in block 0 and D = ||[grad f(x*)]_0||^2."""
+    sets = ProductSet([Box(np.array([-1.0]), np.array([1.0]))] + [Whole(1)] * (m - 1))
+    local = Quadratic(P=np.ones((m, 1, 1)), c=np.full((m, 1), float(target)), nu=0.0)
+    return PersonalizedProblem(local, np.full(m, float(sigma)), sets), np.zeros((m, 1))
+
+
+def step_size(problem, config: dict) -> float:
+    """gamma from the config: ``gamma_frac`` times the hypothesis value of Props 4.7-4.8, or the
+    proof's 1/sqrt(R) of Theorem 3.4 when ``gamma_rule == "proof"``."""
+    if config.get("gamma_rule") == "proof":
+        return 1.0 / np.sqrt(config["R"])
+    return config.get("gamma_frac", 1.0) * problem.gamma_max(config["rho"], config["H"])
+
+
+def _start(problem, ref0, z0, config):
+    return ref0.x_star if config.get("start") == "x_star" else z0
+
+
+def prepare(config: dict, seed: int):
+    """Instance, reference solution, parameters and rngs for one run."""
+    inst_rng, run_rng, kstar_rng = _rngs(seed)
+    problem, z0 = build_instance(config, inst_rng)
+    rho = float(config["rho"])
+    if config.get("start") == "x_star":
+        z0 = problem.solve(rho, z0).x_star
+    ref = problem.solve(rho, z0)
+    params = alg.PCFedAvgParams(gamma=step_size(problem, config), rounds=config["R"], local_steps=config["H"],
+                                rho=rho, path=config.get("path", "compact"), replicates=config["S"],
+                                record=config.get("record", "full"))
+    return problem, z0, ref, params, run_rng, kstar_rng
+
+
+def _reference_arrays(problem, ref, params) -> dict:
+    return {"D": np.array(ref.D), "M": np.array(ref.M), "M_rho": np.array(ref.M_rho), "Q": np.array(ref.Q),
+            "L_f": np.array(problem.L_f), "L_G": np.array(problem.L_G(params.rho[0])),
+            "gamma": np.array(params.gamma), "gamma_max": np.array(problem.gamma_max(params.rho[0],
+                                                                                      params.local_steps)),
+            "residual_star": np.array(ref.residual_star), "residual_rho": np.array(ref.residual_rho),
+            "f_rho_minus_f_star": np.array(float(problem.f(ref.x_rho)) - ref.f_star),
+            "dist_rho_sq": problem.sets.distance(ref.x_rho) ** 2}
+
+
+# ---------------------------------------------------------------------------- theory grid
+def run_theory_instance(config: dict, seed: int):
+    problem, z0, ref, params, run_rng, kstar_rng = prepare(config, seed)
+    trace = alg.run(problem, params, run_rng, z0, reference=ref)
+    outcomes = V.check_run(problem, ref, trace) + V.check_smoothness_convexity(problem, params.rho[0], kstar_rng)
+    r = trace.records
+    arrays = outcome_arrays(outcomes) | _reference_arrays(problem, ref, params) | {
+        "cr_residual_max": np.array(r["cr_residual"].max()),
+        "gap_mean": r["gap"].mean(0), "drift_mean": r["drift"].mean(0), "subopt_mean": r["subopt"].mean(0),
+        "infeas_mean": r["infeas"].mean(0)}
+    meta = {"instance": problem.describe(), "solvers": ref.solvers,
+            "literal_kstar": V.literal_kstar(trace, kstar_rng), "cr": V.cr_consistency(trace),
+            "details": [o.details for o in outcomes]}
+    return arrays, meta
+
+
+THEORY_GRID = {
+    "quick": {"family": ("quadratic", "logistic"), "sets": (("box",), ("l2_ball",), ("l1_ball",),
+                                                            ("box", "l2_ball", "l1_ball", "whole")),
+              "m": (2, 6), "H": (1, 4), "nu": (0.0, 0.5), "R": 25, "S": 48, "n": 3},
+    "paper": {"family": ("quadratic", "logistic"), "sets": (("box",), ("l2_ball",), ("l1_ball",),
+                                                            ("box", "l2_ball", "l1_ball", "whole")),
+              "m": (2, 4, 8, 16), "H": (1, 2, 5, 10), "nu": (0.0, 0.1, 1.0), "R": 64, "S": 200, "n": 5},
+}
+
+
+def theory_configs(profile: str) -> list[dict]:
+    g = THEORY_GRID[check_profile(profile)]
+    configs = []
+    for family in g["family"]:
+        for sets in g["sets"]:
+            for m in g["m"]:
+                for H in g["H"]:
+                    for nu in g["nu"]:
+                        configs.append({"family": family, "sets": list(sets), "m": m, "n": g["n"], "H": H,
+                                        "nu": nu, "R": g["R"], "S": g["S"], "rho": 4.0, "gamma_frac": 1.0,
+                                        "sigma": "hetero", "target_scale": 3.0, "start": "feasible",
+                                        "path": "compact", "profile": profile})
+    # Sensitivity: inactive targets, small step, large penalty, the printed update path.
+    base = configs[0] | {"m": 4, "H": 4, "nu": 0.5, "sets": ["box", "l2_ball", "l1_ball", "whole"]}
+    for variant in ({"target_scale": 0.0}, {"gamma_frac": 0.1}, {"rho": 40.0}, {"path": "printed"},
+                    {"sigma": 1.0}, {"start": "x_star"}):
+        configs.append(base | variant)
+    return configs
+
+
+def theory_specs(profile: str) -> list[RunSpec]:
+    return [RunSpec("pcfedavg.theory", c, 0, _FN + "run_theory_instance") for c in theory_configs(profile)]
+
+
+# ---------------------------------------------------------------------------- rates (spec 8.1)
+RATE_GRID = {"quick": (16, 64, 256, 1024), "paper": (16, 64, 256, 1024, 4096)}
+RATE_INSTANCE = {"family": "quadratic", "sets": ["box", "l2_ball", "l1_ball", "whole"], "m": 4, "n": 3,
+                 "H": 2, "nu": 0.5, "sigma": "hetero", "target_scale": 3.0, "start": "feasible"}
+RATE_S = {"quick": 32, "paper": 128}
+
+
+def run_rate_point(config: dict, seed: int):
+    config = config | {"rho": float(np.sqrt(config["R"])), "record": "kstar"}
+    problem, z0, ref, params, run_rng, _ = prepare(config, seed)
+    trace = alg.run(problem, params, run_rng, z0, reference=ref)
+    r = trace.records
+    arrays = _reference_arrays(problem, ref, params) | {
+        "subopt": r["kstar_subopt"], "infeas": r["kstar_infeas"], "gapG": r["kstar_gap"]}
+    return arrays, {"instance": problem.describe(), "solvers": ref.solvers}
+
+
+def rate_specs(profile: str) -> list[RunSpec]:
+    check_profile(profile)
+    return [RunSpec("pcfedavg.rates", RATE_INSTANCE | {"R": R, "S": RATE_S[profile], "gamma_rule": rule,
+                                                        "profile": profile}, 0, _FN + "run_rate_point")
+            for rule in ("admissible", "proof") for R in RATE_GRID[profile]]
+
+
+def fit_exponent(R: np.ndarray, samples: list[np.ndarray], level: float = 0.95) -> dict:
+    """Least-squares slope of log|mean| against log R with a t-interval; the mean's own Monte-Carlo
+    error enters through weights 1/var(log mean) (delta method)."""
+    R = np.asarray(R, dtype=float)
+    means = np.array([s.mean() for s in samples])
+    ses = np.array([s.std(ddof=1) / np.sqrt(s.size) if s.size > 1 else 0.0 for s in samples])
+    y = np.log(np.abs(means))
+    x = np.log(R)
+    X = np.stack([np.ones_like(x), x], axis=1)
+    coef, *_ = np.linalg.lstsq(X, y, rcond=None)
+    resid = y - X @ coef
+    dof = max(len(x) - 2, 1)
+    s2 = float(resid @ resid) / dof
+    # Floor the residual variance by the propagated Monte-Carlo variance of log|mean|.
+    mc = float(np.mean((ses / np.maximum(np.abs(means), 1e-300)) ** 2))
+    cov = max(s2, mc) * np.linalg.inv(X.T @ X)
+    half = float(stats.t.ppf(0.5 + level / 2, dof) * np.sqrt(cov[1, 1]))
+    return {"slope": float(coef[1]), "ci": (float(coef[1] - half), float(coef[1] + half)),
+            "signs": [int(np.sign(v)) for v in means], "means": means.tolist()}
+
+
+# ---------------------------------------------------------------------------- adversarial search
+ADV_BUDGET = {"quick": 12, "paper": 80}
+ADV_TARGETS = ("pcfedavg.prop4.7", "pcfedavg.prop4.8.i", "pcfedavg.prop4.8.ii", "pcfedavg.prop4.8.iii",
+               "pcfedavg.lemma4.5", "pcfedavg.lemma4.6")
+
+
+def _random_config(rng: np.random.Generator) -> dict:
+    kinds = ("box", "l2_ball", "l1_ball", "whole")
+    sets = [kinds[i] for i in rng.choice(4, size=rng.integers(1, 4), replace=False)]
+    return {"family": str(rng.choice(["quadratic", "logistic"])), "sets": sets,
+            "m": int(rng.choice([2, 3, 4, 8])), "n": int(rng.choice([1, 2, 4])),
+            "H": int(rng.choice([1, 2, 3, 6])), "nu": float(rng.choice([0.0, 0.1, 1.0])),
+            "R": int(rng.choice([8, 20, 40])), "S": 24, "rho": float(rng.choice([0.5, 2.0, 10.0, 50.0])),
+            "gamma_frac": float(rng.choice([1.0, 0.5])), "sigma": str(rng.choice(["hetero"])) if rng.random() < 0.5
+            else float(rng.choice([0.01, 1.0])), "target_scale": float(rng.choice([0.0, 1.0, 5.0])),
+            "start": str(rng.choice(["feasible", "x_star"])), "path": "compact"}
+
+
+def _worst_ratio(outcomes, claim_id: str) -> float:
+    vals = [o.ratio for o in outcomes if o.claim_id == claim_id and np.isfinite(o.ratio)]
+    return max(vals) if vals else float("nan")
+
+
+def run_adversarial(config: dict, seed: int):
+    """Seeded random search over instance configs; returns the best ratio per target claim."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 17]))
+    best = {cid: (-np.inf, None, None) for cid in ADV_TARGETS}
+    failures = []
+    for trial in range(config["budget"]):
+        cand = _random_config(rng)
+        problem, z0, ref, params, run_rng, _ = prepare(cand, trial)
+        trace = alg.run(problem, params, run_rng, z0, reference=ref)
+        outcomes = V.check_run(problem, ref, trace)
+        failures += [(trial, o.claim_id, o.relation) for o in outcomes if not o.passed]
+        for cid in ADV_TARGETS:
+            ratio = _worst_ratio(outcomes, cid)
+            if np.isfinite(ratio) and ratio > best[cid][0]:
+                best[cid] = (ratio, cand, trial)
+    arrays = {"claim_id": np.array(ADV_TARGETS), "best_ratio": np.array([best[c][0] for c in ADV_TARGETS]),
+              "n_failures": np.array(len(failures))}
+    meta = {"best": {c: {"ratio": best[c][0], "config": best[c][1], "seed": best[c][2]} for c in ADV_TARGETS},
+            "failures": failures[:50]}
+    return arrays, meta
+
+
+ONE_ACTIVE = {"quick": {"m": (2, 4, 8, 16), "K": (2000, 20000)},
+              "paper": {"m": (2, 4, 8, 16, 32), "K": (2000, 20000, 100000)}}
+
+
+def run_one_active(config: dict, seed: int):
+    """Prop 4.8 (ii) on the one-active-constraint instance: deterministic (nu = 0, S = 1), H = 1,
+    the admissible gamma, start at x* (feasible, so line 1 of Algorithm 1 is met)."""
+    cfg = config | {"family": "one_active", "H": 1, "R": config["K"], "S": 1, "start": "x_star",
+                    "record": "kstar", "gamma_frac": 1.0}
+    problem, z0, ref, params, run_rng, _ = prepare(cfg, seed)
+    trace = alg.run(problem, params, run_rng, z0, reference=ref)
+    infeas = trace.records["kstar_infeas"][0]          # E_{K*} d_i^2, exact (deterministic run)
+    values = V.parameter_values(problem, ref, params)
+    bound = float(V._bound("pcfedavg.prop4.8.ii", "infeas_i", values | {"infeas_i": infeas}))
+    require(np.isfinite(bound), "bound", bound, "a finite value of Prop 4.8 (ii)")
+    arrays = _reference_arrays(problem, ref, params) | {
+        "infeas": infeas, "bound": np.array(bound), "ratio": np.array(infeas.max() / bound),
+        "m2D_over_rho2": np.array(problem.m ** 2 * ref.D / params.rho[0] ** 2),
+        "hypotheses_met": np.array(bool(np.all(V.B.claim("pcfedavg.prop4.8.ii").hypotheses_hold(**values))))}
+    return arrays, {"instance": problem.describe(), "solvers": ref.solvers}
+
+
+def adversarial_specs(profile: str) -> list[RunSpec]:
+    check_profile(profile)
+    specs = [RunSpec("pcfedavg.adversarial", {"budget": ADV_BUDGET[profile], "profile": profile}, 0,
+                     _FN + "run_adversarial")]
+    grid = ONE_ACTIVE[profile]
+    specs += [RunSpec("pcfedavg.adversarial", {"search": "one_active", "m": m, "K": K, "rho": 10.0, "sigma": 1.0,
+                                               "target": 3.0, "profile": profile}, 0, _FN + "run_one_active")
+              for m in grid["m"] for K in grid["K"]]
+    return specs

@@ -1,0 +1,7 @@
+"""Mini-batch SSCA: sample- and feature-based federated learning by successive convex approximation.
+
+Rooms: ``problems`` (instances with exactly known constants), ``algorithms`` (the paper's algorithms and
+baselines), ``runs`` (spec builders and run functions; no plotting, no report), ``checks`` (what each claim
+observes on a run), ``experiments`` (registered experiments), ``figures`` and ``audit``. Keep this file free of
+code: every run of the paper imports it.
+"""

@@ -1,0 +1,199 @@
+"""SGD baselines of Section VI of the mini-batch SSCA paper (arXiv 2104.06011 v1; spec ``ssca.md`` 10.1 and
+10.3 item 9). The paper cites its baselines as refs [5], [12]-[18] (not resolvable from the copy) and gives
+only the learning rate r = a_bar / t^alpha_bar, the batch size B and the number E of local updates; the
+choices below are ours and documented here.
+
+* :func:`run_fedavg_sgd` -- sample-based FedAvg-style SGD. One "iteration" t is ONE COMMUNICATION ROUND
+  (spec 10.3 item 9): the server broadcasts w^(t); every client i starts from w^(t) and takes E local SGD
+  steps w <- w - r_t g, each on a FRESH uniform B-subset of its own indices drawn without replacement
+  (weights 1/B: g is the batch mean gradient of f_0), all clients at once through
+  ``problem.stacked_objective_grads``; the server sets w^(t+1) = sum_i (N_i/N) w_i. With E = 1 this is
+  mini-batch SGD on the union of the client batches (weights N_i/(B N), as in (3)), and is computed that
+  way (one ``problem.batch_sums`` call, no per-client model copies; the same draws, equal up to rounding).
+* :func:`run_feature_sgd` -- feature-based (vertical) SGD: the server draws a uniform B-subset of the N
+  samples without replacement, the objective gradient is computed the feature-based way
+  (``problem.block_batch_sums`` with weights 1/B, row 0) and every block takes w <- w - r_t g.
+
+Learning rate: r_t = lr_a / t^lr_alpha with t the communication round (iteration) index, the same for
+all E local steps of a round (our choice, so that a round with E = 2 is comparable with E = 1 at equal t).
+
+Indexing as in :mod:`repro.papers.ssca.algorithms.ssca`: ``iterations`` T gives T - 1 rounds t = 1..T-1 and the
+output w^(T); monitor checkpoints t in 1..T refer to w^(t) (t = 1 the initial point). The monitor
+receives a read-only :class:`SGDState`. Only the objective f_0 is used (these baselines are for the
+unconstrained Problems 1/6); the problem's constraints, if any, are ignored.
+
+Randomness: ``rng.spawn(1)`` -- one child for the batch draws. Divergence: a non-finite model raises
+:class:`~repro.papers.ssca.algorithms.ssca.DivergenceError` naming the method, the round and the learning rate.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from repro.errors import is_int, is_real, require
+from repro.papers.ssca.algorithms.ssca import (
+    CheckpointRecorder, DivergenceError, check_finite, draw_client_batches, draw_server_batch,
+    validate_checkpoints, validate_client_indices, validate_initial_point,
+)
+
+__all__ = ["SGDParams", "SGDState", "SGDTrace", "run_fedavg_sgd", "run_feature_sgd", "DivergenceError"]
+
+
+@dataclass(frozen=True)
+class SGDParams:
+    """Learning rate r_t = ``lr_a`` / t^``lr_alpha`` (t = round index), ``iterations`` T (T - 1 rounds),
+    ``batch`` B (per client and local step for FedAvg; total for feature-based SGD), ``local_steps`` E
+    (FedAvg only; feature-based SGD requires E = 1), ``record_batches`` and monitor ``checkpoints``."""
+
+    lr_a: float
+    lr_alpha: float
+    iterations: int
+    batch: int
+    local_steps: int = 1
+    record_batches: bool = False
+    checkpoints: tuple = ()
+
+    def __post_init__(self) -> None:
+        require(is_real(self.lr_a) and self.lr_a > 0, "lr_a", self.lr_a, "a finite number > 0")
+        require(is_real(self.lr_alpha) and self.lr_alpha >= 0, "lr_alpha", self.lr_alpha, "a finite number >= 0")
+        require(is_int(self.iterations) and self.iterations >= 2, "iterations", self.iterations,
+                "an integer >= 2 (T; T - 1 communication rounds)")
+        require(is_int(self.batch) and self.batch >= 1, "batch", self.batch, "an integer >= 1")
+        require(is_int(self.local_steps) and self.local_steps >= 1, "local_steps", self.local_steps,
+                "an integer >= 1 (E, local SGD steps per round)")
+        require(isinstance(self.record_batches, bool), "record_batches", self.record_batches, "True or False")
+        validate_checkpoints(self.checkpoints, self.iterations)
+
+    def learning_rates(self) -> np.ndarray:
+        """r_t for rounds t = 1..T-1."""
+        return self.lr_a / np.arange(1, self.iterations, dtype=np.float64) ** self.lr_alpha
+
+
+@dataclass(frozen=True)
+class SGDState:
+    """Read-only view at checkpoint t: the server model w^(t) and the learning rate of the previous round
+    (None at t = 1)."""
+
+    t: int
+    omega: np.ndarray
+    lr: float | None
+
+
+@dataclass
+class SGDTrace:
+    """One run. Per round t = 1..T-1: ``lr`` r_t, ``omega_norm`` ||w^(t)||, ``step_norm``
+    ||w^(t+1) - w^(t)||, ``batch_value`` (feature-based only: the batch mean of f_0 at w^(t); None for
+    FedAvg, whose clients send models, not values), ``floats_sent_per_client`` (FedAvg: d, the uploaded
+    model; feature-based: NaN, the blocks are problem specific), ``grad_evals_per_client`` (E B; feature
+    based: B, the per-sample gradient terms each block holder evaluates); ``batches`` when recorded
+    ((T-1, E, I, B) FedAvg, (T-1, B) feature-based); ``omega_final`` w^(T); ``checkpoints``, ``monitor``."""
+
+    algorithm: str
+    params: dict
+    lr: np.ndarray
+    omega_norm: np.ndarray
+    step_norm: np.ndarray
+    omega_final: np.ndarray
+    floats_sent_per_client: np.ndarray
+    grad_evals_per_client: np.ndarray
+    batch_value: np.ndarray | None = None
+    batches: np.ndarray | None = None
+    checkpoints: tuple = ()
+    monitor: dict = field(default_factory=dict)
+
+
+def _readonly(w: np.ndarray) -> np.ndarray:
+    w = w.copy()
+    w.flags.writeable = False
+    return w
+
+
+def _sgd_loop(problem, params: SGDParams, omega1, algorithm: str, round_update: Callable,
+              batch_shape: tuple, monitor: Callable | None) -> tuple[np.ndarray, dict]:
+    """Shared round loop: ``round_update(w, r, t) -> (new_w, batch_record, batch_value)``."""
+    T = params.iterations
+    w = validate_initial_point(omega1, int(problem.dim))
+    lr = params.learning_rates()
+    omega_norm, step_norm, values = np.empty(T - 1), np.empty(T - 1), np.empty(T - 1)
+    batches = np.empty((T - 1,) + batch_shape, dtype=np.intp) if params.record_batches else None
+    recorder = CheckpointRecorder(params.checkpoints, monitor)
+    if recorder.wants(1):
+        recorder.record(1, SGDState(t=1, omega=_readonly(w), lr=None))
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        for t in range(1, T):
+            new_w, record, value = round_update(w, lr[t - 1], t)
+            check_finite(algorithm, t, T, f"learning rate r_t={lr[t - 1]:.6g} (lr_a={params.lr_a}, "
+                         f"lr_alpha={params.lr_alpha}, E={params.local_steps})", new_w,
+                         remedy="reduce the learning rate (lr_a)")
+            if batches is not None:
+                batches[t - 1] = record
+            omega_norm[t - 1], step_norm[t - 1], values[t - 1] = np.linalg.norm(w), np.linalg.norm(new_w - w), value
+            w = new_w
+            if recorder.wants(t + 1):
+                recorder.record(t + 1, SGDState(t=t + 1, omega=_readonly(w), lr=float(lr[t - 1])))
+    return w, dict(lr=lr, omega_norm=omega_norm, step_norm=step_norm, batch_value=values, batches=batches,
+                   checkpoints=recorder.checkpoints, monitor=recorder.arrays())
+
+
+def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator, omega1, client_indices,
+                   monitor: Callable | None = None) -> SGDTrace:
+    """Sample-based FedAvg-style SGD (module docstring): per round, E local SGD steps per client from the
+    server model on fresh uniform B-subsets (batch-mean gradients of f_0, all clients in one
+    ``stacked_objective_grads`` call per step), then the N_i/N-weighted average of the client models."""
+    N, B, E = int(problem.n_samples), params.batch, params.local_steps
+    idx = validate_client_indices(client_indices, N, B)
+    I, n_i = idx.shape
+    (batch_rng,) = rng.spawn(1)
+    weights = np.full((I, B), 1.0 / B)
+    client_weights = np.full(I, n_i / N)  # N_i / N
+
+    union_weights = (client_weights[:, None] * weights).reshape(-1)
+
+    def round_update(w, r, t):
+        drawn = np.empty((E, I, B), dtype=np.intp)
+        if E == 1:
+            # every client steps once from the same w, so the N_i/N-weighted average of w - r g_i(w) is exactly
+            # w - r sum_i (N_i/N) g_i(w): one oracle call on the union, without I model copies
+            drawn[0] = draw_client_batches(batch_rng, idx, B)
+            _, g = problem.batch_sums(w, drawn[0].reshape(-1), union_weights)
+            return w - r * np.asarray(g, dtype=np.float64)[0], drawn, np.nan
+        W = np.broadcast_to(w, (I, w.shape[0])).copy()
+        for e in range(E):
+            drawn[e] = draw_client_batches(batch_rng, idx, B)
+            g = np.asarray(problem.stacked_objective_grads(W, drawn[e], weights), dtype=np.float64)
+            g *= r
+            W -= g
+        return client_weights @ W, drawn, np.nan
+
+    w, rec = _sgd_loop(problem, params, omega1, f"FedAvg-SGD (sample-based, B={B}, E={E})", round_update,
+                       (E, I, B), monitor)
+    rec["batch_value"] = None
+    T = params.iterations
+    return SGDTrace(algorithm=f"FedAvg-SGD (sample-based, B={B}, E={E})", params=asdict(params), omega_final=w,
+                    floats_sent_per_client=np.full(T - 1, float(problem.dim)),
+                    grad_evals_per_client=np.full(T - 1, E * B), **rec)
+
+
+def run_feature_sgd(problem, params: SGDParams, rng: np.random.Generator, omega1,
+                    monitor: Callable | None = None) -> SGDTrace:
+    """Feature-based (vertical) SGD: per iteration the server draws a uniform B-subset of the N samples,
+    the batch-mean gradient of f_0 comes from ``problem.block_batch_sums`` (weights 1/B, row 0) and every
+    block steps w <- w - r_t g."""
+    N, B = int(problem.n_samples), params.batch
+    require(B <= N, "batch", B, f"an integer in 1..N = 1..{N} (total batch, feature-based)")
+    require(params.local_steps == 1, "local_steps", params.local_steps, "1 (feature-based SGD has no local steps)")
+    (batch_rng,) = rng.spawn(1)
+    weights = np.full(B, 1.0 / B)
+
+    def round_update(w, r, t):
+        chosen = draw_server_batch(batch_rng, N, B)
+        values, grads = problem.block_batch_sums(w, chosen, weights)
+        return w - r * np.asarray(grads, dtype=np.float64)[0], chosen, float(np.asarray(values)[0])
+
+    name = f"feature-based SGD (B={B})"
+    w, rec = _sgd_loop(problem, params, omega1, name, round_update, (B,), monitor)
+    T = params.iterations
+    return SGDTrace(algorithm=name, params=asdict(params), omega_final=w,
+                    floats_sent_per_client=np.full(T - 1, np.nan), grad_evals_per_client=np.full(T - 1, B), **rec)

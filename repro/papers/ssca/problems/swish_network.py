@@ -1,0 +1,677 @@
+"""The three-layer swish network of Section V of the mini-batch SSCA paper, as an oracle for SSCA.
+
+Spec references are to ``shared/spec/ssca.md`` (§9.1–9.3); equation numbers are the paper's.
+
+Model (§9.1): K inputs, J hidden swish units S(z) = z / (1 + e^{-z}), L softmax outputs, **no bias
+terms** (as in the paper). Parameters omega = (W1, W2) with W1 (J, K) and W2 (L, J), stored flat as
+``omega = [W1.ravel(), W2.ravel()]`` so d = J K + L J. The per-sample loss is the cross-entropy
+CE_n(omega) = -sum_l y_{n,l} log Q_l(omega, x_n) with Q from (26); F in (25) is its mean.
+
+The oracle protocol used by the SSCA algorithms (sample-based Algorithms 1–2 and feature-based
+Algorithms 3–4) is documented on :class:`FiniteSumProblem`. Two formulations implement it:
+
+* :class:`Regularized27`  — (27): f_0(omega, x_n) = CE_n(omega) + lam ||omega||^2, no constraint;
+* :class:`CostLimited37`  — (37): f_0 = ||omega||^2 (data-free, used exactly by the server as in
+  (38)), one constraint phi_1 = CE_n with level U.
+
+Feature-based block structure (§9.1, "Feature-based block structure implied by the messages"): the
+K input features are partitioned over I clients (:class:`FeatureBlocks`); the server block is
+omega_0 = W2 and client i's block omega_i is the columns W1[:, K_i] of its own features; client i's
+partial quantity is h_{0,i}(omega_i, x_{n,i}) = W1[:, K_i] x_{n,K_i} in R^J, the client-i part of the
+hidden pre-activation z_n = W1 x_n. :meth:`FiniteSumProblem.block_batch_sums` computes the oracle this
+way (each client's partials from its own feature columns, summed, then the chain rule (16)–(17)).
+
+Assumptions named here (the paper leaves them open, spec §10.3):
+
+* input preprocessing (e.g. the x/255 pixel scaling, §10.3 item 2) is done by the caller: the
+  formulations use ``X`` as given;
+* the feature partition (contiguous or random blocks, :func:`contiguous_blocks`,
+  :func:`random_blocks`) is a choice of the experiment (§10.3 item 4);
+* the initialization is random (:meth:`SwishNetwork.init`) because omega = 0 is stationary (§9.5
+  item 4, §10.3 item 1);
+* labels are integers 0..L-1 (the one-hot y_{n,l} of §9.1 is formed internally).
+
+Precision: parameters, statistics returned to the algorithms and every theorem check are float64. A
+problem built on float32 features (``X`` of dtype float32: the MNIST figure runs, whose config says so)
+computes its network products in float32 (the weights are rounded to float32 inside the oracle) and
+returns the gradients in float64; its values are accumulated in float64. The batched linear algebra (forward/backward pass of a 3-layer net with the
+printed statistics (33)–(34), the padded block layout) is hand-written with numpy because no
+library in the environment provides it (there is no autodiff framework in the project).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+from scipy.special import expit, log_softmax
+
+from repro.errors import is_int, is_real, require
+
+__all__ = [
+    "A_BAR_CHOICES",
+    "INIT_SCHEMES",
+    "CostLimited37",
+    "FeatureBlocks",
+    "FiniteSumProblem",
+    "NetworkStats",
+    "ParameterBlocks",
+    "Regularized27",
+    "SwishNetwork",
+    "batch_statistics",
+    "check_blocks",
+    "check_data",
+    "check_omega",
+    "client_partial_preactivations",
+    "contiguous_blocks",
+    "evaluate",
+    "random_blocks",
+    "swish",
+    "swish_prime",
+]
+
+INIT_SCHEMES = ("uniform_fan_in", "normal_fan_in")
+A_BAR_CHOICES = ("surrogate_11", "printed")
+DEFAULT_CHUNK = 8192
+
+
+# --------------------------------------------------------------------------- activation
+
+def _floating(x) -> np.ndarray:
+    """``x`` as an array of its own floating dtype (float32 stays float32), anything else as float64."""
+    x = np.asarray(x)
+    return x if x.dtype in (np.float32, np.float64) else x.astype(np.float64)
+
+
+def swish(z):
+    """S(z) = z / (1 + e^{-z}) = z expit(z) (§9.1), computed stably via ``scipy.special.expit``."""
+    z = _floating(z)
+    return z * expit(z)
+
+
+def swish_prime(z):
+    """S'(z) = (1/(1+e^{-z})) (1 + z e^{-z}/(1+e^{-z})) as printed in §9.1, i.e.
+    expit(z) (1 + z (1 - expit(z))), using e^{-z}/(1+e^{-z}) = 1 - expit(z) (stable for all z)."""
+    z = _floating(z)
+    s = expit(z)
+    return s * (1.0 + z * (1.0 - s))
+
+
+# --------------------------------------------------------------------------- network
+
+@dataclass(frozen=True)
+class SwishNetwork:
+    """Architecture of the Section V network: K inputs, J swish hidden units, L softmax outputs, no
+    biases (§9.1). ``omega = [W1.ravel(), W2.ravel()]`` with W1 (J, K), W2 (L, J); d = J K + L J."""
+
+    K: int
+    J: int
+    L: int
+
+    def __post_init__(self):
+        require(is_int(self.K) and self.K >= 1, "K", self.K, "an integer >= 1 (number of inputs)")
+        require(is_int(self.J) and self.J >= 1, "J", self.J, "an integer >= 1 (hidden units)")
+        require(is_int(self.L) and self.L >= 2, "L", self.L, "an integer >= 2 (number of classes)")
+
+    @property
+    def dim(self) -> int:
+        """d = J K + L J (§9.1)."""
+        return self.J * self.K + self.L * self.J
+
+    def pack(self, W1, W2) -> np.ndarray:
+        """omega = [W1.ravel(), W2.ravel()] (a new float64 vector)."""
+        W1 = np.asarray(W1, dtype=np.float64)
+        W2 = np.asarray(W2, dtype=np.float64)
+        require(W1.shape == (self.J, self.K), "W1", W1.shape, f"shape (J, K) = {(self.J, self.K)}")
+        require(W2.shape == (self.L, self.J), "W2", W2.shape, f"shape (L, J) = {(self.L, self.J)}")
+        return np.concatenate([W1.ravel(), W2.ravel()])
+
+    def unpack(self, omega) -> tuple[np.ndarray, np.ndarray]:
+        """(W1 (..., J, K), W2 (..., L, J)) as views of ``omega`` (..., d) (no copies when omega is a
+        contiguous float64 array); leading axes (e.g. one model per client) are kept."""
+        omega = np.asarray(omega, dtype=np.float64)
+        require(omega.ndim >= 1 and omega.shape[-1] == self.dim, "omega", omega.shape,
+                f"an array whose last axis has length d = {self.dim}")
+        lead = omega.shape[:-1]
+        jk = self.J * self.K
+        W1 = omega[..., :jk].reshape(lead + (self.J, self.K))
+        W2 = omega[..., jk:].reshape(lead + (self.L, self.J))
+        return W1, W2
+
+    def init(self, rng: np.random.Generator, scheme: str = "uniform_fan_in") -> np.ndarray:
+        """A random initial omega^(1) (spec §10.3 item 1; omega = 0 is stationary, §9.5 item 4).
+
+        ``"uniform_fan_in"``: every weight ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)), fan_in = K for W1
+        and J for W2; ``"normal_fan_in"``: N(0, 1/fan_in)."""
+        require(isinstance(rng, np.random.Generator), "rng", type(rng).__name__,
+                "a numpy.random.Generator")
+        require(scheme in INIT_SCHEMES, "scheme", scheme, f"one of {', '.join(INIT_SCHEMES)}")
+        jk = self.J * self.K
+        scale = np.concatenate([np.full(jk, 1.0 / np.sqrt(self.K)),
+                                np.full(self.L * self.J, 1.0 / np.sqrt(self.J))])
+        if scheme == "uniform_fan_in":
+            return rng.uniform(-1.0, 1.0, self.dim) * scale
+        return rng.standard_normal(self.dim) * scale
+
+
+class NetworkStats(NamedTuple):
+    """Weighted batch statistics of the network (leading batch axes allowed, see
+    :func:`batch_statistics`)."""
+
+    cross_entropy: np.ndarray  # (...,) sum_n w_n CE_n
+    sum_y_log_q: np.ndarray    # (...,) sum_n w_n sum_l y_{n,l} log Q_l = -cross_entropy: the (32) quantity
+    theta1: np.ndarray         # (..., J, K) (33) with weights w_n: d/dW1 of the weighted cross-entropy
+    theta2: np.ndarray         # (..., L, J) (34) with weights w_n: d/dW2 of the weighted cross-entropy
+    correct: np.ndarray        # (...,) number of argmax hits (unweighted)
+
+
+def _check_labels(y, n_classes: int, name: str = "y") -> np.ndarray:
+    y = np.asarray(y)
+    require(np.issubdtype(y.dtype, np.integer), name, str(y.dtype), "integer class labels")
+    if y.size:
+        lo, hi = int(y.min()), int(y.max())
+        require(lo >= 0 and hi < n_classes, name, f"labels in [{lo}, {hi}]",
+                f"integer labels in 0..{n_classes - 1}")
+    return y
+
+
+def _forward(Z, W2, y, weights):
+    """Forward pass from the hidden pre-activations Z (..., b, J): H = S(Z), log P = log_softmax(H W2^T).
+
+    Returns (H, log P (..., b, L), weighted cross-entropy sum, number of argmax hits)."""
+    H = swish(Z)
+    logits = np.matmul(H, np.swapaxes(W2, -1, -2))                       # (..., b, L)
+    logq = log_softmax(logits, axis=-1)
+    log_q_true = np.take_along_axis(logq, y[..., None], axis=-1)[..., 0]  # (..., b)
+    cross_entropy = -np.sum(weights * log_q_true, axis=-1)
+    correct = np.sum(np.argmax(logits, axis=-1) == y, axis=-1)
+    return H, logq, cross_entropy, correct
+
+
+def _head(Z, W2, y, weights):
+    """Forward pass (:func:`_forward`) and backward pass to Z.
+
+    Returns (cross-entropy sum, theta2 (..., L, J), G (..., b, J) = d(weighted CE)/dZ, correct), in
+    the matrix form of §9.2: Delta = P - Y, theta2 = (w Delta)^T H (34), G = ((w Delta) W2) * S'(Z),
+    so that theta1 = G^T X (33)."""
+    H, logq, cross_entropy, correct = _forward(Z, W2, y, weights)
+    yi = y[..., None]
+    delta = np.exp(logq)
+    np.put_along_axis(delta, yi, np.take_along_axis(delta, yi, axis=-1) - 1.0, axis=-1)
+    wdelta = weights[..., None] * delta                                  # (..., b, L)
+    theta2 = np.matmul(np.swapaxes(wdelta, -1, -2), H)                   # (..., L, J)
+    G = np.matmul(wdelta, W2) * swish_prime(Z)                           # (..., b, J)
+    return cross_entropy, theta2, G, correct
+
+
+def batch_statistics(net: SwishNetwork, W1, W2, X, y, weights) -> NetworkStats:
+    """Weighted cross-entropy and its gradients (33)–(34) over a batch, one vectorised evaluation.
+
+    Shapes: W1 (..., J, K), W2 (..., L, J), X (..., b, K), y (..., b) integer labels, weights
+    (..., b); the leading axes ``...`` (e.g. one model and batch per client) must agree. With
+    weights N_i/(BN) (a = s) or 1/B (a = f) the fields are the printed batch statistics; theta1 and
+    theta2 are the partial derivatives of sum_n w_n CE_n with respect to W1 and W2 (§9.2)."""
+    X = _floating(X)
+    W1, W2 = (np.asarray(W, dtype=X.dtype) for W in (W1, W2))    # products in the features' dtype
+    weights = np.asarray(weights, dtype=X.dtype)
+    require(W1.shape[-2:] == (net.J, net.K), "W1", W1.shape, f"shape (..., J, K) = (..., {net.J}, {net.K})")
+    require(W2.shape[-2:] == (net.L, net.J), "W2", W2.shape, f"shape (..., L, J) = (..., {net.L}, {net.J})")
+    require(X.ndim >= 2 and X.shape[-1] == net.K, "X", X.shape, f"shape (..., b, K) with K = {net.K}")
+    lead = X.shape[:-2]
+    require(W1.shape[:-2] == lead and W2.shape[:-2] == lead, "W1/W2 leading axes",
+            (W1.shape[:-2], W2.shape[:-2]), f"the leading axes of X, {lead}")
+    y = _check_labels(y, net.L)
+    require(y.shape == X.shape[:-1], "y", y.shape, f"shape {X.shape[:-1]} (the leading axes of X)")
+    require(weights.shape == y.shape, "weights", weights.shape, f"shape {y.shape}")
+    Z = np.matmul(X, np.swapaxes(W1, -1, -2))                            # (..., b, J)
+    ce, theta2, G, correct = _head(Z, W2, y, weights)
+    theta1 = np.matmul(np.swapaxes(G, -1, -2), X)                        # (..., J, K)
+    return NetworkStats(ce, -ce, theta1, theta2, correct)
+
+
+def evaluate(net: SwishNetwork, omega, X, y, chunk: int = 10000) -> dict:
+    """Training/test metrics at omega: ``cost`` = F(omega) of (25) (mean cross-entropy) and
+    ``accuracy`` = fraction of argmax hits. Chunked over samples: memory O(chunk J)."""
+    require(is_int(chunk) and chunk >= 1, "chunk", chunk, "an integer >= 1")
+    X = _floating(X)
+    require(X.ndim == 2 and X.shape[1] == net.K and X.shape[0] >= 1, "X", X.shape,
+            f"shape (N, {net.K}) with N >= 1")
+    y = _check_labels(y, net.L)
+    require(y.shape == (X.shape[0],), "y", y.shape, f"shape ({X.shape[0]},)")
+    W1, W2 = (W.astype(X.dtype, copy=False) for W in net.unpack(check_omega(omega, net.dim)))
+    ce = 0.0
+    hits = 0
+    for start in range(0, X.shape[0], chunk):       # loop over sample chunks (memory bound), not clients
+        Xc, yc = X[start:start + chunk], y[start:start + chunk]
+        Z = Xc @ W1.T
+        _, _, c, correct = _forward(Z, W2, yc, np.ones(yc.shape[0], dtype=X.dtype))   # no backward pass
+        ce += float(c)
+        hits += int(correct)
+    n = X.shape[0]
+    return {"cost": ce / n, "accuracy": hits / n}
+
+
+# --------------------------------------------------------------------------- feature blocks
+
+@dataclass(frozen=True, eq=False)
+class FeatureBlocks:
+    """A partition of the K input features over I clients (feature-based FL, (2) and §9.1).
+
+    ``index`` (I, kmax) holds client i's feature columns K_i (ascending) in its first |K_i| entries,
+    padded with column 0; ``mask`` (I, kmax) is True on the real entries. The padding makes every
+    client-wise computation one batched array operation (no Python loop over clients); padded
+    entries are multiplied by 0. The server block omega_0 is a property of the model, not of the
+    features: W2 for the network, empty (d_0 = 0) for the linear models of
+    :mod:`repro.papers.ssca.problems.instances`; see :class:`ParameterBlocks`."""
+
+    n_features: int
+    index: np.ndarray
+    mask: np.ndarray
+    sizes: np.ndarray = field(init=False)
+
+    def __post_init__(self):
+        K = self.n_features
+        require(is_int(K) and K >= 1, "n_features", K, "an integer >= 1")
+        index = np.array(self.index, dtype=np.int64)
+        mask = np.array(self.mask, dtype=bool)
+        require(index.ndim == 2 and index.shape[0] >= 1 and index.shape[1] >= 1, "index", index.shape,
+                "a 2-d (I, kmax) integer array with I, kmax >= 1")
+        require(mask.shape == index.shape, "mask", mask.shape, f"shape {index.shape} (that of index)")
+        real = index[mask]
+        require(real.size == K and np.array_equal(np.sort(real), np.arange(K)), "index",
+                "columns are not a partition", f"every feature 0..{K - 1} owned by exactly one client")
+        sizes = mask.sum(axis=1)
+        require(bool(np.all(sizes >= 1)), "sizes", sizes.tolist(), "every client owns >= 1 feature")
+        require(bool(np.all(mask[:, :1])) and bool(np.all(mask[:, :-1] >= mask[:, 1:])), "mask",
+                "holes", "each row True on a prefix (real entries first, padding last)")
+        index = np.where(mask, index, 0)
+        for arr in (index, mask, sizes):
+            arr.setflags(write=False)
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "mask", mask)
+        object.__setattr__(self, "sizes", sizes)
+
+    @classmethod
+    def from_columns(cls, columns, n_features: int) -> "FeatureBlocks":
+        """Blocks from a list of per-client column arrays (any sizes >= 1; must partition 0..K-1)."""
+        cols = [np.sort(np.asarray(c, dtype=np.int64).ravel()) for c in columns]
+        require(len(cols) >= 1, "columns", columns, "a non-empty list of column-index arrays")
+        kmax = max(c.size for c in cols)
+        require(kmax >= 1, "columns", "all empty", "every client owns >= 1 feature")
+        index = np.zeros((len(cols), kmax), dtype=np.int64)
+        mask = np.zeros((len(cols), kmax), dtype=bool)
+        for i, c in enumerate(cols):       # construction only, not a hot path
+            index[i, :c.size] = c
+            mask[i, :c.size] = True
+        return cls(n_features, index, mask)
+
+    @property
+    def n_clients(self) -> int:
+        """I."""
+        return self.index.shape[0]
+
+    @property
+    def kmax(self) -> int:
+        """The largest block size (the padded width)."""
+        return self.index.shape[1]
+
+    def columns(self, client: int) -> np.ndarray:
+        """K_i: client ``client``'s feature columns, ascending."""
+        require(is_int(client) and 0 <= client < self.n_clients, "client", client,
+                f"an integer in 0..{self.n_clients - 1}")
+        return self.index[client, : self.sizes[client]]
+
+    def owner(self) -> np.ndarray:
+        """(K,) the client owning each feature."""
+        out = np.empty(self.n_features, dtype=np.int64)
+        out[self.index[self.mask]] = np.nonzero(self.mask)[0]
+        return out
+
+    def gather(self, X) -> np.ndarray:
+        """Each client's own feature columns of a batch X (b, K): the padded (b, I, kmax) layout,
+        zero on padding (client i's slice [:, i, :] depends on X[:, K_i] only)."""
+        return X[:, self.index] * self.mask
+
+    def scatter(self, blocks) -> np.ndarray:
+        """Inverse of :meth:`gather` on the last two axes: (..., I, kmax) -> (..., K), padding dropped."""
+        blocks = np.asarray(blocks)
+        out = np.zeros(blocks.shape[:-2] + (self.n_features,), dtype=blocks.dtype)
+        out[..., self.index[self.mask]] = blocks[..., self.mask]
+        return out
+
+
+def _block_sizes(K: int, I: int) -> np.ndarray:
+    base, extra = divmod(K, I)
+    return np.array([base + 1] * extra + [base] * (I - extra), dtype=np.int64)
+
+
+def contiguous_blocks(K: int, I: int) -> FeatureBlocks:
+    """Contiguous feature blocks (spec §10.3 item 4). Rule: with K = q I + r (0 <= r < I), the first
+    r clients get q + 1 consecutive columns and the other I - r get q, so sizes differ by at most 1;
+    e.g. K = 784, I = 10: 4 blocks of 79 then 6 blocks of 78 (4*79 + 6*78 = 784)."""
+    require(is_int(K) and K >= 1, "K", K, "an integer >= 1")
+    require(is_int(I) and 1 <= I <= K, "I", I, f"an integer in 1..K = {K} (each client owns a feature)")
+    sizes = _block_sizes(int(K), int(I))
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    kmax = int(sizes[0])
+    offsets = np.arange(kmax)
+    mask = offsets[None, :] < sizes[:, None]
+    index = np.where(mask, starts[:, None] + offsets[None, :], 0)
+    return FeatureBlocks(int(K), index, mask)
+
+
+def random_blocks(K: int, I: int, rng: np.random.Generator) -> FeatureBlocks:
+    """A random partition of the K features over I clients with the sizes of
+    :func:`contiguous_blocks` (first K mod I clients one larger); columns are a uniformly random
+    permutation, sorted within each block."""
+    require(is_int(K) and K >= 1, "K", K, "an integer >= 1")
+    require(is_int(I) and 1 <= I <= K, "I", I, f"an integer in 1..K = {K} (each client owns a feature)")
+    require(isinstance(rng, np.random.Generator), "rng", type(rng).__name__, "a numpy.random.Generator")
+    sizes = _block_sizes(int(K), int(I))
+    perm = rng.permutation(int(K))
+    return FeatureBlocks.from_columns(np.split(perm, np.cumsum(sizes)[:-1]), int(K))
+
+
+@dataclass(frozen=True, eq=False)
+class ParameterBlocks:
+    """The feature-based block structure omega = (omega_0, omega_1..omega_I) of (2) as indices into
+    the flat omega: ``server`` (d_0,) and the padded ``clients`` (I, dmax) with ``mask``. Useful to
+    split a gradient into the messages q_{.,m,0} (server) and q_{.,m,i} (client i), §6.3–6.4."""
+
+    server: np.ndarray
+    clients: np.ndarray
+    mask: np.ndarray
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """(d_1, ..., d_I)."""
+        return self.mask.sum(axis=1)
+
+    @classmethod
+    def network(cls, net: SwishNetwork, blocks: FeatureBlocks) -> "ParameterBlocks":
+        """omega_0 = W2; omega_i = W1[:, K_i] (all J rows), in row-major (j, k) order (§9.1)."""
+        flat = np.arange(net.J * net.K).reshape(net.J, net.K)            # flat index of W1[j, k]
+        I = blocks.n_clients
+        clients = flat[:, blocks.index].transpose(1, 0, 2).reshape(I, -1)   # (I, J*kmax)
+        mask = np.broadcast_to(blocks.mask[:, None, :], (I, net.J, blocks.kmax)).reshape(I, -1)
+        order = np.argsort(~mask, axis=1, kind="stable")                  # real entries first
+        clients = np.take_along_axis(clients, order, axis=1)
+        mask = np.take_along_axis(mask, order, axis=1)
+        width = int(mask.sum(axis=1).max())
+        clients = np.where(mask, clients, 0)[:, :width]
+        mask = mask[:, :width]
+        server = np.arange(net.J * net.K, net.dim)
+        return cls(server, clients, mask)
+
+    @classmethod
+    def linear(cls, blocks: FeatureBlocks) -> "ParameterBlocks":
+        """omega = w in R^K: omega_i = w[K_i]; the server block is empty (d_0 = 0)."""
+        return cls(np.zeros(0, dtype=np.int64), blocks.index.copy(), blocks.mask.copy())
+
+
+def client_partial_preactivations(W1, X, blocks: FeatureBlocks) -> np.ndarray:
+    """h_{0,i}(omega_i, x_{n,i}) = X[:, K_i] W1[:, K_i]^T for every client i: shape (I, b, J).
+
+    Computed from the padded layout in one batched matmul over clients (client i's slice uses only
+    its own columns K_i); sum over axis 0 gives Z = X W1^T (§9.1, §10.3 item 6: the per-client
+    partial sums, which is what the chain rule needs)."""
+    W1 = np.asarray(W1, dtype=np.float64)
+    X = np.asarray(X, dtype=np.float64)
+    require(X.ndim == 2 and X.shape[1] == blocks.n_features, "X", X.shape,
+            f"shape (b, K) with K = {blocks.n_features}")
+    require(W1.ndim == 2 and W1.shape[1] == blocks.n_features, "W1", W1.shape,
+            f"shape (J, K) with K = {blocks.n_features}")
+    Xg = blocks.gather(X)                                        # (b, I, kmax)
+    Wg = blocks.gather(W1)                                       # (J, I, kmax)
+    return np.matmul(Xg.transpose(1, 0, 2), Wg.transpose(1, 2, 0))   # (I, b, J)
+
+
+# --------------------------------------------------------------------------- oracle base
+
+def check_omega(omega, d: int) -> np.ndarray:
+    """A model vector as float64, of shape (d,), with finite entries (shared with ``ssca_problems``)."""
+    omega = np.asarray(omega, dtype=np.float64)
+    require(omega.shape == (d,), "omega", omega.shape, f"shape ({d},)")
+    require(bool(np.all(np.isfinite(omega))), "omega", "non-finite entries", "finite entries")
+    return omega
+
+
+class FiniteSumProblem:
+    """Base of the SSCA oracles: F_0(w) = (1/N) sum_n f_0(w, x_n) and M constraints
+    F_m(w) = Phi_m(w) - U_m, Phi_m(w) = (1/N) sum_n phi_m(w, x_n) (Problems 1/3/6/8 of the paper).
+
+    Attributes: ``dim`` (d), ``n_samples`` (N), ``n_constraints`` (M), ``constraint_levels`` (M,)
+    (the U_m), ``exact_objective_weight`` (q0 when f_0(w, x) = q0 ||w||^2 for every x, so the server
+    can use it exactly as in (38); else None), ``blocks`` (:class:`FeatureBlocks`) and
+    ``parameter_blocks`` (:class:`ParameterBlocks`).
+
+    Methods (weights w_n are arbitrary, e.g. N_i/(BN) for Algorithms 1–2, 1/B for 3–4):
+
+    * ``batch_sums(omega, index, weights) -> (values (M+1,), grads (M+1, d))``: values[0] =
+      sum_n w_n f_0(omega, x_n), values[m] = sum_n w_n phi_m(omega, x_n) (U_m not subtracted),
+      grads the same weighted sums of gradients; one vectorised evaluation over the batch;
+    * ``block_batch_sums``: the same, computed the feature-based way ((2), (16), (17));
+    * ``stacked_objective_grads(omegas (I, d), index (I, b), weights (I, b)) -> (I, d)``;
+    * ``full_values_and_grads(omega)``: means over all N samples, chunked.
+    """
+
+    dim: int
+    n_samples: int
+    n_constraints: int
+    constraint_levels: np.ndarray
+    exact_objective_weight: float | None
+    blocks: FeatureBlocks
+    parameter_blocks: ParameterBlocks
+    chunk: int = DEFAULT_CHUNK
+
+    # -- validation shared by the subclasses
+    def _check_batch(self, omega, index, weights):
+        omega = check_omega(omega, self.dim)
+        index = np.asarray(index)
+        require(index.ndim == 1 and (index.size == 0 or np.issubdtype(index.dtype, np.integer)),
+                "index", getattr(index, "shape", index), "a 1-d integer array of sample indices")
+        if index.size:
+            require(int(index.min()) >= 0 and int(index.max()) < self.n_samples, "index",
+                    f"entries in [{int(index.min())}, {int(index.max())}]",
+                    f"sample indices in 0..N-1 = {self.n_samples - 1}")
+        index = index.astype(np.int64, copy=False)
+        weights = np.asarray(weights, dtype=np.float64)
+        require(weights.shape == index.shape, "weights", weights.shape, f"shape {index.shape} (that of index)")
+        require(bool(np.all(np.isfinite(weights))), "weights", "non-finite entries", "finite weights")
+        return omega, index, weights
+
+    def _check_stacked(self, omegas, index, weights):
+        omegas = np.asarray(omegas, dtype=np.float64)
+        require(omegas.ndim == 2 and omegas.shape[1] == self.dim, "omegas", omegas.shape,
+                f"shape (I, d) with d = {self.dim}")
+        require(bool(np.all(np.isfinite(omegas))), "omegas", "non-finite entries", "finite entries")
+        index = np.asarray(index)
+        require(index.ndim == 2 and index.shape[0] == omegas.shape[0]
+                and np.issubdtype(index.dtype, np.integer), "index", index.shape,
+                f"an integer array of shape (I, b) with I = {omegas.shape[0]}")
+        if index.size:
+            require(int(index.min()) >= 0 and int(index.max()) < self.n_samples, "index",
+                    f"entries in [{int(index.min())}, {int(index.max())}]",
+                    f"sample indices in 0..N-1 = {self.n_samples - 1}")
+        weights = np.asarray(weights, dtype=np.float64)
+        require(weights.shape == index.shape, "weights", weights.shape, f"shape {index.shape}")
+        require(bool(np.all(np.isfinite(weights))), "weights", "non-finite entries", "finite weights")
+        return omegas, index.astype(np.int64, copy=False), weights
+
+    def batch_sums(self, omega, index, weights):
+        omega, index, weights = self._check_batch(omega, index, weights)
+        return self._batch_sums(omega, index, weights)
+
+    def block_batch_sums(self, omega, index, weights):
+        omega, index, weights = self._check_batch(omega, index, weights)
+        return self._block_batch_sums(omega, index, weights)
+
+    def stacked_objective_grads(self, omegas, index, weights) -> np.ndarray:
+        omegas, index, weights = self._check_stacked(omegas, index, weights)
+        return self._stacked_objective_grads(omegas, index, weights)
+
+    def full_values_and_grads(self, omega):
+        """(values (M+1,), grads (M+1, d)): F_0 and Phi_m (levels not subtracted) and their
+        gradients at omega, i.e. batch sums over all N samples with weights 1/N, in chunks of
+        ``self.chunk`` samples (memory bound; a loop over sample chunks, not over clients)."""
+        omega = check_omega(omega, self.dim)
+        n = self.n_samples
+        values = np.zeros(self.n_constraints + 1)
+        grads = np.zeros((self.n_constraints + 1, self.dim))
+        for start in range(0, n, self.chunk):
+            stop = min(start + self.chunk, n)
+            v, g = self._batch_sums(omega, slice(start, stop), np.full(stop - start, 1.0 / n))
+            values += v
+            grads += g
+        return values, grads
+
+    def constraint_values(self, omega) -> np.ndarray:
+        """F_m(omega) = Phi_m(omega) - U_m, m = 1..M, on the full data."""
+        values, _ = self.full_values_and_grads(omega)
+        return values[1:] - self.constraint_levels
+
+
+def check_data(X, y, n_classes=None):
+    """X as float64, or float32 when it is float32 (no copy either way), with finite entries; y checked (shared
+    with ``ssca_problems``)."""
+    X = _floating(X)
+    require(X.ndim == 2 and X.shape[0] >= 1 and X.shape[1] >= 1, "X", X.shape,
+            "a 2-d (N, K) array with N, K >= 1")
+    require(bool(np.all(np.isfinite(X))), "X", "non-finite entries", "finite features")
+    y = np.asarray(y)
+    require(y.shape == (X.shape[0],), "y", y.shape, f"shape ({X.shape[0]},) (one label per row of X)")
+    if n_classes is not None:
+        y = _check_labels(y, n_classes).astype(np.int64, copy=False)
+    return X, y
+
+
+def check_blocks(blocks, K: int) -> FeatureBlocks:
+    """A FeatureBlocks partition of exactly K features (shared with ``ssca_problems``)."""
+    require(isinstance(blocks, FeatureBlocks), "blocks", type(blocks).__name__,
+            "a FeatureBlocks (e.g. contiguous_blocks(K, I))")
+    require(blocks.n_features == K, "blocks.n_features", blocks.n_features,
+            f"the number of features K = {K}")
+    return blocks
+
+
+# --------------------------------------------------------------------------- formulations
+
+class _NetworkProblem(FiniteSumProblem):
+    """Shared data handling and cross-entropy oracle of (27) and (37)."""
+
+    def __init__(self, net: SwishNetwork, X, y, blocks: FeatureBlocks):
+        require(isinstance(net, SwishNetwork), "net", type(net).__name__, "a SwishNetwork")
+        X, y = check_data(X, y, net.L)
+        require(X.shape[1] == net.K, "X", X.shape, f"shape (N, K) with K = net.K = {net.K}")
+        self.net, self.X, self.y = net, X, y
+        self.blocks = check_blocks(blocks, net.K)
+        self.parameter_blocks = ParameterBlocks.network(net, self.blocks)
+        self.dim = net.dim
+        self.n_samples = X.shape[0]
+
+    # cross-entropy sums and gradient (flat), sample-based
+    def _ce(self, omega, index, weights):
+        W1, W2 = self.net.unpack(omega)
+        st = batch_statistics(self.net, W1, W2, self.X[index], self.y[index], weights)
+        return float(st.cross_entropy), np.concatenate([st.theta1.ravel(), st.theta2.ravel()]).astype(np.float64)
+
+    # the same, feature-based: client partials from own columns, summed; chain rule (16)-(17)
+    def _ce_blocks(self, omega, index, weights):
+        net, blocks = self.net, self.blocks
+        W1, W2 = (W.astype(self.X.dtype, copy=False) for W in net.unpack(omega))
+        Xg = blocks.gather(self.X[index])                             # (b, I, kmax): client i's own columns
+        Wg = blocks.gather(W1)                                        # (J, I, kmax): omega_i
+        partial = np.matmul(Xg.transpose(1, 0, 2), Wg.transpose(1, 2, 0))   # (I, b, J) h_{0,i}
+        Z = partial.sum(axis=0)                                       # the server/label holder sums them
+        ce, theta2, G, _ = _head(Z, W2, self.y[index], weights.astype(Z.dtype))   # (16): omega_0 = W2 block
+        # (17): client i multiplies dg/dh_{0,i} = G by grad h_{0,i} = its own features
+        T = np.matmul(G.T[None], Xg.transpose(1, 0, 2))               # (I, J, kmax)
+        theta1 = blocks.scatter(T.transpose(1, 0, 2))                 # (J, K)
+        return float(ce), np.concatenate([theta1.ravel(), theta2.ravel()]).astype(np.float64)
+
+    def _stacked_ce_grads(self, omegas, index, weights):
+        W1, W2 = self.net.unpack(omegas)                              # (I, J, K), (I, L, J)
+        st = batch_statistics(self.net, W1, W2, self.X[index], self.y[index], weights)
+        I, split = omegas.shape[0], self.net.J * self.net.K
+        out = np.empty((I, self.dim))                                  # float64, filled without a concatenation
+        out[:, :split], out[:, split:] = st.theta1.reshape(I, -1), st.theta2.reshape(I, -1)
+        return out
+
+    def evaluate(self, omega, chunk: int = 10000) -> dict:
+        """:func:`evaluate` on the held data."""
+        return evaluate(self.net, omega, self.X, self.y, chunk)
+
+
+class Regularized27(_NetworkProblem):
+    """(27): min F(omega) + lam ||omega||^2, lam > 0, as a finite sum with
+    f_0(omega, x_n) = CE_n(omega) + lam ||omega||^2; M = 0 (no constraints).
+
+    The cross-entropy gradients are (33)–(34); the regulariser's gradient 2 lam omega is data-free.
+    ``exact_objective_weight`` is None (the objective depends on the data). Feature-based: the
+    server (omega_0 = W2) and each client (omega_i = W1[:, K_i]) add the regulariser terms of their
+    own blocks."""
+
+    def __init__(self, net: SwishNetwork, X, y, lam: float, blocks: FeatureBlocks):
+        require(is_real(lam) and lam > 0, "lam", lam, "a finite number > 0 (the regulariser of (27))")
+        super().__init__(net, X, y, blocks)
+        self.lam = float(lam)
+        self.n_constraints = 0
+        self.constraint_levels = np.zeros(0)
+        self.exact_objective_weight = None
+
+    def _finish(self, omega, weights, ce, grad):
+        s = weights.sum()
+        values = np.array([ce + self.lam * float(omega @ omega) * s])
+        return values, (grad + 2.0 * self.lam * s * omega)[None, :]
+
+    def _batch_sums(self, omega, index, weights):
+        return self._finish(omega, weights, *self._ce(omega, index, weights))
+
+    def _block_batch_sums(self, omega, index, weights):
+        return self._finish(omega, weights, *self._ce_blocks(omega, index, weights))
+
+    def _stacked_objective_grads(self, omegas, index, weights):
+        grads = self._stacked_ce_grads(omegas, index, weights)
+        grads += 2.0 * self.lam * weights.sum(axis=1)[:, None] * omegas
+        return grads
+
+
+class CostLimited37(_NetworkProblem):
+    """(37): min ||omega||^2 s.t. F(omega) - U <= 0, U > 0 ("the limit on the cost").
+
+    f_0(omega, x) = ||omega||^2 for every x, so ``exact_objective_weight = 1.0`` and
+    values[0] = ||omega||^2 sum_n w_n, grads[0] = 2 omega sum_n w_n; M = 1 with
+    phi_1(omega, x_n) = CE_n(omega), ``constraint_levels = [U]``.
+
+    ``a_bar``: ``"surrogate_11"`` (default) returns values[1] = sum_n w_n CE_n, the value the
+    surrogate (11)/(22) requires (so the constraint surrogate matches F at omega^(t)); ``"printed"``
+    returns values[1] = sum_n w_n sum_l y log Q = -sum_n w_n CE_n, the sign printed in (32) (spec
+    §9.3; an audit finding: with it the surrogate constraint does not match F). The gradients stay
+    those of CE in both cases, as (33)–(34) are printed.
+    """
+
+    def __init__(self, net: SwishNetwork, X, y, U: float, blocks: FeatureBlocks,
+                 a_bar: str = "surrogate_11"):
+        require(is_real(U) and U > 0, "U", U, "a finite number > 0 (the cost limit of (37))")
+        require(a_bar in A_BAR_CHOICES, "a_bar", a_bar, f"one of {', '.join(A_BAR_CHOICES)}")
+        super().__init__(net, X, y, blocks)
+        self.U = float(U)
+        self.a_bar = a_bar
+        self.n_constraints = 1
+        self.constraint_levels = np.array([self.U])
+        self.exact_objective_weight = 1.0
+
+    def _finish(self, omega, weights, ce, grad):
+        s = weights.sum()
+        sign = 1.0 if self.a_bar == "surrogate_11" else -1.0
+        values = np.array([float(omega @ omega) * s, sign * ce])
+        return values, np.stack([2.0 * s * omega, grad])
+
+    def _batch_sums(self, omega, index, weights):
+        return self._finish(omega, weights, *self._ce(omega, index, weights))
+
+    def _block_batch_sums(self, omega, index, weights):
+        return self._finish(omega, weights, *self._ce_blocks(omega, index, weights))
+
+    def _stacked_objective_grads(self, omegas, index, weights):
+        return 2.0 * weights.sum(axis=1)[:, None] * omegas

@@ -1,0 +1,159 @@
+"""Algorithms 1-4 on small smooth problems whose constants are known exactly (spec 8.4): the quantities
+Theorems 1-4 and Lemmas 2, 4, 5 say must vanish or must hold, logged at every iteration.
+
+Problems (:mod:`repro.papers.ssca.problems.instances`; data: Gaussian features, labels of a planted direction
+flipped with probability 0.1, so the logistic loss is coercive and its sublevel sets are compact):
+
+* ``logistic_l2``          Problem 1/6, convex: logistic loss + reg ||w||^2 (unique KKT point, computed
+  to 1e-10 by the problem's reference solver; the distance to it is logged);
+* ``nonconvex_logistic``   Problem 1/6, nonconvex: logistic loss + reg sum w^2 / (1 + w^2);
+* ``norm_loss_limit``      Problem 3/8 shaped like (37): min ||w||^2 s.t. mean logistic loss <= U (unique
+  KKT point, distance logged);
+* ``nonconvex_loss_limit`` Problem 3/8 with a nonconvex objective sum w^2/(1+w^2) + 0.05 ||w||^2.
+
+U is set to the minimal logistic loss (scipy, recorded) plus ``U_MARGIN``, so Slater's condition holds
+and the constraint set {loss <= U} is compact (Theorems 2/4's hypothesis), which we record.
+
+Step sizes (``STEPS``): two power-law pairs inside the region where (4) and (6) hold (decided exactly by
+:func:`bounds.ssca.power_law_conditions`) and the Section VI family (0.6, 0.9, 0.3), which violates
+sum gamma^2 < oo, for comparison.
+
+Per iteration t (monitor at every t): F0(w^t) and grad F0(w^t) on all N samples; for M = 0 the
+stationarity residual ||grad F0|| (Problem 1/6 KKT); for M = 1 the KKT residuals of Problem 3/8 with
+NNLS multipliers (:func:`bounds.ssca.kkt_constrained`) and of Problem 4/9 with the server's nu as the
+multiplier (:func:`bounds.ssca.kkt_penalty`); ||omega_bar - omega|| (-> 0 in the proofs); the tracking
+errors of Lemma 2 / Lemma 5 (for M = 0 exactly ||grad F0(w^t) - grad F_bar^(t)(w^t)|| with
+grad F_bar^(t)(w^t) = 2 tau (w^t - omega_bar^t) from (8)-(9); for M = 1 the constraint surrogate of the
+previous iteration at w^t); max_s ||w^s|| (Theorem 1's boundedness hypothesis); and both sides of (51).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from bounds import ssca as B
+
+from repro.papers.ssca.algorithms import ssca as alg
+from repro.errors import require
+from repro.papers.ssca.problems import instances as SP
+from repro.papers.ssca.problems import swish_network as SN
+from repro.runner import RunSpec
+from repro.experiment import check_profile
+
+_FN = "repro.papers.ssca.runs.convergence."
+PROBLEMS = ("logistic_l2", "nonconvex_logistic", "norm_loss_limit", "nonconvex_loss_limit")
+STEPS = {"theory_a": (0.9, 0.6, 0.9, 0.75), "theory_b": (0.9, 0.5, 0.9, 0.6), "section_vi": (0.6, 0.3, 0.9, 0.35)}
+U_MARGIN = 0.05
+NONCONVEX_OBJECTIVE_REG = 1.0      # f_0 = sum w^2/(1+w^2) + 0.05 ||w||^2: nonconvex (needs reg > 0.2)
+SEEDS = {"quick": 2, "paper": 20}
+ITERATIONS = {"quick": 2000, "paper": 20000}
+BASE = {"n": 600, "d": 20, "clients": 5, "flip": 0.1, "reg": 0.05, "tau": 0.5, "penalty": 100.0}
+BATCH = {"sample": 4, "feature": 20}                                   # I * 4 = 20: coupled sizes
+
+
+def validate(config: dict) -> None:
+    require(config.get("problem") in PROBLEMS, "problem", config.get("problem"), f"one of {PROBLEMS}")
+    require(config.get("steps") in STEPS, "steps", config.get("steps"), f"one of {tuple(STEPS)}")
+    require(config.get("mode") in ("sample", "feature"), "mode", config.get("mode"), "'sample' or 'feature'")
+
+
+def build_problem(config: dict, rng: np.random.Generator):
+    X, y = SP.make_classification(config["n"], config["d"], config["flip"], rng)
+    blocks = SN.contiguous_blocks(config["d"], config["clients"])
+    name = config["problem"]
+    info = {}
+    if name == "logistic_l2":
+        problem = SP.LogisticL2(X, y, config["reg"], blocks)
+    elif name == "nonconvex_logistic":
+        problem = SP.NonconvexLogistic(X, y, config["reg"], blocks)
+    else:
+        floor = SP.NormWithLossLimit(X, y, 1.0, blocks).minimal_loss()
+        info["min_loss"] = floor
+        U = floor + U_MARGIN
+        problem = (SP.NormWithLossLimit(X, y, U, blocks) if name == "norm_loss_limit"
+                   else SP.NonconvexWithLossLimit(X, y, U, NONCONVEX_OBJECTIVE_REG, blocks))
+    if name == "logistic_l2":
+        info["reference"] = problem.reference_stationary_point().w
+    elif name == "norm_loss_limit":
+        info["reference"] = problem.reference_kkt_point().w
+    return problem, X, y, info
+
+
+class _Monitor:
+    """Called at every iteration; keeps w^{t-1} and grad F0(w^{t-1}) to form both sides of (51) at t-1."""
+
+    def __init__(self, problem, c: float, reference: np.ndarray | None):
+        self.problem, self.c, self.reference = problem, c, reference
+        self.prev = None
+        self.rows: list[dict] = []
+
+    def __call__(self, t: int, state) -> dict:
+        values, grads = self.problem.full_values_and_grads(state.omega)
+        M = self.problem.n_constraints
+        nan = float("nan")
+        out = {"F0": float(values[0]), "omega_norm": float(np.linalg.norm(state.omega)), "tracking": nan}
+        out |= ({"descent": nan, "delta": nan} if M == 0 else
+                {"kkt_penalty": nan, "constraint": nan, "tracking_value": nan})
+        if self.reference is not None:
+            out["dist_reference"] = float(np.linalg.norm(state.omega - self.reference))
+        if M == 0:
+            out["kkt"] = B.kkt_unconstrained(grads[0])["stationarity"]
+        else:
+            F = values[1:] - self.problem.constraint_levels
+            out["kkt"] = B.kkt_constrained(grads[0], grads[1:], F)["max"]
+            zeta = np.atleast_1d(state.zeta) if state.zeta is not None else np.zeros(M)
+            nu = np.atleast_1d(state.nu) if state.nu is not None else np.zeros(M)
+            out["kkt_penalty"] = B.kkt_penalty(grads[0], grads[1:], F, zeta, self.c, multipliers=nu)["max"]
+            out["constraint"] = float(F.max())
+            if state.f_hat_const is not None and t > 1:
+                w = state.omega
+                surrogate = state.f_hat_const + state.f_hat_lin[1:] @ w + state.tau * (w @ w)
+                out["tracking_value"] = float(np.max(np.abs(surrogate - values[1:])))
+                grad_bar = state.f_hat_lin[1:] + 2 * state.tau * w
+                out["tracking"] = float(np.max(np.linalg.norm(grad_bar - grads[1:], axis=1)))
+        # (51) for the previous iteration: descent F0(w^t) - F0(w^{t-1}), Delta and err at t-1
+        if M == 0 and self.prev is not None and state.omega_bar is not None:
+            w_prev, f_prev, g_prev = self.prev
+            delta = state.omega_bar - w_prev
+            out["descent"] = float(values[0] - f_prev)
+            out["delta"] = float(np.linalg.norm(delta))
+            out["tracking"] = float(np.linalg.norm(g_prev + 2 * state.tau * delta))
+        self.prev = (state.omega.copy(), float(values[0]), grads[0].copy())
+        return out
+
+
+def run_convergence(config: dict, seed: int):
+    validate(config)
+    ss = np.random.SeedSequence([seed, PROBLEMS.index(config["problem"]), 19_08_11015])
+    data_rng, init_rng, run_rng = (np.random.default_rng(s) for s in ss.spawn(3))
+    problem, X, y, info = build_problem(config, data_rng)
+    a1, alpha, a2, beta = STEPS[config["steps"]]
+    verdict = B.power_law_conditions(a1, alpha, a2, beta)
+    T = config["iterations"]
+    params = alg.SSCAParams(tau=config["tau"], steps=alg.PowerLawSteps(a1, alpha, a2, beta), iterations=T,
+                            batch=BATCH[config["mode"]], penalty=config["penalty"], checkpoints=tuple(range(1, T + 1)))
+    omega1 = init_rng.normal(size=problem.dim)
+    reference = info.pop("reference", None)
+    monitor = _Monitor(problem, config["penalty"], reference)
+    if config["mode"] == "sample":
+        clients = np.random.default_rng(ss.spawn(1)[0]).permutation(config["n"]).reshape(config["clients"], -1)
+        trace = alg.run_sample_based(problem, params, run_rng, omega1, clients, monitor=monitor)
+    else:
+        trace = alg.run_feature_based(problem, params, run_rng, omega1, monitor=monitor)
+    mon = {k: np.asarray(v, float) for k, v in trace.monitor.items()}
+    arrays = {"t": np.asarray(trace.checkpoints, int), "rho": trace.rho, "gamma": trace.gamma,
+              "step_norm": trace.step_norm} | mon
+    arrays["max_norm"] = np.maximum.accumulate(mon["omega_norm"])
+    meta = {"conditions_4": verdict.holds4, "conditions_6": verdict.holds6, "failed": list(verdict.failed),
+            "mu": 2 * config["tau"]} | info
+    if problem.n_constraints == 0:
+        meta["L_hat"] = float(problem.lipschitz_gradient())
+    else:
+        arrays |= {"nu": trace.nu[:, 0], "zeta": trace.zeta[:, 0]}
+    return arrays, meta
+
+
+def convergence_specs(profile: str) -> list[RunSpec]:
+    check_profile(profile)
+    return [RunSpec("ssca.convergence", BASE | {"problem": p, "steps": s, "mode": m, "iterations": ITERATIONS[profile],
+                                                "profile": profile}, seed, _FN + "run_convergence")
+            for p in PROBLEMS for s in STEPS for m in ("sample", "feature") for seed in range(SEEDS[profile])]

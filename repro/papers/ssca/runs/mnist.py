@@ -1,0 +1,336 @@
+"""Mini-batch SSCA on MNIST with the 3-layer swish network of Section V: the runs behind Figures 2-4
+and the audit's literal-(32) run (spec 10).
+
+Every choice the paper leaves open (spec 10.3) is named in the config and fixed here:
+
+* data (item 2): the official 60k/10k split, pixels / 255, no other preprocessing. ``dataset="digits"``
+  swaps in scikit-learn's 8x8 digits as a labelled stand-in for tests (item 16), never for figures;
+* network: K = 784 inputs, J = 128 swish units, L = 10 softmax outputs, no biases (d = 101,632);
+* initialization (item 1): W ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)) from the run's Generator
+  (omega = 0 is a stationary point, spec 9.5 item 4);
+* clients (item 3): I = 10, an IID split of the 60k training samples into equal parts of 6000;
+  feature-based (item 4): contiguous column blocks of 78/79 pixels, the label holder is the server
+  (item 5), clients exchange per-client partial pre-activations (item 6);
+* mini-batches (item 7): uniform without replacement within a batch, independent across iterations;
+* horizon (item 8): T = 1000 (the axes of Fig. 2; the text's T = 100 is a checkpoint);
+* step sizes: the Section VI triples, matched position by position to the batch sizes (spec 3);
+  tau = 0.1, c = 1e5 (a single penalty, as in the experiments; spec 10.3 item 11);
+* (27) with lambda = 1e-5 and (37) with U = 0.13 for Figures 2 and 3 (Figure 3's values are not in the
+  copy: item 12, we reuse Figure 2's);
+* the constant term (32): ``a_bar="surrogate_11"`` (the sign that makes (38) the surrogate (11) of
+  F - U) for every figure; ``a_bar="printed"`` is the literal (32), run only for the audit;
+* SGD baselines (item 9): sample-based FedAvg-style SGD (E local steps per round, server averages,
+  one iteration = one round) and feature-based SGD, both on (27); learning rate a / t^alpha chosen
+  by a grid search (``SGD_GRID``) on the training objective after ``grid_iterations`` iterations,
+  evaluated on a fixed 10k subsample of the training set; the grid and the winner are recorded. The search
+  is one run per SGD configuration (``run_sgd_grid``, on seed 0's initialization and split), and every seed's
+  SGD run reads its winner (the runner's ``needs``): the rate is chosen once per configuration, not per seed;
+* dtype: ``"float32"`` for the features and the network products of the figures' runs (their training loops,
+  as the paper's own frameworks train); the iterates, the server steps, the closed forms and every theorem
+  check (``ssca.convergence``, ``ssca.theorem5``) are float64, and so is the audit's literal-(32) run
+  (``ssca.printed_32``): its model collapses to ||omega||^2 ~ 1e-54, whose logits underflow in float32, so its
+  test accuracy would only measure float32 underflow;
+* metrics (item 13 and spec 10.2): at ``checkpoints`` the training cost F (25) on all 60k training
+  samples, the objective of (27), test accuracy on the 10k test set, ||omega||^2 and the fraction of
+  weights with |w| < ``SPARSITY_THRESHOLD`` (our reading of "model sparsity"); per iteration the step
+  sizes, for (37) also nu, its regime, zeta, A and b; wall time per iteration;
+* closed forms on the run's own quantities: at ``solver_checks`` (checkpoints; first seed only; every batch
+  size at the paper profile, the middle one at the quick profile: ``SOLVER_CHECK_BATCHES``) the server
+  problem ((28)-(29) or (38)) built from the run's Theta, beta, A is solved by cvxpy and compared with the
+  closed form.
+
+Runs (item 14): seeds vary the initialization, the client split and the batches. The quick profile (a few
+minutes on 2 cores, timed by ``benchmarks/bench_ssca.py --only quick``) trades statistical weight for time, never
+the problem: 1 seed per curve instead of the paper's 100 (``SEEDS``), 6 checkpoints instead of 13
+(``CHECKPOINTS``), a 6-point SGD grid scored after 100 iterations instead of 20 points after 1000
+(``SGD_GRID``, ``GRID_ITERATIONS``). Data, network, T, step sizes and full-data metrics are the same in both
+profiles. Figure 4 plots values at T only, so its runs evaluate the metrics at t = T only.
+"""
+from __future__ import annotations
+
+import functools
+import time
+
+import numpy as np
+
+from repro.papers.ssca.algorithms import federated_sgd as sgd
+from repro.papers.ssca.algorithms import ssca as alg
+from repro.errors import require
+from repro.papers.ssca.problems import mnist_pixels as MP
+from repro.papers.ssca.problems import swish_network as SN
+from repro.runner import RunSpec, watch
+from repro.experiment import check_profile
+
+_FN = "repro.papers.ssca.runs.mnist."
+TRIPLES = {1: (0.4, 0.4, 0.4), 10: (0.6, 0.9, 0.3), 100: (0.9, 0.9, 0.3)}        # sample-based B -> (a1, a2, alpha)
+FEATURE_TRIPLES = {10: (0.4, 0.4, 0.4), 100: (0.6, 0.9, 0.3), 1000: (0.9, 0.9, 0.3)}
+SGD_SAMPLE_CONFIGS = ((1, 1), (10, 1), (100, 1), (5, 2), (50, 2))               # (B, E) of Fig. 2's legend
+SGD_GRID = {"quick": tuple((a, al) for a in (0.3, 1.0, 3.0) for al in (0.3, 0.5)),
+            "paper": tuple((a, al) for a in (0.1, 0.3, 1.0, 3.0, 10.0) for al in (0.0, 0.2, 0.4, 0.6))}
+GRID_ITERATIONS = {"quick": 100, "paper": 1000}
+LAMBDA, U_LIMIT, TAU, PENALTY = 1e-5, 0.13, 0.1, 1e5
+FIG4_LAMBDAS = (1e-5, 1e-4, 1e-3, 1e-2)
+FIG4_LIMITS = (0.13, 0.2, 0.3, 0.5)
+SPARSITY_THRESHOLD = 1e-3
+SEEDS = {"quick": 1, "paper": 100}
+ITERATIONS = 1000
+CHECKPOINTS = {"quick": (1, 25, 100, 250, 500, 1000),
+               "paper": (1, 25, 50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000)}
+SOLVER_CHECKS = (100, 1000)                      # a subset of every profile's CHECKPOINTS; first seed only
+SOLVER_CHECK_BATCHES = {"quick": {"sample": (10,), "feature": (100,)},             # the middle batch size
+                        "paper": {"sample": tuple(TRIPLES), "feature": tuple(FEATURE_TRIPLES)}}
+GRID_SUBSAMPLE = 10_000
+DATASETS = ("mnist", "digits")
+BASE = {"dataset": "mnist", "clients": 10, "hidden": 128, "tau": TAU, "penalty": PENALTY, "iterations": ITERATIONS,
+        "init": "uniform_fan_in", "feature_split": "contiguous",
+        "a_bar": "surrogate_11", "solver_checks": [], "dtype": "float32"}
+
+
+def validate(config: dict) -> None:
+    require(config.get("dataset") in DATASETS, "dataset", config.get("dataset"), f"one of {DATASETS}")
+    require(config.get("formulation") in ("27", "37"), "formulation", config.get("formulation"),
+            "'27' (regularised) or '37' (cost-limited)")
+    require(config.get("mode") in ("sample", "feature"), "mode", config.get("mode"), "'sample' or 'feature'")
+    require(config.get("method") in ("ssca", "sgd"), "method", config.get("method"), "'ssca' or 'sgd'")
+    require(config.get("dtype") in MP.DTYPES, "dtype", config.get("dtype"), f"one of {MP.DTYPES}")
+    require(not (config["method"] == "sgd" and config["formulation"] == "37"), "method", "sgd",
+            "the SGD baselines solve (27) only (the paper compares them on Fig. 2(a),(c))")
+    checkpoints = config.get("checkpoints", [])
+    require(all(1 <= c <= config.get("iterations", 0) for c in checkpoints), "checkpoints", checkpoints,
+            "iteration indices within 1..iterations")
+    require(set(config.get("solver_checks", [])) <= set(checkpoints), "solver_checks", config.get("solver_checks"),
+            "a subset of the checkpoints (the check runs inside the checkpoint monitor)")
+
+
+@functools.lru_cache(maxsize=2)
+def _data(dataset: str, dtype: str = "float64") -> dict:
+    return MP.load_mnist_pixels(dtype=dtype) if dataset == "mnist" else MP.load_digits_standin(dtype=dtype)
+
+
+def _problem(config: dict, net, X, y, blocks):
+    if config["formulation"] == "27":
+        return SN.Regularized27(net, X, y, config["lam"], blocks)
+    return SN.CostLimited37(net, X, y, config["U"], blocks, a_bar=config["a_bar"])
+
+
+def _monitor(config: dict, net, data: dict, lam: float, seed: int):
+    """Full-data metrics at checkpoints, and the closed-form-vs-solver check at ``solver_checks`` (first seed only:
+    three cvxpy solves on d = 101,632 cost seconds each)."""
+    X, y, Xt, yt = data["x_train"], data["y_train"], data["x_test"], data["y_test"]
+    solver_checks = set(config.get("solver_checks", [])) if seed == 0 else set()
+
+    def monitor(t: int, state) -> dict:
+        omega = state.omega
+        train = SN.evaluate(net, omega, X, y)
+        test = SN.evaluate(net, omega, Xt, yt)
+        sq = float(omega @ omega)
+        out = {"train_cost": train["cost"], "objective_27": train["cost"] + lam * sq, "test_accuracy": test["accuracy"],
+               "train_accuracy": train["accuracy"], "omega_sq": sq,
+               "sparsity": float(np.mean(np.abs(omega) < SPARSITY_THRESHOLD))}
+        out |= {"closed_form_error": float("nan"), "solver_status": float("nan")}
+        if t in solver_checks and t > 1:
+            out |= _closed_form_vs_solver(config, state)
+        return out
+
+    return monitor
+
+
+def _closed_form_vs_solver(config: dict, state) -> dict:
+    """Relative distance between the printed closed form and cvxpy on this iteration's server problem."""
+    from bounds import ssca as B
+
+    from repro.papers.ssca.problems.server import solve_problem_28, solve_problem_38
+
+    tau = config["tau"]
+    if config["formulation"] == "27":
+        coef = state.f_hat_lin[0]                                   # Theta + 2 lambda beta, (28)-(29)
+        closed = B.omega_bar_unconstrained(coef, tau)
+        ref = solve_problem_28(coef, tau, tight=False)
+        return {"closed_form_error": float(np.linalg.norm(closed - ref["omega"]) / max(1.0, np.linalg.norm(ref["omega"]))),
+                "solver_status": 1.0 if ref["status"] == "optimal" else 0.0}
+    theta, A = state.f_hat_lin[1], float(state.f_hat_const[0])
+    sol = B.lemma1_solution(theta, A, config["U"], tau, config["penalty"])
+    ref = solve_problem_38(theta, A, config["U"], tau, config["penalty"], tight=False)
+    scale = max(1.0, float(np.linalg.norm(ref["omega"])))
+    return {"closed_form_error": float(max(np.linalg.norm(sol.omega - ref["omega"]) / scale,
+                                           abs(sol.zeta - ref["zeta"]) / max(1.0, abs(ref["zeta"])))),
+            "solver_status": 1.0 if ref["status"] == "optimal" else 0.0}
+
+
+def _setup(config: dict, seed: int):
+    validate(config)
+    data = _data(config["dataset"], config["dtype"])
+    X, y = data["x_train"], data["y_train"]
+    I = config["clients"]
+    n_use = (X.shape[0] // I) * I                                   # digits stand-in: drop the remainder
+    X, y = X[:n_use], y[:n_use]
+    ss = np.random.SeedSequence([seed, 2104_06011])
+    init_rng, split_rng, run_rng = (np.random.default_rng(s) for s in ss.spawn(3))
+    net = SN.SwishNetwork(X.shape[1], config["hidden"], int(y.max()) + 1)
+    blocks = (SN.contiguous_blocks(X.shape[1], I) if config["feature_split"] == "contiguous"
+              else SN.random_blocks(X.shape[1], I, split_rng))
+    client_indices = MP.iid_client_split(n_use, I, split_rng)
+    omega1 = net.init(init_rng, scheme=config["init"])
+    data = data | {"x_train": X, "y_train": y}
+    return data, net, blocks, client_indices, omega1, run_rng
+
+
+def _sgd_grid(config: dict, net, problem, data, client_indices, omega1, rng) -> tuple[float, float, np.ndarray]:
+    """Grid search of the SGD learning rate a / t^alpha (spec 10.3 item 9): the training objective of (27)
+    on a fixed subsample after ``grid_iterations`` iterations; a diverged grid point scores +inf."""
+    X, y = data["x_train"], data["y_train"]
+    sub = np.random.default_rng(0).choice(X.shape[0], size=min(GRID_SUBSAMPLE, X.shape[0]), replace=False)
+    scores = []
+    for (a, al), child in zip(config["sgd_grid"], rng.spawn(len(config["sgd_grid"]))):
+        params = sgd.SGDParams(lr_a=a, lr_alpha=al, iterations=config["grid_iterations"], batch=config["batch"],
+                               local_steps=config["local_steps"])
+        try:
+            trace = _run_sgd(config, problem, params, child, omega1, client_indices)
+            w = trace.omega_final
+            ev = SN.evaluate(net, w, X[sub], y[sub])
+            scores.append(ev["cost"] + config["lam"] * float(w @ w))
+        except alg.DivergenceError:
+            scores.append(np.inf)
+    scores = np.asarray(scores)
+    best = int(np.argmin(scores))
+    return config["sgd_grid"][best][0], config["sgd_grid"][best][1], scores
+
+
+def _run_sgd(config, problem, params, rng, omega1, client_indices, monitor=None):
+    if config["mode"] == "sample":
+        return sgd.run_fedavg_sgd(problem, params, rng, omega1, client_indices, monitor=monitor)
+    return sgd.run_feature_sgd(problem, params, rng, omega1, monitor=monitor)
+
+
+#: keys of an SGD run that do not affect its learning-rate search
+_NOT_FOR_GRID = ("iterations", "checkpoints", "solver_checks")
+
+
+def run_sgd_grid(config: dict, seed: int):
+    """The learning-rate search of one SGD configuration (module docstring), on seed ``seed``'s initialization,
+    split and grid streams: the score of every grid point and the winner ``lr`` = (a, alpha)."""
+    data, net, blocks, client_indices, omega1, rng = _setup(config | {"iterations": 2, "checkpoints": []}, seed)
+    problem = _problem(config, net, data["x_train"], data["y_train"], blocks)
+    grid_rng, _ = rng.spawn(2)
+    a, al, scores = _sgd_grid(config, net, problem, data, client_indices, omega1, grid_rng)
+    return {"grid_scores": scores, "grid": np.asarray(config["sgd_grid"], float), "lr": np.array([a, al])}, {}
+
+
+@watch("train_cost", step_sizes=("triple",))
+def run_mnist_ssca(config: dict, seed: int, inputs: dict | None = None):
+    """One curve of Figures 2-4: an SSCA algorithm (1-4) or an SGD baseline on (27) / (37); an SGD run reads its
+    learning rate from ``inputs["grid"]`` (:func:`run_sgd_grid`)."""
+    data, net, blocks, client_indices, omega1, rng = _setup(config, seed)
+    lam = config.get("lam", 0.0)
+    problem = _problem(config, net, data["x_train"], data["y_train"], blocks)
+    monitor = _monitor(config, net, data, lam, seed)
+    checkpoints = tuple(config["checkpoints"])
+    meta = {"dataset": config["dataset"], "d": net.dim, "n_train": int(data["x_train"].shape[0]),
+            "blocks": [int(k) for k in blocks.sizes]}
+    arrays: dict[str, np.ndarray] = {}
+    _, run_rng = rng.spawn(2)
+    start = time.perf_counter()
+    if config["method"] == "sgd":
+        grid = inputs["grid"].arrays
+        a, al = (float(v) for v in grid["lr"])
+        arrays |= {"grid_scores": grid["grid_scores"], "grid": grid["grid"], "lr": grid["lr"]}
+        params = sgd.SGDParams(lr_a=a, lr_alpha=al, iterations=config["iterations"], batch=config["batch"],
+                               local_steps=config["local_steps"], checkpoints=checkpoints)
+        trace = _run_sgd(config, problem, params, run_rng, omega1, client_indices, monitor=monitor)
+        arrays["lr_schedule"] = a / np.arange(1, config["iterations"]) ** al
+    else:
+        a1, a2, alpha = config["triple"]
+        params = alg.SSCAParams(tau=config["tau"], steps=alg.PowerLawSteps.section_vi(a1, a2, alpha),
+                                iterations=config["iterations"], batch=config["batch"], penalty=config["penalty"],
+                                checkpoints=checkpoints)
+        if config["mode"] == "sample":
+            trace = alg.run_sample_based(problem, params, run_rng, omega1, client_indices, monitor=monitor)
+        else:
+            trace = alg.run_feature_based(problem, params, run_rng, omega1, monitor=monitor)
+        arrays |= {"rho": trace.rho, "gamma": trace.gamma, "step_norm": trace.step_norm}
+        if config["formulation"] == "37":
+            arrays |= {"nu": trace.nu[:, 0], "zeta": trace.zeta[:, 0], "regime": trace.regime[:, 0],
+                       "A": trace.const[:, 0], "b": trace.lin_norm_sq[:, 0]}
+    seconds = time.perf_counter() - start
+    arrays |= {"checkpoints": np.asarray(trace.checkpoints, int)}
+    arrays |= {name: np.asarray(values, float) for name, values in trace.monitor.items()}
+    meta |= {"seconds": seconds, "floats_sent_per_client": float(np.mean(trace.floats_sent_per_client))}
+    return arrays, meta
+
+
+# ----------------------------------------------------------------------------------------- specs
+def _ssca(mode: str, formulation: str, batch: int, profile: str, **extra) -> dict:
+    triple = (TRIPLES if mode == "sample" else FEATURE_TRIPLES)[batch]
+    value = {"lam": LAMBDA} if formulation == "27" else {"U": U_LIMIT}
+    return BASE | {"mode": mode, "method": "ssca", "formulation": formulation, "batch": batch,
+                   "triple": list(triple), "checkpoints": list(CHECKPOINTS[profile]), "profile": profile} | value | extra
+
+
+def _sgd(mode: str, batch: int, local_steps: int, profile: str) -> dict:
+    return BASE | {"mode": mode, "method": "sgd", "formulation": "27", "lam": LAMBDA, "batch": batch,
+                   "local_steps": local_steps, "checkpoints": list(CHECKPOINTS[profile]),
+                   "sgd_grid": [list(g) for g in SGD_GRID[profile]],
+                   "grid_iterations": GRID_ITERATIONS[profile], "profile": profile}
+
+
+def work(config: dict) -> float:
+    """Samples touched by a run (the work model of the cost estimates, :mod:`repro.costs`): batch samples per
+    iteration times iterations, plus the full-data evaluations at the checkpoints (70,000 samples each, forward
+    pass only: counted as a third of a training sample); for a learning-rate search, every grid point's run and
+    its scoring on the 10k subsample."""
+    per_iteration = config["batch"] * (config["clients"] if config["mode"] == "sample" else 1)
+    if config["method"] == "sgd":
+        per_iteration *= config["local_steps"]
+    if "sgd_grid" in config and "checkpoints" not in config:              # a grid search (run_sgd_grid)
+        return len(config["sgd_grid"]) * (per_iteration * config["grid_iterations"] + GRID_SUBSAMPLE / 3)
+    evaluations = len(config["checkpoints"]) * (70_000 / 3)
+    return per_iteration * config["iterations"] + evaluations
+
+
+def _spec(name: str, config: dict, seed: int) -> RunSpec:
+    if config["method"] != "sgd":
+        return RunSpec(name, config, seed, _FN + "run_mnist_ssca")
+    grid = RunSpec(name, {k: v for k, v in config.items() if k not in _NOT_FOR_GRID}, 0, _FN + "run_sgd_grid")
+    return RunSpec(name, config, seed, _FN + "run_mnist_ssca", needs={"grid": grid})
+
+
+def _specs(name: str, configs: list[dict], seeds: int) -> list[RunSpec]:
+    return [_spec(name, c, s) for c in configs for s in range(seeds)]
+
+
+def _solver_checks(mode: str, batch: int, profile: str) -> list[int]:
+    return list(SOLVER_CHECKS) if batch in SOLVER_CHECK_BATCHES[profile][mode] else []
+
+
+def figure2_specs(profile: str) -> list[RunSpec]:
+    check_profile(profile)
+    configs = ([_ssca("sample", f, b, profile, solver_checks=_solver_checks("sample", b, profile)) for f in ("27", "37")
+                for b in TRIPLES] + [_sgd("sample", b, e, profile) for b, e in SGD_SAMPLE_CONFIGS])
+    return _specs("ssca.figure2", configs, SEEDS[profile])
+
+
+def figure3_specs(profile: str) -> list[RunSpec]:
+    check_profile(profile)
+    configs = ([_ssca("feature", f, b, profile, solver_checks=_solver_checks("feature", b, profile)) for f in ("27", "37")
+                for b in FEATURE_TRIPLES] + [_sgd("feature", b, 1, profile) for b in FEATURE_TRIPLES])
+    return _specs("ssca.figure3", configs, SEEDS[profile])
+
+
+def figure4_specs(profile: str) -> list[RunSpec]:
+    """The sweep of lambda (27) and U (37) at one batch size per setting (sample B = 10, feature B = 100).
+    Figure 4 plots values at T only, so the metrics are evaluated at t = T only."""
+    check_profile(profile)
+    configs = []
+    ends = {"checkpoints": [ITERATIONS]}
+    for mode, batch in (("sample", 10), ("feature", 100)):
+        configs += [_ssca(mode, "27", batch, profile) | {"lam": lam} | ends for lam in FIG4_LAMBDAS]
+        configs += [_ssca(mode, "37", batch, profile) | {"U": u} | ends for u in FIG4_LIMITS]
+    return _specs("ssca.figure4", configs, SEEDS[profile])
+
+
+def printed_sign_specs(profile: str) -> list[RunSpec]:
+    """Algorithm 2 with (32) exactly as printed next to the surrogate-(11) sign (audit)."""
+    check_profile(profile)
+    configs = [_ssca("sample", "37", 10, profile, a_bar=a_bar, iterations=300, dtype="float64",
+                     checkpoints=[1, 10, 50, 100, 200, 300]) for a_bar in ("printed", "surrogate_11")]
+    return _specs("ssca.printed_32", configs, 1)

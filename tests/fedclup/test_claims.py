@@ -1,0 +1,119 @@
+"""Every derived FedCLUP bound on hypothesis-generated exact linear-regression instances.
+
+Each test draws an instance of the spec 4.8 test bed (m, n, d, R, noise, condition number, lambda,
+step-size fraction, number of local steps, batch) and runs the suite's own run functions
+(``repro.papers.fedclup.runs.statistical.run_statistical``, ``fedclup_optimization.run_theorem2`` and
+``run_lemma7``), which check the sympy claims of ``bounds.fedclup`` with ``repro.papers.fedclup.checks``.
+
+Meta-tests show that each check can fail: the same code, given a claim whose bound is shrunk below the
+observed value, reports a violation (``test_each_check_can_fail``).
+"""
+import dataclasses
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bounds import fedclup as B
+from repro.papers.fedclup.runs import optimization as O
+from repro.papers.fedclup.runs import statistical as S
+
+STATISTICAL = ("fedclup.lemma3", "fedclup.lemma4.pathwise", "fedclup.eq33", "fedclup.thm1.8a.pathwise",
+               "fedclup.lemma4", "fedclup.thm1.8a", "fedclup.thm1.8b", "fedclup.thm1.explicit",
+               "fedclup.cor1.explicit")
+OPTIMIZATION = ("fedclup.eq12", "fedclup.eq13", "fedclup.lemma5", "fedclup.lemma6", "fedclup.thm2")
+
+
+@st.composite
+def statistical_configs(draw):
+    d = draw(st.integers(1, 4))
+    m = draw(st.integers(2, 8))
+    if d == 1 and m % 2:
+        m += 1                       # ground truths on a sphere: m odd needs d >= 2 (linreg_pfl.ground_truth)
+    mu = draw(st.floats(0.1, 2.0))
+    kappa = draw(st.floats(1.0, 20.0))
+    spectrum = list(np.linspace(mu, mu * kappa, d)) if d > 1 else [mu]
+    return {"design": "whitened", "m": m, "n": draw(st.integers(max(d, 2), 60)), "spectrum": spectrum,
+            "R": draw(st.sampled_from([0.0, 0.01, 0.1, 0.5, 2.0])), "noise": draw(st.floats(0.1, 2.0)),
+            "reps": 60, "lams": [float(x) for x in np.logspace(-2, 3, 8)]}
+
+
+def _by_claim(arrays):
+    out = {}
+    for i, cid in enumerate(arrays["claim_id"]):
+        out.setdefault(str(cid), []).append(i)
+    return out
+
+
+@given(statistical_configs(), st.integers(0, 2**16))
+def test_statistical_claims_hold(config, seed):
+    arrays, _ = S.run_statistical(config, seed)
+    rows = _by_claim(arrays)
+    assert set(STATISTICAL) <= set(rows)
+    failed = [(str(arrays["claim_id"][i]), float(arrays["observed"][i]), float(arrays["bound"][i]))
+              for i in range(arrays["claim_id"].size) if not arrays["passed"][i]]
+    assert not failed, failed
+
+
+@given(st.sampled_from([2.0, 4.0, 16.0]), st.sampled_from([0.05, 1.0, 20.0]), st.sampled_from([1.0, 0.5, 0.2]),
+       st.sampled_from(["cor2", 1, 3]), st.integers(0, 2**16))
+def test_optimization_claims_hold(kappa, lam, gamma_scale, K, seed):
+    config = O.THEOREM2_BASE | {"m": 4, "n": 12, "kappa": kappa, "lam": lam, "gamma_scale": gamma_scale, "K": K,
+                                "rounds": 120}
+    arrays, _ = O.run_theorem2(config, seed)
+    rows = _by_claim(arrays)
+    assert set(OPTIMIZATION) <= set(rows)
+    for i in range(arrays["claim_id"].size):
+        cid = str(arrays["claim_id"][i])
+        if cid == "fedclup.thm2" and not arrays["hypotheses_met"][i]:
+            continue                 # (14-D) fails for K = 1 or 3: Theorem 2 claims nothing there
+        assert arrays["passed"][i], (cid, float(arrays["observed"][i]), float(arrays["bound"][i]))
+
+
+@given(st.sampled_from([0.1, 3.0]), st.sampled_from([1, 4]), st.sampled_from([1, 8]), st.integers(0, 2**16))
+def test_lemma7_holds(lam, batch, K, seed):
+    config = O.THEOREM2_BASE | {"kappa": 4.0, "lam": lam, "batch": batch, "local_steps": K, "replicates": 1500}
+    arrays, _ = O.run_lemma7(config, seed)
+    assert arrays["passed"][0], (float(arrays["observed"][0]), float(arrays["bound"][0]))
+
+
+def _shrunk(claim, factor):
+    """The claim with every right side multiplied by ``factor`` (a smaller, wrong bound)."""
+    return dataclasses.replace(claim, conclusion=tuple(sp.Le(r.lhs, factor * r.rhs) for r in claim.relations))
+
+
+CAN_FAIL = {  # claim -> (run, config) on which it is checked; the factor is set from the observed ratio
+    "fedclup.lemma3": "stat", "fedclup.lemma4.pathwise": "stat", "fedclup.eq33": "stat",
+    "fedclup.thm1.8a.pathwise": "stat", "fedclup.lemma4": "stat", "fedclup.thm1.8a": "stat",
+    "fedclup.thm1.explicit": "stat", "fedclup.cor1.explicit": "stat",
+    "fedclup.lemma5": "opt", "fedclup.lemma6": "opt", "fedclup.thm2": "opt", "fedclup.lemma7": "lemma7",
+}
+STAT_CONFIG = {"design": "whitened", "m": 6, "n": 20, "spectrum": [0.5, 1.0, 2.0], "R": 0.3, "noise": 1.0,
+               "reps": 80, "lams": [0.01, 0.3, 10.0]}
+OPT_CONFIG = O.THEOREM2_BASE | {"m": 4, "n": 12, "kappa": 4.0, "lam": 1.0, "gamma_scale": 1.0, "K": "cor2",
+                                "rounds": 60}
+LEMMA7_CONFIG = O.THEOREM2_BASE | {"kappa": 4.0, "lam": 1.0, "batch": 1, "local_steps": 4, "replicates": 1500}
+
+
+def _run(kind):
+    if kind == "stat":
+        return S.run_statistical(STAT_CONFIG, 3)[0]
+    if kind == "opt":
+        return O.run_theorem2(OPT_CONFIG, 3)[0]
+    return O.run_lemma7(LEMMA7_CONFIG, 3)[0]
+
+
+@pytest.mark.parametrize("claim_id", sorted(CAN_FAIL))
+def test_each_check_can_fail(claim_id, monkeypatch):
+    honest = _run(CAN_FAIL[claim_id])
+    idx = [i for i, c in enumerate(honest["claim_id"]) if c == claim_id]
+    assert idx and all(honest["passed"][i] for i in idx)
+    ratio = max(float(honest["ratio"][i]) for i in idx if np.isfinite(honest["ratio"][i]))
+    assert 0 < ratio <= 1
+    original = B.claim
+    perturbed = _shrunk(original(claim_id), 0.3 * ratio)
+    monkeypatch.setattr(B, "claim", lambda cid: perturbed if cid == claim_id else original(cid))
+    broken = _run(CAN_FAIL[claim_id])
+    assert not all(broken["passed"][i] for i, c in enumerate(broken["claim_id"]) if c == claim_id)

@@ -1,0 +1,147 @@
+"""PC-FedAvg: the problem's gradients, Algorithm 1's two update paths, and the reference solutions."""
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from repro.papers.pcfedavg.algorithms import pcfedavg as alg
+from repro.papers.pcfedavg.problems.instances import random_instance
+
+KINDS = ("box", "l2_ball", "l1_ball", "whole")
+
+
+def _instance(seed, m=3, n=2, kinds=KINDS, nu=0.0, family="quadratic"):
+    return random_instance(np.random.default_rng(seed), m=m, n=n, set_kinds=kinds, nu=nu, family=family)
+
+
+def _fd(fun, x, h=1e-6):
+    g = np.zeros_like(x)
+    for idx in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[idx] = h
+        g[idx] = (fun(x + e) - fun(x - e)) / (2 * h)
+    return g
+
+
+def _G_i(problem, i, x, rho):
+    """G_{i,rho}(x) = f_i(Ax) + sigma_i/2 ||B_i x - A x||^2 + rho h_i(B_i x), from the definitions (spec 2.2)."""
+    xbar = x.mean(axis=0)
+    fi = problem.local.values(np.broadcast_to(xbar, x.shape))[i]
+    dist = problem.sets.distance(x)[i]
+    return fi + 0.5 * problem.sigma[i] * np.sum((x[i] - xbar) ** 2) + 0.5 * rho * dist**2
+
+
+@given(seed=st.integers(0, 10_000), m=st.integers(2, 4), n=st.integers(1, 3),
+       family=st.sampled_from(["quadratic", "logistic"]), rho=st.floats(0.1, 20.0))
+def test_gradients_match_finite_differences(seed, m, n, family, rho):
+    problem, _ = _instance(seed, m=m, n=n, family=family)
+    x = np.random.default_rng(seed + 1).normal(scale=2.0, size=(m, n))
+    np.testing.assert_allclose(problem.grad_f(x), _fd(problem.f, x), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(problem.grad_G(x, rho), _fd(lambda y: problem.G(y, rho), x), rtol=1e-5, atol=1e-6)
+    # grad G_{i,rho} at each agent's own vector, through A, B_i, Pi (the (CR) gradient)
+    X = np.random.default_rng(seed + 2).normal(scale=2.0, size=(m, m, n))
+    grads = problem.exact_local_gradients(X, rho)
+    for i in range(m):
+        np.testing.assert_allclose(grads[i], _fd(lambda y: _G_i(problem, i, y, rho), X[i]), rtol=1e-5, atol=1e-6)
+    # sum over agents of grad G_{i,rho} at a common point is m grad G_rho
+    common = np.broadcast_to(x, (m, m, n))
+    np.testing.assert_allclose(problem.exact_local_gradients(common, rho).mean(axis=0), problem.grad_G(x, rho),
+                               atol=1e-12)
+
+
+def test_printed_line8_differs_from_CR_exactly_off_the_diagonal():
+    """Line 8 uses (x_i^(j) - x_hat_i) in the j != i case where (CR) has (x_i^(i) - x_hat_i): the two
+    steps differ by gamma sigma_i/m (x_i^(j) - x_i^(i)) in block j != i and agree in block i."""
+    problem, _ = _instance(3, m=4, n=2)
+    m, gamma, rho = problem.m, 0.05, 3.0
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(1, m, m, problem.n))
+    g = problem.local.gradients(X.mean(axis=-2))
+    printed = alg._line8_printed(problem, X, g, rho, gamma)
+    compact = X - gamma * problem.local_gradients(X, g, rho)
+    idx = np.arange(m)
+    own = X[:, idx, idx, :]
+    expected = gamma * problem.sigma[:, None, None] / m * (X - own[:, :, None, :])
+    np.testing.assert_allclose(printed - compact, expected, atol=1e-13)
+    assert np.abs(expected).max() > 1e-3
+
+
+def test_printed_field_is_not_a_gradient():
+    """The sigma part of line 8's step is not the gradient of any function: its Jacobian in agent
+    i's vector is not symmetric, whereas (CR)'s is (a Hessian of G_{i,rho})."""
+    problem, _ = _instance(5, m=3, n=1, kinds=("whole",))
+    m = problem.m
+    g0 = np.zeros((1, m, 1))
+
+    def step(path, x):                        # agent 0's step direction as a function of its vector x
+        X = np.broadcast_to(x.reshape(1, 1, m, 1), (1, m, m, 1)).copy()
+        if path == "printed":
+            return (X - alg._line8_printed(problem, X, g0, 0.0, 1.0))[0, 0, :, 0]
+        return problem.local_gradients(X, g0, 0.0)[0, 0, :, 0]
+
+    x = np.array([0.3, -1.2, 2.0])
+    for path, symmetric in (("compact", True), ("printed", False)):
+        J = np.stack([_fd(lambda v, j=j: step(path, v)[j], x) for j in range(m)])
+        assert np.allclose(J, J.T, atol=1e-6) is symmetric
+
+
+def test_single_step_rounds_are_gradient_descent_on_G():
+    """H = 1, nu = 0, (CR): every round is z <- z - gamma grad G_rho(z) (lines 3, 8, 10 and (L4.6-a))."""
+    problem, z0 = _instance(11, m=3, n=2)
+    rho, gamma = 2.0, 0.05
+    params = alg.PCFedAvgParams(gamma=gamma, rounds=5, local_steps=1, rho=rho, path="compact")
+    trace = alg.run(problem, params, np.random.default_rng(0), z0)
+    z = z0.copy()
+    for _ in range(5):
+        z = z - gamma * problem.grad_G(z, rho)
+    np.testing.assert_allclose(trace.z[0], z, atol=1e-12)
+
+
+def test_compact_path_satisfies_L46a_and_printed_does_not():
+    problem, z0 = _instance(2, m=4, n=3, nu=0.3)
+    ref = problem.solve(2.0, z0)
+    for path, zero in (("compact", True), ("printed", False)):
+        params = alg.PCFedAvgParams(gamma=problem.gamma_max(2.0, 3), rounds=4, local_steps=3, rho=2.0, path=path,
+                                    replicates=4, record="full")
+        trace = alg.run(problem, params, np.random.default_rng(1), z0, reference=ref)
+        assert bool(trace.records["cr_residual"].max() < 1e-12) is zero
+
+
+def test_replicates_are_independent_and_reproducible():
+    problem, z0 = _instance(4, m=2, n=2, nu=1.0)
+    ref = problem.solve(1.0, z0)
+    params = alg.PCFedAvgParams(gamma=0.05, rounds=3, local_steps=2, rho=1.0, replicates=3, record="full")
+    a = alg.run(problem, params, np.random.default_rng(5), z0, reference=ref)
+    b = alg.run(problem, params, np.random.default_rng(5), z0, reference=ref)
+    np.testing.assert_array_equal(a.z, b.z)
+    assert not np.allclose(a.z[0], a.z[1])
+
+
+def test_reference_solutions_are_certified():
+    problem, z0 = _instance(7, m=3, n=3, family="logistic")
+    ref = problem.solve(5.0, z0)
+    assert ref.residual_star < 1e-8 and ref.residual_rho < 1e-8
+    assert np.all(problem.sets.contains(ref.x_star, tol=1e-9))
+    assert problem.G(ref.x_rho, 5.0) <= problem.G(ref.x_star, 5.0) + 1e-12      # G(x*_rho) <= G(x*)
+    # M from its definition: (1/m) sum_i E||grad F~_i(x*, xi)||^2 with grad F~ = grad F + A^T xi
+    assert ref.M == pytest.approx(problem._mean_local_sq(ref.x_star, 0.0) + problem.local.nu**2 / problem.m)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"gamma": -1.0}, "gamma"), ({"rounds": 0}, "rounds"), ({"local_steps": 1.5}, "local_steps"),
+    ({"path": "other"}, "path"), ({"rho": (1.0, 2.0, 3.0)}, "rho"), ({"rho": 0.0}, "rho"),
+    ({"replicates": 0}, "replicates"), ({"round_lengths": (1, 9)}, "round_lengths"),
+])
+def test_bad_parameters_name_themselves(kwargs, name):
+    base = {"gamma": 0.1, "rounds": 2, "local_steps": 3}
+    with pytest.raises(ValueError, match=name):
+        alg.PCFedAvgParams(**(base | kwargs))
+
+
+def test_bad_start_and_missing_reference():
+    problem, z0 = _instance(1)
+    params = alg.PCFedAvgParams(gamma=0.1, rounds=2, local_steps=1, record="full")
+    with pytest.raises(ValueError, match="x0"):
+        alg.run(problem, params, np.random.default_rng(0), np.zeros((5, 5)))
+    with pytest.raises(ValueError, match="reference"):
+        alg.run(problem, params, np.random.default_rng(0), z0)
