@@ -70,7 +70,7 @@ ROUND_CASES = ((1, 1.0), (10, 1.0), (100, 1.0), (1000, 1.0), (1000, 0.1))
 
 # ---------------------------------------------------------------------------- helpers
 def build(m: int, R: float, data_seed: int = 1):
-    """(clients, L_paper): the synthetic data exactly as ``fedclup_logistic`` builds them (features
+    """(clients, L_paper): the synthetic data exactly as ``runs.logistic`` builds them (features
     scaled per client, softmax StackedClients, L = the paper's formula on the scaled data)."""
     from repro.papers.fedclup.problems import synthetic as SYN
     data = SYN.generate(m, N, D, C, R, data_seed)

@@ -11,9 +11,9 @@ Sections (each writes ``benchmarks/out/<name>.json`` and prints a table):
 figure1   wall time and peak memory (tracemalloc peak, getrusage maxrss) of the Figure-1
           computation: ``figure1_specs("quick")`` through ``repro.runner.run_all`` (forced, into a
           temporary results root, in-process). Falls back to a direct ``alg.run`` on a
-          Neyman-Pearson problem if the experiment module cannot be imported (and says so).
+          Neyman-Pearson problem if the run module cannot be imported (and says so).
 checks    N bound-check instances: random instance -> ``solve`` -> ``alg.run`` ->
-          ``verify.fedsgm.check_run``, with time per phase.
+          ``repro.papers.fedsgm.checks.check_run``, with time per phase.
 scaling   per-round cost of ``alg.run`` vs n_clients in {1, 10, 100, 1000} (d = 31, E = 5, Rand-K
           K = 9 and uncompressed) and the ratio n=1000 / n=10.
 static    an ``ast`` check that ``repro/papers/fedsgm/algorithms/fedsgm.py`` has no Python loop over clients:
@@ -102,7 +102,7 @@ def bench_figure1(args) -> dict:
         "function_seconds_total": None if per_run is None else float(np.nansum(per_run)),
     }
     table("figure1: " + what, [
-        ("import experiment module [s]", import_s),
+        ("import run module [s]", import_s),
         ("wall time, min over repeats [s]", min(walls)),
         ("wall time, median [s]", float(np.median(walls))),
         ("wall time per run [ms]", 1e3 * min(walls) / max(1, len(results))),

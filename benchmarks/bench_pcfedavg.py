@@ -15,12 +15,12 @@ round      The headline: whole rounds of the Figure 1-3 runs, ``run_data`` of
            run (best of 10 calls), both with --blas-threads BLAS threads (default 1: a run in a worker of
            ``repro run`` gets one; with 2 threads the chunked round is slower, the big matmul faster). Then ONE round of Algorithm 1 (``repro.papers.pcfedavg.algorithms.pcfedavg.run``, path
            "printed", record "metrics", no ``evaluate`` callback) in the same setting: full training set,
-           m = 4 Dirichlet(0.5) agents, H = 20 local steps on 10 % minibatches, spec 11.3's gamma, sigma
+           m = 4 Dirichlet(0.5) agents, H = 20 local steps on 10 % minibatches, Section 5's gamma, sigma
            and tau (l1 balls), rho_0 = 10, z_0 = 0: wall time (min and median over --repeats after one
            warm-up round), peak memory, the time per phase (one more, instrumented round). Building the
            agents' data is not timed.
 baselines  one round of Penalized-FedAvg, -FedProx and -SCAFFOLD (``repro.papers.pcfedavg.algorithms.penalized``,
-           spec 11.3 hyperparameters, same rho_0) and of PC-FedAvg on MNIST, measured the same way.
+           Section 5's hyperparameters, same rho_0) and of PC-FedAvg on MNIST, measured the same way.
 static     an ``ast`` check that ``repro/papers/pcfedavg/algorithms/pcfedavg.py`` and ``penalized.py`` have no
            Python loop over agents, blocks or replicates (see :func:`static_loop_check`).
 

@@ -94,8 +94,8 @@ from common import (  # noqa: E402  (benchmarks/common.py)
     traced_peak, write_json)
 import bench_pcfedavg as PC  # noqa: E402  (same folder: the static check and its vocabulary)
 
-ALGORITHM_FILES = (ROOT / "repro" / "algorithms" / "ssca.py",
-                   ROOT / "repro" / "algorithms" / "federated_sgd.py")
+ALGORITHM_FILES = (ROOT / "repro" / "papers" / "ssca" / "algorithms" / "ssca.py",
+                   ROOT / "repro" / "papers" / "ssca" / "algorithms" / "federated_sgd.py")
 QUICK_EXPERIMENTS = ("ssca.convergence", "ssca.theorem5", "ssca.figure2", "ssca.figure3", "ssca.figure4",
                      "ssca.printed_32")
 SAMPLE_BATCHES = (1, 10, 100)          # per client (Algorithm 1), I B samples per iteration
@@ -114,7 +114,7 @@ def threads(n: int | None):
 
 
 def require_mnist() -> None:
-    """Load MNIST once (cached by ``ssca_mnist._data``); exit with a clear message if it is missing."""
+    """Load MNIST once (cached by ``repro.papers.ssca.runs.mnist._data``); exit with a clear message if it is missing."""
     from repro.errors import DataError
     from repro.papers.ssca.runs import mnist as mn
     try:
@@ -130,7 +130,7 @@ def require_mnist() -> None:
 
 def setting(mode: str, batch: int, seed: int):
     """(problem, params factory T -> SSCAParams, omega1, client_indices, config) exactly as
-    ``ssca_mnist.run_mnist_ssca`` builds them for (27), without the checkpoint monitor."""
+    ``repro.papers.ssca.runs.mnist.run_mnist_ssca`` builds them for (27), without the checkpoint monitor."""
     from repro.papers.ssca.algorithms import ssca as alg
     from repro.papers.ssca.runs import mnist as mn
 
@@ -310,7 +310,7 @@ def bench_cost(args) -> dict:
     wall = meas["wall_seconds_min"]
     floor = (N / COST_ROWS) * ref["seconds"]
     payload = {"what": "swish_network.evaluate(net, omega1, X_train, y_train), chunk 10,000 (default)",
-               "N": N, "K": net.K, "J": net.J, "L": net.L, "omega": "omega^(1) of ssca_mnist._setup (seed "
+               "N": N, "K": net.K, "J": net.J, "L": net.L, "omega": "omega^(1) of runs.mnist._setup (seed "
                f"{args.seed})", "cost": value["cost"], "accuracy": value["accuracy"], **meas,
                "tracemalloc_peak_mib": peak_mib, "maxrss_mib": maxrss_mib(), "flops": flops,
                "executed_flops_incl_discarded_backward_head": flops + 2 * N * 2 * net.J * net.L,
@@ -458,7 +458,7 @@ def bench_quick(args) -> dict:
 
     experiments = list(dict.fromkeys(args.quick_experiments))
     specs = {name: registry.get(name).specs("quick") for name in experiments}
-    if any("ssca_mnist" in s.function for runs in specs.values() for s in runs):
+    if any(s.function.startswith("repro.papers.ssca.runs.mnist.") for runs in specs.values() for s in runs):
         require_mnist()
     rows, per_experiment = [], {}
     rss_before = maxrss_mib()

@@ -426,9 +426,12 @@ def _steps_lemmas_4_3_4_4() -> list[dict]:
 
 def _steps_lemma_4_5() -> list[dict]:
     """Lemma 4.5, step by step."""
+    return _steps_lemma_4_5_drift() + _steps_lemma_4_5_sum()
+
+
+def _steps_lemma_4_5_drift() -> list[dict]:
+    """Lemma 4.5, the drift of one round: display (4), (L4.5-a) and (L4.5-b)."""
     out = []
-    L = L_G_EXPR
-    # ---------------- Lemma 4.5
     cid = "pcfedavg.lemma4.5"
     # (4), first line: x_{i,k} - xbar_k with a common start, 2 agents, 3 steps, scalar blocks
     z = sp.Symbol("_z", real=True)
@@ -470,6 +473,14 @@ def _steps_lemma_4_5() -> list[dict]:
                      "follows from the first line of (4) with centre 0: sum_i||y_i - ybar||^2 = sum_i||y_i||^2 - "
                      "m||ybar||^2, and k - T_r <= H - 1",
                      f"identity proven: {cen0.proven}; does not need (L4.5-a)"))
+    return out
+
+
+def _steps_lemma_4_5_sum() -> list[dict]:
+    """Lemma 4.5, the drift summed over a round: (5), (6) and (L4.5-c) to the end."""
+    out = []
+    L = L_G_EXPR
+    cid = "pcfedavg.lemma4.5"
     v_, t_ = sp.symbols("_v _t", nonnegative=True)     # v = v - T_r, t = t - T_r
     s_ = sp.Symbol("_s", nonnegative=True)
     coef = prove_nonnegative(((v_ + s_ + 1) - 1) - (v_ - t_), {})   # H = v + 1 + s (round length <= H), t >= 0

@@ -22,9 +22,9 @@
 # $O(\kappa\frac{\lambda+\mu}{\lambda+L}\log\frac1\epsilon)$ that grows with $\lambda$ while the total
 # computation does not; Corollary 3 puts the two together as a trade-off.
 #
-# **The project's copy of the paper has all mathematics stripped.** The spec
-# (`shared/spec/fedclup.md`) labels every formula by provenance: the paper's text, a third-party
-# summary, the authors' code, or *derived here*. The explicit constants checked below belong to the
+# **The project's copy of the paper has all mathematics stripped.** Every formula below is labelled by
+# provenance: the paper's text, a third-party summary (the ICML 2025 paper note), the authors' code, or
+# *derived here* (for this project). The explicit constants checked below belong to the
 # derived versions, not to the paper. Every number in this notebook is printed by a code cell from the
 # cached results of `make reproduce`; `make notebooks` re-executes it.
 
@@ -34,13 +34,16 @@ from IPython.display import Image, Markdown, display
 
 from bounds import fedclup as B
 from bounds import fedclup_findings as BF
-from repro.papers.fedclup import experiments as X
+from repro.papers.fedclup import audit as A
+from repro.papers.fedclup import summaries as S
+from repro.papers.fedclup.runs import mnist as mn
 from repro.plotting import figures_root
-from repro.report import experiment_results, findings_table, markdown_table
+from repro.report import experiment_results
+from repro.tables import findings_table, markdown_table
 
 PROFILE = "quick"
 FIG = figures_root() / "fedclup"
-results = experiment_results(X.AUDIT_EXPERIMENTS, PROFILE)
+results = experiment_results(A.AUDIT_EXPERIMENTS, PROFILE)
 
 
 def esc(text) -> str:
@@ -52,7 +55,8 @@ def esc(text) -> str:
 # ## 1. The encoded claims and their provenance
 #
 # Paper-level statements are `order` claims (the expression inside $O(\cdot)$); the derived
-# explicit-constant versions carry provenance `derived` and the spec section they come from.
+# explicit-constant versions carry provenance `derived` and name the result of the paper they make
+# explicit (column "where").
 
 # %%
 display(Markdown(markdown_table(
@@ -91,7 +95,8 @@ display(Markdown(markdown_table(["item", "result"], [[k, esc(v)] for k, v in com
 # %% [markdown]
 # ## 3. Statistical accuracy on exact instances
 #
-# The test bed is per-client linear regression (spec 4.8): problem (2) has a closed form, and with the
+# The test bed is per-client linear regression (this project's choice; the paper's own linear-regression
+# settings are not recovered): problem (2) has a closed form, and with the
 # *whitened* design ($X_i^\top X_i/n=\Sigma$ exactly) $\mu$, $L$ and $\rho^2=s^2\operatorname{tr}\Sigma$ are
 # exact. Deterministic claims are checked on every draw, $\lambda$ and client; expectation claims on
 # Monte-Carlo means with a Bonferroni-raised confidence rule.
@@ -100,7 +105,7 @@ display(Markdown(markdown_table(["item", "result"], [[k, esc(v)] for k, v in com
 theory = (results["fedclup.statistical"] + results["fedclup.theorem2"]
           + [r for r in results["fedclup.stochastic"] if r.spec.config.get("part") == "lemma7"])
 display(Markdown(markdown_table(["claim", "instances", "outcomes", "entries judged", "verdict", "worst observed/bound",
-                                 "hypotheses met"], X._claim_rows(theory))))
+                                 "hypotheses met"], A._claim_rows(theory))))
 display(Image(str(FIG / "theory_ratio.png")))
 
 # %% [markdown]
@@ -117,7 +122,7 @@ display(Image(str(FIG / "theorem1_lambda_curves.png")))
 # varied quantity is fitted on a log-log grid, with a bootstrap confidence interval over the draws.
 
 # %%
-fits = X.minimax_fits(results["fedclup.minimax"])
+fits = S.minimax_fits(results["fedclup.minimax"])
 display(Markdown(markdown_table(
     ["regime", "varied", "tuned lambda: slope [95% CI]", "Cor. 1 rule: slope [95% CI]", "theory"],
     [[k, f["var"], f"{f['tuned']['slope']:.3f} [{f['tuned']['ci'][0]:.3f}, {f['tuned']['ci'][1]:.3f}]",
@@ -149,7 +154,7 @@ display(Image(str(FIG / "theorem3_lemma7.png")))
 # %% [markdown]
 # ## 6. The paper's figures in the authors' settings
 #
-# Synthetic multinomial logistic data as the authors' code builds it (spec 9.2): Figures 2, 3, 4, 6.
+# Synthetic multinomial logistic data as the authors' code builds it: Figures 2, 3, 4, 6.
 # The step size uses the paper's smoothness formula $\lambda_{\max}(X^\top X)/(4n)$ computed on the
 # run's data; the audit compares it with a valid constant.
 
@@ -166,18 +171,18 @@ for name in ("figure4", "figure2", "figure3", "figure6"):
 
 # %%
 mnist = results["fedclup.mnist"]
-head = (["classes"] + [f"FedCLUP {lam:g}" for lam in X.mn.LAMBDAS] + ["GlobalTrain", "LocalTrain"]
-        + [f"pFedMe {lam:g}" for lam in X.mn.LAMBDAS])
-display(Markdown(markdown_table(head, X.mnist_table(mnist, "global_accuracy"))))
-display(Markdown(markdown_table(head, X.mnist_table(mnist, "accuracy"))))
+head = (["classes"] + [f"FedCLUP {lam:g}" for lam in mn.LAMBDAS] + ["GlobalTrain", "LocalTrain"]
+        + [f"pFedMe {lam:g}" for lam in mn.LAMBDAS])
+display(Markdown(markdown_table(head, A.mnist_table(mnist, "global_accuracy"))))
+display(Markdown(markdown_table(head, A.mnist_table(mnist, "accuracy"))))
 display(Image(str(FIG / "figure5.png")))
 
 # %% [markdown]
 # ## 8. Findings and what is not reproduced
 
 # %%
-findings = BF.audit_findings(np.random.default_rng(0)) + X._logistic_settings(results["fedclup.figure4"])
+findings = BF.audit_findings(np.random.default_rng(0)) + A._logistic_settings(results["fedclup.figure4"])
 display(Markdown(esc(findings_table([f for f in findings if f.verdict != "not checkable"]))))
 display(Markdown(f"{sum(f.verdict == 'not checkable' for f in findings)} further items are not checkable against "
-                 "the paper: their formulas are not recovered (spec 12)."))
-display(Markdown(markdown_table(["item", "reason"], [list(x) for x in X.NOT_REPRODUCED])))
+                 "the paper: their formulas are not recovered."))
+display(Markdown(markdown_table(["item", "reason"], [list(x) for x in A.NOT_REPRODUCED])))

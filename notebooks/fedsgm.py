@@ -31,13 +31,14 @@ from IPython.display import Image, Markdown, display
 
 from bounds import fedsgm as B
 from bounds import fedsgm_findings as BF
-from repro.papers.fedsgm import experiments as X
+from repro.papers.fedsgm import audit as A
 from repro.papers.fedsgm.runs import theorems as XR
 from repro.plotting import figures_root
-from repro.report import experiment_results, markdown_table
+from repro.report import experiment_results
+from repro.tables import markdown_table
 
 PROFILE = "quick"
-results = experiment_results(X.AUDIT_EXPERIMENTS, PROFILE)
+results = experiment_results(A.AUDIT_EXPERIMENTS, PROFILE)
 
 # %% [markdown]
 # ## 1. The claims, as encoded
@@ -94,7 +95,7 @@ display(Markdown(f"$\\beta_{{needed}} = {sp.latex(B.soft_beta_needed_stated)}$; 
 # lemma, per-round inequality, the summed inequality and the theorem.
 
 # %%
-rows, failures = X.claim_rows(results["fedsgm.theory"], findings)
+rows, failures = A.claim_rows(results["fedsgm.theory"], findings)
 display(Markdown(markdown_table(["claim", "mode", "provenance", "symbolic", "instances", "verdict",
                                  "worst observed/bound"], rows)))
 print(f"{len(failures)} failed checks")
@@ -124,7 +125,7 @@ display(Image(str(figures_root() / "fedsgm" / "figure1.png")))
 # %%
 display(Markdown(markdown_table(["variant", "violations hard", "violations soft", "after transient hard",
                                  "after transient soft", "hard/soft", "hard/soft after transient",
-                                 "final f hard", "final f soft"], X._figure1_summary(results["fedsgm.figure1"]))))
+                                 "final f hard", "final f soft"], A._figure1_summary(results["fedsgm.figure1"]))))
 
 # %% [markdown]
 # Sensitivity variants (no bias column; flipped labels so the objective is on the larger class):

@@ -24,7 +24,7 @@
 # communication complexities; Section 5 compares PC-FedAvg with penalised FedAvg, FedProx and
 # SCAFFOLD on MNIST and CIFAR-10.
 #
-# This notebook follows the suite's reading of the paper (`shared/spec/pcfedavg.md`): the algorithm
+# This notebook follows the suite's reading of the paper: the algorithm
 # and its compact form, the encoded claims (`bounds.pcfedavg`), the symbolic audit of the proofs,
 # the communication-complexity bookkeeping, the checks on synthetic instances with exact constants,
 # and the Section 5 experiments (cached results of `make reproduce`). Every number is printed by a
@@ -42,13 +42,17 @@ from bounds import pcfedavg as B
 from bounds import pcfedavg_findings as BF
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.constraints import Box, ProductSet
+from repro.papers.pcfedavg import audit as XA
 from repro.papers.pcfedavg import experiments as X
+from repro.papers.pcfedavg import figures as XF
+from repro.papers.pcfedavg import summaries as XS
 from repro.papers.pcfedavg.runs import data as XD
 from repro.papers.pcfedavg.runs import theory as XT
 from repro.plotting import figures_root
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem, Quadratic
 from repro.registry import get
-from repro.report import experiment_results, markdown_table
+from repro.report import experiment_results
+from repro.tables import markdown_table
 
 PROFILE = "quick"
 FIG = figures_root() / "pcfedavg"
@@ -59,7 +63,7 @@ def esc(text) -> str:
     return str(text).replace("*", r"\*")
 
 
-results = experiment_results(X.AUDIT_EXPERIMENTS, PROFILE)
+results = experiment_results(XA.AUDIT_EXPERIMENTS, PROFILE)
 for name, res in results.items():
     print(f"{name}: {len(res)} runs")
 
@@ -311,11 +315,11 @@ display(Markdown(f"Finding `{f36.id}`: **{f36.verdict}** -- {esc(f36.summary)}")
 # $S$ Monte-Carlo replicates; $\mathbf x^*$, $\mathbf x^*_\rho$ and $D,Q,M$ are solver-certified.
 # Expectations are replicate means, and the expectation over $K^*$ is the exact average over $k$. A
 # bound is **violated** when the mean excess exceeds zero by more than the threshold number of
-# standard errors (the spec's rule, Bonferroni-raised for per-iteration lemmas), **inconclusive**
+# standard errors (this project's rule, Bonferroni-raised for per-iteration lemmas), **inconclusive**
 # when it is positive within that margin.
 
 # %%
-rows = X._claim_rows(theory_runs)
+rows = XA._claim_rows(theory_runs)
 display(Markdown(markdown_table(["claim", "mode", "instances (CR path)", "verdict", "worst observed/bound",
                                  "printed line-8 path"], rows)))
 compact_runs = by_path["compact"]
@@ -337,7 +341,7 @@ print("checked symbolically only (no run-level check):", ", ".join(symbolic_only
 # %%
 display(Image(filename=str(FIG / "theory_ratio.png")))
 floor_rows = []
-for cid in X.THEORY_CLAIMS:
+for cid in XF.THEORY_CLAIMS:
     worst = [float(np.nanmax(r.arrays["ratio"][r.arrays["claim_id"] == cid]))
              for r in theory_runs if np.any((r.arrays["claim_id"] == cid) & np.isfinite(r.arrays["ratio"]))]
     floor_rows.append([cid, len(worst), sum(w <= 1e-6 for w in worst), sum(w <= 0 for w in worst)])
@@ -356,7 +360,7 @@ print(f"literal K* draw vs exact average over k (suboptimality): agree within th
 # %%
 ratios = np.array([float(r.arrays["M_rho"] / r.arrays["M"]) for r in theory_runs])
 lemma45 = next(row for row in rows if row[0] == "pcfedavg.lemma4.5")
-tie = X.RATIO_TIE      # where x*_rho = x* the two solves agree to ~1e-14: a tie, not M_rho > M
+tie = XA.RATIO_TIE     # where x*_rho = x* the two solves agree to ~1e-14: a tie, not M_rho > M
 print(f"M_rho > M on {int(np.sum(ratios > 1 + tie))} of {ratios.size} instances, equal to rounding on "
       f"{int(np.sum(np.abs(ratios - 1) <= tie))}; max M_rho/M = {ratios.max():.4g}")
 print(f"Lemma 4.5 as stated, on the (CR) path: {lemma45[3]} (worst observed/bound {lemma45[4]})")
@@ -371,7 +375,7 @@ print(f"Lemma 4.5 as stated, on the (CR) path: {lemma45[3]} (worst observed/boun
 # corresponds to slopes $-1/2$ and $-1$. A slope on a finite grid is not a limit.
 
 # %%
-fits = X.rate_fits(results["pcfedavg.rates"])
+fits = XS.rate_fits(results["pcfedavg.rates"])
 printed_slope = {"subopt": -0.5, "infeas": -1.0}
 rate_rows = []
 for rule, fit in fits.items():
@@ -400,8 +404,7 @@ display(Image(filename=str(FIG / "rates.png")))
 
 # %%
 adv = results["pcfedavg.adversarial"]
-one = sorted([r for r in adv if r.spec.config.get("search") == "one_active"],
-             key=lambda r: (r.spec.config["K"], r.spec.config["m"]))
+one = sorted(XS.one_active_runs(adv), key=lambda r: (r.spec.config["K"], r.spec.config["m"]))
 print("parameters (rho, sigma_i, c):", sorted({(r.spec.config["rho"], r.spec.config["sigma"], r.spec.config["target"])
                                              for r in one}))
 print("sets (m = 2):", XT.one_active_instance(2)[0].sets.describe())
@@ -409,8 +412,7 @@ print("sets (m = 2):", XT.one_active_instance(2)[0].sets.describe())
 
 def k_free_ratio(r):
     """dist(x*_rho block 1, X_1)^2 over the bound's K-free term 5 m D / rho^2 (H = 1, nu = 0)."""
-    m_, rho_ = r.spec.config["m"], r.spec.config["rho"]
-    return float(r.arrays["dist_rho_sq"].max() / (5 * m_ * r.arrays["D"] / rho_**2))
+    return float(r.arrays["dist_rho_sq"].max() / XS.k_free_term(r))
 
 
 one_rows = [[r.spec.config["m"], r.spec.config["K"], f"{float(r.arrays['infeas'].max()):.4g}",
@@ -442,10 +444,10 @@ for r in [r for r in adv if r.spec.config.get("search") != "one_active"]:
 #
 # Softmax regression over 4 agents with $\ell_1$-ball budgets $X_i=\{\mathbf W:\lVert\mathbf W\rVert_1\le\tau_i\}$,
 # the hyperparameters of Section 5, and the defaults of part 7 below for what the paper leaves
-# open. Only the captions of Figures 1-4 survive in the paper's text, so the axes are the spec's
-# defaults: infeasibility $\frac1m\sum_i\mathrm{dist}(V_i,X_i)$ (PC-FedAvg: $V_i=z^{(i)}_r$, agent $i$'s block
-# of the server vector; baselines: the global model for every $i$) and global loss
-# $\frac1m\sum_if_i(\bar{\mathbf W})$, once per round after aggregation.
+# open. Only the captions of Figures 1-4 survive in the paper's text, so the axes are this project's
+# defaults (choices the paper leaves open): infeasibility $\frac1m\sum_i\mathrm{dist}(V_i,X_i)$
+# (PC-FedAvg: $V_i=z^{(i)}_r$, agent $i$'s block of the server vector; baselines: the global model for
+# every $i$) and global loss $\frac1m\sum_if_i(\bar{\mathbf W})$, once per round after aggregation.
 
 # %%
 comparison, local_steps = results["pcfedavg.comparison"], results["pcfedavg.local_steps"]
@@ -457,7 +459,7 @@ for k in range(1, 5):
 # infeasibility, "our iterates remain feasible throughout"):
 
 # %%
-data_rows, c3_rows = X._data_summary(comparison, local_steps)
+data_rows, c3_rows = XA._data_summary(comparison, local_steps)
 display(Markdown(markdown_table(["data", "method", "seeds", "final global loss", "final infeasibility",
                                  "max infeasibility", "first infeasible round per seed"], data_rows)))
 display(Markdown(markdown_table(["data", "rounds where PC-FedAvg's infeasibility <= best baseline's",
@@ -468,7 +470,7 @@ display(Markdown(markdown_table(["data", "rounds where PC-FedAvg's infeasibility
 # Claim C4 ("increasing the number of local updates improves the performance", Figure 4):
 
 # %%
-ls_rows = X._local_steps_rows(local_steps)
+ls_rows = XA._local_steps_rows(local_steps)
 display(Markdown(markdown_table(["data", "final global loss by local steps", "final infeasibility",
                                  "loss decreasing in H"], ls_rows)))
 
@@ -479,7 +481,7 @@ display(Markdown(markdown_table(["data", "final global loss by local steps", "fi
 # as preprocessed here.
 
 # %%
-settings = X._settings(comparison) + X._schedule_findings(comparison)
+settings = XA._settings(comparison) + XA._schedule_findings(comparison)
 display(Markdown(markdown_table(["id", "verdict", "summary", "evidence"],
                                 [[f.id, f.verdict, esc(f.summary), esc(f.evidence)] for f in settings])))
 
@@ -565,7 +567,7 @@ display(Markdown("Choices the paper leaves open" + XT.__doc__.split("Choices the
 # and do not use $K^*$.
 #
 # **Profile.** This notebook shows the `quick` profile; the `paper` profile runs the larger grids
-# and seed counts (spec §10.3-10.5 and §11.7 item 16):
+# and seed counts (this project's choices; the paper states no seed count):
 
 # %%
 prof_rows = [

@@ -33,14 +33,15 @@ from IPython.display import Image, Markdown, display
 
 from bounds import ssca as B
 from bounds import ssca_findings as BF
-from repro.papers.ssca import experiments as X
+from repro.papers.ssca import audit as A
 from repro.papers.ssca.runs import mnist as M
 from repro.plotting import figures_root
-from repro.report import experiment_results, findings_table, markdown_table
+from repro.report import experiment_results
+from repro.tables import findings_table, markdown_table
 
 PROFILE = "quick"
 FIG = figures_root() / "ssca"
-results = experiment_results(X.AUDIT_EXPERIMENTS, PROFILE)
+results = experiment_results(A.AUDIT_EXPERIMENTS, PROFILE)
 
 # %% [markdown]
 # ## 1. The encoded results
@@ -84,8 +85,8 @@ display(Markdown(markdown_table(["item", "status", "method"],
                                 [[r["item"], r["status"], r["method"]] for r in BF.lemma1_checks()])))
 
 # %% [markdown]
-# Unrolling the recursions symbolically (§6.5) shows where the printed forms and the literal recursions
-# part: the coefficient of $\lVert\omega\rVert^2$ in the literal $\bar F^{(t)}$ is
+# Unrolling the recursions (3)+(7), (10)+(11), (13)+(15), (20)+(22) symbolically shows where the printed
+# forms (8), (12), (18), (23)-(24) and the literal recursions part: the coefficient of $\lVert\omega\rVert^2$ in the literal $\bar F^{(t)}$ is
 # $\tau\,w_t$ with $w_t=1-\prod_{s\le t}(1-\rho^{(s)})$, not $\tau$. The printed minimiser (9) is
 # $w_t$ times the minimiser of Problem 2. For Section VI's first triple:
 
@@ -110,7 +111,7 @@ check = BF.a_bar_sign_check()
 print({k: (str(v)[:200] if not isinstance(v, (bool, float)) else v) for k, v in check.items()})
 display(Markdown(markdown_table(
     ["a_bar", "training cost at T", "||omega||^2 at T", "test accuracy (%)", "nu regimes"],
-    X._printed_rows(results["ssca.printed_32"]))))
+    A._printed_rows(results["ssca.printed_32"]))))
 
 # %% [markdown]
 # A literal implementation of (32) never sees the constraint as active: $\nu=0$, $\bar\omega=0$, and the
@@ -125,11 +126,11 @@ display(Markdown(markdown_table(
 
 # %%
 display(Markdown(markdown_table(["problem", "mode", "steps", "iterations judged", "violations", "inconclusive",
-                                 "median tightness", "largest excess"], X._lemma4_rows(results["ssca.convergence"]))))
+                                 "median tightness", "largest excess"], A._lemma4_rows(results["ssca.convergence"]))))
 display(Image(filename=str(FIG / "convergence.png")))
 display(Markdown(markdown_table(["problem", "mode", "steps", "runs", "KKT at T (last/first)", "slope KKT",
                                  "slope step", "slope tracking", "max norm"],
-                                X._trend_rows(results["ssca.convergence"]))))
+                                A._trend_rows(results["ssca.convergence"]))))
 
 # %% [markdown]
 # ## 6. Figures 2–4 on MNIST
@@ -141,19 +142,19 @@ display(Markdown(markdown_table(["problem", "mode", "steps", "runs", "KKT at T (
 # %%
 display(Image(filename=str(FIG / "figure2.png")))
 display(Image(filename=str(FIG / "figure3.png")))
-display(Markdown(markdown_table(["figure", "statement", "ours", "holds"], X._prose_rows(results))))
+display(Markdown(markdown_table(["figure", "statement", "ours", "holds"], A._prose_rows(results))))
 
 # %%
 display(Image(filename=str(FIG / "figure4.png")))
 display(Markdown(markdown_table(["mode", "formulation", "value", "training cost", "test accuracy (%)",
-                                 "||omega||^2", "% |w| < 1e-3"], X._figure4_rows(results["ssca.figure4"]))))
+                                 "||omega||^2", "% |w| < 1e-3"], A._figure4_rows(results["ssca.figure4"]))))
 
 # %% [markdown]
 # ## 7. Theorem 5
 
 # %%
 display(Markdown(markdown_table(["seed", "part", "setting", "derived", "||grad (27)||", "lambda_min", "local optimality"],
-                                X._theorem5_rows(results["ssca.theorem5"]))))
+                                A._theorem5_rows(results["ssca.theorem5"]))))
 display(Markdown(markdown_table(["item", "status"], [[r["item"], r["status"]] for r in BF.thm5_checks()])))
 
 # %% [markdown]

@@ -50,9 +50,12 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--sample", type=int, default=0, metavar="K",
                       help="with --calibrate: first compute the K largest runs of every experiment of the profile")
     figures = sub.add_parser("figures", help="run what is missing, then write every figure")
+    figures.add_argument("experiments", nargs="*", metavar="experiment", help="default: all with a figure")
     add_run_options(figures)
     audit = sub.add_parser("audit", help="run what is missing, then write reports/audit.md")
     add_run_options(audit)
+    audit.add_argument("--paper", action="append", default=[], dest="papers", metavar="KEY",
+                       help="only this paper's section (repeatable; default: every paper)")
     audit.add_argument("--output", default="reports/audit.md")
     nb = sub.add_parser("notebooks", help="execute notebooks/*.py into notebooks/*.ipynb")
     nb.add_argument("names", nargs="*", help="paper keys (default: all)")
@@ -165,13 +168,14 @@ def _dispatch(args) -> None:
         from .batches import members
         from .registry import registry
         reg = registry()
-        for name, results in _run([n for n, e in reg.items() if e.figure is not None], args).items():
+        names = [n for n in _names(args.experiments or ["all"]) if reg[n].figure is not None]
+        for name, results in _run(names, args).items():
             for path in reg[name].figure(members(results), args.profile):
                 print(path)
     elif args.command == "audit":
         from .report import write_audit
         print(write_audit(args.output, profile=args.profile, jobs=args.jobs, scheduler=args.scheduler,
-                          progress=not args.no_progress))
+                          progress=not args.no_progress, papers=args.papers or None))
     elif args.command == "notebooks":
         from .notebooks import execute_notebooks
         for path in execute_notebooks(args.names):

@@ -1,13 +1,14 @@
-"""Euclidean projections and distances onto closed convex sets (spec 10.1, 11.7 item 6, 11.8).
+"""Euclidean projections and distances onto closed convex sets.
 
-The constraint sets of the PC-FedAvg theory checks (spec 10.1) and experiments (spec 11.8), each
+The constraint sets of the PC-FedAvg theory checks (this project's synthetic instances of problem (1)) and of
+its Section 5 experiments (the l1 balls ``X_i^sp``), each
 with an exact Euclidean projection ``Pi_X(x) = argmin_{y in X} ||x - y||_2``:
 
 * :class:`Box`     ``{x : l <= x <= u}`` (bounds may be infinite): componentwise clipping;
 * :class:`L2Ball`  ``{x : ||x - a||_2 <= r}``: ``a + (x - a) min{1, r / ||x - a||}``;
-* :class:`L1Ball`  ``{x : ||x||_1 <= tau}``: the sort-based algorithm of spec 11.8
-  (Duchi, Shalev-Shwartz, Singer, Chandra, ICML 2008), :func:`project_l1_ball`;
-* :class:`Whole`   ``R^n`` (degenerate case of spec 10.1; the penalty is identically zero).
+* :class:`L1Ball`  ``{x : ||x||_1 <= tau}``: the sort-based algorithm
+  of Duchi, Shalev-Shwartz, Singer, Chandra (ICML 2008), :func:`project_l1_ball`;
+* :class:`Whole`   ``R^n`` (the unconstrained degenerate case; the penalty is identically zero).
 
 :class:`ProductSet` is ``X = X_1 x ... x X_m`` (one set per agent) acting on arrays shaped
 ``(..., m, dim)``; it groups agents by set kind and projects every group with one vectorised call,
@@ -15,7 +16,7 @@ never looping over agents in Python.
 
 Conventions and assumptions (every one is named here and relied on by the code):
 
-A1. All arithmetic is float64 (spec 11.7 item 17). Inputs are converted with ``np.asarray(...,
+A1. All arithmetic is float64 (this project's choice; the paper states no precision). Inputs are converted with ``np.asarray(...,
     float64)``; non-numeric or complex inputs are rejected.
 A2. Points ``x`` must be finite (no NaN / inf): the projection of an infinite point is undefined.
     Bad inputs raise :class:`repro.errors.ConfigError` naming the parameter, its value and what is
@@ -208,10 +209,63 @@ def _compress(vals: np.ndarray, mask: np.ndarray, cnt: np.ndarray, key: str) -> 
     return out
 
 
+def _l1_candidates(u: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Step 2 of :func:`_project_l1_rows`: the candidate filter. Returns ``(cand, cnt)``: a zero-padded work array
+    holding every entry that may be active (``u`` itself, unfiltered, when the first bound does not discard half
+    of a row) and the number of candidates per row."""
+    k, d = u.shape
+    cand, cnt = u, np.full(k, d)
+    # first lower bound from C = all and C = {argmax}; filter only if it discards half the row
+    lb = np.maximum((u.sum(axis=-1) - t) / d, 1.0 - t)
+    B = np.greater(u, (lb - _FILTER_MARGIN)[:, None], out=_scratch("mask", u.shape, bool))
+    c = np.count_nonzero(B, axis=-1)
+    if c.max() > d // 2:
+        return cand, cnt
+    cand, cnt, key, prev = _compress(u, B, c, "cand0"), c, 1, None
+    for _ in range(_FILTER_PASSES):             # Michelot pass = Newton step from the left
+        m = cand > lb[:, None]
+        c = np.count_nonzero(m, axis=-1)
+        if prev is not None and np.array_equal(c, prev):
+            break                               # converged: lb = theta* up to rounding
+        if c.max() <= cand.shape[1] // 2:       # shrink the work array (keep the margin band)
+            keep = cand > (lb - _FILTER_MARGIN)[:, None]
+            cnt = np.count_nonzero(keep, axis=-1)
+            cand, key = _compress(cand, keep, cnt, f"cand{key}"), 1 - key
+            m = cand > lb[:, None]
+        S = np.einsum("ij,ij->i", cand, m)      # sum_{u > lb} u
+        lb = np.maximum(lb, (S - t) / np.maximum(c, 1))
+        prev = c
+    keep = cand > (lb - _FILTER_MARGIN)[:, None]    # the row maximum (u = 1) is always kept
+    cnt = np.count_nonzero(keep, axis=-1)
+    return _compress(cand, keep, cnt, f"cand{key}"), cnt
+
+
+def _l1_threshold(cand: np.ndarray, cnt: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Steps 3 and 4 of :func:`_project_l1_rows`: the threshold theta of each row from its candidates (sorted in
+    place), refined by one Newton step."""
+    k, K = cand.shape
+    cand.sort(axis=-1)                                      # in place: u is recomputed from V by the caller
+    srt = cand[:, ::-1]                                     # decreasing
+    cs = np.cumsum(srt, axis=-1, out=_scratch("cs", (k, K)))
+    tmp = np.multiply(srt, np.arange(1, K + 1, dtype=np.float64), out=_scratch("tmp", (k, K)))
+    np.subtract(cs, tmp, out=tmp)                           # s_j - j u_j, nondecreasing in j
+    cond = tmp < t[:, None]                                 # <=> u_j - (s_j - t)/j > 0
+    if K > 1:
+        cond &= np.arange(1, K + 1) <= cnt[:, None]         # never a padding position
+    last = K - 1 - np.argmax(cond[:, ::-1], axis=-1)
+    last = np.where(cond.any(axis=-1), last, 0)             # none true only when t == 0: theta = max u
+    theta = np.maximum((cs[np.arange(k), last] - t) / (last + 1), 0.0)
+    # 4. one Newton step on the candidates (padding zeros are never > theta >= 0)
+    np.subtract(srt, theta[:, None], out=tmp)
+    nact = np.count_nonzero(tmp > 0, axis=-1)
+    excess = np.maximum(tmp, 0.0, out=tmp).sum(axis=-1) - t
+    return np.maximum(theta + np.where(nact > 0, excess / np.maximum(nact, 1), 0.0), 0.0)
+
+
 def _project_l1_rows(V: np.ndarray, a: np.ndarray, tau: np.ndarray, prefilter: bool = True) -> np.ndarray:
     """Project rows that are strictly outside their l1 ball (``||v||_1 > tau``, ``tau`` finite).
 
-    V, a = |V| : (k, d); tau : (k,). Sort-based algorithm of spec 11.8 (Duchi et al. 2008, Fig. 1),
+    V, a = |V| : (k, d); tau : (k,). Sort-based algorithm of Duchi et al. (2008, Fig. 1),
     run in units of ``max_l |v_l|`` so that no partial sum overflows or underflows:
 
     1. ``u = |v| / max|v|``, ``t = tau / max|v|`` (the projection is positively homogeneous).
@@ -242,48 +296,12 @@ def _project_l1_rows(V: np.ndarray, a: np.ndarray, tau: np.ndarray, prefilter: b
     with np.errstate(over="ignore", under="ignore"):
         u = np.divide(a, amax[:, None], out=a)              # in [0, 1], max exactly 1
         t = tau / amax                                      # < d since ||v||_1 > tau; may underflow to 0
-    cand, cnt = u, np.full(k, d)
     if prefilter and d > 64:
-        # first lower bound from C = all and C = {argmax}; filter only if it discards half the row
-        lb = np.maximum((u.sum(axis=-1) - t) / d, 1.0 - t)
-        B = np.greater(u, (lb - _FILTER_MARGIN)[:, None], out=_scratch("mask", u.shape, bool))
-        c = np.count_nonzero(B, axis=-1)
-        if c.max() <= d // 2:
-            cand, cnt, key, prev = _compress(u, B, c, "cand0"), c, 1, None
-            for _ in range(_FILTER_PASSES):             # Michelot pass = Newton step from the left
-                m = cand > lb[:, None]
-                c = np.count_nonzero(m, axis=-1)
-                if prev is not None and np.array_equal(c, prev):
-                    break                               # converged: lb = theta* up to rounding
-                if c.max() <= cand.shape[1] // 2:       # shrink the work array (keep the margin band)
-                    keep = cand > (lb - _FILTER_MARGIN)[:, None]
-                    cnt = np.count_nonzero(keep, axis=-1)
-                    cand, key = _compress(cand, keep, cnt, f"cand{key}"), 1 - key
-                    m = cand > lb[:, None]
-                S = np.einsum("ij,ij->i", cand, m)      # sum_{u > lb} u
-                lb = np.maximum(lb, (S - t) / np.maximum(c, 1))
-                prev = c
-            keep = cand > (lb - _FILTER_MARGIN)[:, None]    # the row maximum (u = 1) is always kept
-            cnt = np.count_nonzero(keep, axis=-1)
-            cand = _compress(cand, keep, cnt, f"cand{key}")
-    K = cand.shape[1]
-    cand.sort(axis=-1)                                      # in place: u is recomputed from V below
-    srt = cand[:, ::-1]                                     # decreasing
-    cs = np.cumsum(srt, axis=-1, out=_scratch("cs", (k, K)))
-    tmp = np.multiply(srt, np.arange(1, K + 1, dtype=np.float64), out=_scratch("tmp", (k, K)))
-    np.subtract(cs, tmp, out=tmp)                           # s_j - j u_j, nondecreasing in j
-    cond = tmp < t[:, None]                                 # <=> u_j - (s_j - t)/j > 0
-    if K > 1:
-        cond &= np.arange(1, K + 1) <= cnt[:, None]         # never a padding position
-    last = K - 1 - np.argmax(cond[:, ::-1], axis=-1)
-    last = np.where(cond.any(axis=-1), last, 0)             # none true only when t == 0: theta = max u
-    theta = np.maximum((cs[np.arange(k), last] - t) / (last + 1), 0.0)
-    # 4. one Newton step on the candidates (padding zeros are never > theta >= 0)
-    np.subtract(srt, theta[:, None], out=tmp)
-    nact = np.count_nonzero(tmp > 0, axis=-1)
-    excess = np.maximum(tmp, 0.0, out=tmp).sum(axis=-1) - t
-    theta = np.maximum(theta + np.where(nact > 0, excess / np.maximum(nact, 1), 0.0), 0.0)
-    del srt, cs, tmp, cond, cand
+        cand, cnt = _l1_candidates(u, t)
+    else:
+        cand, cnt = u, np.full(k, d)
+    theta = _l1_threshold(cand, cnt, t)
+    del cand
     # 5. soft-threshold in original units (in the buffer of u), then the feasibility guard
     w = np.abs(V, out=u)
     np.subtract(w, (theta * amax)[:, None], out=w)
@@ -395,7 +413,7 @@ def _l1_contains(x, radius, tol):
 
 # ---------------------------------------------------------------------------- the sets
 class ConstraintSet(abc.ABC):
-    """A closed convex nonempty set in ``R^dim`` with an exact Euclidean projection (spec 10.1)."""
+    """A closed convex nonempty set in ``R^dim`` with an exact Euclidean projection."""
 
     dim: int
     kind: str
@@ -439,7 +457,7 @@ class ConstraintSet(abc.ABC):
 
 
 class Box(ConstraintSet):
-    """``{x : lower <= x <= upper}`` componentwise; ``Pi = clip`` (spec 10.1).
+    """``{x : lower <= x <= upper}`` componentwise; ``Pi = clip``.
 
     ``lower``/``upper``: arrays ``(dim,)`` or scalars (then ``dim`` is required, or taken from the
     other bound). ``lower <= upper`` everywhere; ``lower`` may be ``-inf`` and ``upper`` ``+inf``
@@ -510,7 +528,7 @@ class Box(ConstraintSet):
 
 
 class L2Ball(ConstraintSet):
-    """``{x : ||x - center||_2 <= radius}``; ``Pi(x) = a + (x - a) min{1, r/||x - a||}`` (spec 10.1).
+    """``{x : ||x - center||_2 <= radius}``; ``Pi(x) = a + (x - a) min{1, r/||x - a||}``.
 
     ``center``: finite array ``(dim,)``; ``radius``: finite ``>= 0`` (0 gives ``{center}``).
     Points inside are returned unchanged (bit for bit).
@@ -552,7 +570,7 @@ class L2Ball(ConstraintSet):
 
 
 class L1Ball(ConstraintSet):
-    """``{x : ||x||_1 <= radius}`` centred at 0; projection by :func:`project_l1_ball` (spec 11.8).
+    """``{x : ||x||_1 <= radius}`` centred at 0; projection by :func:`project_l1_ball` (Section 5's ``X_i^sp``).
 
     ``radius`` finite ``>= 0`` (0 gives ``{0}``), ``dim >= 1``.
     """
@@ -583,7 +601,7 @@ class L1Ball(ConstraintSet):
 
 
 class Whole(ConstraintSet):
-    """``R^dim`` (degenerate case of spec 10.1): projection is the identity, distance 0."""
+    """``R^dim`` (the unconstrained degenerate case): projection is the identity, distance 0."""
 
     kind = "whole"
 
@@ -637,7 +655,7 @@ def from_description(desc):
 
 # ---------------------------------------------------------------------------- product sets
 class ProductSet:
-    """``X = X_1 x ... x X_m`` (one set per agent, all of the same dim; spec 10.1 "mix set types").
+    """``X = X_1 x ... x X_m`` (one set per agent, all of the same dim; set kinds may differ across agents).
 
     The agent axis is the second-to-last axis: ``x`` shape ``(..., m, dim)``. At construction the
     agents are grouped by kind (at most 4 groups) and each group's parameters are stacked
@@ -685,7 +703,7 @@ class ProductSet:
     # -------------------------------------------------------------- constructors
     @classmethod
     def l1_balls(cls, radii, dim: int) -> "ProductSet":
-        """One l1 ball ``{||x||_1 <= radii[i]}`` per agent (spec 11.8 ``X_i^sp``)."""
+        """One l1 ball ``{||x||_1 <= radii[i]}`` per agent (Section 5's ``X_i^sp``)."""
         r = _real_array(radii, "radii", "a 1-D array of finite radii >= 0")
         if r.ndim != 1 or r.size < 1:
             _fail("radii", _summary(r), "a nonempty 1-D array of finite radii >= 0")

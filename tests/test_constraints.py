@@ -1,7 +1,8 @@
-"""Tests of repro.constraints: Euclidean projections onto the constraint sets of spec 10.1 / 11.8.
+"""Tests of repro.constraints: Euclidean projections onto the constraint sets of PC-FedAvg's
+theory checks and of its Section 5 experiments.
 
 References used here, independent of the code under test:
-* the l1-ball projection is compared with bisection on the threshold theta (spec 11.8: the map
+* the l1-ball projection is compared with bisection on the threshold theta (Duchi et al. 2008: the map
   theta -> sum_l max(|v_l| - theta, 0) is decreasing) and with cvxpy/Clarabel;
 * every set kind is checked against the characterisation of the Euclidean projection onto a closed
   convex set: P(x) in X and <x - P(x), y - P(x)> <= 0 for all y in X (variational inequality),
@@ -140,7 +141,7 @@ def test_l1_batch_and_row_radii_match_rows():
 
 @pytest.mark.parametrize("tau", [1e-3, 1.0, 100.0, 3000.0, 20000.0, 24000.0, 1e6])
 def test_l1_large_dim_vs_bisection_and_pure_sort(tau):
-    """d = 30720 (spec 11.8, n = pC): filtered sort == full sort == bisection; inside rows unchanged."""
+    """d = 30720 (CIFAR-10 softmax, n = pC): filtered sort == full sort == bisection; inside rows unchanged."""
     rng = np.random.default_rng(int(tau * 10) % 1000)
     X = rng.normal(size=(4, 30720))
     X[1] *= 1e-3                                                   # row 1 may be inside the ball

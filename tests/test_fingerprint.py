@@ -12,12 +12,14 @@ from pathlib import Path
 import pytest
 
 from repro.fingerprint import code_files, code_fingerprint
-from repro.registry import PAPERS, registry
+from repro.registry import papers, registry
 from repro.runner import _with_needs
 
 ROOT = Path(__file__).resolve().parents[1]
+PAPERS = papers()
 FIGURE_AND_REPORT = {"repro.plotting", "repro.report", "repro.notebooks", "repro.cli", "repro.registry",
-                     "repro.status", "repro.costs"} | {f"repro.experiments.{p}" for p in PAPERS} \
+                     "repro.status", "repro.costs"} \
+    | {f"repro.papers.{p}.{part}" for p in PAPERS for part in ("experiments", "figures", "audit")} \
     | {f"bounds.{p}_findings" for p in PAPERS}
 
 
@@ -53,14 +55,14 @@ def test_no_run_executes_figure_report_or_other_papers_code():
             modules = set(code_files(fn))
             assert not modules & FIGURE_AND_REPORT, (fn, modules & FIGURE_AND_REPORT)
             foreign = {m for m in modules for o in others
-                       if m == f"bounds.{o}" or m.startswith(f"repro.experiments.{o}")}
+                       if m == f"bounds.{o}" or m == f"repro.papers.{o}" or m.startswith(f"repro.papers.{o}.")}
             assert not foreign, (fn, foreign)
-            assert f"repro.{fn.split('.')[1]}" in modules or fn.startswith("tests.")
+            assert f"repro.papers.{paper}.runs" in modules, (fn, "a run function lives in its paper's runs")
 
 
 @pytest.mark.parametrize("what, path, old, new", [
     ("a figure", "repro/plotting.py", '"font.size": 9,', '"font.size": 10,'),
-    ("a figure", "repro/papers/pcfedavg/experiments.py", "Figure {number}: infeasibility across methods",
+    ("a figure", "repro/papers/pcfedavg/figures.py", "Figure {number}: infeasibility across methods",
      "Figure {number}: infeasibility of the methods"),
     ("a report sentence", "repro/report.py", "How to read it:", "How to read this report:"),
     ("a report sentence", "bounds/fedsgm_findings.py", "def audit_findings", "# reworded\ndef audit_findings"),

@@ -1,6 +1,6 @@
 """Tests of bounds.fedclup: the claims evaluate (vectorised), the derived constants are pinned against hand
-computations from spec 4.7 / 5.5-5.6, perturbed copies give different numbers, the pathwise inequalities hold on
-random quadratic instances of problem (2) solved in closed form (and a weakened bound fails on some), Algorithm 1
+computations of this project's derivations ((8a), (8b), Corollary 1, (14-D), Corollary 2), perturbed copies give
+different numbers, the pathwise inequalities hold on random quadratic instances of problem (2) solved in closed form (and a weakened bound fails on some), Algorithm 1
 on quadratics obeys the derived Lemmas 5-6 and Theorem 2, and the symbolic audit returns the expected verdicts."""
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ IDS = ("fedclup.thm1", "fedclup.cor1", "fedclup.minimax_lower", "fedclup.cor2.co
 
 # ---------------------------------------------------------------------------- helpers
 def cor2_K(mu, L, lam):
-    """K of fedclup.cor2.explicit, by hand (spec 5.6)."""
+    """K of fedclup.cor2.explicit, by hand (this project's Corollary 2 instance)."""
     LF = lam * L / (lam + L)
     th = lam / (lam + mu)
     return math.ceil((L + lam) / (mu + lam) * math.log(max(192 * lam**2 / mu**2, 4 + 8 * th**2 * lam**2 / LF**2)))
@@ -334,7 +334,7 @@ def test_lemma1_on_random_quadratics(seed, d, lam):
 # ---------------------------------------------------------------------------- problem (2) on quadratics
 def quad_instance(seed: int, m_: int, d: int, lam: float, R_scale: float, noise: float = 0.5):
     """Linear-regression-like instance: L_i(w) = 1/2 w'A_i w - b_i'w with b_i = A_i w*_i + noise (so that
-    grad L_i(w*_i) = -noise_i); closed form of (2) with p_i = 1/m (spec 4.8)."""
+    grad L_i(w*_i) = -noise_i); closed form of (2) with p_i = 1/m."""
     rng = np.random.default_rng(seed)
     A = np.stack([_random_pd(rng, d, 0.1, 4.0) for _ in range(m_)])
     wbar = rng.normal(size=d)
@@ -600,12 +600,13 @@ def test_audit_findings_verdicts():
     json.dumps([f.as_dict() for f in F])
 
 
-SPEC_92 = dict(lam=0.5, L_used=9.13, L_data=10.0, mu_data=0.05, eta=1 / (9.13 + 0.5), gamma=1 / 0.5, K=150,
-               figure="fig2")
+# the authors' Figure 2 settings (lambda, their L = 9.13, eta, gamma, K) with made-up data constants
+AUTHORS_FIG2 = dict(lam=0.5, L_used=9.13, L_data=10.0, mu_data=0.05, eta=1 / (9.13 + 0.5), gamma=1 / 0.5, K=150,
+                    figure="fig2")
 
 
-def test_settings_findings_spec_values():
-    F = {f.id.split(".")[-1]: f for f in BF.settings_findings(SPEC_92)}
+def test_settings_findings_authors_values():
+    F = {f.id.split(".")[-1]: f for f in BF.settings_findings(AUTHORS_FIG2)}
     assert F["eta"].verdict == DISCREPANCY and "9.13" in F["eta"].summary
     assert F["gamma"].verdict == CONSISTENT
     assert F["server_step"].verdict == DISCREPANCY and F["server_step"].kind == "experiment-settings"
@@ -621,7 +622,7 @@ def test_settings_findings_spec_values():
     assert F["K"].verdict == (CONSISTENT if 150 >= need else DISCREPANCY)
     assert str(need) in F["K"].summary
     # with the data's L below the hard-coded one the eta condition holds
-    ok = {f.id.split(".")[-1]: f for f in BF.settings_findings(SPEC_92 | {"L_data": 9.0})}
+    ok = {f.id.split(".")[-1]: f for f in BF.settings_findings(AUTHORS_FIG2 | {"L_data": 9.0})}
     assert ok["eta"].verdict == CONSISTENT
 
 

@@ -1,8 +1,8 @@
 """Every derived FedCLUP bound on hypothesis-generated exact linear-regression instances.
 
-Each test draws an instance of the spec 4.8 test bed (m, n, d, R, noise, condition number, lambda,
+Each test draws an instance of the linear-regression test bed (m, n, d, R, noise, condition number, lambda,
 step-size fraction, number of local steps, batch) and runs the suite's own run functions
-(``repro.papers.fedclup.runs.statistical.run_statistical``, ``fedclup_optimization.run_theorem2`` and
+(``repro.papers.fedclup.runs.statistical.run_statistical``, ``runs.optimization.run_theorem2`` and
 ``run_lemma7``), which check the sympy claims of ``bounds.fedclup`` with ``repro.papers.fedclup.checks``.
 
 Meta-tests show that each check can fail: the same code, given a claim whose bound is shrunk below the

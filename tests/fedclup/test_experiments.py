@@ -1,14 +1,18 @@
-"""FedCLUP experiments end to end at toy scale: specs, run functions, figures, audit section."""
+"""FedCLUP experiments end to end at toy scale: specs, run functions, figures, audit section; and the layering of
+the package's experiments, figures, audit and summaries modules."""
+import ast
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from repro import runner
 from repro.batches import MEMBERS, batch_spec, member_configs, members
+from repro.papers.fedclup import audit as A
 from repro.papers.fedclup import experiments as X
 from repro.papers.fedclup.runs import logistic as LG
-from repro.registry import get
+from repro.registry import get, part
 from repro.runner import RunSpec
 
 DATA = os.environ.get("REPRO_DATA_DIR")
@@ -18,7 +22,7 @@ needs_data = pytest.mark.skipif(not DATA or not os.path.isdir(os.path.join(DATA,
 
 @pytest.mark.parametrize("profile", ["quick", "paper"])
 def test_specs_are_well_formed(profile):
-    for name in X.AUDIT_EXPERIMENTS:
+    for name in A.AUDIT_EXPERIMENTS:
         exp = get(name)
         specs = exp.specs(profile)
         assert specs and len({s.hash for s in specs}) == len(specs), name
@@ -27,7 +31,8 @@ def test_specs_are_well_formed(profile):
                 for config in member_configs(s.config):
                     exp.validate(config)
     fig4 = [c for s in get("fedclup.figure4").specs(profile) for c in member_configs(s.config)]
-    # the authors' Figure 4 settings (spec 9.2 table): 10 R x (3 FedCLUP lambdas, GlobalTrain, LocalTrain) per seed
+    # the authors' Figure 4 settings (their code's notebook `simulation_main_stat.ipynb`): 10 R x (3 FedCLUP
+    # lambdas, GlobalTrain, LocalTrain) per seed
     assert len(fig4) == 50 * len(LG.DATA_SEEDS[profile]) and len({repr(sorted(c.items())) for c in fig4}) == len(fig4)
     assert {c["R"] for c in fig4} == set(LG.FIG4_R)
     assert {(c["method"], c["rounds"]) for c in fig4} == {("fedclup", 50), ("globaltrain", 50), ("localtrain", 500)}
@@ -99,13 +104,47 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
     for r in results["fedclup.mnist"]:
         assert r.arrays["accuracy"].shape == (10,) and 0 <= r.arrays["global_accuracy"] <= 1
     paths = []
-    for name in X.AUDIT_EXPERIMENTS:
+    for name in A.AUDIT_EXPERIMENTS:
         paths += get(name).figure(results[name], "quick")
     assert {p.name for p in paths} >= {f"figure{k}.png" for k in (1, 2, 3, 4, 5, 6)} | {
         "theorem1_lambda_curves.png", "theory_ratio.png", "minimax_regimes.png", "theorem2_contraction.png",
         "tables7_8.png", "theorem3_lemma7.png"}
-    text = X.audit_section(results, "quick")
+    text = A.audit_section(results, "quick")
     for heading in ("### Derived bounds on exact linear-regression instances", "### Minimax rate",
                     "### Corollary 2 and the Tables 7-8 pattern", "### Tables 2 and 4, MNIST Logit rows",
                     "### Not reproduced", "### Symbolic and settings findings"):
         assert heading in text
+
+
+PACKAGE = Path(X.__file__).resolve().parent
+
+
+def _imports(module: str) -> set[str]:
+    """Every module the file's import statements name (``from a import b`` names ``a`` and ``a.b``)."""
+    out = set()
+    for node in ast.walk(ast.parse((PACKAGE / f"{module}.py").read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = ("repro.papers.fedclup." if node.level else "") + (node.module or "")
+            out |= {base} | {f"{base}.{alias.name}" for alias in node.names}
+    return out
+
+
+def test_module_layering():
+    """experiments -> figures -> summaries, audit -> experiments and summaries: the registry's import of the
+    experiments reaches neither the report nor the audit, and the shared computations neither plotting nor report."""
+    own = "repro.papers.fedclup."
+    assert not {m for m in _imports("experiments") if m == "repro.report" or m.startswith(own + "audit")}
+    assert not {m for m in _imports("figures") if m == "repro.report" or m.startswith((own + "audit", own + "experiments"))}
+    assert not {m for m in _imports("summaries") if m in ("repro.plotting", "repro.report")
+                or m.startswith(("matplotlib", own + "figures", own + "audit", own + "experiments"))}
+
+
+def test_registry_contract():
+    """What the shared layers read: the experiments (their figures drawn by :mod:`.figures`) and the audit's
+    ``AUDIT_EXPERIMENTS`` and ``audit_section``."""
+    assert part("fedclup", "experiments") is X and part("fedclup", "audit") is A
+    assert A.AUDIT_EXPERIMENTS == tuple(e.name for e in X.EXPERIMENTS)
+    assert all(e.figure.__module__ == "repro.papers.fedclup.figures" for e in X.EXPERIMENTS)
+    assert callable(A.audit_section) and X.PAPER == "fedclup"

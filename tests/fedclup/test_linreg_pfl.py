@@ -1,4 +1,4 @@
-"""Linear-regression test bed of FedCLUP spec 4.8 (repro.papers.fedclup.problems.linreg_pfl): checks against
+"""Linear-regression test bed for FedCLUP (repro.papers.fedclup.problems.linreg_pfl): checks against
 independent computations (first-order conditions, limits, scipy, finite differences, Monte Carlo)."""
 import numpy as np
 import pytest
@@ -148,7 +148,7 @@ def test_pathwise_quantities_against_direct_computation_and_eq33():
     assert q["gt_err"][r, 0] == pytest.approx(np.linalg.norm(w_gt - wbar))
     # g_star is -X^T eps / n exactly
     np.testing.assert_allclose(g_star, -np.einsum("knd,kn->kd", data["X"][r], data["eps"][r]) / 12, atol=1e-12)
-    # (33) holds on every draw and lambda (derived-here identity, spec 4.7)
+    # (33) holds on every draw and lambda (derived-here identity)
     rhs = q["eq33_inner_grad"] + LAMS * q["eq33_inner_het"]
     assert np.all(q["eq33_lhs"] <= rhs + 1e-10)
     # Lemma 4, first inequality (pathwise): ||w_GT - wbar|| <= (||mean grad|| + L R) / mu

@@ -1,5 +1,5 @@
-"""FedCLUP data sets: the authors' synthetic logistic generator (spec 9.2) and the class-restricted
-MNIST split (spec 9.5), checked against independent computations."""
+"""FedCLUP data sets: the authors' synthetic logistic generator (their ``generate_data.py``) and the
+class-restricted MNIST split (their ``mnist_niid.py``), checked against independent computations."""
 import random
 
 import numpy as np

@@ -1,6 +1,7 @@
-"""Tests of repro.papers.fedsgm.algorithms.fedsgm against Algorithm 1 of the spec (section 4).
+"""Tests of repro.papers.fedsgm.algorithms.fedsgm against Algorithm 1 of the paper (Appendix A;
+the update of Section 3).
 
-The reference below is written from the spec's pseudocode, deliberately naively: explicit Python
+The reference below is written from the paper's pseudocode, deliberately naively: explicit Python
 loops over rounds, clients, local steps and (for Rand-K) coordinates; every client is evaluated
 on its own; X_j is formed as (w_t - w_{j,E}) / eta as the pseudocode sends it. The vectorised
 implementation must agree with it to 1e-12.
@@ -13,10 +14,8 @@ import pytest
 from repro.papers.fedsgm.algorithms.fedsgm import FedSGMParams, Output, Trace, output, run
 from repro.papers.fedsgm.problems.base import ConvexLipschitzProblem, LocalOracle
 
-try:  # the families of spec 8.1 (another engineer's module); a local problem is always used too
-    from repro.papers.fedsgm.problems.generators import random_instance as _random_instance
-except ImportError:  # pragma: no cover - only while repro.problems is incomplete
-    _random_instance = None
+from repro.papers.fedsgm.problems.generators import random_instance as _random_instance
+from repro.papers.fedsgm.problems.piecewise_linear import PiecewiseLinear1D
 
 
 # ---------------------------------------------------------------------------- a local problem
@@ -60,8 +59,6 @@ def make_problem(family: str, seed: int, n_clients: int = 3) -> ConvexLipschitzP
     rng = np.random.default_rng(seed)
     if family == "tiny":
         return TinyProblem(rng, n_clients, 4)
-    if _random_instance is None:
-        pytest.skip("repro.problems.random_instance is not available")
     return _random_instance(family, rng, n_clients=n_clients, dim=FAMILY_DIMS[family])
 
 
@@ -76,7 +73,7 @@ def client_oracle(problem, j, w):
 
 
 def switching_weight_reference(g_value: float, eps: float, rule: str, beta: float | None) -> float:
-    """Spec 4.2, written piecewise (the table), not through min/max."""
+    """The switching rules of Section 3, the soft one written piecewise in g(w_t), not through min/max."""
     if rule == "hard":
         return 1.0 if g_value > eps else 0.0
     if g_value >= eps:
@@ -253,7 +250,7 @@ def test_directions_consistent_with_trace():
     tr = run(problem, params, np.random.default_rng(3))
     np.testing.assert_allclose(np.sum(tr.directions**2, axis=-1), tr.nu_sq, rtol=1e-13)
     np.testing.assert_allclose(tr.directions.sum(axis=2).mean(axis=1), tr.X_mean, rtol=1e-12, atol=1e-14)
-    assert np.all(tr.nu_sq <= problem.G**2 * (1 + 1e-12))          # ||nu|| <= G (spec 4.1)
+    assert np.all(tr.nu_sq <= problem.G**2 * (1 + 1e-12))          # ||nu|| <= G (Assumption 1)
     no_dirs = run(problem, FedSGMParams(**(params.__dict__ | {"record_directions": False})),
                   np.random.default_rng(3))
     assert no_dirs.directions is None
@@ -391,9 +388,6 @@ def test_soft_tends_to_hard_as_beta_grows():
 
 def test_boundary_round_in_a_run():
     """g(w_0) = eps exactly: hard takes an f-step (sigma = 0), soft a g-step (sigma = 1)."""
-    if _random_instance is None:
-        pytest.skip("PiecewiseLinear1D needs repro.problems")
-    from repro.papers.fedsgm.problems.piecewise_linear import PiecewiseLinear1D
     problem = PiecewiseLinear1D(a=[10.0], b=[0.0], G=1.0)     # f = |w - 10|, g = w
     common = dict(T=3, E=1, eta=0.25, eps=0.5, w0=[0.5])
     hard = run(problem, FedSGMParams(**common), np.random.default_rng(0))

@@ -1,5 +1,6 @@
-"""Tests of bounds.fedsgm: every claim evaluates, the spec's identities (section 5.3) hold, the
-encodings agree with the spec's formulas written independently in numpy, and the audit verdicts.
+"""Tests of bounds.fedsgm: every claim evaluates, the algebraic identities between the theorems'
+constants hold, the encodings agree with the paper's formulas written independently in numpy, and the audit
+verdicts.
 """
 from __future__ import annotations
 
@@ -79,9 +80,9 @@ def test_claims_evaluate_vectorised():
             assert np.shape(v) in ((3,), ())
 
 
-# ---------------------------------------------------------------------------- encodings vs the spec (numpy)
+# ---------------------------------------------------------------------------- encodings vs the paper (numpy)
 @pytest.mark.parametrize("seed", range(5))
-def test_encodings_match_spec_formulas(seed):
+def test_encodings_match_paper_formulas(seed):
     v = admissible_point(np.random.default_rng(seed))
     E_, T_, n_, q_, D_, G_ = v["E"], v["T"], v["n"], v["q_u"], v["D"], v["G"]
     eta_, a_ = v["eta"], v["a"]
@@ -146,18 +147,18 @@ def test_lemma_chains_are_ordered_on_consistent_data():
     assert chain[-1] == pytest.approx(B.lemma3.evaluate(**vals)["agg_sq_expect"])
 
 
-# ---------------------------------------------------------------------------- spec 5.3 identities
+# ---------------------------------------------------------------------------- identities between the constants
 def _identity(lhs, rhs):
     r = prove_identity(lhs, rhs)
     assert r.proven is True, r
 
 
-def test_53_1_closed_forms():
+def test_closed_forms_of_the_stated_constants():
     _identity(B.EPS_STATED, D * G * sp.sqrt((4 * E + q / n) / T))
     _identity(B.ETA_STATED, D / (G * E * sp.sqrt(T * (4 * E + q / n))))
 
 
-def test_53_2_theorem8_displays():
+def test_theorem8_displays():
     _identity(B.EPS_THM8, B.eps_of(2 * E**2))
     _identity(B.ETA_THM8, B.eta_of(2 * E**2))
     # and they are the stated constants without compression
@@ -165,7 +166,7 @@ def test_53_2_theorem8_displays():
     _identity(B.ETA_THM8, B.ETA_STATED.subs(q, 0))
 
 
-def test_53_3_argmin_of_summed_bound():
+def test_argmin_of_summed_bound():
     gamma = sp.Symbol("Gamma", positive=True)
     S = B.summed_bound(eta, gamma)
     crit = sp.solve(sp.diff(S, eta), eta)
@@ -182,14 +183,14 @@ def test_53_3_argmin_of_summed_bound():
     assert float(B.eps_of(gamma).subs(vals)) == pytest.approx(f(eta_star), rel=1e-12)
 
 
-def test_53_4_eps_is_2G2_gamma_eta():
+def test_eps_is_2G2_gamma_eta():
     gamma = sp.Symbol("Gamma", positive=True)
     _identity(B.eps_of(gamma), 2 * G**2 * gamma * B.eta_of(gamma))
     # hence beta >= 2/eps  <=>  beta >= 1/(G^2 Gamma eta) for the same Gamma
     _identity(2 / B.eps_of(gamma), 1 / (G**2 * gamma * B.eta_of(gamma)))
 
 
-def test_53_5_centralized_case():
+def test_centralized_case():
     sub = {n: 1, q: 0, E: 1}
     _identity(B.EPS_STATED.subs(sub), 2 * D * G / sp.sqrt(T))
     _identity(B.ETA_STATED.subs(sub), D / (2 * G * sp.sqrt(T)))
@@ -198,7 +199,7 @@ def test_53_5_centralized_case():
     _identity(case.implied, 2 * D * G / sp.sqrt(T))
 
 
-def test_53_6_lemma5_sum():
+def test_lemma5_sum():
     _identity(sp.summation(tau**2, (tau, 0, E - 1)), (E - 1) * E * (2 * E - 1) / 6)
     for e in range(1, 60):
         assert sum(t * t for t in range(e)) == (e - 1) * e * (2 * e - 1) // 6
@@ -226,7 +227,7 @@ def test_gamma_stated_dominates_gamma_proof(E_, q_, n_):
     gpf = Fraction(1, 2) * (q_ / n_ + 1) * E_ + 1 + Fraction(E_**2, 3)
     sub = {E: E_, q: sp.Rational(q_.numerator, q_.denominator), n: n_}
     st_sym, pf_sym = B.Gamma_stated.subs(sub), B.Gamma_proof.subs(sub)
-    # the encoding equals the spec's table, exactly
+    # the encodings equal Gamma as stated (Theorems 1, 2) and as derived in the appendix proofs, exactly
     assert st_sym == sp.Rational(gst.numerator, gst.denominator)
     assert pf_sym == sp.Rational(gpf.numerator, gpf.denominator)
     assert gst >= gpf

@@ -1,4 +1,4 @@
-"""Tests of repro.problems: oracles, Lipschitz constants, certified optima, FedSGM families."""
+"""Tests of FedSGM's problems (repro.papers.fedsgm.problems): oracles, Lipschitz constants, certified optima, FedSGM families."""
 from __future__ import annotations
 
 import json

@@ -24,7 +24,7 @@ def _fd(fun, x, h=1e-6):
 
 
 def _G_i(problem, i, x, rho):
-    """G_{i,rho}(x) = f_i(Ax) + sigma_i/2 ||B_i x - A x||^2 + rho h_i(B_i x), from the definitions (spec 2.2)."""
+    """G_{i,rho}(x) = f_i(Ax) + sigma_i/2 ||B_i x - A x||^2 + rho h_i(B_i x), from the definitions (Section 4)."""
     xbar = x.mean(axis=0)
     fi = problem.local.values(np.broadcast_to(xbar, x.shape))[i]
     dist = problem.sets.distance(x)[i]

@@ -1,5 +1,5 @@
 """Tests of bounds.pcfedavg: the claims evaluate, the printed constants are pinned against hand
-computations from the spec's formulas, the symbolic audit's verdicts, the checkers flag perturbed
+computations from the paper's formulas, the symbolic audit's verdicts, the checkers flag perturbed
 copies, the complexity tables, and the elementary facts the proofs use (hypothesis)."""
 from __future__ import annotations
 
@@ -135,7 +135,7 @@ def test_pinned_values_by_hand():
     assert _num(B.lemma45, "drift_round") == pytest.approx(0.32, rel=1e-14)
     # Lemma 4.6: (3/2) g L drift + dist - g gap + 3 g^2 nu^2/m
     assert _num(B.lemma46, "dist_next") == pytest.approx(1.0284, rel=1e-14)
-    # Prop 4.7 (spec 7.1 bound_47)
+    # Prop 4.7 (bound_47)
     b47 = 3 * Q_ / (K_ * g) + Fr(45, 2) * LG * c * M_ + nu_**2 / m_ * (Fr(45, 2) * LG * c + 9 * g)
     assert b47 == Fr(179, 50)
     assert _num(B.prop47, "gap_Kstar") == pytest.approx(3.58, rel=1e-14)
@@ -216,7 +216,8 @@ def test_perturbed_eq12_is_flagged():
 
 
 def test_ii_counterexample_point_by_hand():
-    """At the module's admissible point rhs_12^2 = 36/25 > printed (ii) = 6/5 (computed here from the spec)."""
+    """At the module's admissible point rhs_12^2 = 36/25 > printed (ii) = 6/5 (computed here from the printed
+    formulas)."""
     p = BF.II_COUNTEREXAMPLE
     m_, r, D_, g, nu2, H_, M_, Q_, K_, Lp = 2, 1, Fr(1, 25), Fr(1, 20), Fr(1, 45), 2, Fr(7, 90), 1, 12000, 2
     assert float(p["nu"]) ** 2 == pytest.approx(float(nu2), rel=1e-14)
@@ -354,7 +355,7 @@ def test_lemma45_M_instance_by_hand():
     inst = BF.interval_instance()
     c, sig, lo, hi, r, m_ = (0, -1), (1, 1), (0, -1), (1, 1), Fr(2), 2
 
-    def grad_F(x, i, pen):                          # spec 2.3, block by block
+    def grad_F(x, i, pen):                          # from Section 4's definitions, block by block
         xb = sum(x) / m_
         out = [(xb - c[i]) / m_ + sig[i] * ((1 if j == i else 0) - Fr(1, m_)) * (x[i] - xb) for j in range(m_)]
         if pen:

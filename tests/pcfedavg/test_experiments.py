@@ -1,10 +1,14 @@
-"""PC-FedAvg experiments end to end at toy scale: specs, run functions, figures, audit section."""
+"""PC-FedAvg experiments end to end at toy scale: specs, run functions, figures, audit section; and the layers of
+the paper package's experiments / figures / audit / summaries modules."""
+import ast
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from repro import runner
+from repro.papers.pcfedavg import audit as A
 from repro.papers.pcfedavg import experiments as X
 from repro.papers.pcfedavg.runs import data as D
 from repro.papers.pcfedavg.runs import theory as T
@@ -24,7 +28,7 @@ def test_specs_are_well_formed(profile):
         assert specs and len({s.hash for s in specs}) == len(specs)
     comparison = D.comparison_specs(profile)
     assert {s.config["method"] for s in comparison} == set(D.METHODS)
-    # spec 11.3 as stated, in every config
+    # Section 5's settings as stated, in every config
     for s in comparison:
         hyper = D.HYPER[s.config["dataset"]]
         assert s.config["gamma"] == hyper["gamma"] and s.config["tau"] == hyper["tau"]
@@ -77,11 +81,11 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
     pc = [r for r in results["pcfedavg.comparison"] if r.spec.config["method"] == "pcfedavg"]
     assert pc[0].arrays["own_block_dist"].shape == (2 * 20, 4)
     paths = []
-    for name in X.AUDIT_EXPERIMENTS:
+    for name in A.AUDIT_EXPERIMENTS:
         paths += get(name).figure(results[name], "quick")
     assert {p.name for p in paths} >= {"figure1.png", "figure2.png", "figure3.png", "figure4.png",
                                        "theory_ratio.png", "rates.png", "prop48ii_one_active.png"}
-    text = X.audit_section(results, "quick")
+    text = A.audit_section(results, "quick")
     for heading in ("### Claims on synthetic instances", "### Proof steps re-derived",
                     "### Communication complexity derived", "### Empirical rates", "### Section 5 experiments",
                     "### Symbolic and settings findings"):
@@ -95,3 +99,36 @@ def test_bad_data_config_is_refused():
         D.validate(cfg | {"dataset": "svhn"})
     with pytest.raises(ValueError, match="local_steps"):
         D.validate(cfg | {"local_steps": 0})
+
+
+def _imports(module) -> set[str]:
+    """Every module the source of ``module`` names in an import statement (absolute imports only)."""
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, (module.__name__, "relative import")
+            out |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+    return out
+
+
+def test_module_layers():
+    """experiments declares (no report, no audit); summaries computes for both figures and audit (no plotting,
+    no report); the audit draws nothing; the registry's contract is where the report looks for it."""
+    from repro.papers.pcfedavg import figures, summaries
+    from repro.registry import part
+
+    def offenders(module, banned):
+        return {m for m in _imports(module) if m.startswith(banned) or m.split(".")[0] == "matplotlib"}
+
+    pkg = "repro.papers.pcfedavg"
+    assert not offenders(X, ("repro.report", f"{pkg}.audit", "bounds.pcfedavg_findings", "bounds.audit"))
+    assert not offenders(summaries, ("repro.plotting", "repro.report", f"{pkg}.figures", f"{pkg}.audit",
+                                     f"{pkg}.experiments"))
+    assert not offenders(A, ("repro.plotting", f"{pkg}.figures", f"{pkg}.experiments"))
+    assert f"{pkg}.summaries" in _imports(figures) & _imports(A)
+    assert part("pcfedavg", "audit") is A and callable(A.audit_section)
+    assert set(A.AUDIT_EXPERIMENTS) == {e.name for e in X.EXPERIMENTS}
+    assert {e.figure.__module__ for e in X.EXPERIMENTS} == {figures.__name__}

@@ -1,7 +1,8 @@
-"""Tests of repro.papers.pcfedavg.algorithms.penalized (PC-FedAvg spec 11.2, 11.8) and repro.papers.pcfedavg.metrics (11.7 items 13-14).
+"""Tests of repro.papers.pcfedavg.algorithms.penalized (PC-FedAvg Section 5's penalized baselines) and
+repro.papers.pcfedavg.metrics (this project's infeasibility and global-loss metrics).
 
-The references are written from spec 11.8's pseudocode with explicit Python loops over rounds,
-agents and local steps, and per-agent projections through the single sets.
+The references are written from the methods' own papers (FedAvg, FedProx, SCAFFOLD option II) with explicit
+Python loops over rounds, agents and local steps, and per-agent projections through the single sets.
 """
 from __future__ import annotations
 
@@ -113,7 +114,7 @@ def test_fedprox_local_steps_by_hand():
 
 # ------------------------------------------------------------------------------- SCAFFOLD
 def scaffold_by_hand(grad, sets, m, w0, rounds, H, lr, rho, rng, sample, global_lr=1.0):
-    """Spec 11.8, Penalized-SCAFFOLD (option II), one agent at a time. ``grad(i, y, rng)``."""
+    """Penalized-SCAFFOLD (option II of Karimireddy et al.), one agent at a time. ``grad(i, y, rng)``."""
     w, c, ci = w0.copy(), np.zeros_like(w0), np.zeros((m, w0.size))
     history = []
     for r in range(rounds):

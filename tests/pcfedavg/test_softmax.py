@@ -1,4 +1,5 @@
-"""Tests of repro.papers.pcfedavg.problems.softmax (PC-FedAvg spec 11.1, 11.6, 11.7 items 1-3, 7).
+"""Tests of repro.papers.pcfedavg.problems.softmax (PC-FedAvg Section 5's softmax problem, and this project's
+defaults for the choices the paper leaves open: split, preprocessing, partition, minibatches).
 
 References are written from the definitions, naively: a Python loop over agents and samples for
 the loss, central finite differences for the gradients, explicit eigenvalues for L_f.
@@ -29,7 +30,7 @@ def make_problem(preprocessing="scale", m=3, N=240, seed=0, alpha=1.0, batch_fra
 
 
 def naive_loss(problem, i, w):
-    """f_i(W) from spec 11.1, one sample at a time."""
+    """f_i(W) from Section 5, one sample at a time."""
     X = problem._X[problem.owner == i]
     y = problem._y[problem.owner == i]
     W = w.reshape(problem.p, problem.n_classes)

@@ -1,7 +1,7 @@
 """Mini-batch SSCA (Algorithms 1-4, arXiv 2104.06011) and the SGD baselines on small problems defined here.
 
 The protocol problems below (weighted logistic losses with l2 terms) are written from first principles in
-this file, so the tests do not depend on ``repro.problems``. Reference solutions of the server problems are
+this file, so the tests do not depend on ``repro.papers.ssca.problems``. Reference solutions of the server problems are
 computed by independent cvxpy models built from the per-sample surrogates (7)/(11) as defined, never from
 the recursions of the code under test.
 """

@@ -67,7 +67,8 @@ def test_eq19_minimises_printed_18(seed, blocks, tau, T):
        rho1_is_one=st.booleans())
 def test_literal_recursion_equals_eq9_over_weight(seed, d, tau, T, rho1, rho1_is_one):
     """F_bar^(t) built literally from (3)+(7) starting at 0 (every past surrogate term kept), minimised by cvxpy,
-    equals (9)/w_t with w_t = 1 - prod(1 - rho_s); equals (9) itself when rho_1 = 1 (spec 6.5)."""
+    equals (9)/w_t with w_t = 1 - prod(1 - rho_s); equals (9) itself when rho_1 = 1 (this
+    project's derivation from unrolling the recursion)."""
     rng = np.random.default_rng(seed)
     rho = np.concatenate([[1.0 if rho1_is_one else rho1], rng.uniform(0.05, 1.0, size=T - 1)])
     w = cp.Variable(d)
@@ -151,7 +152,7 @@ def test_lemma1_matches_solver_on_38_all_regimes():
 
 
 def test_lemma1_kkt_exact_without_solver():
-    """KKT of (38) at the closed-form point (spec 9.4): primal feasibility, nu >= 0, kappa = c - nu >= 0,
+    """KKT of (38) at the closed-form point of Lemma 1, (40)-(42): primal feasibility, nu >= 0, kappa = c - nu >= 0,
     complementary slackness and stationarity in omega and zeta, on many random instances."""
     rng = np.random.default_rng(7)
     for i in range(300):

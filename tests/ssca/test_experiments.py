@@ -1,21 +1,30 @@
 """SSCA experiments end to end at toy scale (scikit-learn's digits as the labelled MNIST stand-in, so no data
-folder is needed): specs, run functions, the checks they feed, figures and the audit section."""
+folder is needed): specs, run functions, the checks they feed, figures and the audit section; and the layering of
+the package's experiments, figures, audit and summaries modules."""
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from repro import runner
+from repro.papers.ssca import audit as A
 from repro.papers.ssca import experiments as X
+from repro.papers.ssca import figures as FIG
+from repro.papers.ssca import summaries as S
 from repro.papers.ssca.runs import convergence as C
 from repro.papers.ssca.runs import mnist as M
 from repro.overrides import override
-from repro.registry import get
+from repro.registry import get, part
 from repro.runner import RunSpec
 from repro.papers.ssca import checks as V
 
 
 @pytest.mark.parametrize("profile", ["quick", "paper"])
 def test_specs_are_well_formed(profile):
-    for name in X.AUDIT_EXPERIMENTS:
+    for name in A.AUDIT_EXPERIMENTS:
         exp = get(name)
         specs = exp.specs(profile)
         assert specs and len({s.hash for s in specs}) == len(specs), name
@@ -23,7 +32,7 @@ def test_specs_are_well_formed(profile):
             for s in specs:
                 exp.validate(s.config)
     fig2 = get("ssca.figure2").specs(profile)
-    # the paper's settings (spec 10.1): tau, c, lambda, U, the triples by batch size, the SGD legend
+    # the paper's settings (Section VI, Fig. 2 captions and legends): tau, c, lambda, U, the triples by batch size, the SGD legend
     ssca_runs = [s.config for s in fig2 if s.config["method"] == "ssca"]
     assert all(c["tau"] == 0.1 and c["penalty"] == 1e5 and c["iterations"] == 1000 for c in ssca_runs)
     assert {(c["batch"], tuple(c["triple"])) for c in ssca_runs} == {
@@ -85,12 +94,12 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
     assert printed["printed"].arrays["omega_sq"][-1] < 0.1 * printed["printed"].arrays["omega_sq"][0]
     assert printed["surrogate_11"].arrays["train_cost"][-1] < printed["printed"].arrays["train_cost"][-1]
     paths = []
-    for name in X.AUDIT_EXPERIMENTS:
+    for name in A.AUDIT_EXPERIMENTS:
         exp = get(name)
         if exp.figure:
             paths += exp.figure(results[name], "quick")
     assert {p.name for p in paths} >= {"figure2.png", "figure3.png", "figure4.png", "convergence.png"}
-    text = X.audit_section(results, "quick")
+    text = A.audit_section(results, "quick")
     for heading in ("### Step-size conditions (4) and (6)", "### Lemma 4, the descent inequality (51)",
                     "### Theorems 1-4: trends", "### Closed forms on the experiments' own quantities",
                     "### (32) as printed", "### Theorem 5", "### Not reproduced", "### Symbolic and settings findings"):
@@ -134,3 +143,61 @@ def test_theorem5_on_the_tiny_network():
     assert arrays["i_violation"][0] <= 1e-10
     assert arrays["ii_xi"][0] > 0 and arrays["ii_kkt_residual_37"][0] < 1e-5
     assert arrays["ii_stationarity_27"][0] < 1e-4
+
+
+PACKAGE = Path(X.__file__).resolve().parent
+
+
+def _imports(module: str) -> set[str]:
+    """Every module the file's import statements name (``from a import b`` names ``a`` and ``a.b``)."""
+    out = set()
+    for node in ast.walk(ast.parse((PACKAGE / f"{module}.py").read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = ("repro.papers.ssca." if node.level else "") + (node.module or "")
+            out |= {base} | {f"{base}.{alias.name}" for alias in node.names}
+    return out
+
+
+def test_module_layering():
+    """experiments -> figures -> summaries, audit -> experiments and summaries: the registry's import of the
+    experiments reaches neither the report nor the audit, and the shared computations neither plotting nor report."""
+    own = "repro.papers.ssca."
+    assert not {m for m in _imports("experiments") if m == "repro.report" or m.startswith(own + "audit")}
+    assert not {m for m in _imports("figures") if m == "repro.report" or m.startswith((own + "audit", own + "experiments"))}
+    assert not {m for m in _imports("summaries") if m in ("repro.plotting", "repro.report")
+                or m.startswith(("matplotlib", own + "figures", own + "audit", own + "experiments"))}
+    # and transitively, in a fresh interpreter
+    probe = ("import sys, repro.papers.ssca.experiments; "
+             "print(sorted(m for m in sys.modules if m == 'repro.report' or m.startswith('repro.papers.ssca.audit')))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                         cwd=PACKAGE.parents[2])
+    assert out.stdout.strip() == "[]"
+
+
+def test_registry_contract():
+    """What the shared layers read: the experiments (their figures drawn by :mod:`.figures`) and the audit's
+    ``AUDIT_EXPERIMENTS`` and ``audit_section``."""
+    assert part("ssca", "experiments") is X and part("ssca", "audit") is A
+    assert A.AUDIT_EXPERIMENTS == tuple(e.name for e in X.EXPERIMENTS)
+    assert all(e.figure.__module__ == FIG.__name__ for e in X.EXPERIMENTS if e.figure)
+    assert callable(A.audit_section) and X.PAPER == S.PAPER == "ssca"
+
+
+def test_summaries_on_fake_runs():
+    """The shared computations: selection by config, values at T and at a checkpoint (nan off the checkpoints),
+    means and ranges over runs."""
+    from types import SimpleNamespace as NS
+
+    def run(batch, values):
+        return NS(spec=NS(config={"batch": batch}), arrays={"checkpoints": np.array([1, 10, 20]),
+                                                             "cost": np.array(values, float)})
+    runs = [run(1, [3, 2, 1]), run(1, [5, 4, 3]), run(10, [1, 1, 1])]
+    from repro.tables import select_results
+    ones = select_results(runs, batch=1)
+    assert ones == runs[:2] and select_results(runs, batch=100) == []
+    assert S.final(runs[1], "cost") == 3.0 and S.at(runs[0], "cost", 10) == 2.0 and np.isnan(S.at(runs[0], "cost", 5))
+    assert S.mean_at(ones, "cost", 20) == 2.0 and np.isnan(S.mean_at([], "cost", 20))
+    t, mean, lo, hi = S.mean_curve(ones, "cost")
+    assert t.tolist() == [1, 10, 20] and mean.tolist() == [4, 3, 2] and lo.tolist() == [3, 2, 1] and hi.tolist() == [5, 4, 3]

@@ -1,5 +1,5 @@
 """Tests of the SSCA problem oracles: the Section V swish network (27)/(37), the synthetic logistic
-problems of spec §8.4, feature blocks, and the MNIST / digits loaders.
+problems (this project's instances for Theorems 1-4), feature blocks, and the MNIST / digits loaders.
 
 Every formulation is checked against finite differences, against itself computed the feature-based
 way (client partials from own columns, (2), (16)-(17)), against the per-client stacked evaluation, and
@@ -196,7 +196,7 @@ def test_batch_statistics_leading_axes(net_data):
 
 
 def test_zero_is_stationary(net_data):
-    """Spec §9.5 item 4: at omega = 0 the statistics (33)-(34) vanish exactly."""
+    """At omega = 0 the statistics (33)-(34) vanish exactly (S(0) = 0; this project's derivation)."""
     net, X, y = net_data
     st = batch_statistics(net, np.zeros((J, K)), np.zeros((L, J)), X, y, np.ones(N))
     assert np.all(st.theta1 == 0) and np.all(st.theta2 == 0)

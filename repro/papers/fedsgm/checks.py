@@ -1,8 +1,9 @@
 """FedSGM checks: turn a run's :class:`Trace` into the observed quantities the claims of
 :mod:`bounds.fedsgm` name, and check every lemma, proof inequality and theorem on it.
 
-Exact conditional expectations over Rand-K (spec sections 3 and 7.3) make the compressed
-per-round inequalities checkable without Monte Carlo:
+Exact conditional expectations over Rand-K (this project's derivation: Rand-K meets Assumption 2 with
+equality, q_u = d/K - 1, and the clients' compression errors are independent with mean zero) make the
+compressed per-round inequalities checkable without Monte Carlo:
     E_C ||(1/n) sum_j C_j(X_j)||^2 = ||Xbar||^2 + q_u/n^2 sum_j ||X_j||^2,
     E_C ||w_{t+1} - w*||^2 = ||w_t - w* - eta Xbar||^2 + eta^2 q_u/n^2 sum_j ||X_j||^2.
 Only the summed inequality (whose sets A, B are random) and the theorems need Monte Carlo

@@ -1,13 +1,14 @@
 """PC-FedAvg: runs of Algorithm 1 (record="full") -> the observed quantities of Lemmas 4.3-4.6,
-Propositions 4.7-4.8 and display (12) -> :class:`Outcome` per claim (spec 10.3-10.4).
+Propositions 4.7-4.8 and display (12) -> :class:`Outcome` per claim (estimators and decision
+rule: this project's protocol, not the paper's).
 
 Expectations are Monte-Carlo means over the S replicates of one run; the expectation over the
-uniform output index K* is exact (the average over k = 0..K-1, spec 10.3). Relations whose right
-side contains observed expectations (e.g. Lemma 4.3's 6 L_G E[gap]) are judged on the paired
-per-replicate difference lhs - rhs, so the comparison is of E[lhs - rhs] <= 0 with one standard
-error. Decision rule (spec 10.4): a violation when mean - 3 SE > 0, consistent when mean + 3 SE <= 0,
-inconclusive otherwise. Per-iteration lemmas are judged at every k; the outcome reports the worst
-k and how many k were violated or inconclusive.
+uniform output index K* of Theorem 3.4 is exact (the average over k = 0..K-1, with K* taken independent
+of the samples). Relations whose right side contains observed expectations (e.g. Lemma 4.3's
+6 L_G E[gap]) are judged on the paired per-replicate difference lhs - rhs, so the comparison is of
+E[lhs - rhs] <= 0 with one standard error. Decision rule (this project's choice): a violation when
+mean - 3 SE > 0, consistent when mean + 3 SE <= 0, inconclusive otherwise. Per-iteration lemmas are
+judged at every k; the outcome reports the worst k and how many k were violated or inconclusive.
 
 The bounds are the sympy claims of :mod:`bounds.pcfedavg`, lambdified: the numbers checked here
 are the printed formulas, not a transcription of them.
@@ -23,13 +24,13 @@ from bounds import pcfedavg as B
 
 from repro.verify import Outcome, _numeric
 
-Z = 3.0   # standard errors of the decision rule (spec 10.4) for a single comparison
+Z = 3.0   # standard errors of the decision rule (this project's choice) for a single comparison
 FAMILY_LEVEL = 1e-3   # per-outcome false-alarm level when one outcome judges many k (Bonferroni)
 
 
 def z_threshold(n_checks: int) -> float:
     """Standard errors required for a violation among ``n_checks`` simultaneous comparisons: the
-    spec's 3, raised by a Bonferroni correction so that a correct bound checked at K iterations is
+    base 3, raised by a Bonferroni correction so that a correct bound checked at K iterations is
     flagged with probability <= 1e-3 (e.g. 4.05 for 40 comparisons)."""
     return max(Z, float(stats.norm.isf(FAMILY_LEVEL / max(int(n_checks), 1))))
 
@@ -121,7 +122,7 @@ def observed(trace) -> dict:
 
 
 def check_run(problem, reference, trace, *, tol: float | None = None, claims: dict | None = None) -> list[Outcome]:
-    """Every lemma and proposition on one "full" run with S replicates (spec 10.3).
+    """Every lemma and proposition on one "full" run with S replicates.
 
     ``claims`` overrides claims by id (the tests check perturbed constants with the same code)."""
     _bound_of = functools.partial(_bound, claims=claims)
@@ -183,7 +184,7 @@ def check_run(problem, reference, trace, *, tol: float | None = None, claims: di
 
 
 def check_smoothness_convexity(problem, rho: float, rng: np.random.Generator, pairs: int = 200) -> list[Outcome]:
-    """Lemmas 4.1 and 4.2 on random point pairs (spec 6.1-6.2): for every agent i,
+    """Lemmas 4.1 and 4.2 on random point pairs: for every agent i,
     ||grad G_{i,rho}(x) - grad G_{i,rho}(y)|| / ||x - y|| against L_{G_{i,rho}} (with sigma_i) and
     L_{G_rho} (with sigma), and the midpoint-convexity gap (G(x) + G(y))/2 - G((x + y)/2) >= 0.
 
@@ -234,8 +235,8 @@ def cr_consistency(trace) -> dict:
 
 
 def literal_kstar(trace, rng: np.random.Generator) -> dict:
-    """The literal procedure of spec 10.3: draw K* per replicate, evaluate at that iterate, and
-    compare with the exact average over k (they agree in expectation)."""
+    """The literal reading of K* (Theorem 3.4: uniform on {0, ..., K-1}): draw K* per replicate, evaluate
+    at that iterate, and compare with the exact average over k (they agree in expectation)."""
     gap = trace.records["subopt"]
     S, K = gap.shape
     draws = rng.integers(0, K, size=S)

@@ -1,4 +1,5 @@
-"""Per-round metrics of the PC-FedAvg experiments (spec 11.7 items 13-14, spec 13).
+"""Per-round metrics of the PC-FedAvg experiments of Section 5 (the paper does not define its infeasibility and
+global-loss metrics: the definitions below are this project's defaults).
 
 :func:`model_metrics` evaluates the models V = (V_1, ..., V_m) that "serve" the m agents: for
 PC-FedAvg, V_i = z_r^{(i)} (agent i's block of the server vector); for the baselines, V_i = W_r for
@@ -22,22 +23,23 @@ def model_metrics(problem, sets, V, *, rho=None, sigma=None) -> dict:
     """Infeasibility, global loss and objectives of the models V (m, n), or of a stack of them (..., m, n) (one
     per round, say: every data pass then serves all of them at once). Keys:
 
-    ``infeas_mean``     (1/m) sum_i dist(V_i, X_i)  (item 13's default; Frobenius/Euclidean distance
+    ``infeas_mean``     (1/m) sum_i dist(V_i, X_i)  (this project's default; Frobenius/Euclidean distance
                         via the projection);
     ``infeas_max``      max_i dist(V_i, X_i);
     ``infeas_sq_mean``  (1/m) sum_i dist(V_i, X_i)^2;
     ``l1_excess_mean``, ``l1_excess_max``          (only if some X_i is an l1 ball, over those agents
                         only) budget excess e_i = max(0, ||V_i||_1 - tau_i), ||.||_1 entrywise
-                        (item 4), mean and max over the l1-ball agents;
+                        (this project's reading of Section 5's ||W||_1), mean and max over the l1-ball
+                        agents;
     ``l1_excess_rel_mean``, ``l1_excess_rel_max``  e_i / tau_i (for tau_i = 0: 0 if e_i = 0 else inf);
     ``global_loss``     (1/m) sum_i f_i(Vbar), Vbar = (1/m) sum_i V_i, on each agent's full local data
-                        (item 14; for the baselines Vbar = W_r);
+                        (this project's default; for the baselines Vbar = W_r);
     ``consensus_sq_mean`` (1/m) sum_i ||V_i - Vbar||^2 (0 for the baselines);
     ``penalized_objective`` (if ``rho`` is given: a number, or one per leading index)
-                        (1/m) sum_i [f_i(Vbar) + rho/2 dist(Vbar, X_i)^2], the objective of spec 11.2 at the
-                        single model Vbar;
+                        (1/m) sum_i [f_i(Vbar) + rho/2 dist(Vbar, X_i)^2], the baselines' penalized
+                        objective of Section 5 at the single model Vbar;
     ``objective``       (if ``sigma`` (m,) is given) (1/m) sum_i [f_i(Vbar) + sigma_i/2 ||V_i - Vbar||^2],
-                        the objective of problem (1) (spec 11.1), without its constraints (their
+                        the objective of problem (1) (in Section 5's notation), without its constraints (their
                         violation is what the infeasibility keys measure).
 
     Values are Python floats for one V (m, n), arrays of the leading shape for a stack. f_i(Vbar) is computed

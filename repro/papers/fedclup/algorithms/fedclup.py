@@ -10,7 +10,7 @@ softmax loss, model shape (p, C)). Every array of models has a leading client ax
 of a round are updated together by one batched oracle call per inner step. The only Python loops are over
 rounds and local steps (sequential by definition), never over clients.
 
-FedCLUP round t (spec 5.3; ``run_fedclup``):
+FedCLUP round t (Section 4.2, Appendix B.1 and B.5; ``run_fedclup``):
 
   sample    S_t: ``sampled_count(m, sample_rate)`` = max(1, floor(r m + 1/2)) clients drawn uniformly
             without replacement, independently every round, from the run's sampling stream (see
@@ -20,17 +20,17 @@ FedCLUP round t (spec 5.3; ``run_fedclup``):
             K times:  w <- w - eta (grad L_i(w) + lam (w - w^g_t)).
             ``batch=None``: the full gradient (Algorithm 1). ``batch=B``: the mini-batch gradient of B rows
             drawn uniformly WITHOUT replacement within the batch, a FRESH batch at every inner step and
-            independently across clients (Algorithm 2; spec 10 item 14: this is the draw Assumption 4 and
-            Lemma 7 need);
+            independently across clients (Algorithm 2; when the batch is drawn is a choice the paper leaves
+            open -- this project's default, the draw Assumption 4 and Lemma 7 need);
   server    ``server="eq12"``: (12)/(103) with p_i = 1/|S_t| over the sampled set,
                 w^g_{t+1} = w^g_t - gamma lam (1/|S_t|) sum_{i in S_t} (w^g_t - w^i_{t,K}),
             evaluated in the algebraically identical form (1 - gamma lam) w^g_t + gamma lam mean_{S_t} w^i_{t,K}
-            (the form of the authors' MNIST server, spec 9.5), so that gamma lam == 1 gives the plain mean
+            (the form of the authors' MNIST server), so that gamma lam == 1 gives the plain mean
             bit for bit;
             ``server="average_all"``: w^g_{t+1} = (1/m) sum_{i=1}^m w^i over the stored models of ALL clients,
-            sampled or not -- what the authors' synthetic code executes for every method (spec 9.2
-            "Server step"; gamma is then unused, as there). With full participation and gamma = 1/lam the
-            two rules coincide (spec 10 items 2-3, 16).
+            sampled or not -- what the authors' synthetic code executes for every method (its
+            server step; gamma is then unused, as there). With full participation and gamma = 1/lam the
+            two rules coincide (the rule is a choice the paper leaves open; every config names it).
 
 LocalTrain (``run_local_train``): every client, every round, K plain (S)GD steps on its own L_i, no
 proximal term, no communication; models persist. The trace's global model is the mean of the local
@@ -106,7 +106,7 @@ def _rate(value) -> None:
 # ----------------------------------------------------------------------------------------- parameters
 @dataclass(frozen=True)
 class FedCLUPParams:
-    """Inputs of Algorithms 1/2 (spec 5.3): personalization ``lam``, global step ``gamma``, local step
+    """Inputs of Algorithms 1/2 (Appendix B.1, B.5): personalization ``lam``, global step ``gamma``, local step
     ``eta``, ``local_steps`` K, ``rounds`` T, ``batch`` (None: Algorithm 1; B: Algorithm 2), client
     ``sample_rate`` and the ``server`` rule ("eq12" or "average_all"; module docstring)."""
 

@@ -1,6 +1,8 @@
-"""Linear-regression test bed of FedCLUP section 4 (spec 4.8): every quantity in closed form.
+"""Linear-regression test bed for FedCLUP's Section 4, with every quantity in closed form (a choice the
+paper leaves open -- its own linear-regression settings, Appendix D.3.1, are not recovered; this project's
+default).
 
-Model and loss (spec 4.8, [derived here]). Client i holds n samples z = (x, y) with
+Model and loss (derived here). Client i holds n samples z = (x, y) with
 
     y = x^T w*_i + eps,   eps ~ N(0, s^2) i.i.d., independent of x,
     loss(w; (x, y)) = (1/2)(x^T w - y)^2,
@@ -11,18 +13,18 @@ Assumptions and what holds exactly:
 
 * Feature covariance Sigma = diag(spectrum) (diagonal without loss of generality: the problem is
   rotation invariant, so any covariance is a rotation of a diagonal one).
-* ``design="gaussian"``: the rows of X_i are i.i.d. N(0, Sigma). Assumptions 1-2 (spec (6), (7))
+* ``design="gaussian"``: the rows of X_i are i.i.d. N(0, Sigma). Assumptions 1-2 ((6), (7))
   hold with the *realised* constants mu = min_i lambda_min(A_i), L = max_i lambda_max(A_i)
-  (:func:`realised_constants`; Assumption 2 is stated for the empirical loss, so mu is a property
-  of the draw, spec 3).
+  (:func:`realised_constants`; Assumption 2 of Section 4.1 is stated for the empirical loss, so mu
+  is a property of the draw).
 * ``design="whitened"``: X_i = Z_i (Z_i^T Z_i / n)^{-1/2} Sigma^{1/2} with Z_i an n x d standard
   Gaussian matrix, so A_i = X_i^T X_i / n = Sigma exactly on every draw (needs n >= d) and
   mu = min(spectrum), L = max(spectrum) exactly. The rows are no longer independent, but
   (1/n) sum_j ||x_ij||^2 = tr(Sigma) exactly.
-* Assumption 3 (spec 3) with equality: grad loss(w*_i; z) = -x eps, so
+* Assumption 3 (Section 4.1) with equality: grad loss(w*_i; z) = -x eps, so
   E||grad loss(w*_i; z)||^2 = s^2 E||x||^2 = s^2 tr(Sigma) = rho^2, and
   E||grad L_i(w*_i)||^2 = E||X_i^T eps_i||^2 / n^2 = s^2 tr(Sigma) / n = rho^2 / n for both designs.
-* The ground truths lie exactly on the sphere of radius R around their mean (spec 4.8), so the
+* The ground truths lie exactly on the sphere of radius R around their mean (this project's construction), so the
   instance is on the boundary of the parameter space P(R) of (5) with p_i = 1/m.
 
 Array conventions: ``reps`` Monte-Carlo repetitions and the m clients are leading axes; a grid of
@@ -61,7 +63,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class LinRegInstance:
-    """One linear-regression instance of spec 4.8 (module docstring for the model).
+    """One instance of the linear-regression test bed (module docstring for the model).
 
     m (>= 2) clients, n (>= 1) samples each, dimension d (>= 1), heterogeneity radius R (>= 0) of
     (5), noise standard deviation ``noise`` = s (>= 0), ``spectrum`` = the d positive eigenvalues of
@@ -84,10 +86,11 @@ class LinRegInstance:
         require(is_real(self.R) and self.R >= 0, "R", self.R, "a finite number >= 0")
         require(is_real(self.noise) and self.noise >= 0, "noise", self.noise, "a finite number >= 0")
         try:
-            spec = tuple(float(v) for v in np.asarray(self.spectrum, dtype=np.float64).reshape(-1))
+            eigenvalues = tuple(float(v) for v in np.asarray(self.spectrum, dtype=np.float64).reshape(-1))
         except (TypeError, ValueError):
-            spec = None
-        require(spec is not None and len(spec) == self.d and all(np.isfinite(v) and v > 0 for v in spec),
+            eigenvalues = None
+        require(eigenvalues is not None and len(eigenvalues) == self.d
+                and all(np.isfinite(v) and v > 0 for v in eigenvalues),
                 "spectrum", self.spectrum, f"{self.d} finite positive eigenvalues of Sigma (one per dimension)")
         require(self.design in DESIGNS, "design", self.design, f"one of {', '.join(DESIGNS)}")
         require(self.design != "whitened" or self.n >= self.d, "n", self.n,
@@ -97,7 +100,7 @@ class LinRegInstance:
         object.__setattr__(self, "d", int(self.d))
         object.__setattr__(self, "R", float(self.R))
         object.__setattr__(self, "noise", float(self.noise))
-        object.__setattr__(self, "spectrum", spec)
+        object.__setattr__(self, "spectrum", eigenvalues)
 
     @property
     def sigma(self) -> np.ndarray:
@@ -134,7 +137,7 @@ def _unit_rows(rng: np.random.Generator, k: int, d: int) -> np.ndarray:
 def ground_truth(inst: LinRegInstance, rng: np.random.Generator, center=None) -> np.ndarray:
     """Local ground truths w*_i, shape (m, d), with ||w*_i - wbar*|| = R for every i and mean wbar*.
 
-    Spec 4.8 ("place the ground truths exactly on a sphere"); (5) of FedCLUP holds with equality
+    This project's construction (the ground truths exactly on a sphere); (5) of FedCLUP holds with equality
     for every client. Construction (all directions from ``rng``):
 
     * m even: m/2 antipodal pairs center +- R v_j, v_j uniform on the unit sphere;
@@ -180,7 +183,7 @@ def draw(inst: LinRegInstance, rng: np.random.Generator, w_star, reps: int) -> d
 
     Returns X (reps, m, n, d), y (reps, m, n) with y = X w*_i + eps (eps ~ N(0, s^2) i.i.d.),
     eps (reps, m, n), A = X^T X / n (reps, m, d, d), b = X^T y / n (reps, m, d) and
-    c = ||y||^2 / (2n) (reps, m), so that L_i(w) = (1/2) w^T A_i w - b_i^T w + c_i (spec 4.8).
+    c = ||y||^2 / (2n) (reps, m), so that L_i(w) = (1/2) w^T A_i w - b_i^T w + c_i.
     Design: module docstring; "whitened" uses a batched ``eigh`` of Z^T Z / n for the inverse
     square root.
     """
@@ -208,7 +211,8 @@ def draw(inst: LinRegInstance, rng: np.random.Generator, w_star, reps: int) -> d
 
 
 def realised_constants(A) -> dict:
-    """mu = min_i lambda_min(A_i) and L = max_i lambda_max(A_i) per repetition (spec 4.8).
+    """mu = min_i lambda_min(A_i) and L = max_i lambda_max(A_i) per repetition (the constants of the derived
+    bounds; the per-sample constant max ||x||^2 of Assumption 1 is valid too, but larger).
 
     A has shape (..., m, d, d); returns arrays of shape (...,) (Assumptions 1-2 on the draw).
     """
@@ -256,14 +260,16 @@ def _lam(lam) -> float:
 def solve_pfl(A, b, lams):
     """Exact solution of the PFL problem (2) with p_i = 1/m for each lambda in ``lams``.
 
-    First-order conditions (spec 2): grad L_i(w_i) = lambda (w_g - w_i) and w_g = (1/m) sum_i w_i.
+    First-order conditions (the paper's (23)-(24)): grad L_i(w_i) = lambda (w_g - w_i) and
+    w_g = (1/m) sum_i w_i.
     With grad L_i(w) = A_i w - b_i the first gives w_i = (A_i + lambda I)^{-1}(b_i + lambda w_g);
     averaging and using I - lambda (A_i + lambda I)^{-1} = A_i (A_i + lambda I)^{-1} gives
 
         [(1/m) sum_i A_i (A_i + lambda I)^{-1}] w_g = (1/m) sum_i (A_i + lambda I)^{-1} b_i,
 
-    which is the display of spec 4.8 (checked: it is correct). Both (A_i + lambda I)^{-1} A_i and
-    (A_i + lambda I)^{-1} b_i come from one batched ``np.linalg.solve`` per lambda grid; the system
+    the closed form of (2) on quadratics (derived here; the tests check it against the first-order
+    conditions). Both (A_i + lambda I)^{-1} A_i and (A_i + lambda I)^{-1} b_i come from one batched
+    ``np.linalg.solve`` per lambda grid; the system
     matrix is (1/lambda) times the average envelope Hessian (Lemma 1), positive definite when every
     A_i is. Shapes: A (..., m, d, d), b (..., m, d), lams (Lambda,), every lambda > 0 and finite ->
     w_g (..., Lambda, d), w_loc (..., Lambda, m, d).
@@ -368,7 +374,8 @@ def _recover_lams(A, b, w_g, w_loc) -> np.ndarray:
 
 
 def pathwise_quantities(A, b, w_star, w_g, w_loc, R, mu, lams=None) -> dict:
-    """Per-draw quantities entering Lemma 3 (20), Lemma 4 (22), identity (33), (8a) and (8b) (spec 4.2, 4.7).
+    """Per-draw quantities entering Lemma 3 (20), Lemma 4 (22), identity (33), (8a) and (8b)
+    (Appendix A.2 and A.3; the explicit constants are this project's derivation).
 
     Inputs: A (..., m, d, d), b (..., m, d), w_star (m, d) or (..., m, d), w_g (..., Lambda, d) and
     w_loc (..., Lambda, m, d) from :func:`solve_pfl`, R the radius of (5) (the ground truths must lie

@@ -1,4 +1,4 @@
-"""Class-restricted MNIST split of the FedCLUP authors (spec 9.5, "[authors' code] MNIST").
+"""Class-restricted MNIST split of the FedCLUP authors (Section 6.1 and Appendix D.1; the authors' code).
 
 Reading of ``src/data_processing/mnist_niid.py`` and ``src/trainers/fedprox_server.py`` /
 ``fedprox_client.py`` of github.com/ZLHe0/fedprox-bilevel (commit ea14796), reproduced here:
@@ -127,7 +127,7 @@ def _features(images: np.ndarray, bias: bool) -> np.ndarray:
 
 def build(client_classes: int, *, num_clients: int = 300, selected: int = 10, bias: bool = True, root=None,
           seed: int = 1, selection_seed: int = 1) -> dict:
-    """The authors' MNIST federated data set (spec 9.5) for ``client_classes`` = c classes per client.
+    """The authors' MNIST federated data set (Section 6.1) for ``client_classes`` = c classes per client.
 
     Loads MNIST with :func:`repro.data.load_mnist` (``root`` or ``REPRO_DATA_DIR``; raises DataError
     when missing), splits it with :func:`split` (``--num_clients 300 --seed 1``), keeps the clients of

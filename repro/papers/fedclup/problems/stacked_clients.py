@@ -3,15 +3,15 @@
 Client i holds ``X[i]`` (n x p features) and ``y[i]`` (n targets). Its empirical risk, (2) of FedCLUP,
 is L_i(w; S_i) = (1/n) sum_j loss(w; x_ij, y_ij) + (ridge/2) ||w||^2 with
 
-* ``loss="squared"``: (1/2)(x^T w - y)^2, model w in R^p (the linear-regression test bed, spec 4.8);
+* ``loss="squared"``: (1/2)(x^T w - y)^2, model w in R^p (this project's linear-regression test bed);
 * ``loss="softmax"``: logsumexp(W^T x) - w_y^T x, model W in R^{p x C} (multinomial logistic regression:
-  the authors' synthetic task, spec 9.2, and MNIST Logit, spec 9.5), labels in {0..C-1}.
+  the authors' synthetic task of Section 6.1 and MNIST Logit of Tables 2 and 4), labels in {0..C-1}.
 
 Every method evaluates all requested clients at once with batched matmuls (no Python loop over
 clients). ``clients`` (an integer index array) selects a subset in that order, as client sampling
 needs; the model array's leading axis then has ``len(clients)`` rows.
 
-Equal sample counts are an assumption of the FedCLUP analysis (n_i = n, p_i = 1/m, spec 3) and hold
+Equal sample counts are an assumption of the FedCLUP analysis (n_i = n, p_i = 1/m, Section 4.1) and hold
 for every data set the suite builds for it (the class-restricted MNIST split gives every client the
 same count by construction).
 """

@@ -1,15 +1,17 @@
-"""The authors' synthetic multinomial-logistic task of FedCLUP (spec 9.1, 9.2; choices spec 10 items 4-6, 8).
+"""The authors' synthetic multinomial-logistic task of FedCLUP (Section 6.1, Appendix D.1 and the authors'
+code; where the paper leaves a choice open, this project's default is named below).
 
-Generator (spec 9.2, [authors' code] ``src/simulation/generate_data.py``). For client k = 0..m-1:
+Generator (the authors' code, ``src/simulation/generate_data.py``). For client k = 0..m-1:
 
 * W_k in R^{C x d} with i.i.d. N(0, R^2) entries: R is the per-entry *standard deviation*, as in
-  the code's ``np.random.normal(0, R)`` (so E||W_k - Wbar||_F^2 = (1 - 1/m) C d R^2, spec 9.2; this
+  the code's ``np.random.normal(0, R)`` (so E||W_k - Wbar||_F^2 = (1 - 1/m) C d R^2, derived here; this
   R is not the radius of (5));
 * a client-specific feature mean v_k ~ N(0, I_d);
 * n rows x ~ N(v_k, Sigma), Sigma = diag(j^{-1.2}, j = 1..d) (the code's default "toeplitz" option);
-* label y = argmax_c softmax(W_k x)_c = argmax_c (W_k x)_c (``label_model="argmax"``, the code's and
-  the default, spec 10 item 4(a)), or y ~ Categorical(softmax(W_k x)) (``"sample"``, the variant
-  10 item 4(b) that the paper's wording "labels are produced by a logistic regression model" admits).
+* label y = argmax_c softmax(W_k x)_c = argmax_c (W_k x)_c (``label_model="argmax"``, the code's; the
+  label model is a choice the paper leaves open, and this is this project's default), or
+  y ~ Categorical(softmax(W_k x)) (``"sample"``, the variant that the wording of Section 6.1, "labels are
+  produced by a logistic regression model", admits).
 
 Randomness. One ``numpy.random.Generator`` per client from ``np.random.SeedSequence([seed, k])``;
 within a client the draws come in the code's order (W_k, then v_k, then the n x d features, then,
@@ -18,11 +20,11 @@ the code calls ``np.random.seed(k + seed*m)`` (legacy global MT19937) before dra
 ``np.random.normal``, v_k with ``np.random.normal`` and the features with
 ``np.random.multivariate_normal`` (an SVD-based transform). The data have the same distribution.
 
-Data use (spec 10 item 5): all n rows are used. The authors' loader reads the header-less CSV files
+Data use (a choice the paper leaves open; this project's default): all n rows are used. The authors' loader reads the header-less CSV files
 with ``pandas.read_csv`` and default header inference, so the first row becomes the header and each
 client trains on n - 1 rows; we do not reproduce that.
 
-Scaling and model (spec 9.2, 10 item 6): features are scaled per client by their standard deviation
+Scaling and model (the authors' code, ``simulation_main.py``): features are scaled per client by their standard deviation
 without centring (:func:`scale_features`); the model of client i is W_i in R^{d x C} (the
 :class:`StackedClients` orientation; the generator's W_k is C x d, so W_code = model^T), no bias.
 """
@@ -35,7 +37,7 @@ from repro.papers.fedclup.problems.stacked_clients import StackedClients
 
 LABEL_MODELS = ("argmax", "sample")
 
-#: The smoothness constant hard-coded in the authors' notebooks (spec 9.2 "Other code facts").
+#: The smoothness constant hard-coded in the authors' notebooks (their code's own estimate is only printed).
 L_CODE = 9.13
 
 #: Stream tag of the initial model's SeedSequence, [seed, INIT_STREAM] (the bytes of "init" as an
@@ -51,7 +53,7 @@ def _sigma_diag(d: int) -> np.ndarray:
 
 
 def generate(m: int, n: int, d: int, C: int, R: float, seed: int, label_model: str = "argmax") -> dict:
-    """Draw the authors' synthetic data (module docstring; spec 9.2 "Generator").
+    """Draw the authors' synthetic data (module docstring; the authors' ``generate_data.py``).
 
     Returns a dict with X (m, n, d) float64 (unscaled), labels (m, n) int64 in 0..C-1,
     W_true (m, C, d) (the generator's W_k, code orientation), W_bar (C, d) = mean_k W_k, and, for
@@ -93,7 +95,7 @@ def generate(m: int, n: int, d: int, C: int, R: float, seed: int, label_model: s
 
 
 def scale_features(X):
-    """Per-client feature scaling of the authors' loader (spec 9.2 "Loader and scaling").
+    """Per-client feature scaling of the authors' loader (``simulation_main.py``).
 
     Every feature of client i is divided by its standard deviation over the client's n rows
     (ddof = 0), without centring: sklearn ``StandardScaler(with_mean=False)`` semantics, including
@@ -116,7 +118,7 @@ def scale_features(X):
 def smoothness_constants(X_scaled) -> dict:
     """Smoothness constants of the clients' softmax losses L_i(W) = (1/n) sum_j CE(W^T x_j, y_j), W (d, C).
 
-    * ``"L_paper"`` = max_i lambda_max(X_i^T X_i) / (4n): the paper's formula (spec 9.1), the
+    * ``"L_paper"`` = max_i lambda_max(X_i^T X_i) / (4n): the paper's formula (Appendix D.1), the
       classical bound of the *binary* logistic loss in the difference parametrisation
       w = w_1 - w_2 (Hessian s_1 s_2 x x^T <= x x^T / 4).
     * ``"L_softmax"`` = max_i (1/2) lambda_max(X_i^T X_i / n): a valid smoothness constant of the
@@ -126,7 +128,7 @@ def smoothness_constants(X_scaled) -> dict:
       direction V = [u, -u] the curvature is 2 s_1 s_2 (u^T x)^2 / ||u||^2, which equals
       (1/2)(u^T x)^2/||u||^2 at W = 0 (s = (1/2, 1/2)); so L_paper is *not* an upper bound of the
       C-column Hessian (it is exceeded by a factor 2 at W = 0), while L_softmax is attained there.
-    * ``"L_code"`` = 9.13, hard-coded in the authors' notebooks (spec 9.2).
+    * ``"L_code"`` = 9.13, hard-coded in the authors' notebooks.
     * ``"mu"`` = 0: no ridge, and the softmax loss is flat along W -> W + v 1^T.
 
     X_scaled (m, n, d) (the features the model is trained on); constants are floats.
@@ -150,7 +152,7 @@ def clients(data: dict, scaled: bool = True) -> StackedClients:
 
 
 def global_error(w_g, W_bar) -> np.ndarray:
-    """The code's ATR (spec 9.2 "Error metrics"): ||w_g - W_bar^T||_F, no un-scaling.
+    """The authors' global error metric (their code's ATR): ||w_g - W_bar^T||_F, no un-scaling.
 
     w_g (..., d, C) (e.g. one per round), W_bar (C, d) -> (...,).
     """
@@ -162,12 +164,13 @@ def global_error(w_g, W_bar) -> np.ndarray:
 
 
 def local_errors(w_loc, scales, W_true) -> np.ndarray:
-    """Per-client un-scaled errors ||w_i ⊘ s_i[:, None] - W_true_i^T||_F (spec 9.2 "Error metrics").
+    """Per-client un-scaled errors ||w_i ⊘ s_i[:, None] - W_true_i^T||_F (the authors' local error metric).
 
     Row k of the learned model w_i (trained on features divided by s_{i,k}) is divided by s_{i,k},
     which maps it back to the unscaled feature space of W_true_i. w_loc (..., m, d, C), scales (m, d),
     W_true (m, C, d) -> (..., m). The code's ITR is the mean over clients of these unsquared norms;
-    the theory's quantity is their square (spec 10 item 8: log both).
+    the theory's quantity is their square (which one to report is a choice the paper leaves open; this
+    project's default logs both).
     """
     w_loc = np.asarray(w_loc, dtype=np.float64)
     scales = np.asarray(scales, dtype=np.float64)
@@ -183,7 +186,7 @@ def local_errors(w_loc, scales, W_true) -> np.ndarray:
 
 
 def initial_model(d: int, C: int, seed: int = 1) -> np.ndarray:
-    """Initial global model W_g (d, C) with i.i.d. N(0, 1) entries (spec 9.2 "Initialization").
+    """Initial global model W_g (d, C) with i.i.d. N(0, 1) entries (the authors' initialization).
 
     Deterministic: a Generator from ``np.random.SeedSequence([seed, INIT_STREAM])``, identical across
     runs, as in the code. The code draws ``np.random.seed(1); np.random.randn(d, C)`` (legacy global
@@ -197,7 +200,7 @@ def initial_model(d: int, C: int, seed: int = 1) -> np.ndarray:
 
 
 def initial_models(m: int, d: int, C: int, seed: int = 1):
-    """(W_g (d, C), W_loc (m, d, C)): :func:`initial_model` and a copy of it for every client (spec 9.2)."""
+    """(W_g (d, C), W_loc (m, d, C)): :func:`initial_model` and a copy of it for every client (as in the authors' code)."""
     require(is_int(m) and m >= 1, "m", m, "an integer >= 1")
     w_g = initial_model(d, C, seed)
     return w_g, np.repeat(w_g[None], int(m), axis=0)

@@ -1,11 +1,11 @@
-"""FedCLUP on MNIST with multinomial logistic regression (spec 9.5): Table 2 and Table 4 "MNIST Logit"
+"""FedCLUP on MNIST with multinomial logistic regression (Section 6.1, Appendix D.1): Table 2 and Table 4 "MNIST Logit"
 rows, and Figure 5 (test loss vs rounds).
 
 Data: the authors' class-restricted split (:mod:`repro.papers.fedclup.problems.mnist_classes`): 300 generated clients
 with ``classes`` classes each, 10 of them selected, 90 % / 10 % train / test per client, pixels / 255,
 a constant-1 feature for the bias of the authors' Linear(784, 10).
 
-Training (spec 9.5 "[authors' code]"): 20 rounds, all 10 clients every round, SGD with lr 0.01 and
+Training (the authors' code): 20 rounds, all 10 clients every round, SGD with lr 0.01 and
 batch 32, E = 5 local epochs, read as K = E * ceil(n_train / 32) local steps of a fresh batch each
 (sampling without replacement within a batch; the authors' DataLoader shuffles once per epoch --
 a documented deviation). Initial model: U(-1/sqrt(784), 1/sqrt(784)) entries for weight and bias,
@@ -14,8 +14,8 @@ PyTorch's default for nn.Linear(784, 10), drawn from the run's Generator; every 
 Methods: LocalTrain (no communication); FedCLUP with lambda in {0.5, 1.5, 2.5} (the code's MNIST
 logistic values; high / medium / low personalization = small / medium / large lambda) and server
 gamma = 1/lambda (the code's sample-size-weighted average of the selected clients; sizes are equal);
-pFedMe (T Dinh et al. 2020) with the same lambdas (its hyper-parameters are not recovered: spec 10
-item 15): personal lr 0.01, 5 inner steps, the same K local rounds, eta = 0.01, beta = 1; GlobalTrain
+pFedMe (T Dinh et al. 2020) with the same lambdas (its hyper-parameters are not recovered: a choice
+the paper leaves open; this project's defaults): personal lr 0.01, 5 inner steps, the same K local rounds, eta = 0.01, beta = 1; GlobalTrain
 (FedAvg, lr 0.01).
 
 Metrics (which one Tables 2 and 4 report is not recovered): the accuracy of each client's own model

@@ -1,4 +1,4 @@
-"""FedCLUP optimization checks on the linear-regression test bed (spec 5.8), exact constants.
+"""FedCLUP optimization checks (Section 4.2, Appendix B) on the linear-regression test bed, exact constants.
 
 * ``fedclup.theorem2``: Algorithm 1 with gamma = s / L_F (s in {1, 1/2, 1/4}), eta = 1/(L + lambda) and
   K from the derived Corollary 2 (which satisfies (14-D)) or a smaller K. Per round it checks update (12)
@@ -7,10 +7,10 @@
   e_T <= eps at the derived T. The exact inner solutions w^(i)_*(w_t) come from the prox in closed form.
 * ``fedclup.rounds``: rounds T_eps(lambda) to reach ||w_t - w~_g||^2 <= eps * ||w_0 - w~_g||^2 and
   gradient evaluations T_eps K per client, on a kappa x lambda grid with the derived Corollary 2
-  choices (the pattern of the rebuttal Tables 7-8, whose settings are not recovered: spec 9.4).
+  choices (the pattern of the rebuttal Tables 7-8, Appendix D.3.1, whose settings are not recovered).
 * ``fedclup.stochastic``: Lemma 7 by Monte Carlo over mini-batch draws (one client replicated, fresh
   batch at every inner step), and the Theorem 3 noise ball: the plateau of e_t for Algorithm 2 as m and
-  B vary (the derived heuristic predicts slopes -1 in m and in B; it is not a proved bound, spec 5.7).
+  B vary (the derived heuristic predicts slopes -1 in m and in B; it is not a proved bound).
   These runs use L = max_j ||x_j||^2, the per-sample smoothness constant of Assumption 1 (6), in
   eta = 1/(L + lambda): with L = lambda_max(A_i) (the smoothness of the empirical risk, enough for the
   deterministic results) a batch of one sample makes the inner steps diverge on this design, since

@@ -1,5 +1,5 @@
-"""FedCLUP statistical accuracy on the linear-regression test bed (spec 4.8), where problem (2) has a
-closed form and every constant is exact.
+"""FedCLUP statistical accuracy (Section 4.1, Appendix A) on the linear-regression test bed, where problem (2)
+has a closed form and every constant is exact.
 
 * ``fedclup.statistical``: Monte-Carlo over data draws on a grid of instances (whitened design, so
   mu = lambda_min(Sigma), L = lambda_max(Sigma) and rho^2 = s^2 tr(Sigma) are exact and deterministic).
@@ -8,17 +8,17 @@ closed form and every constant is exact.
   Lemma 4 (22), (8a), (8b) (where its hypothesis holds), Theorem 1 and Corollary 1 in explicit form
   (expectation). Records the lambda-curve E^(lambda) = (1/m) sum_i E||w~_i - w*_i||^2 with LocalTrain
   and GlobalTrain for the Theorem 1 shape.
-* ``fedclup.minimax``: the three regimes of R (spec 4.5) with the Gaussian design (rows i.i.d.
+* ``fedclup.minimax``: the three regimes of R (Appendix A.5) with the Gaussian design (rows i.i.d.
   N(0, Sigma), the statistical setting of the minimax theory): per grid point the per-draw errors
   for every lambda of the grid, LocalTrain, GlobalTrain and the Corollary 1 rule's lambda (computed
   from the population constants mu = lambda_min(Sigma), L = lambda_max(Sigma)). The exponent of
-  min_lambda E^(lambda) in n, R or N is fitted in :mod:`repro.papers.fedclup.experiments` with a bootstrap CI.
+  min_lambda E^(lambda) in n, R or N is fitted in :mod:`repro.papers.fedclup.summaries` with a bootstrap CI.
 * ``fedclup.tradeoff`` (Figure 1, Corollary 3): total error ||w^i_t - w*_i||^2 of Algorithm 1 against
   rounds for a lambda grid, next to LocalTrain and GlobalTrain, on one instance where collaboration
   helps (R^2 < rho^2/(mu^2 n)).
 
 Choices (named in every config): p_i = 1/m, n_i = n; Sigma = diag(spectrum); additive Gaussian noise of
-std ``noise``; the ground truths exactly on the sphere of radius R around their mean (spec 4.8).
+std ``noise``; the ground truths exactly on the sphere of radius R around their mean.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """FedSGM, Algorithm 1 of Upadhyay, Moon, Hashemi (OPT 2025), and the outputs of Theorems 1 and 2.
 
-Exactly as printed (spec section 4): in round t every client sends g_j(w_t) (uncompressed), the
-server broadcasts g(w_t); every client runs E local steps
+Exactly as printed (Section 3, Algorithm 1 in Appendix A): in round t every client sends g_j(w_t)
+(uncompressed), the server broadcasts g(w_t); every client runs E local steps
     nu_{j,tau} = (1 - sigma_t) grad f_j(w_{j,tau}) + sigma_t grad g_j(w_{j,tau}),
     w_{j,tau+1} = w_{j,tau} - eta nu_{j,tau},
 with sigma_t = sigma_beta(g(w_t) - eps) (hard: 1{z > 0}; soft: min{1, [1 + beta z]_+}), then sends
@@ -63,7 +63,7 @@ class FedSGMParams:
             object.__setattr__(self, "w0", w0)
 
     def switching_weight(self, g_value: np.ndarray) -> np.ndarray:
-        """sigma_beta(g(w_t) - eps) (spec 4.2)."""
+        """sigma_beta(g(w_t) - eps), the hard or soft switching rule of Section 3."""
         z = np.asarray(g_value, dtype=np.float64) - self.eps
         if self.switching == "hard":
             return (z > 0).astype(np.float64)
@@ -185,7 +185,7 @@ class Output:
 
 def output(trace: Trace, params: FedSGMParams) -> Output:
     """w_bar of Theorem 1 (hard: A = {g(w_t) <= eps}, uniform average) or Theorem 2 (soft:
-    A = {g(w_t) < eps}, weights pi_t proportional to 1 - sigma_t) (spec 4.3). Rounds t in [T]
+    A = {g(w_t) < eps}, weights pi_t proportional to 1 - sigma_t), as the theorems define them. Rounds t in [T]
     = {0..T-1}; w_T is never used."""
     g = trace.g[:-1]
     if params.switching == "hard":

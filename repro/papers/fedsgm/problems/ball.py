@@ -1,4 +1,5 @@
-"""Families 3 and 4 of FedSGM section 8.1: Huber / logistic objectives with ball constraints."""
+"""Synthetic families 3 and 4 for FedSGM's theorems (the paper has no synthetic experiment; this
+project's choice): Huber / logistic objectives with ball constraints."""
 from __future__ import annotations
 
 import cvxpy as cp

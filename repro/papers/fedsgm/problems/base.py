@@ -32,7 +32,8 @@ class Optimum:
     """A certified solution of problem (1): min f(w) s.t. g(w) <= 0.
 
     ``w_star`` is the minimiser closest to the initial point ``w0`` it was computed for
-    (the suite's convention for D when the minimiser is not unique; spec section 2),
+    (which minimiser defines D when it is not unique is a choice the paper leaves open; this
+    project's default),
     ``D = ||w0 - w_star||``. ``tolerance`` bounds the error of ``f_star`` (absolute) and of the
     feasibility ``g_star <= tolerance``; checks treat differences below it as inconclusive.
     """

@@ -1,4 +1,5 @@
-"""Family 2 of FedSGM section 8.1: max-affine objectives and constraints, solved as an LP."""
+"""Synthetic family 2 for FedSGM's theorems (the paper has no synthetic experiment; this project's
+choice): max-affine objectives and constraints, solved as an LP."""
 from __future__ import annotations
 
 import cvxpy as cp

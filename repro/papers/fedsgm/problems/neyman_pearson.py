@@ -1,4 +1,4 @@
-"""Federated Neyman–Pearson classification, eqs (2)-(3) of FedSGM (spec section 10)."""
+"""Federated Neyman–Pearson classification, eqs (2)-(3) of FedSGM (Section 4.1)."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -58,7 +58,7 @@ class NeymanPearson(CertifiedProblem):
 
     **Lipschitz constant.** ``d/dt log(1+e^t) = sigma(t) in (0, 1)``, so ``||grad f_j|| <=
     sum_i (1/m_j0) ||x_i|| <= max ||x||`` and likewise for g_j: ``G = max row norm`` over all
-    samples of both classes (spec section 10.1). f_j, g_j are smooth (no kink rule needed).
+    samples of both classes (Assumption 1 for (2)-(3)). f_j, g_j are smooth (no kink rule needed).
 
     **When (1) has no solution** (``solve`` raises :class:`NoSolutionError`, nothing is hidden):
 
@@ -225,7 +225,9 @@ def neyman_pearson_split(X, y, n_clients: int, rng: np.random.Generator, objecti
     with ``np.array_split`` into ``n_clients`` parts, so per-class client counts differ by at most
     1. The constraint-class parts are assigned in reverse order (the larger parts go to the last
     clients), so that total client sizes also differ by at most 1 (569 = 212 + 357 over 10 clients
-    gives sizes 56-57, as spec 10.3 item 7). The indices used are stored in ``problem.split``.
+    gives sizes 56-57). Section 4.1's "equal number of samples and the same class ratio" cannot hold
+    exactly for 569 samples, so the split is a choice the paper leaves open (this project's default).
+    The indices used are stored in ``problem.split``.
     """
     X = as_array(X, "X", ndim=2)
     y = np.asarray(y)

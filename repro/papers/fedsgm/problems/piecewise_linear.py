@@ -1,4 +1,5 @@
-"""Family 1 of FedSGM section 8.1: 1-D piecewise-linear problem with a closed-form solution."""
+"""Synthetic family 1 for FedSGM's theorems (the paper has no synthetic experiment; this project's
+choice): 1-D piecewise-linear problem with a closed-form solution."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,7 +1,9 @@
 """FedSGM runs: Figure 1 (federated Neyman-Pearson), the theorem checks on synthetic families, Monte-Carlo
-checks under compression and an adversarial search (their figures and audit section: :mod:`.fedsgm`).
+checks under compression and an adversarial search (their figures: :mod:`repro.papers.fedsgm.figures`; audit
+section: :mod:`repro.papers.fedsgm.audit`).
 
-Choices the paper leaves open (spec 10.3), named in every config and defaulted here:
+Choices the paper leaves open (Section 4.1 does not fix them; this project's defaults), named in every config
+and defaulted here:
 
 ==================  ===========================================================================
 eta                 0.1, one step size for local and server steps (Algorithm 1 has one eta)

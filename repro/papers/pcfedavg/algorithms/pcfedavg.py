@@ -3,7 +3,7 @@
 Every agent i holds a multi-block vector x_i = [x_i^(1); ...; x_i^(m)] (its cross-estimates of all
 agents' variables). All agents' vectors are one array ``X`` of shape (S, m, m, n) = [replicate,
 agent i, block j, coordinate]; S independent Monte-Carlo replicates run in lockstep. Round r
-(spec 4.1-4.2):
+(Algorithm 1, lines 3-10, written for the stacked vectors of Section 4):
 
   line 3   X[:, i] = z_r for every agent i (the server broadcasts every block to every agent);
   line 6   x_hat_i = (1/m) sum_j X[:, i, j]  (A x_i);
@@ -13,7 +13,7 @@ agent i, block j, coordinate]; S independent Monte-Carlo replicates run in locks
                j = i : x - gamma (g_i/m + rho (x - Pi_{X_i}[x]) + sigma_i (m-1)/m (x - x_hat_i)),  x = X[:, i, i]
                j != i: x - gamma (g_i/m - sigma_i/m (x - x_hat_i)),                             x = X[:, i, j]
            "compact"  (CR): x_i <- x_i - gamma grad g_{i,rho}(x_i, xi_{i,k}) with the gradient of
-               spec 2.3, evaluated through A, B_i and Pi_{X_i} (PersonalizedProblem.local_gradients);
+               g_{i,rho} (Section 4), evaluated through A, B_i and Pi_{X_i} (PersonalizedProblem.local_gradients);
                its off-diagonal blocks use (x_i^(i) - x_hat_i), line 8 uses (x_i^(j) - x_hat_i).
   line 10  z_{r+1} = (1/m) sum_i X[:, i]  (block-wise average over agents).
 
@@ -22,9 +22,10 @@ where line 8 and (CR) differ. No Python loop over agents or blocks: the only loo
 rounds and local iterations (sequential by definition).
 
 Recording (``record``):
-  "metrics": per round, ``evaluate(z_r, r)`` (experiments, spec 11.7 item 12) and every agent's own
+  "metrics": per round, ``evaluate(z_r, r)`` (Section 5's experiments; which iterate is
+             evaluated is this project's choice) and every agent's own
              block distance dist(x_i^(i), X_i) at every local iteration;
-  "full":    per replicate and iteration k (spec 10.3) the quantities every lemma names
+  "full":    per replicate and iteration k the quantities every lemma names
              (needs ``reference``: x*_rho, x*, G_rho(x*_rho), f(x*));
   "kstar":   only the per-replicate averages over k = 0..K-1 (the expectation over K*), for long
              rate sweeps.
@@ -166,7 +167,7 @@ def run(problem, params: PCFedAvgParams, rng: np.random.Generator, x0: np.ndarra
 
 
 class _Recorder:
-    """Observed quantities along a run (spec 10.3). Kept out of the update code so that the
+    """Observed quantities along a run (this project's checks). Kept out of the update code so that the
     algorithm reads like the listing."""
 
     def __init__(self, problem, params, reference, evaluate):

@@ -1,50 +1,56 @@
 """Penalized-FedAvg, Penalized-FedProx and Penalized-SCAFFOLD, the baselines of PC-FedAvg's Section 5.
 
-Each is applied to the penalized single-model problem of spec 11.2,
+Each is applied to the penalized single-model problem of Section 5,
 
     min_W (1/m) sum_i [ f_i(W) + (rho/2) dist(W, X_i)^2 ],
 
-whose agent-i gradient is grad f_i(W) + rho (W - Pi_{X_i}[W]). Exactly as spec 11.8 writes them,
-with g_i(W) = (minibatch gradient of f_i at W) + rho_r (W - Pi_{X_i}[W]) the penalized minibatch
-gradient of round r:
+whose agent-i gradient is grad f_i(W) + rho (W - Pi_{X_i}[W]). The paper cites the three methods without
+spelling them out; this project implements them as their own papers do (FedAvg: McMahan et al. 2017;
+FedProx: Li et al. 2020; SCAFFOLD: Karimireddy et al. 2020), with
+g_i(W) = (minibatch gradient of f_i at W) + rho_r (W - Pi_{X_i}[W]) the penalized minibatch gradient of
+round r:
 
 * **fedavg**: every participating agent starts from W_r and takes ``local_steps`` steps
   W <- W - eta g_i(W); the server sets W_{r+1} = W_r + eta_g * mean_{i in S_r}(W_i - W_r), i.e. the
-  average of the local models for eta_g = ``global_lr`` = 1 (spec).
+  average of the local models for eta_g = ``global_lr`` = 1 (this project's default).
 * **fedprox**: as fedavg with the local gradient augmented by mu (W - W_r) (gradient of
-  (mu/2)||W - W_r||^2); the local solver is ``local_steps`` minibatch SGD steps (spec 11.7 item 11).
+  (mu/2)||W - W_r||^2); the local solver is ``local_steps`` minibatch SGD steps (a choice the paper leaves
+  open; this project's default).
 * **scaffold** (Karimireddy et al. 2020, option II): server state (W_r, c), agent states c_i, all
   zero initially. Each i in S_r: Y <- W_r; ``local_steps`` steps Y <- Y - eta_l (g_i(Y) - c_i + c);
   c_i^+ = c_i - c + (W_r - Y) / (local_steps * eta_l); Delta Y_i = Y - W_r, Delta c_i = c_i^+ - c_i;
   c_i <- c_i^+. Server: W_{r+1} = W_r + (eta_g/|S_r|) sum Delta Y_i, c <- c + (1/m) sum Delta c_i.
 
-Assumptions and choices (spec 11.7 items 8-11; each named):
+Assumptions and choices (the paper leaves them open unless said otherwise; each named):
 
 * S_r: all m agents when ``participating`` is None or m (no random draw is made then); otherwise
   ``participating`` distinct agents drawn uniformly without replacement with
-  ``rng.choice(m, k, replace=False)`` at the start of round r, stored sorted (spec: SCAFFOLD 2 of 4;
-  FedAvg/FedProx all 4). Partial participation is allowed for every method (the aggregate is over
-  S_r), though the spec uses it for SCAFFOLD only.
+  ``rng.choice(m, k, replace=False)`` at the start of round r, stored sorted (Section 5: SCAFFOLD 2 of
+  4; FedAvg/FedProx: all 4, this project's default). Partial participation is allowed for every method
+  (the aggregate is over S_r), though Section 5 uses it for SCAFFOLD only.
 * SCAFFOLD's g_i uses the same minibatch gradients (same batch fraction, fresh batch every local
   step) and the same penalty rho_r as the other methods; its c_i update uses
   1/(local_steps * eta_l) (option II); the global c is averaged with 1/m (not 1/|S_r|), as in the
-  paper of Karimireddy et al. and spec 11.8.
-* ``rho`` holds one penalty per round r = 0..R-1, used for every local step of that round (spec 11.7
-  items 9-10; the spec's default for the baselines is PC-FedAvg's rho_r = (r + 10000)^{1/4}, see
-  :func:`penalty_schedule`). rho = 0 gives the unpenalized method (no projection is computed).
-* ``global_lr`` eta_g is applied to all three methods (spec: 1).
+  paper of Karimireddy et al.
+* ``rho`` holds one penalty per round r = 0..R-1, used for every local step of that round (the
+  baselines' rho is a choice the paper leaves open; this project's default is PC-FedAvg's
+  rho_r = (r + 10000)^{1/4} of Section 5, see :func:`penalty_schedule`). rho = 0 gives the unpenalized
+  method (no projection is computed).
+* ``global_lr`` eta_g is applied to all three methods (Section 5 states 1 for SCAFFOLD; this project's default
+  is 1 for all three).
 * Randomness: one Generator ``rng``; per round, first the participant draw (if any), then per local
   step one :meth:`stochastic_gradients` call for all participants together. With the same seed,
   FedProx with mu = 0 therefore reproduces FedAvg exactly.
-* Initialization (spec 11.7 item 8): ``w0`` is given by the caller (default in the experiments: the
-  zero model, feasible for every l1 ball); SCAFFOLD's control variates start at zero.
+* Initialization (Section 5: "from a feasible point"; which one, the paper leaves open): ``w0`` is given
+  by the caller (this project's default in the experiments: the zero model, feasible for every l1 ball);
+  SCAFFOLD's control variates start at zero.
 
 Vectorisation: the participating agents' local models form one (k, n) array advanced together;
 the only Python loops are over rounds and local steps. The problem's ``stochastic_gradients`` is
 called with ``agents=S_r`` when the problem accepts it (``SoftmaxClients`` does), else with a full
 (m, n) array whose non-participating rows are discarded.
 
-Recorded per round (spec 11.7 item 12, spec 13): ``evaluate(V, r)`` with V the global model W_r
+Recorded per round (this project's choice): ``evaluate(V, r)`` with V the global model W_r
 broadcast to all m agents, at r = 0 and after every aggregation (r = 1..R); ``global_dist``
 (R+1, m) = dist(W_r, X_i); for the local models before aggregation, ``local_dist`` (R, m) =
 dist(W_i, X_i) and ``local_drift`` (R, m) = ||W_i - W_r|| (NaN for agents not in S_r), and
@@ -67,14 +73,14 @@ METHODS = ("fedavg", "fedprox", "scaffold")
 
 
 def penalty_schedule(rounds: int, offset: float = 10_000.0, power: float = 0.25) -> tuple:
-    """rho_r = (r + offset)^power for r = 0..rounds-1 (spec 11.3: (r + 10000)^{1/4}; item 9)."""
+    """rho_r = (r + offset)^power for r = 0..rounds-1 (Section 5: (r + 10000)^{1/4}, at round r)."""
     require(is_int(rounds) and rounds >= 1, "rounds", rounds, "an integer >= 1")
     return tuple(float((r + offset) ** power) for r in range(rounds))
 
 
 @dataclass(frozen=True)
 class PenalizedParams:
-    """Hyperparameters of one baseline run (spec 11.3, 11.8).
+    """Hyperparameters of one baseline run (Section 5's settings; module docstring).
 
     ``lr`` is eta (fedavg, fedprox) or the local step eta_l (scaffold); ``global_lr`` is eta_g;
     ``mu`` is FedProx's proximal weight (must be 0 for the other methods); ``participating`` is
@@ -127,7 +133,7 @@ class PenalizedParams:
                 "rho_last": self.rho[-1]}
 
 
-#: Spec 11.3 step sizes and FedProx mu per dataset; SCAFFOLD: 2 of 4 agents, global step 1.
+#: Section 5's step sizes and FedProx mu per dataset; SCAFFOLD: 2 of 4 agents, global step 1.
 _PAPER = {
     "cifar10": {"fedavg": 0.001, "fedprox": 0.001, "scaffold": 0.001, "mu": 2.0},
     "mnist": {"fedavg": 0.01, "fedprox": 0.01, "scaffold": 0.01, "mu": 0.1},
@@ -136,8 +142,8 @@ _PAPER = {
 
 def paper_params(dataset: str, method: str, *, rounds: int = 100, local_steps: int = 20,
                  rho: tuple | None = None) -> PenalizedParams:
-    """The spec 11.3 hyperparameters of a baseline; rho defaults to :func:`penalty_schedule`
-    (spec 11.7 item 10: the baselines use PC-FedAvg's schedule)."""
+    """Section 5's hyperparameters of a baseline; rho defaults to :func:`penalty_schedule` (the baselines'
+    rho is a choice the paper leaves open; this project's default is PC-FedAvg's schedule)."""
     require(dataset in _PAPER, "dataset", dataset, f"one of {tuple(_PAPER)}")
     require(method in METHODS, "method", method, f"one of {METHODS}")
     rho = penalty_schedule(rounds) if rho is None else rho
@@ -186,7 +192,7 @@ class PenalizedTrace:
 
 def penalty_gradients(sets, Y, rho: float) -> np.ndarray:
     """rho (Y_i - Pi_{X_i}[Y_i]) for Y (..., m, n): the gradient of (rho/2) dist(Y_i, X_i)^2
-    (spec 11.2). Zero (and no projection computed) when rho = 0."""
+    (Section 5's penalty). Zero (and no projection computed) when rho = 0."""
     Y = np.asarray(Y, dtype=np.float64)
     if rho == 0:
         return np.zeros_like(Y)
@@ -194,7 +200,7 @@ def penalty_gradients(sets, Y, rho: float) -> np.ndarray:
 
 
 def penalized_gradients(problem, sets, Y, rho: float) -> np.ndarray:
-    """Exact agent-i penalized gradients grad f_i(Y_i) + rho (Y_i - Pi_{X_i}[Y_i]) of spec 11.2, for
+    """Exact agent-i penalized gradients grad f_i(Y_i) + rho (Y_i - Pi_{X_i}[Y_i]) of Section 5, for
     Y (m, n) (row i at agent i); the run uses the same formula with minibatch gradients."""
     return problem.gradients(Y) + penalty_gradients(sets, Y, rho)
 
@@ -229,7 +235,7 @@ class _Collector:
 
 def run(problem, sets, params: PenalizedParams, rng: np.random.Generator, w0, evaluate:
         Callable | None = None, evaluate_local: Callable | None = None) -> PenalizedTrace:
-    """One run of ``params.method`` (spec 11.8) on ``problem`` (the common objective interface:
+    """One run of ``params.method`` (module docstring) on ``problem`` (the common objective interface:
     ``m``, ``n``, ``stochastic_gradients``) with constraint sets ``sets`` (a ProductSet with
     ``m`` sets of dim ``n``) from the global model ``w0`` (n,).
 

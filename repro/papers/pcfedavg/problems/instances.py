@@ -1,4 +1,5 @@
-"""Seeded synthetic instances of PC-FedAvg's problem (1) with exactly known constants (spec 10.1).
+"""Seeded synthetic instances of PC-FedAvg's problem (1) with exactly known constants (this
+project's test instances; the paper has no synthetic experiments).
 
 ``random_instance(rng, ...)`` draws:
 

@@ -10,19 +10,19 @@ product set X = X_1 x ... x X_m (:class:`repro.constraints.ProductSet`).
 
 Stacked vectors x in R^{mn} are arrays ``(..., m, n)`` (block j = ``x[..., j, :]``). An agent's
 multi-block vector in Algorithm 1 is such an array; all agents' vectors together are
-``(..., m, m, n)`` = [agent i, block j]. The operators of spec section 1.1 act as
+``(..., m, m, n)`` = [agent i, block j]. The operators A and B_i of Section 4 act as
 A x = ``x.mean(-2)`` (so A^T y puts y/m in every block) and B_i x = ``x[..., i, :]``.
 
-Gradients are the closed forms of spec section 2.3 (derived from the definitions, checked against
-finite differences in the tests):
+Gradients are closed forms derived by this project from Section 4's definitions of F~_i, H_i and g_{i,rho}
+(with grad h_i(x) = x - Pi_{X_i}(x) from the appendix), checked against finite differences in the tests:
 
     [grad g_{i,rho}(x, xi)]_j = (1/m) grad f~_i(Ax, xi) + sigma_i (1[j=i] - 1/m)(x_i - Ax)
                                  + 1[j=i] rho (x_i - Pi_{X_i}[x_i])
     [grad f(x)]_j = (1/m^2) sum_i grad f_i(xbar) + (sigma_j/m)(x_j - xbar) - (1/m^2) sum_i sigma_i (x_i - xbar)
     grad G_rho = grad f + (rho/m) [x_j - Pi_{X_j}[x_j]]_j
 
-Synthetic families (spec section 10.1) carry exact constants: L_f is max_i lambda_max of the
-Hessian bound, and the oracle adds Gaussian noise xi ~ N(0, nu^2/n I_n) to the exact gradient,
+Synthetic families (this project's test instances, not the paper's) carry exact constants: L_f is
+max_i lambda_max of the Hessian bound, and the oracle adds Gaussian noise xi ~ N(0, nu^2/n I_n) to the exact gradient,
 so Assumption 3.2 holds with equality: E||grad f~_i - grad f_i||^2 = nu^2.
 """
 from __future__ import annotations
@@ -47,7 +47,8 @@ def _check_batch(Y: np.ndarray, m: int, n: int) -> np.ndarray:
 
 
 class _GaussianNoise:
-    """Stochastic oracle grad f~_i(y, xi) = grad f_i(y) + xi, xi ~ N(0, nu^2/n I_n) (spec 10.1)."""
+    """Stochastic oracle grad f~_i(y, xi) = grad f_i(y) + xi, xi ~ N(0, nu^2/n I_n) (this project's
+    oracle)."""
 
     nu: float
     m: int
@@ -62,7 +63,8 @@ class _GaussianNoise:
 
 @dataclass(frozen=True, eq=False)
 class Quadratic(_GaussianNoise):
-    """f_i(y) = 1/2 (y - c_i)^T P_i (y - c_i), P_i symmetric positive definite (spec 10.1).
+    """f_i(y) = 1/2 (y - c_i)^T P_i (y - c_i), P_i symmetric positive definite (a synthetic family of
+    this project).
 
     L_f = max_i lambda_max(P_i), exactly.
     """
@@ -177,7 +179,8 @@ class Logistic(_GaussianNoise):
 
 @dataclass(frozen=True)
 class Reference:
-    """Certified x*, x*_rho and the constants of Props 4.7-4.8 / Theorem 3.4 (spec 2.4, 10.2).
+    """Certified x*, x*_rho and the constants of Props 4.7-4.8 / Theorem 3.4 (D, Q, M as
+    defined in the proof of Theorem 3.4).
 
     ``x_star`` solves (1) (cvxpy/Clarabel, polished by projected gradient), certified by the
     projected-gradient residual ``residual_star``; ``x_rho`` minimises G_rho over R^{mn}
@@ -206,7 +209,7 @@ class Reference:
 
 
 class PersonalizedProblem:
-    """Problem (1) with local losses ``local``, weights ``sigma`` (m,) and sets ``sets`` (spec 2)."""
+    """Problem (1) with local losses ``local``, weights ``sigma`` (m,) and sets ``sets`` (Sections 1 and 4)."""
 
     def __init__(self, local, sigma, sets: ProductSet):
         self.local = local
@@ -256,11 +259,11 @@ class PersonalizedProblem:
         return 0.5 * np.mean(self.sets.distance(self._stacked(x)) ** 2, axis=-1)
 
     def G(self, x: np.ndarray, rho: float) -> np.ndarray:
-        """G_rho(x) = f(x) + rho H(x) (spec 2.2)."""
+        """G_rho(x) = f(x) + rho H(x) (Section 4)."""
         return self.f(x) + rho * self.penalty(x)
 
     def grad_f(self, x: np.ndarray) -> np.ndarray:
-        """grad f(x) on R^{mn}, block formula of spec 2.3."""
+        """grad f(x) on R^{mn}, block formula (module docstring)."""
         x = self._stacked(x)
         m = self.m
         xbar = x.mean(axis=-2, keepdims=True)
@@ -273,7 +276,7 @@ class PersonalizedProblem:
         return self.grad_f(x) + (rho / self.m) * (x - self.sets.project(x))
 
     def local_gradients(self, X: np.ndarray, g: np.ndarray, rho: float) -> np.ndarray:
-        """grad g_{i,rho}(x_i, xi) for every agent i at its own multi-block vector (spec 2.3, (CR)).
+        """grad g_{i,rho}(x_i, xi) for every agent i at its own multi-block vector (the gradient in (CR)).
 
         ``X`` (..., m, m, n) is [agent i, block j]; ``g`` (..., m, n) holds grad f~_i at agent i's
         block average A x_i (the stochastic sample, or the exact gradient for grad G_{i,rho}).
@@ -294,7 +297,7 @@ class PersonalizedProblem:
 
     # ---------------------------------------------------------------- reference points
     def solve(self, rho: float, x0: np.ndarray) -> Reference:
-        """Certified x*, x*_rho and D, M, M_rho, Q for the start ``x0`` (m, n) (spec 10.2)."""
+        """Certified x*, x*_rho and D, M, M_rho, Q for the start ``x0`` (m, n)."""
         from repro.papers.pcfedavg.problems.solve import solve_penalized, solve_problem1
 
         require(np.isfinite(rho) and rho > 0, "rho", rho, "a finite penalty > 0")

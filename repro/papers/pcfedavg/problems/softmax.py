@@ -1,24 +1,25 @@
-"""Softmax regression on MNIST / CIFAR-10 split across m agents (PC-FedAvg spec section 11).
+"""Softmax regression on MNIST / CIFAR-10 split across m agents (PC-FedAvg, Section 5).
 
-Local loss of agent i (spec 11.1), on its full local data D_i = {(phi_{i,n}, y_{i,n})}:
+Local loss of agent i (Section 5), on its full local data D_i = {(phi_{i,n}, y_{i,n})}:
 
     f_i(W) = (1/N_i) sum_n [ logsumexp(W^T phi_{i,n}) - w_{y_{i,n}}^T phi_{i,n} ],
 
 with W in R^{p x C}. A model is the flat vector ``W.reshape(-1)`` of length n = p*C (row-major:
-entry (j, k) of W is coordinate j*C + k). Gradient on a batch B (spec 11.1):
+entry (j, k) of W is coordinate j*C + k). Gradient on a batch B:
 (1/|B|) sum_{n in B} phi_n (softmax(W^T phi_n) - e_{y_n})^T.
 
-Choices (spec 11.7; every one is recorded by :meth:`SoftmaxClients.describe`):
+Choices the paper leaves open, with this project's defaults (every one is recorded by
+:meth:`SoftmaxClients.describe`):
 
-* item 1 (split): the full training arrays; losses on the agents' training data; no test data.
-* item 2 (preprocessing): ``"scale"`` (default) divides the uint8 pixels by 255 and flattens them
+* split: the full training arrays; losses on the agents' training data; no test data.
+* preprocessing: ``"scale"`` (default) divides the uint8 pixels by 255 and flattens them
   in the arrays' stored order (MNIST row-major 28x28, CIFAR-10 HWC RGB), no centring, no bias.
   ``"standardize"``: per-feature (x - mean)/std with mean and std of the training data in use
   (after ``subsample``), a feature of std 0 is only centred (divided by 1). ``"scale+bias"``:
   ``"scale"`` with a constant-1 feature appended (p + 1 features).
-* item 3 (partition): ``"dirichlet"`` (default): for each class c (in order 0..C-1) draw
-  q_c ~ Dirichlet(alpha * 1_m), shuffle the class's samples and give agent i the next
-  floor-based share of them: cut points ``floor(cumsum(q_c)[:-1] * n_c)``, so every sample
+* partition (Section 5 says only "heterogeneous data distributions"): ``"dirichlet"`` (default): for
+  each class c (in order 0..C-1) draw q_c ~ Dirichlet(alpha * 1_m), shuffle the class's samples and give
+  agent i the next floor-based share of them: cut points ``floor(cumsum(q_c)[:-1] * n_c)``, so every sample
   is assigned exactly once (the last agent takes the rounding remainder). No resampling: if an
   agent ends up with no sample the build fails with a ConfigError (change ``partition_seed`` or
   ``alpha``). ``"iid"``: a uniform random permutation cut into m near-equal parts
@@ -29,11 +30,11 @@ Choices (spec 11.7; every one is recorded by :meth:`SoftmaxClients.describe`):
   training set of exactly that size, taken before preprocessing statistics and partitioning;
   per-class quotas by largest remainder of ``size * n_c / N`` (ties to the smaller class label),
   indices kept in ascending (stored) order.
-* item 7 (minibatches): agent i's batch has b_i = ceil(batch_fraction * N_i) samples
-  (batch_fraction is read as the decimal it prints as, so 0.1 * 30 gives 3, not 4), drawn
+* minibatches (Section 5: "batch percentage 10%"): agent i's batch has b_i = ceil(batch_fraction * N_i)
+  samples (batch_fraction is read as the decimal it prints as, so 0.1 * 30 gives 3, not 4), drawn
   uniformly without replacement within the batch, fresh at every call, independently across
   agents (all from the Generator passed in).
-* ``dtype`` (the paper's item 17 says float64): the dtype of the stored features and of the products with
+* ``dtype`` (not in the paper): the dtype of the stored features and of the products with
   them. float64 (default) for every theorem check; the data-figure runs of Figures 1-4 use float32, as the
   papers' own frameworks train (the experiment config names it). Models (the iterates) stay float64; they are
   rounded to ``dtype`` only inside the products, and values and gradients are accumulated and returned in
@@ -105,7 +106,8 @@ _POWER_MAXITER = 500
 # --------------------------------------------------------------------------- data preparation
 
 def preprocess(images: np.ndarray, how: str = "scale", dtype: str = "float64") -> np.ndarray:
-    """Features (N, p) of ``dtype`` from raw images (N, ...) in [0, 255] (spec 11.7 item 2).
+    """Features (N, p) of ``dtype`` from raw images (N, ...) in [0, 255] (preprocessing: a choice the paper
+    leaves open).
 
     ``"scale"``: x / 255, flattened in stored order; ``"standardize"``: per-feature
     (x - mean) / std over these N samples (std 0 -> divided by 1); ``"scale+bias"``: x / 255 with a
@@ -156,7 +158,8 @@ def stratified_subsample(labels: np.ndarray, size: int, rng: np.random.Generator
 
 def partition_labels(labels: np.ndarray, m: int, partition: str = "dirichlet",
                      alpha: float = 0.5, rng: np.random.Generator | None = None) -> np.ndarray:
-    """Agent of every sample, (N,) int64 in 0..m-1 (spec 11.7 item 3; see the module docstring).
+    """Agent of every sample, (N,) int64 in 0..m-1 (partition: a choice the paper leaves open; see
+    the module docstring).
 
     Every sample is assigned exactly once. ``rng`` defaults to a Generator seeded with 0.
     """
@@ -184,7 +187,7 @@ def partition_labels(labels: np.ndarray, m: int, partition: str = "dirichlet",
 # --------------------------------------------------------------------------- the problem
 
 class SoftmaxClients:
-    """f_1..f_m of spec 11.1 on data split across m agents; see the module docstring.
+    """f_1..f_m of Section 5 on data split across m agents; see the module docstring.
 
     Attributes: ``m``, ``p`` (features), ``n_classes`` (C), ``n`` = p*C, ``sizes`` (m,) N_i,
     ``batch_sizes`` (m,) b_i, ``batch_fraction``, ``L_f``, ``L_f_certified``, ``class_histograms``
@@ -347,7 +350,7 @@ class SoftmaxClients:
         return self._full_pass(self._check_models(Y), True, True)
 
     def global_loss(self, w) -> float:
-        """(1/m) sum_i f_i(w) for one model w (n,) (spec 11.7 item 14)."""
+        """(1/m) sum_i f_i(w) for one model w (n,) (the global-loss metric: this project's default)."""
         w = np.asarray(w, dtype=np.float64)
         require(w.shape == (self.n,), "w", f"array of shape {w.shape}", f"a vector ({self.n},)")
         return float(self.values(np.broadcast_to(w, (self.m, self.n))).mean())
@@ -484,7 +487,7 @@ class SoftmaxClients:
         return float(0.5 * lam.max()), False, info
 
     def describe(self) -> dict:
-        """Everything that defines the instance (spec 11.7 items 1-3, 7, 17; spec 13)."""
+        """Everything that defines the instance (data set, preprocessing, partition, minibatches, dtype)."""
         return {
             **self.info,
             "m": self.m, "p": self.p, "n_classes": self.n_classes, "n": self.n, "N": self.N,
@@ -547,10 +550,10 @@ def from_arrays(images: np.ndarray, labels: np.ndarray, *, m: int = 4,
 def build(dataset: str, *, partition: str = "dirichlet", alpha: float = 0.5,
           partition_seed: int = 0, preprocessing: str = "scale", batch_fraction: float = 0.1,
           subsample: int | None = None, m: int = 4, root=None, dtype: str = "float64") -> SoftmaxClients:
-    """The spec 11 problem on ``"mnist"`` (p = 784) or ``"cifar10"`` (p = 3072) training data.
+    """The Section 5 problem on ``"mnist"`` (p = 784) or ``"cifar10"`` (p = 3072) training data.
 
     Data come from :func:`repro.data.load_mnist` / :func:`repro.data.load_cifar10` (verified
-    files under ``root`` or ``REPRO_DATA_DIR``); defaults are spec 11.7's.
+    files under ``root`` or ``REPRO_DATA_DIR``); defaults are this project's (module docstring).
     """
     from repro import data
 

@@ -1,4 +1,4 @@
-"""Reference solutions for PC-FedAvg instances (spec 10.2): x* of (1) and x*_rho = argmin G_rho.
+"""Reference solutions for PC-FedAvg instances (this project's solvers): x* of (1) and x*_rho = argmin G_rho.
 
 * x*: cvxpy (Clarabel) on (1) written with the family's closed form, then polished by FISTA with
   adaptive restart on f over X (step 1/(L_f/m + sigma_max), an upper bound on the curvature of f:

@@ -2,32 +2,33 @@
 against Penalized-FedAvg / -FedProx / -SCAFFOLD (Figures 1-3) and PC-FedAvg for several numbers
 of local steps (Figure 4).
 
-Every choice the paper leaves open (spec 11.7) is a config key, defaulted as the spec says:
+Every choice the paper leaves open is a config key; this project's defaults (Section 5's stated settings are
+in ``HYPER`` below):
 
 ==================  ===========================================================================
-split               the full training arrays; losses on the agents' training data (item 1)
-preprocessing       pixels / 255, flattened, no centring, no bias column (item 2)
+split               the full training arrays; losses on the agents' training data
+preprocessing       pixels / 255, flattened, no centring, no bias column
 partition           label-skewed Dirichlet(0.5) over 4 agents, partition seed 0, fixed across
-                    seeds (item 3)
-||W||_1             entrywise l1 norm of vec(W) (item 4); Frobenius norm in sigma-term and dist
-l1 projection       sort-based (Duchi et al. 2008; repro.constraints) (item 6)
-minibatches         ceil(0.1 N_i) samples without replacement, fresh every local step (item 7)
-initialisation      the zero matrix, feasible for every budget; SCAFFOLD control variates 0 (item 8)
-penalty             rho_r = (r + 10000)^(1/4) for every local step of round r = 0..R-1 (item 9),
-                    the same schedule for the baselines (item 10)
+                    seeds
+||W||_1             entrywise l1 norm of vec(W); Frobenius norm in sigma-term and dist
+l1 projection       sort-based (Duchi et al. 2008; repro.constraints)
+minibatches         ceil(0.1 N_i) samples without replacement, fresh every local step
+initialisation      the zero matrix, feasible for every budget; SCAFFOLD control variates 0
+penalty             rho_r = (r + 10000)^(1/4) (stated in Section 5) for every local step of round
+                    r = 0..R-1, and the same schedule for the baselines
 baselines           all 4 agents every round for FedAvg/FedProx; SCAFFOLD option II, 2 of 4
-                    agents, global step 1 (item 11)
+                    agents (stated), global step 1 (stated)
 evaluated iterate   once per round after aggregation: PC-FedAvg's server blocks z_r, the
-                    baselines' global model W_r (item 12)
-infeasibility       (1/m) sum_i dist(V_i, X_i) with V_i = z_r^(i) (PC-FedAvg) or W_r (item 13)
-global loss         (1/m) sum_i f_i(mean_i V_i) on each agent's full data (item 14)
-Figure 4            local steps in {1, 5, 10, 20, 40}, R = 100, all else as in 11.3 (item 15)
+                    baselines' global model W_r
+infeasibility       (1/m) sum_i dist(V_i, X_i) with V_i = z_r^(i) (PC-FedAvg) or W_r
+global loss         (1/m) sum_i f_i(mean_i V_i) on each agent's full data
+Figure 4            local steps in {1, 5, 10, 20, 40}, R = 100, all else as in Section 5's settings
 seeds               5 (paper profile) / 2 (quick profile; Figure 4: 1): minibatches and SCAFFOLD
-                    sampling (item 16); the partition is fixed across seeds
-update path         line 8 of Algorithm 1 as printed (item 19)
+                    sampling; the partition is fixed across seeds
+update path         line 8 of Algorithm 1 as printed
 dtype               float32 for the features and the products with them (the papers' frameworks train
                     in float32); iterates, values and gradients float64. Every theorem check of
-                    PC-FedAvg uses float64 (``pcfedavg_theory``).
+                    PC-FedAvg uses float64 (:mod:`.theory`).
 ==================  ===========================================================================
 """
 from __future__ import annotations
@@ -50,7 +51,7 @@ _FN = "repro.papers.pcfedavg.runs.data."
 METHODS = ("pcfedavg", "fedavg", "fedprox", "scaffold")
 DATASETS = ("cifar10", "mnist")
 
-# spec 11.3, as stated
+# Section 5's settings, as stated
 HYPER = {
     "cifar10": {"tau": [85.0, 86.0, 87.0, 88.0], "gamma": 0.003, "sigma": [0.001, 0.01, 0.1, 0.2],
                 "lr": 0.001, "mu": 2.0, "scaffold_lr": 0.001},
@@ -98,7 +99,8 @@ def validate(config: dict) -> None:
 
 @watch("global_loss", step_sizes=("gamma", "lr", "scaffold_lr"))
 def run_data(config: dict, seed: int):
-    """One method on one data set: per-round metrics (spec 11.7 items 12-14)."""
+    """One method on one data set: per-round metrics (evaluated iterate, infeasibility and
+    global loss: this project's defaults, module docstring)."""
     validate(config)
     local = clients(config["dataset"], config["partition"], config["alpha"], config["partition_seed"],
                     config["preprocessing"], config["batch_fraction"], config["subsample"], config["dtype"])

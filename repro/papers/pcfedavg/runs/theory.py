@@ -1,9 +1,10 @@
-"""PC-FedAvg theory experiments on synthetic instances with exact constants (spec 10).
+"""PC-FedAvg theory experiments on synthetic instances with exact constants (this project's checks of
+Sections 3-4; the paper has no synthetic experiments).
 
 * ``pcfedavg.theory``: a grid of instances (family, sets, m, n, H, nu, rho, step size, update path);
   each run is S Monte-Carlo replicates of Algorithm 1 in lockstep, checked against Lemmas
   4.3-4.6, Propositions 4.7, 4.8 (i)-(iii) and display (12) (``repro.papers.pcfedavg.checks``).
-* ``pcfedavg.rates``: the rate sweep of spec 8.1: rho = sqrt(R), R on a geometric grid, the step
+* ``pcfedavg.rates``: a rate sweep of Theorem 3.4: rho = sqrt(R), R on a geometric grid, the step
   size either admissible (gamma = min{1/(6 L_G), 1/(5 L_G (H-1))}) or the proof's 1/sqrt(R);
   log-log slopes of E[f(bar x_K*) - f(x*)] and max_i E[d_i^2] against R.
 * ``pcfedavg.adversarial``: per bound, the instance with the largest observed/bound found by a
@@ -160,7 +161,7 @@ def theory_specs(profile: str) -> list[RunSpec]:
     return [RunSpec("pcfedavg.theory", c, 0, _FN + "run_theory_instance") for c in theory_configs(profile)]
 
 
-# ---------------------------------------------------------------------------- rates (spec 8.1)
+# ---------------------------------------------------------------------------- rates (Theorem 3.4)
 RATE_GRID = {"quick": (16, 64, 256, 1024), "paper": (16, 64, 256, 1024, 4096)}
 RATE_INSTANCE = {"family": "quadratic", "sets": ["box", "l2_ball", "l1_ball", "whole"], "m": 4, "n": 3,
                  "H": 2, "nu": 0.5, "sigma": "hetero", "target_scale": 3.0, "start": "feasible"}

@@ -1,11 +1,11 @@
-"""SGD baselines of Section VI of the mini-batch SSCA paper (arXiv 2104.06011 v1; spec ``ssca.md`` 10.1 and
-10.3 item 9). The paper cites its baselines as refs [5], [12]-[18] (not resolvable from the copy) and gives
-only the learning rate r = a_bar / t^alpha_bar, the batch size B and the number E of local updates; the
-choices below are ours and documented here.
+"""SGD baselines of Section VI of the mini-batch SSCA paper (arXiv 2104.06011 v1). The paper cites its
+baselines as refs [5], [12]-[18] (not resolvable from the copy) and gives only the learning rate
+r = a_bar / t^alpha_bar (chosen by "a grid search method"), the batch size B and the number E of local
+updates; the choices below are ours (choices the paper leaves open) and documented here.
 
 * :func:`run_fedavg_sgd` -- sample-based FedAvg-style SGD. One "iteration" t is ONE COMMUNICATION ROUND
-  (spec 10.3 item 9): the server broadcasts w^(t); every client i starts from w^(t) and takes E local SGD
-  steps w <- w - r_t g, each on a FRESH uniform B-subset of its own indices drawn without replacement
+  (a choice the paper leaves open): the server broadcasts w^(t); every client i starts from w^(t) and takes E
+  local SGD steps w <- w - r_t g, each on a FRESH uniform B-subset of its own indices drawn without replacement
   (weights 1/B: g is the batch mean gradient of f_0), all clients at once through
   ``problem.stacked_objective_grads``; the server sets w^(t+1) = sum_i (N_i/N) w_i. With E = 1 this is
   mini-batch SGD on the union of the client batches (weights N_i/(B N), as in (3)), and is computed that

@@ -1,8 +1,8 @@
 """Mini-batch SSCA for sample-based and feature-based federated learning (Algorithms 1-4 of
-"Sample-based and Feature-based Federated Learning via Mini-batch SSCA", arXiv 2104.06011 v1; spec
-``ssca.md`` sections 3, 5, 6 and 9).
+"Sample-based and Feature-based Federated Learning via Mini-batch SSCA", arXiv 2104.06011 v1,
+Sections III-IV, with the example surrogates of Sections III-V).
 
-Problem protocol (duck type, implemented in ``repro.problems``): F_m(w) = Phi_m(w) - U_m, m = 1..M, and
+Problem protocol (duck type, implemented in ``repro.papers.ssca.problems``): F_m(w) = Phi_m(w) - U_m, m = 1..M, and
 F_0(w) = (1/N) sum_n f_0(w, x_n). A problem exposes ``dim`` d, ``n_samples`` N, ``n_constraints`` M,
 ``constraint_levels`` (M,) = U_m, ``exact_objective_weight`` (q0 when f_0(w, x) = q0 ||w||^2 is data free,
 else None), ``batch_sums(omega, index, weights)`` and ``block_batch_sums(omega, index, weights)`` returning
@@ -15,10 +15,10 @@ their weights and which batch oracle to call:
 
 * :func:`run_sample_based` = Algorithm 1 (M = 0) / Algorithm 2 (M >= 1). Each client i draws a uniform
   B-subset N_i^(t) of its own indices, without replacement, independently across clients and iterations
-  (spec 10.3 item 7), vectorised over clients (:func:`draw_client_batches`). Every sample of client i gets
-  the weight N_i / (B N) of (3)/(10). The weighted sum over clients of the client messages (the batch sums
-  q_{s,m} of 6.1-6.2) is, by linearity, ONE ``problem.batch_sums`` call over the union of the batches with
-  these weights; that is how it is computed here.
+  (a choice the paper leaves open), vectorised over clients (:func:`draw_client_batches`). Every sample of
+  client i gets the weight N_i / (B N) of (3)/(10). The weighted sum over clients of the client messages (the
+  batch sums q_{s,m} of Sections III-A and III-B) is, by linearity, ONE ``problem.batch_sums`` call over the
+  union of the batches with these weights; that is how it is computed here.
 * :func:`run_feature_based` = Algorithm 3 (M = 0) / Algorithm 4 (M >= 1). The server draws a uniform
   B-subset N^(t) of all N samples without replacement (``rng.choice(N, B, replace=False)``), weights 1/B
   of (13)/(20), and the statistics come from ``problem.block_batch_sums`` (clients hold feature blocks).
@@ -52,15 +52,16 @@ Server step (Problem 2/7 resp. 5/10):
     (:class:`QCQPServer`); the interior-point multipliers are then refined by projected Newton ascent on
     the concave dual (:func:`polish_dual`), and w_bar = w(nu) is the Lagrangian minimiser at the refined nu.
   zeta_m = max(0, F_bar_m(w_bar) - U_m) (primal feasibility + complementary slackness); the regime of each
-  constraint is "inactive" (nu = 0), "active" (0 < nu < c) or "saturated" (nu = c), spec 9.4.
+  constraint is "inactive" (nu = 0), "active" (0 < nu < c) or "saturated" (nu = c), the regimes of (42).
 * Iterate update (5): w <- (1 - gamma) w + gamma w_bar.
 
 Step sizes: :class:`PowerLawSteps`, rho^(t) = a1 / t^alpha, gamma^(t) = a2 / t^beta (Section VI: beta =
 alpha + 0.05). We require a1, a2 in (0, 1] so that (3) and (5) are convex combinations (our requirement;
 the paper only states (4) and (6), which :meth:`PowerLawSteps.conditions` decides for the family).
 
-Indexing (spec 5.1): the loop does T - 1 updates t = 1..T-1 and outputs w^(T). Checkpoint t in 1..T is
-the state holding w^(t): t = 1 the initial point (before any update), t = T the output.
+Indexing (Algorithms 1-4: "for t = 1, 2, ..., T - 1", output w^(T)): the loop does T - 1 updates t = 1..T-1
+and outputs w^(T). Checkpoint t in 1..T is the state holding w^(t): t = 1 the initial point (before any
+update), t = T the output.
 
 Randomness: the run's Generator spawns one child per purpose (``rng.spawn(1)``: the batch draws), so a
 run is determined by the params and the Generator's seed sequence. Replaying given ``batches`` draws
@@ -98,7 +99,7 @@ __all__ = [
 ]
 
 REGIMES = ("inactive", "active", "saturated")
-"""Regime codes of a constraint multiplier: 0 nu = 0, 1 0 < nu < c, 2 nu = c (spec 9.4)."""
+"""Regime codes of a constraint multiplier: 0 nu = 0, 1 0 < nu < c, 2 nu = c (the regimes of (42), Lemma 1)."""
 
 
 class ServerProblemError(ReproError):
@@ -218,7 +219,7 @@ class PowerLawSteps:
 
     @classmethod
     def section_vi(cls, a1: float, a2: float, alpha: float) -> "PowerLawSteps":
-        """Section VI family: gamma exponent beta = alpha + 0.05 (spec 3)."""
+        """Section VI family: gamma exponent beta = alpha + 0.05."""
         return cls(a1=a1, alpha=alpha, a2=a2, beta=alpha + 0.05)
 
     def rho(self, iterations: int) -> np.ndarray:

@@ -1,6 +1,7 @@
-"""Small smooth synthetic problems with exactly known constants for the SSCA checks (spec §8.4).
+"""Small smooth synthetic problems with exactly known constants for the SSCA checks of
+Theorems 1-4 and Lemmas 2-5 (Appendices A-B); the problems are this project's choice (the paper runs none).
 
-Spec references are to ``shared/spec/ssca.md``. All problems are logistic-regression finite sums over
+Equation and problem numbers are the paper's. All problems are logistic-regression finite sums over
 data (X (N, K), y in {-1, +1}) with omega = w in R^K, and implement the oracle protocol of
 :class:`repro.papers.ssca.problems.swish_network.FiniteSumProblem` (``batch_sums``, ``block_batch_sums``,
 ``stacked_objective_grads``, ``full_values_and_grads``), vectorised over samples and clients.
@@ -121,9 +122,9 @@ class StationaryPoint:
 
 @dataclass(frozen=True)
 class KKTPoint:
-    """A reference KKT point (w*, pi*) of min F_0 s.t. Phi_1 - U <= 0 with the residuals of §2
-    (stationarity ||grad F_0 + pi grad Phi_1||, feasibility max(Phi_1 - U, 0), complementarity
-    |pi (Phi_1 - U)|), the tolerance required of each and the method."""
+    """A reference KKT point (w*, pi*) of min F_0 s.t. Phi_1 - U <= 0 with the residuals of its
+    standard KKT conditions (Problem 3, Section III-B: stationarity ||grad F_0 + pi grad Phi_1||, feasibility
+    max(Phi_1 - U, 0), complementarity |pi (Phi_1 - U)|), the tolerance required of each and the method."""
 
     w: np.ndarray
     multiplier: float
@@ -326,8 +327,8 @@ class _LossLimited(_LinearLogistic):
         return fv, fg, fh, lv, lg, lh
 
     def kkt_residuals(self, w, pi: float) -> dict:
-        """Residuals of the KKT conditions of Problem 3 (§2) at (w, pi): stationarity, feasibility,
-        complementarity, and dual feasibility max(-pi, 0)."""
+        """Residuals of the (standard) KKT conditions of Problem 3 (Section III-B) at (w, pi): stationarity,
+        feasibility, complementarity, and dual feasibility max(-pi, 0)."""
         w = check_omega(w, self.dim)
         _, fg, _, lv, lg, _ = self._kkt_parts(w)
         return {"stationarity": float(np.linalg.norm(fg + pi * lg)),

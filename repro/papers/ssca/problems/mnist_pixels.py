@@ -1,17 +1,17 @@
 """MNIST as float64 pixel vectors for the Section VI experiments of the mini-batch SSCA paper, a
 small stand-in (scikit-learn's digits), and the IID sample split over clients.
 
-Spec references are to ``shared/spec/ssca.md`` §10.1 and §10.3. Choices the paper leaves open:
+MNIST, N = 60000 and I = 10 are those of Section VI. Choices the paper leaves open (this project's defaults):
 
-* pixel scaling x * scale with default scale = 1/255 (§10.3 item 2; the scale interacts with
-  tau = 0.1); no centring, no bias feature (the network has no biases, §9.1);
+* pixel scaling x * scale with default scale = 1/255 (the scale interacts with tau = 0.1); no
+  centring, no bias feature (the network of Section V, (26), has no biases);
 * the official MNIST train/test split and order are kept (the loader is :func:`repro.data.load_mnist`,
   which verifies checksums and reads from ``REPRO_DATA_DIR``);
-* the IID split of the training samples over I clients with N_i = N / I (§10.3 item 3).
+* the IID split of the training samples over I clients with N_i = N / I.
 
 Every returned dict has the keys ``x_train`` (N, K) float64, ``y_train`` (N,) int64, ``x_test``,
 ``y_test`` and ``source`` (a string naming the data set, so that results on the stand-in are labelled
-as such, §10.3 item 16).
+as such).
 """
 from __future__ import annotations
 
@@ -44,8 +44,8 @@ DTYPES = ("float64", "float32")
 
 
 def load_mnist_pixels(scale: float = 1 / 255, root=None, dtype: str = "float64") -> dict:
-    """MNIST images flattened to K = 784 features of ``dtype`` times ``scale`` (default x/255, spec
-    §10.3 item 2): ``x_train`` (60000, 784), ``y_train`` (60000,) int64, ``x_test`` (10000, 784),
+    """MNIST images flattened to K = 784 features of ``dtype`` times ``scale`` (default x/255, a choice
+    the paper leaves open): ``x_train`` (60000, 784), ``y_train`` (60000,) int64, ``x_test`` (10000, 784),
     ``y_test`` (10000,) int64, ``source``. Reads ``<root or REPRO_DATA_DIR>/mnist/`` via
     :func:`repro.data.load_mnist` (checksums verified; raises :class:`repro.errors.DataError` when
     the files are missing and downloads are disabled)."""
@@ -63,7 +63,7 @@ def load_mnist_pixels(scale: float = 1 / 255, root=None, dtype: str = "float64")
 
 def load_digits_standin(scale: float = 1 / 16, dtype: str = "float64") -> dict:
     """scikit-learn's ``load_digits`` (1797 images of 8x8 pixels with values 0..16, 10 classes) as
-    a small MNIST-like STAND-IN, not MNIST (spec §10.3 item 16): K = 64 features times ``scale``
+    a small MNIST-like STAND-IN, not MNIST (for fast tests; the paper uses none): K = 64 features times ``scale``
     (default x/16, the analogue of x/255), deterministic split: the first 1500 samples are the
     training set, the remaining 297 the test set. Same keys as :func:`load_mnist_pixels`;
     ``source`` says it is a stand-in. Bundled with scikit-learn (no download)."""
@@ -80,9 +80,10 @@ def load_digits_standin(scale: float = 1 / 16, dtype: str = "float64") -> dict:
 
 
 def iid_client_split(n_samples: int, n_clients: int, rng: np.random.Generator) -> np.ndarray:
-    """IID split of the sample indices 0..N-1 over I clients (spec §10.3 item 3): a uniformly random
-    permutation reshaped to (I, N / I), row i = client i's index set N_i (N_i = N / I for all i).
-    N must be divisible by I; truncate the data to the largest multiple of I otherwise."""
+    """IID split of the sample indices 0..N-1 over I clients (a choice the paper leaves open; this
+    project's default): a uniformly random permutation reshaped to (I, N / I), row i = client i's index
+    set N_i (N_i = N / I for all i). N must be divisible by I; truncate the data to the largest multiple
+    of I otherwise."""
     require(is_int(n_clients) and n_clients >= 1, "n_clients", n_clients, "an integer >= 1")
     require(is_int(n_samples) and n_samples >= n_clients, "n_samples", n_samples,
             f"an integer >= n_clients = {n_clients}")

@@ -1,8 +1,9 @@
 """The three-layer swish network of Section V of the mini-batch SSCA paper, as an oracle for SSCA.
 
-Spec references are to ``shared/spec/ssca.md`` (§9.1–9.3); equation numbers are the paper's.
+Equation numbers are the paper's: the model is Section V's (25)-(26), the formulations those of Sections V-A
+((27)-(36)) and V-B ((37)-(39)).
 
-Model (§9.1): K inputs, J hidden swish units S(z) = z / (1 + e^{-z}), L softmax outputs, **no bias
+Model (Section V): K inputs, J hidden swish units S(z) = z / (1 + e^{-z}), L softmax outputs, **no bias
 terms** (as in the paper). Parameters omega = (W1, W2) with W1 (J, K) and W2 (L, J), stored flat as
 ``omega = [W1.ravel(), W2.ravel()]`` so d = J K + L J. The per-sample loss is the cross-entropy
 CE_n(omega) = -sum_l y_{n,l} log Q_l(omega, x_n) with Q from (26); F in (25) is its mean.
@@ -14,22 +15,22 @@ Algorithms 3–4) is documented on :class:`FiniteSumProblem`. Two formulations i
 * :class:`CostLimited37`  — (37): f_0 = ||omega||^2 (data-free, used exactly by the server as in
   (38)), one constraint phi_1 = CE_n with level U.
 
-Feature-based block structure (§9.1, "Feature-based block structure implied by the messages"): the
+Feature-based block structure (as the messages of Algorithms 3-4 in Section V imply it, with (2)): the
 K input features are partitioned over I clients (:class:`FeatureBlocks`); the server block is
 omega_0 = W2 and client i's block omega_i is the columns W1[:, K_i] of its own features; client i's
 partial quantity is h_{0,i}(omega_i, x_{n,i}) = W1[:, K_i] x_{n,K_i} in R^J, the client-i part of the
 hidden pre-activation z_n = W1 x_n. :meth:`FiniteSumProblem.block_batch_sums` computes the oracle this
 way (each client's partials from its own feature columns, summed, then the chain rule (16)–(17)).
 
-Assumptions named here (the paper leaves them open, spec §10.3):
+Assumptions named here (choices the paper leaves open; this project's defaults):
 
-* input preprocessing (e.g. the x/255 pixel scaling, §10.3 item 2) is done by the caller: the
+* input preprocessing (e.g. the x/255 pixel scaling) is done by the caller: the
   formulations use ``X`` as given;
 * the feature partition (contiguous or random blocks, :func:`contiguous_blocks`,
-  :func:`random_blocks`) is a choice of the experiment (§10.3 item 4);
-* the initialization is random (:meth:`SwishNetwork.init`) because omega = 0 is stationary (§9.5
-  item 4, §10.3 item 1);
-* labels are integers 0..L-1 (the one-hot y_{n,l} of §9.1 is formed internally).
+  :func:`random_blocks`) is a choice of the experiment;
+* the initialization is random (:meth:`SwishNetwork.init`) because omega = 0 is stationary (S(0) = 0, so
+  every batch statistic (33)-(34) vanishes there: this project's derivation from the printed formulas);
+* labels are integers 0..L-1 (the one-hot y_{n,l} of Section V is formed internally).
 
 Precision: parameters, statistics returned to the algorithms and every theorem check are float64. A
 problem built on float32 features (``X`` of dtype float32: the MNIST figure runs, whose config says so)
@@ -84,13 +85,13 @@ def _floating(x) -> np.ndarray:
 
 
 def swish(z):
-    """S(z) = z / (1 + e^{-z}) = z expit(z) (§9.1), computed stably via ``scipy.special.expit``."""
+    """S(z) = z / (1 + e^{-z}) = z expit(z) (Section V), computed stably via ``scipy.special.expit``."""
     z = _floating(z)
     return z * expit(z)
 
 
 def swish_prime(z):
-    """S'(z) = (1/(1+e^{-z})) (1 + z e^{-z}/(1+e^{-z})) as printed in §9.1, i.e.
+    """S'(z) = (1/(1+e^{-z})) (1 + z e^{-z}/(1+e^{-z})) as printed in Section V-A, i.e.
     expit(z) (1 + z (1 - expit(z))), using e^{-z}/(1+e^{-z}) = 1 - expit(z) (stable for all z)."""
     z = _floating(z)
     s = expit(z)
@@ -102,7 +103,7 @@ def swish_prime(z):
 @dataclass(frozen=True)
 class SwishNetwork:
     """Architecture of the Section V network: K inputs, J swish hidden units, L softmax outputs, no
-    biases (§9.1). ``omega = [W1.ravel(), W2.ravel()]`` with W1 (J, K), W2 (L, J); d = J K + L J."""
+    biases (Section V, (26)). ``omega = [W1.ravel(), W2.ravel()]`` with W1 (J, K), W2 (L, J); d = J K + L J."""
 
     K: int
     J: int
@@ -115,7 +116,7 @@ class SwishNetwork:
 
     @property
     def dim(self) -> int:
-        """d = J K + L J (§9.1)."""
+        """d = J K + L J (Section V)."""
         return self.J * self.K + self.L * self.J
 
     def pack(self, W1, W2) -> np.ndarray:
@@ -139,7 +140,8 @@ class SwishNetwork:
         return W1, W2
 
     def init(self, rng: np.random.Generator, scheme: str = "uniform_fan_in") -> np.ndarray:
-        """A random initial omega^(1) (spec §10.3 item 1; omega = 0 is stationary, §9.5 item 4).
+        """A random initial omega^(1) (a choice the paper leaves open; omega = 0 is stationary: see the
+        module docstring).
 
         ``"uniform_fan_in"``: every weight ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)), fan_in = K for W1
         and J for W2; ``"normal_fan_in"``: N(0, 1/fan_in)."""
@@ -192,8 +194,8 @@ def _head(Z, W2, y, weights):
     """Forward pass (:func:`_forward`) and backward pass to Z.
 
     Returns (cross-entropy sum, theta2 (..., L, J), G (..., b, J) = d(weighted CE)/dZ, correct), in
-    the matrix form of §9.2: Delta = P - Y, theta2 = (w Delta)^T H (34), G = ((w Delta) W2) * S'(Z),
-    so that theta1 = G^T X (33)."""
+    matrix form (this project's rewriting of (33)-(34)): Delta = P - Y, theta2 = (w Delta)^T H (34),
+    G = ((w Delta) W2) * S'(Z), so that theta1 = G^T X (33)."""
     H, logq, cross_entropy, correct = _forward(Z, W2, y, weights)
     yi = y[..., None]
     delta = np.exp(logq)
@@ -210,7 +212,8 @@ def batch_statistics(net: SwishNetwork, W1, W2, X, y, weights) -> NetworkStats:
     Shapes: W1 (..., J, K), W2 (..., L, J), X (..., b, K), y (..., b) integer labels, weights
     (..., b); the leading axes ``...`` (e.g. one model and batch per client) must agree. With
     weights N_i/(BN) (a = s) or 1/B (a = f) the fields are the printed batch statistics; theta1 and
-    theta2 are the partial derivatives of sum_n w_n CE_n with respect to W1 and W2 (§9.2)."""
+    theta2 are the partial derivatives of sum_n w_n CE_n with respect to W1 and W2 (the chain rule on
+    (25)-(26))."""
     X = _floating(X)
     W1, W2 = (np.asarray(W, dtype=X.dtype) for W in (W1, W2))    # products in the features' dtype
     weights = np.asarray(weights, dtype=X.dtype)
@@ -255,7 +258,7 @@ def evaluate(net: SwishNetwork, omega, X, y, chunk: int = 10000) -> dict:
 
 @dataclass(frozen=True, eq=False)
 class FeatureBlocks:
-    """A partition of the K input features over I clients (feature-based FL, (2) and §9.1).
+    """A partition of the K input features over I clients (feature-based FL, (2) and Section V).
 
     ``index`` (I, kmax) holds client i's feature columns K_i (ascending) in its first |K_i| entries,
     padded with column 0; ``mask`` (I, kmax) is True on the real entries. The padding makes every
@@ -346,7 +349,7 @@ def _block_sizes(K: int, I: int) -> np.ndarray:
 
 
 def contiguous_blocks(K: int, I: int) -> FeatureBlocks:
-    """Contiguous feature blocks (spec §10.3 item 4). Rule: with K = q I + r (0 <= r < I), the first
+    """Contiguous feature blocks (a choice the paper leaves open). Rule: with K = q I + r (0 <= r < I), the first
     r clients get q + 1 consecutive columns and the other I - r get q, so sizes differ by at most 1;
     e.g. K = 784, I = 10: 4 blocks of 79 then 6 blocks of 78 (4*79 + 6*78 = 784)."""
     require(is_int(K) and K >= 1, "K", K, "an integer >= 1")
@@ -376,7 +379,8 @@ def random_blocks(K: int, I: int, rng: np.random.Generator) -> FeatureBlocks:
 class ParameterBlocks:
     """The feature-based block structure omega = (omega_0, omega_1..omega_I) of (2) as indices into
     the flat omega: ``server`` (d_0,) and the padded ``clients`` (I, dmax) with ``mask``. Useful to
-    split a gradient into the messages q_{.,m,0} (server) and q_{.,m,i} (client i), §6.3–6.4."""
+    split a gradient into the messages q_{.,m,0} (server) and q_{.,m,i} (client i) of (14) and (21),
+    Section IV."""
 
     server: np.ndarray
     clients: np.ndarray
@@ -389,7 +393,7 @@ class ParameterBlocks:
 
     @classmethod
     def network(cls, net: SwishNetwork, blocks: FeatureBlocks) -> "ParameterBlocks":
-        """omega_0 = W2; omega_i = W1[:, K_i] (all J rows), in row-major (j, k) order (§9.1)."""
+        """omega_0 = W2; omega_i = W1[:, K_i] (all J rows), in row-major (j, k) order (Section V)."""
         flat = np.arange(net.J * net.K).reshape(net.J, net.K)            # flat index of W1[j, k]
         I = blocks.n_clients
         clients = flat[:, blocks.index].transpose(1, 0, 2).reshape(I, -1)   # (I, J*kmax)
@@ -413,8 +417,9 @@ def client_partial_preactivations(W1, X, blocks: FeatureBlocks) -> np.ndarray:
     """h_{0,i}(omega_i, x_{n,i}) = X[:, K_i] W1[:, K_i]^T for every client i: shape (I, b, J).
 
     Computed from the padded layout in one batched matmul over clients (client i's slice uses only
-    its own columns K_i); sum over axis 0 gives Z = X W1^T (§9.1, §10.3 item 6: the per-client
-    partial sums, which is what the chain rule needs)."""
+    its own columns K_i); sum over axis 0 gives Z = X W1^T (Section V; the clients exchange these
+    per-client partial sums, which is what the chain rule needs: a choice the paper leaves open, as its
+    text lists the products W1[j, k] x_{n,k})."""
     W1 = np.asarray(W1, dtype=np.float64)
     X = np.asarray(X, dtype=np.float64)
     require(X.ndim == 2 and X.shape[1] == blocks.n_features, "X", X.shape,
@@ -429,7 +434,7 @@ def client_partial_preactivations(W1, X, blocks: FeatureBlocks) -> np.ndarray:
 # --------------------------------------------------------------------------- oracle base
 
 def check_omega(omega, d: int) -> np.ndarray:
-    """A model vector as float64, of shape (d,), with finite entries (shared with ``ssca_problems``)."""
+    """A model vector as float64, of shape (d,), with finite entries (shared with :mod:`.instances`)."""
     omega = np.asarray(omega, dtype=np.float64)
     require(omega.shape == (d,), "omega", omega.shape, f"shape ({d},)")
     require(bool(np.all(np.isfinite(omega))), "omega", "non-finite entries", "finite entries")
@@ -533,7 +538,7 @@ class FiniteSumProblem:
 
 def check_data(X, y, n_classes=None):
     """X as float64, or float32 when it is float32 (no copy either way), with finite entries; y checked (shared
-    with ``ssca_problems``)."""
+    with :mod:`.instances`)."""
     X = _floating(X)
     require(X.ndim == 2 and X.shape[0] >= 1 and X.shape[1] >= 1, "X", X.shape,
             "a 2-d (N, K) array with N, K >= 1")
@@ -546,7 +551,7 @@ def check_data(X, y, n_classes=None):
 
 
 def check_blocks(blocks, K: int) -> FeatureBlocks:
-    """A FeatureBlocks partition of exactly K features (shared with ``ssca_problems``)."""
+    """A FeatureBlocks partition of exactly K features (shared with :mod:`.instances`)."""
     require(isinstance(blocks, FeatureBlocks), "blocks", type(blocks).__name__,
             "a FeatureBlocks (e.g. contiguous_blocks(K, I))")
     require(blocks.n_features == K, "blocks.n_features", blocks.n_features,
@@ -645,9 +650,9 @@ class CostLimited37(_NetworkProblem):
 
     ``a_bar``: ``"surrogate_11"`` (default) returns values[1] = sum_n w_n CE_n, the value the
     surrogate (11)/(22) requires (so the constraint surrogate matches F at omega^(t)); ``"printed"``
-    returns values[1] = sum_n w_n sum_l y log Q = -sum_n w_n CE_n, the sign printed in (32) (spec
-    §9.3; an audit finding: with it the surrogate constraint does not match F). The gradients stay
-    those of CE in both cases, as (33)–(34) are printed.
+    returns values[1] = sum_n w_n sum_l y log Q = -sum_n w_n CE_n, the sign printed in (32)
+    (Section V-B; an audit finding: with it the surrogate constraint does not match F). The gradients
+    stay those of CE in both cases, as (33)–(34) are printed.
     """
 
     def __init__(self, net: SwishNetwork, X, y, U: float, blocks: FeatureBlocks,

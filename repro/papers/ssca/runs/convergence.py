@@ -1,5 +1,6 @@
-"""Algorithms 1-4 on small smooth problems whose constants are known exactly (spec 8.4): the quantities
-Theorems 1-4 and Lemmas 2, 4, 5 say must vanish or must hold, logged at every iteration.
+"""Algorithms 1-4 on small smooth problems whose constants are known exactly (this project's choice of
+problems: the paper runs none for Theorems 1-4): the quantities Theorems 1-4 and Lemmas 2, 4, 5 say must vanish
+or must hold, logged at every iteration.
 
 Problems (:mod:`repro.papers.ssca.problems.instances`; data: Gaussian features, labels of a planted direction
 flipped with probability 0.1, so the logistic loss is coercive and its sublevel sets are compact):

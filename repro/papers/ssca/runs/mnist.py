@@ -1,25 +1,27 @@
 """Mini-batch SSCA on MNIST with the 3-layer swish network of Section V: the runs behind Figures 2-4
-and the audit's literal-(32) run (spec 10).
+and the audit's literal-(32) run (Section VI).
 
-Every choice the paper leaves open (spec 10.3) is named in the config and fixed here:
+Every choice the paper leaves open is named in the config and fixed here (this project's defaults), next to
+the settings Section VI states:
 
-* data (item 2): the official 60k/10k split, pixels / 255, no other preprocessing. ``dataset="digits"``
-  swaps in scikit-learn's 8x8 digits as a labelled stand-in for tests (item 16), never for figures;
+* data: the official 60k/10k split, pixels / 255, no other preprocessing. ``dataset="digits"``
+  swaps in scikit-learn's 8x8 digits as a labelled stand-in for tests, never for figures;
 * network: K = 784 inputs, J = 128 swish units, L = 10 softmax outputs, no biases (d = 101,632);
-* initialization (item 1): W ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)) from the run's Generator
-  (omega = 0 is a stationary point, spec 9.5 item 4);
-* clients (item 3): I = 10, an IID split of the 60k training samples into equal parts of 6000;
-  feature-based (item 4): contiguous column blocks of 78/79 pixels, the label holder is the server
-  (item 5), clients exchange per-client partial pre-activations (item 6);
-* mini-batches (item 7): uniform without replacement within a batch, independent across iterations;
-* horizon (item 8): T = 1000 (the axes of Fig. 2; the text's T = 100 is a checkpoint);
-* step sizes: the Section VI triples, matched position by position to the batch sizes (spec 3);
-  tau = 0.1, c = 1e5 (a single penalty, as in the experiments; spec 10.3 item 11);
+* initialization: W ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)) from the run's Generator
+  (omega = 0 is a stationary point: every batch statistic (33)-(34) vanishes there);
+* clients: I = 10, an IID split of the 60k training samples into equal parts of 6000;
+  feature-based: contiguous column blocks of 78/79 pixels, the label holder is the server,
+  clients exchange per-client partial pre-activations;
+* mini-batches: uniform without replacement within a batch, independent across iterations;
+* horizon: T = 1000 (the axes of Fig. 2; the text's T = 100 is a checkpoint);
+* step sizes: the Section VI triples, matched position by position to the batch sizes as the text lists
+  them; tau = 0.1, c = 1e5 (a single penalty, as in the experiments of Section VI; Theorems 2 and 4 are stated for
+  increasing penalties c_j);
 * (27) with lambda = 1e-5 and (37) with U = 0.13 for Figures 2 and 3 (Figure 3's values are not in the
-  copy: item 12, we reuse Figure 2's);
+  copy: we reuse Figure 2's);
 * the constant term (32): ``a_bar="surrogate_11"`` (the sign that makes (38) the surrogate (11) of
   F - U) for every figure; ``a_bar="printed"`` is the literal (32), run only for the audit;
-* SGD baselines (item 9): sample-based FedAvg-style SGD (E local steps per round, server averages,
+* SGD baselines: sample-based FedAvg-style SGD (E local steps per round, server averages,
   one iteration = one round) and feature-based SGD, both on (27); learning rate a / t^alpha chosen
   by a grid search (``SGD_GRID``) on the training objective after ``grid_iterations`` iterations,
   evaluated on a fixed 10k subsample of the training set; the grid and the winner are recorded. The search
@@ -30,16 +32,17 @@ Every choice the paper leaves open (spec 10.3) is named in the config and fixed 
   check (``ssca.convergence``, ``ssca.theorem5``) are float64, and so is the audit's literal-(32) run
   (``ssca.printed_32``): its model collapses to ||omega||^2 ~ 1e-54, whose logits underflow in float32, so its
   test accuracy would only measure float32 underflow;
-* metrics (item 13 and spec 10.2): at ``checkpoints`` the training cost F (25) on all 60k training
-  samples, the objective of (27), test accuracy on the 10k test set, ||omega||^2 and the fraction of
-  weights with |w| < ``SPARSITY_THRESHOLD`` (our reading of "model sparsity"); per iteration the step
-  sizes, for (37) also nu, its regime, zeta, A and b; wall time per iteration;
+* metrics (those of Figures 2-4; the copy defines neither Figure 4's axes nor "model sparsity"): at
+  ``checkpoints`` the training cost F (25) on all 60k training samples, the objective of (27), test accuracy
+  on the 10k test set, ||omega||^2 and the fraction of weights with |w| < ``SPARSITY_THRESHOLD`` (our reading
+  of "model sparsity"); per iteration the step sizes, for (37) also nu, its regime, zeta, A and b; wall time
+  per iteration;
 * closed forms on the run's own quantities: at ``solver_checks`` (checkpoints; first seed only; every batch
   size at the paper profile, the middle one at the quick profile: ``SOLVER_CHECK_BATCHES``) the server
   problem ((28)-(29) or (38)) built from the run's Theta, beta, A is solved by cvxpy and compared with the
   closed form.
 
-Runs (item 14): seeds vary the initialization, the client split and the batches. The quick profile (a few
+Runs: seeds vary the initialization, the client split and the batches. The quick profile (a few
 minutes on 2 cores, timed by ``benchmarks/bench_ssca.py --only quick``) trades statistical weight for time, never
 the problem: 1 seed per curve instead of the paper's 100 (``SEEDS``), 6 checkpoints instead of 13
 (``CHECKPOINTS``), a 6-point SGD grid scored after 100 iterations instead of 20 points after 1000
@@ -176,7 +179,8 @@ def _setup(config: dict, seed: int):
 
 
 def _sgd_grid(config: dict, net, problem, data, client_indices, omega1, rng) -> tuple[float, float, np.ndarray]:
-    """Grid search of the SGD learning rate a / t^alpha (spec 10.3 item 9): the training objective of (27)
+    """Grid search of the SGD learning rate a / t^alpha (Section VI only says "a grid
+    search method"): the training objective of (27)
     on a fixed subsample after ``grid_iterations`` iterations; a diverged grid point scores +inf."""
     X, y = data["x_train"], data["y_train"]
     sub = np.random.default_rng(0).choice(X.shape[0], size=min(GRID_SUBSAMPLE, X.shape[0]), replace=False)

@@ -1,5 +1,6 @@
 """Theorem 5 (equivalence of the regularised problem (27) and the cost-limited problem (37)) on a tiny swish
-network whose local solutions can be computed to high accuracy (spec 9.6, "Empirical").
+network whose local solutions can be computed to high accuracy (Section V-C, proof in Appendix D; the
+instance is this project's choice, the paper runs none).
 
 Instance: K = J = 3 inputs and hidden units, L = 2 classes, N = 30 samples x ~ N(0, I), labels of a random
 teacher network of the same shape (so low costs are reachable); d = 15.

@@ -1,0 +1,41 @@
+"""PC-FedAvg: what the figures (:mod:`.figures`) and the audit section (:mod:`.audit`) both compute from the
+results: the labels of methods and data sets, the fitted rate exponents, the one-active-constraint runs and
+Prop. 4.8 (ii)'s K-free term. Imports neither plotting nor the report.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from repro.papers.pcfedavg.runs import theory as theory
+
+PAPER = "pcfedavg"
+METHOD_LABELS = {"pcfedavg": "PC-FedAvg", "fedavg": "Penalized-FedAvg", "fedprox": "Penalized-FedProx",
+                 "scaffold": "Penalized-SCAFFOLD"}
+DATASET_LABELS = {"cifar10": "CIFAR-10", "mnist": "MNIST"}
+
+
+def rate_fits(results) -> dict:
+    """Fitted exponents of R per step-size rule and quantity."""
+    out = {}
+    for rule in ("admissible", "proof"):
+        runs = sorted([r for r in results if r.spec.config.get("gamma_rule") == rule],
+                      key=lambda r: r.spec.config["R"])
+        R = np.array([r.spec.config["R"] for r in runs])
+        subopt = [r.arrays["subopt"] for r in runs]
+        agent = int(np.argmax(runs[-1].arrays["infeas"].mean(0)))      # the worst agent at the largest R
+        infeas = [r.arrays["infeas"][:, agent] for r in runs]
+        out[rule] = {"R": R.tolist(), "subopt": theory.fit_exponent(R, subopt),
+                     "infeas": theory.fit_exponent(R, infeas),
+                     "hypothesis_met": [bool(r.arrays["gamma"] <= r.arrays["gamma_max"] * (1 + 1e-12)) for r in runs]}
+    return out
+
+
+def one_active_runs(results) -> list:
+    """The runs of ``pcfedavg.adversarial`` on the one-active-constraint instance, in the given order."""
+    return [r for r in results if r.spec.config.get("search") == "one_active"]
+
+
+def k_free_term(run) -> float:
+    """5 m D / rho^2: what Prop. 4.8 (ii)'s bound tends to as K -> oo on a one-active-constraint run (its only
+    K-free term when H = 1 and nu = 0)."""
+    return 5 * run.spec.config["m"] * run.arrays["D"] / run.spec.config["rho"] ** 2

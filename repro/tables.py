@@ -1,0 +1,35 @@
+"""Cells, tables and result selection for the reports and notebooks: the formatting every paper's audit shares.
+Imports nothing of the report itself, so a paper's figures and summaries may use it."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def fmt(x, digits: int = 4) -> str:
+    """A number for a report cell: ``digits`` significant digits, "nan" when not finite, ``str`` otherwise."""
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    return "nan" if not np.isfinite(x) else f"{x:.{digits}g}"
+
+
+def select_results(results, **match) -> list:
+    """The results whose config has every given key equal to the given value."""
+    return [r for r in results if all(r.spec.config.get(k) == v for k, v in match.items())]
+
+
+def markdown_table(header: list[str], rows: list[list]) -> str:
+    """A GitHub-flavoured Markdown table; '|' inside cells is escaped."""
+    def cell(x):
+        return str(x).replace("|", "\\|").replace("\n", " ")
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def findings_table(findings) -> str:
+    """The audit's "Symbolic and settings findings" table, one row per :class:`bounds.audit.Finding`."""
+    return markdown_table(["id", "kind", "claims", "verdict", "method", "summary", "evidence"],
+                          [[f.id, f.kind, ", ".join(f.claims), f.verdict, f.method, f.summary, f.evidence]
+                           for f in findings])

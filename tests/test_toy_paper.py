@@ -1,0 +1,173 @@
+"""Adding a paper touches no shared file: a minimal paper package written into a temporary directory (one claim,
+one problem, one algorithm, one experiment, one figure) is listed, run, drawn and audited by the command line,
+found only through ``REPRO_PAPERS_PATH``, and its runs' cache keys cover its own code.
+
+The toy paper is gradient descent on f(x) = L x^2 / 2 with the textbook claim f(x_T) <= (1 - eta L)^(2T) f(x_0)
+for 0 < eta L <= 1. It follows the contracts of ``docs/architecture.md``: ``run(problem, params, rng) -> Trace``
+with the initial point in ``params``, one ``check(claim, problem, trace) -> list[Outcome]``, runs that import
+neither plotting nor the report.
+"""
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TOY = {
+    "__init__.py": '"""Toy paper: gradient descent on a one-dimensional quadratic."""\n',
+    "claims.py": '''
+        import sympy as sp
+
+        from bounds.core import Claim, Mode
+
+        f_T, f_0, eta, L, T = sp.symbols("f_T f_0 eta L T")
+        CONTRACTION = Claim(
+            id="toy.contraction", location="Theorem 1", mode=Mode.DETERMINISTIC,
+            statement="f(x_T) <= (1 - eta L)^(2T) f(x_0) for 0 < eta L <= 1.",
+            domains={f_T: "observed", f_0: "real >= 0", eta: "real > 0", L: "real > 0", T: "integer >= 0"},
+            hypotheses=(sp.Le(eta * L, 1),), conclusion=(sp.Le(f_T, (1 - eta * L) ** (2 * T) * f_0),))
+        CLAIMS = (CONTRACTION,)
+        ''',
+    "problems/__init__.py": "",
+    "problems/quadratic.py": '''
+        from dataclasses import dataclass
+
+        @dataclass(frozen=True)
+        class Quadratic:
+            L: float
+
+            def value(self, x):
+                return 0.5 * self.L * x * x
+
+            def grad(self, x):
+                return self.L * x
+        ''',
+    "algorithms/__init__.py": "",
+    "algorithms/gd.py": '''
+        from dataclasses import dataclass
+
+        import numpy as np
+
+        @dataclass(frozen=True)
+        class Trace:
+            values: np.ndarray
+            eta: float
+
+        def run(problem, params, rng) -> Trace:
+            x, values = float(params["x0"]), []
+            for _ in range(int(params["T"]) + 1):
+                values.append(problem.value(x))
+                x -= params["eta"] * problem.grad(x)
+            return Trace(np.array(values), float(params["eta"]))
+        ''',
+    "checks.py": '''
+        import numpy as np
+
+        from repro.verify import check_relation
+
+        def check(claim, problem, trace):
+            values = {"f_T": trace.values, "f_0": trace.values[0], "T": np.arange(trace.values.size),
+                      "eta": trace.eta, "L": problem.L}
+            return [check_relation(claim, rel, values, tol=1e-12) for rel in claim.relations]
+        ''',
+    "runs/__init__.py": "",
+    "runs/gd.py": '''
+        import numpy as np
+
+        from repro.experiment import check_profile
+        from repro.runner import RunSpec
+        from repro.verify import outcome_arrays
+
+        from ..algorithms import gd
+        from ..checks import check
+        from ..claims import CONTRACTION
+        from ..problems.quadratic import Quadratic
+
+        def specs(profile):
+            check_profile(profile)
+            return [RunSpec("toy.gd", {"L": 2.0, "eta": eta, "T": 12, "x0": 1.0}, 0, __name__ + ".run_gd")
+                    for eta in (0.1, 0.25, 0.5)]
+
+        def run_gd(config, seed):
+            problem = Quadratic(config["L"])
+            trace = gd.run(problem, config, np.random.default_rng(np.random.SeedSequence(seed)))
+            return {"f": trace.values} | outcome_arrays(check(CONTRACTION, problem, trace)), {}
+        ''',
+    "figures.py": '''
+        from repro.plotting import new_figure, run_provenance, save_figure
+
+        def figure1(results, profile):
+            fig, axes = new_figure()
+            for r in results:
+                axes[0, 0].semilogy(r.arrays["f"], label=f"eta={r.spec.config['eta']}")
+            axes[0, 0].legend()
+            return save_figure(fig, "toy", "figure1", run_provenance(results, profile, "toy.gd"))
+        ''',
+    "experiments.py": '''
+        from repro.experiment import Experiment
+
+        from .claims import CLAIMS  # noqa: F401
+        from .figures import figure1
+        from .runs import gd
+
+        TITLE = "Toy paper"
+        ORDER = 99
+        EXPERIMENTS = (Experiment("toy.gd", "Theorem 1 on three step sizes", gd.specs, figure1),)
+        ''',
+    "audit.py": '''
+        from repro.tables import markdown_table
+
+        AUDIT_EXPERIMENTS = ("toy.gd",)
+
+        def audit_section(results, profile):
+            rows = [[r.spec.config["eta"], bool(r.arrays["passed"].all()), float(r.arrays["ratio"].max())]
+                    for r in results["toy.gd"]]
+            return "## Toy paper\\n\\n" + markdown_table(["eta", "toy.contraction holds", "worst ratio"], rows)
+        ''',
+}
+
+
+def _write_toy(folder: Path) -> None:
+    for name, text in TOY.items():
+        path = folder / "toy" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip())
+
+
+def _tree_state() -> str:
+    out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=ROOT,
+                         capture_output=True, text=True)
+    return out.stdout if out.returncode == 0 else ""
+
+
+def test_a_toy_paper_is_listed_run_drawn_and_audited_with_no_shared_edit(tmp_path):
+    papers = tmp_path / "papers"
+    _write_toy(papers)
+    env = os.environ | {"REPRO_PAPERS_PATH": str(papers), "REPRO_RESULTS_DIR": str(tmp_path / "results"),
+                        "REPRO_FIGURES_DIR": str(tmp_path / "figures")}
+    before = _tree_state()
+
+    def cli(*args):
+        out = subprocess.run([sys.executable, "-m", "repro", *args], cwd=tmp_path, env=env, capture_output=True,
+                             text=True, timeout=600)
+        assert out.returncode == 0, (args, out.stderr[-2000:])
+        return out.stdout
+
+    listed = cli("list")
+    assert "toy.gd" in listed and "fedsgm.figure1" in listed
+    assert "toy.contraction" in cli("bounds", "toy")
+    assert "toy.gd: 3 runs (3 computed, 0 cached)" in cli("run", "toy.gd", "--no-progress", "--jobs", "2")
+    assert "figure1.png" in cli("figures", "toy.gd", "--no-progress")
+    assert (tmp_path / "figures/toy/figure1.png").stat().st_size > 0
+    cli("audit", "--paper", "toy", "--output", str(tmp_path / "audit.md"), "--no-progress")
+    audit = (tmp_path / "audit.md").read_text()
+    assert "## Toy paper" in audit and "| 0.5 | True |" in audit
+    assert "3 cached" in cli("status", "toy.gd")
+
+    # the toy's own code is part of its runs' cache key
+    algorithm = papers / "toy/algorithms/gd.py"
+    algorithm.write_text(algorithm.read_text() + "# edited\n")
+    assert "3 stale" in cli("status", "toy.gd")
+    assert _tree_state() == before
