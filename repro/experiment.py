@@ -2,7 +2,9 @@
 
 An :class:`Experiment` has a name (``"fedsgm.figure1"``), a function from a profile to the list of
 :class:`~repro.runner.RunSpec` it needs, and optionally a figure function from the results of those specs
-to saved figure files, a validation of a config (raising a one-line ``ValueError`` before anything runs),
+to saved figure files, the frozen dataclass of one run's config (:class:`Config`: every run's config is built
+through it, and so validated, before anything runs, also after ``--set``), a further validation of a config
+(raising a one-line ``ValueError``),
 the values a ``--set KEY=VALUE`` may give to string-valued keys (``choices``; by default the values the
 experiment's own specs use), and a work model ``work(config) -> float`` that the cost estimates of
 :mod:`repro.costs` scale measured seconds by (default: every run is one unit). The list of papers lives in
@@ -11,13 +13,46 @@ fingerprint of any run.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from repro.errors import ConfigError
 
 PROFILES = ("quick", "paper")
 DEFAULT_PROFILE = "quick"
+
+
+class Config:
+    """Base of the frozen dataclasses that describe one run's config (subclass with ``@dataclass(frozen=True)``).
+
+    A subclass checks its values in ``__post_init__`` with :func:`repro.errors.require`, so that constructing it
+    with a bad value raises a one-line :class:`ConfigError` naming the key, the value and what is allowed. The
+    runner stores and hashes the plain dict (:meth:`as_dict`), so a config's cache key is that of its values.
+    """
+
+    @classmethod
+    def keys(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+    @classmethod
+    def from_dict(cls, config: Mapping[str, Any]):
+        """The config of ``config``'s values; an unknown or missing key is a one-line ``ConfigError``."""
+        known = cls.keys()
+        unknown = sorted(set(config) - set(known))
+        if unknown:
+            raise ConfigError(f"config key {unknown[0]!r} (= {config[unknown[0]]!r}) is not admissible for "
+                              f"{cls.__name__}: one of {', '.join(known)}")
+        required = [f.name for f in dataclasses.fields(cls)
+                    if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+        missing = [k for k in required if k not in config]
+        if missing:
+            raise ConfigError(f"config of {cls.__name__} is not admissible: key {missing[0]!r} is required")
+        return cls(**config)
+
+    def as_dict(self) -> dict:
+        """The plain dict the runner stores: every field, values as given."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
 
 @dataclass(frozen=True)
@@ -29,6 +64,14 @@ class Experiment:
     validate: Callable[[dict], None] | None = None  # raises ValueError on an inadmissible config
     choices: Mapping[str, tuple] = field(default_factory=dict)   # key -> admissible values of --set
     work: Callable[[dict], float] | None = None  # config -> units of work (costs.py); None: 1 per run
+    config: type[Config] | None = None           # one run's config (a batch member's, for batched runs)
+
+    def check_config(self, config: Mapping[str, Any]) -> None:
+        """Build the experiment's :class:`Config` from ``config`` (raising its one-line error), then ``validate``."""
+        if self.config is not None:
+            self.config.from_dict(config)
+        if self.validate is not None:
+            self.validate(dict(config))
 
 
 def check_profile(profile: str) -> str:

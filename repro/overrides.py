@@ -5,13 +5,14 @@ A value is parsed as JSON (``--set eta=0.05``, ``--set tau='[1, 2]'``), and othe
 (``--set scaling=none``). It is admissible when
 
 * KEY is a config key of **every** run of the experiment (of every member of a batched run,
-  :mod:`repro.batches`);
+  :mod:`repro.batches`), and a field of the experiment's config dataclass (:class:`repro.experiment.Config`);
 * its JSON type is the type the key has in every run (an integer is admissible where a float is; a key that
   is ``null`` in some run accepts a number, a string or ``null``); numbers are finite;
 * for a string-valued key, the value is one of the experiment's ``choices`` for it, or, when it declares
   none, one of the values the experiment's own runs (either profile) give the key: a string the code does
   not know would otherwise run silently as something else;
-* the experiment's ``validate`` accepts every resulting config.
+* every resulting config builds the experiment's config dataclass (whose construction checks every value's
+  range) and passes its ``validate``.
 
 Every failure is one :class:`~repro.errors.ConfigError` line naming the key, the value and what is allowed.
 """
@@ -70,8 +71,9 @@ def _configs(specs) -> list[dict]:
 def _check_key(exp, key, value, specs) -> None:
     shown = json.dumps(value)
     configs = _configs(specs)
-    if any(key not in c for c in configs):
-        known = sorted(set.intersection(*(set(c) for c in configs)))
+    fields = set(exp.config.keys()) if exp.config is not None else None
+    if any(key not in c for c in configs) or (fields is not None and key not in fields):
+        known = sorted(set.intersection(*(set(c) for c in configs), *([fields] if fields is not None else [])))
         raise ConfigError(f"--set {key} is not admissible for {exp.name}: known keys {', '.join(known)}")
     if not _finite(value):
         raise ConfigError(f"{key}={shown} is not admissible: a finite value")
@@ -101,12 +103,12 @@ def override(spec: RunSpec, overrides: dict) -> RunSpec:
 
 def apply(exp, specs: list[RunSpec], overrides: dict) -> list[RunSpec]:
     """The experiment's specs with ``overrides`` applied (also to the runs they need), after every check of
-    the module docstring; the experiment's ``validate`` is called on every config (also without overrides)."""
+    the module docstring; every config (also without overrides) is built into the experiment's config dataclass
+    and passed to its ``validate`` (:meth:`repro.experiment.Experiment.check_config`)."""
     for key, value in overrides.items():
         _check_key(exp, key, value, specs)
     if overrides:
         specs = [override(s, overrides) for s in specs]
-    if exp.validate is not None:
-        for config in _configs(specs):
-            exp.validate(config)
+    for config in _configs(specs):
+        exp.check_config(config)
     return specs

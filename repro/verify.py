@@ -1,7 +1,8 @@
 """Claim x problem x trace -> Outcome: where ``bounds`` (what is claimed) meets ``repro`` (what happens).
 
-Generic machinery (this module) and one sub-module per paper that turns its traces into the
-observed quantities its claims name. The contract (in the style of PEPit): every check returns an
+Generic machinery (this module) and one ``checks`` module per paper package that turns its traces into the
+observed quantities its claims name, behind one entry ``check(claim, problem, trace) -> list[Outcome]`` that
+:func:`check_claims` calls for each claim a run checks. The contract (in the style of PEPit): every check returns an
 :class:`Outcome` with the observed value, the bound, their ratio, the mode and a verdict.
 
 * A deterministic claim fails on any single violation larger than the numerical tolerance;
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 import sympy as sp
@@ -134,6 +136,20 @@ def check_expectation(claim: Claim, rel: sp.Rel, samples: np.ndarray, bound: flo
                    inconclusive=bool(violated and lo - bound <= tol),
                    n_checked=int(np.size(samples)), n_runs=int(np.size(samples)), ci=(lo, hi),
                    details={"level": level, "max_single_run": float(np.max(samples))} | (details or {}))
+
+
+def check_claims(check: Callable, claims, problem, trace) -> list[Outcome]:
+    """Every outcome of ``check(claim, problem, trace)`` (a paper's checks entry) for each of ``claims``, in order.
+    ``problem`` is what the paper's checks need of the instance (the problem, or the problem with its reference
+    solution); ``trace`` is the algorithm's :class:`Trace`. Each outcome must be an :class:`Outcome` of that claim."""
+    out = []
+    for claim in claims:
+        outcomes = list(check(claim, problem, trace))
+        wrong = [o for o in outcomes if not isinstance(o, Outcome) or o.claim_id != claim.id]
+        if wrong:
+            raise TypeError(f"check of {claim.id} returned {wrong[0]!r}: an Outcome of that claim is required")
+        out += outcomes
+    return out
 
 
 OUTCOME_FIELDS = ("observed", "bound", "ratio", "passed", "inconclusive", "hypotheses_met", "n_checked")

@@ -4,7 +4,8 @@ found only through ``REPRO_PAPERS_PATH``, and its runs' cache keys cover its own
 
 The toy paper is gradient descent on f(x) = L x^2 / 2 with the textbook claim f(x_T) <= (1 - eta L)^(2T) f(x_0)
 for 0 < eta L <= 1. It follows the contracts of ``docs/architecture.md``: ``run(problem, params, rng) -> Trace``
-with the initial point in ``params``, one ``check(claim, problem, trace) -> list[Outcome]``, runs that import
+with the initial point in ``params``, one ``check(claim, problem, trace) -> list[Outcome]`` called through
+``repro.verify.check_claims``, a frozen config dataclass that ``--set`` is validated against, and runs that import
 neither plotting nor the report.
 """
 import os
@@ -74,26 +75,41 @@ TOY = {
         ''',
     "runs/__init__.py": "",
     "runs/gd.py": '''
+        from dataclasses import dataclass
+
         import numpy as np
 
-        from repro.experiment import check_profile
+        from repro.errors import require
+        from repro.experiment import Config, check_profile
         from repro.runner import RunSpec
-        from repro.verify import outcome_arrays
+        from repro.verify import check_claims, outcome_arrays
 
         from ..algorithms import gd
         from ..checks import check
-        from ..claims import CONTRACTION
+        from ..claims import CLAIMS
         from ..problems.quadratic import Quadratic
+
+        @dataclass(frozen=True)
+        class GDConfig(Config):
+            L: float
+            eta: float
+            T: int
+            x0: float = 1.0
+
+            def __post_init__(self):
+                require(self.L > 0, "L", self.L, "L > 0")
+                require(0 < self.eta <= 1 / self.L, "eta", self.eta, "0 < eta <= 1/L")
+                require(self.T >= 0, "T", self.T, "T >= 0")
 
         def specs(profile):
             check_profile(profile)
-            return [RunSpec("toy.gd", {"L": 2.0, "eta": eta, "T": 12, "x0": 1.0}, 0, __name__ + ".run_gd")
+            return [RunSpec("toy.gd", GDConfig(L=2.0, eta=eta, T=12).as_dict(), 0, __name__ + ".run_gd")
                     for eta in (0.1, 0.25, 0.5)]
 
         def run_gd(config, seed):
             problem = Quadratic(config["L"])
             trace = gd.run(problem, config, np.random.default_rng(np.random.SeedSequence(seed)))
-            return {"f": trace.values} | outcome_arrays(check(CONTRACTION, problem, trace)), {}
+            return {"f": trace.values} | outcome_arrays(check_claims(check, CLAIMS, problem, trace)), {}
         ''',
     "figures.py": '''
         from repro.plotting import new_figure, run_provenance, save_figure
@@ -114,7 +130,7 @@ TOY = {
 
         TITLE = "Toy paper"
         ORDER = 99
-        EXPERIMENTS = (Experiment("toy.gd", "Theorem 1 on three step sizes", gd.specs, figure1),)
+        EXPERIMENTS = (Experiment("toy.gd", "Theorem 1 on three step sizes", gd.specs, figure1, config=gd.GDConfig),)
         ''',
     "audit.py": '''
         from repro.tables import markdown_table
@@ -165,6 +181,9 @@ def test_a_toy_paper_is_listed_run_drawn_and_audited_with_no_shared_edit(tmp_pat
     audit = (tmp_path / "audit.md").read_text()
     assert "## Toy paper" in audit and "| 0.5 | True |" in audit
     assert "3 cached" in cli("status", "toy.gd")
+    bad = subprocess.run([sys.executable, "-m", "repro", "run", "toy.gd", "--set", "eta=0.9"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 2 and bad.stderr.strip() == "error: eta=0.9 is not admissible: 0 < eta <= 1/L", bad.stderr
 
     # the toy's own code is part of its runs' cache key
     algorithm = papers / "toy/algorithms/gd.py"

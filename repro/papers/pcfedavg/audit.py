@@ -46,7 +46,7 @@ def _claim_rows(theory_results) -> list:
 
 
 def _data_summary(comparison, local_steps) -> tuple[list, list]:
-    rows, c3 = [], []
+    rows, feasibility = [], []
     for dataset in data_exp.DATASETS:
         for method in data_exp.METHODS:
             runs = select_results(comparison, dataset=dataset, method=method)
@@ -66,10 +66,10 @@ def _data_summary(comparison, local_steps) -> tuple[list, list]:
                                          for m in data_exp.METHODS[1:]]), axis=0)
             own = max(float(np.max(r.arrays["own_block_dist"])) for r in pc)
             active = (pc_inf > 0) | (best_base > 0)             # rounds where some method is infeasible
-            c3.append([DATASET_LABELS[dataset],
+            feasibility.append([DATASET_LABELS[dataset],
                        f"{int(np.sum(pc_inf[active] <= best_base[active]))} of {int(active.sum())}",
                        fmt(pc_inf.max()), fmt(own), int(np.sum(pc_inf > 0))])
-    return rows, c3
+    return rows, feasibility
 
 
 def _local_steps_rows(local_steps) -> list:
@@ -131,8 +131,8 @@ METHOD_DESCRIPTIONS = [
     "blocks\": line 10 averages every block over all agents.",
     "- \"enforces local feasibility at every iteration\" (Conclusion), \"our iterates remain feasible "
     "throughout\" (Section 5): Algorithm 1 never projects; it penalises dist(x_i^(i), X_i)^2 with a finite rho, "
-    "so feasibility holds only where the constraint happens to be inactive (see the C3 table: own-block "
-    "distance over all local iterations).",
+    "so feasibility holds only where the constraint happens to be inactive (see the Section 5 feasibility table "
+    "above: own-block distance over all local iterations).",
     "- Line 8 (j != i) uses sigma_i/m (x_i^(j) - x_hat_i) where (CR) has sigma_i/m (x_i^(i) - x_hat_i): the "
     "printed update is not the gradient step the analysis differentiates (its sigma-part is not even a "
     "gradient field; `tests/pcfedavg/test_algorithm.py`).", ""
@@ -223,19 +223,19 @@ def _audit_rates(results) -> list[str]:
 
 
 def _audit_data(results) -> list[str]:
-    """Section 5 (Figures 1-4): the summary per method and the claims C2-C4."""
+    """Section 5 (Figures 1-4): the summary per method and the section's three claims, quoted."""
     comparison, local_steps = results["pcfedavg.comparison"], results["pcfedavg.local_steps"]
-    rows, c3 = _data_summary(comparison, local_steps)
+    rows, feasibility = _data_summary(comparison, local_steps)
     out = ["### Section 5 experiments (Figures 1-4)", "",
             markdown_table(["data", "method", "seeds", "final global loss", "final infeasibility",
                             "max infeasibility", "first infeasible round per seed"], rows), "",
-            "Claim C2/C3 (\"our method consistently outperforms the baselines\"; \"our iterates remain feasible "
-            "throughout\"):", "",
+            "Section 5: \"our method consistently outperforms the baselines\"; \"our iterates remain feasible "
+            "throughout\":", "",
             markdown_table(["data", "rounds (among those where some method is infeasible) where PC-FedAvg's "
                                     "mean infeasibility <= the best baseline's",
                             "max server-block infeasibility", "max own-block distance over all local iterations",
-                            "rounds with infeasible server blocks"], c3), "",
-            "Claim C4 (\"increasing the number of local updates improves the performance\"):", "",
+                            "rounds with infeasible server blocks"], feasibility), "",
+            "Section 5: \"increasing the number of local updates improves the performance\":", "",
             markdown_table(["data", "final global loss by local steps", "final infeasibility", "loss decreasing in H"],
                            _local_steps_rows(local_steps)), "",
             "\"Performance\" is read as the global loss; the infeasibility column is the "

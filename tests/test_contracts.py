@@ -1,0 +1,62 @@
+"""The shared contracts every paper package uses: config dataclasses (repro.experiment.Config, checked by
+``--set``) and the checks entry (repro.verify.check_claims)."""
+from dataclasses import dataclass
+
+import pytest
+import sympy as sp
+
+from bounds.core import Claim, Mode
+from repro.errors import ConfigError, require
+from repro.experiment import Config, Experiment
+from repro.overrides import apply
+from repro.runner import RunSpec
+from repro.verify import check_claims, check_relation
+
+
+@dataclass(frozen=True)
+class StepConfig(Config):
+    eta: float
+    rounds: int = 10
+
+    def __post_init__(self):
+        require(self.eta > 0, "eta", self.eta, "eta > 0")
+
+
+def _experiment(**kw):
+    specs = [RunSpec("toy.step", StepConfig(eta=0.1).as_dict(), 0, "repro.runner.execute")]
+    return Experiment("toy.step", "", lambda profile: specs, None, config=StepConfig, **kw), specs
+
+
+def test_config_round_trips_and_names_bad_keys():
+    assert StepConfig.from_dict({"eta": 0.5}).as_dict() == {"eta": 0.5, "rounds": 10}
+    with pytest.raises(ConfigError, match=r"config key 'etta' \(= 0.5\) is not admissible for StepConfig: one of eta"):
+        StepConfig.from_dict({"etta": 0.5})
+    with pytest.raises(ConfigError, match="key 'eta' is required"):
+        StepConfig.from_dict({"rounds": 3})
+    with pytest.raises(ConfigError, match=r"^eta=-1 is not admissible: eta > 0$"):
+        StepConfig.from_dict({"eta": -1})
+
+
+def test_set_is_validated_against_the_config_dataclass():
+    exp, specs = _experiment()
+    assert apply(exp, specs, {"eta": 0.2})[0].config["eta"] == 0.2
+    with pytest.raises(ConfigError, match=r"^eta=-0.2 is not admissible: eta > 0$"):
+        apply(exp, specs, {"eta": -0.2})
+    with pytest.raises(ConfigError, match="--set seed is not admissible for toy.step: known keys eta, rounds"):
+        apply(exp, specs, {"seed": 3})
+
+
+def test_check_claims_collects_outcomes_and_rejects_foreign_ones():
+    x, b = sp.symbols("x b")
+    claim = Claim(id="toy.c", location="Theorem 1", statement="x <= b", domains={x: "observed", b: "real"},
+                  conclusion=(sp.Le(x, b),), mode=Mode.DETERMINISTIC)
+    other = Claim(id="toy.d", location="Theorem 2", statement="x <= b", domains={x: "observed", b: "real"},
+                  conclusion=(sp.Le(x, b),), mode=Mode.DETERMINISTIC)
+
+    def check(c, problem, trace):
+        return [check_relation(c, rel, {"x": trace, "b": problem}) for rel in c.relations]
+
+    outcomes = check_claims(check, [claim, other], 1.0, 2.0)
+    assert [o.claim_id for o in outcomes] == ["toy.c", "toy.d"] and not any(o.passed for o in outcomes)
+    with pytest.raises(TypeError, match="check of toy.d returned"):
+        check_claims(lambda c, p, t: check(claim, p, t), [claim, other], 1.0, 2.0)
