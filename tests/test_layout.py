@@ -112,3 +112,14 @@ def test_the_detector_sees_a_violation(tmp_path):
     found = imported_modules(fake, tmp_path)
     assert "repro.papers.ssca.algorithms.ssca" in found and "repro.plotting" in found
     assert MACHINE_PATH.search("data at " + "/home" + "/alice/mnist") and not MACHINE_PATH.search("see ../shared and /tmp/x")
+
+
+def test_the_cost_table_names_every_run_function_of_the_quick_profile():
+    """repro/measured_costs.json is keyed by experiment and run-function path: a moved or renamed run function
+    must be re-keyed there, or the progress bars and `plan` lose its estimate."""
+    from repro.costs import committed_rates
+    from repro.registry import registry
+    from repro.runner import _with_needs
+
+    pairs = {f"{s.experiment}|{s.function}" for exp in registry().values() for s in _with_needs(exp.specs("quick"))}
+    assert not pairs - set(committed_rates())
