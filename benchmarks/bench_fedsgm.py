@@ -13,7 +13,8 @@ figure1   wall time and peak memory (tracemalloc peak, getrusage maxrss) of the 
           temporary results root, in-process). Falls back to a direct ``alg.run`` on a
           Neyman-Pearson problem if the run module cannot be imported (and says so).
 checks    N bound-check instances: random instance -> ``solve`` -> ``alg.run`` ->
-          ``repro.papers.fedsgm.checks.check_run``, with time per phase.
+          ``repro.verify.check_claims(checks.check, ...)`` (the per-run claims and the theorem), with time per
+          phase.
 scaling   per-round cost of ``alg.run`` vs n_clients in {1, 10, 100, 1000} (d = 31, E = 5, Rand-K
           K = 9 and uncompressed) and the ratio n=1000 / n=10.
 static    an ``ast`` check that ``repro/papers/fedsgm/algorithms/fedsgm.py`` has no Python loop over clients:
@@ -35,7 +36,7 @@ import numpy as np
 
 from common import ROOT, ast_names, maxrss_mib, run_sections, table  # noqa: E402  (benchmarks/common.py)
 
-ALGORITHM_FILE = ROOT / "repro" / "algorithms" / "fedsgm.py"
+ALGORITHM_FILE = ROOT / "repro" / "papers" / "fedsgm" / "algorithms" / "fedsgm.py"
 FAMILIES = ("piecewise_linear_1d", "max_affine", "huber_ball", "logistic_ball")
 
 
@@ -171,6 +172,7 @@ def bench_checks(args) -> dict:
 
 
 def _one_instance(i, args, B, alg, random_instance, V):
+    from repro.verify import check_claims
     family = FAMILIES[i % len(FAMILIES)]
     switching = "hard" if (i // len(FAMILIES)) % 2 == 0 else "soft"
     compressed = (i // (2 * len(FAMILIES))) % 2 == 1
@@ -183,17 +185,16 @@ def _one_instance(i, args, B, alg, random_instance, V):
     w0 = 3.0 * direction / np.linalg.norm(direction)
     times["generate"] = time.perf_counter() - t
     t = time.perf_counter()
-    optimum = problem.solve(w0)
+    instance = V.Instance.solved(problem, w0)
     times["solve"] = time.perf_counter() - t
     K = max(1, problem.dim // 2) if compressed else None
     claim = B.thm1 if switching == "hard" else B.thm2
-    params = V.params_for(claim, problem, optimum, T=args.check_T, E=args.check_E, switching=switching,
-                          K=K, w0=w0)
+    params = V.params_for(claim, instance, T=args.check_T, E=args.check_E, switching=switching, K=K, w0=w0)
     t = time.perf_counter()
     trace = alg.run(problem, params, rng)
     times["run"] = time.perf_counter() - t
     t = time.perf_counter()
-    outcomes = V.check_run(V.RunContext(problem, optimum, params, trace), [claim])
+    outcomes = check_claims(V.check, V.per_run_claims(switching) + (claim,), instance, trace)
     times["check"] = time.perf_counter() - t
     return times, {"family": family, "switching": switching, "K": K, "outcomes": outcomes}
 

@@ -64,8 +64,8 @@ from common import (  # noqa: E402  (benchmarks/common.py)
 
 os.environ.setdefault("REPRO_OFFLINE", "1")               # a benchmark never downloads: REPRO_DATA_DIR or the cache
 
-ALGORITHM_FILES = (ROOT / "repro" / "algorithms" / "pcfedavg.py",
-                   ROOT / "repro" / "algorithms" / "penalized.py")
+ALGORITHM_FILES = (ROOT / "repro" / "papers" / "pcfedavg" / "algorithms" / "pcfedavg.py",
+                   ROOT / "repro" / "papers" / "pcfedavg" / "algorithms" / "penalized.py")
 BASELINES = ("fedavg", "fedprox", "scaffold")
 SQUARE = 2000
 
@@ -134,11 +134,10 @@ def pcfedavg_round(dataset: str, seed: int):
     problem = PersonalizedProblem(local, np.asarray(hyper["sigma"]), sets)
     rho = rho_schedule(DEFAULTS["rho_schedule"], 1)
     params = alg.PCFedAvgParams(gamma=hyper["gamma"], rounds=1, local_steps=DEFAULTS["local_steps"],
-                                rho=rho, path="printed", record="metrics")
-    x0 = np.zeros((local.m, local.n))
+                                x0=np.zeros((local.m, local.n)), rho=rho, path="printed", record="metrics")
 
     def work():
-        return alg.run(problem, params, np.random.default_rng(seed), x0)
+        return alg.run(problem, params, np.random.default_rng(seed))
     setting = {"dataset": dataset, "m": local.m, "p": local.p, "C": local.n_classes, "n": local.n,
                "N_i": local.sizes.tolist(), "b_i": local.batch_sizes.tolist(),
                "local_steps": params.local_steps, "path": params.path, "record": params.record,
@@ -261,14 +260,14 @@ def bench_baselines(args) -> dict:
     dataset = "mnist"
     local, sets, setting, pc_work = pcfedavg_round(dataset, args.seed)
     rho = (setting["rho"],)
-    w0 = np.zeros(local.n)
+    problem = penalized.PenalizedProblem(local, sets)
     works = {"pcfedavg": (pc_work, None)}
     for method in BASELINES:
-        params = penalized.paper_params(dataset, method, rounds=1, local_steps=setting["local_steps"],
-                                        rho=rho)
+        params = penalized.paper_params(dataset, method, np.zeros(local.n), rounds=1,
+                                        local_steps=setting["local_steps"], rho=rho)
 
         def work(params=params):
-            return penalized.run(local, sets, params, np.random.default_rng(args.seed), w0)
+            return penalized.run(problem, params, np.random.default_rng(args.seed))
         works[method] = (work, params.describe())
     results, rows = {}, []
     for method, (work, described) in works.items():

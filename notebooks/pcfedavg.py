@@ -511,9 +511,9 @@ print("\n".join(line.strip() for line in inspect.getsource(alg.run).splitlines()
 demo, z0_demo = XT.one_active_instance(4)
 z0_demo = demo.solve(10.0, z0_demo).x_star
 print("dist(z_0 blocks, X_i):", demo.sets.distance(z0_demo))
-demo_params = alg.PCFedAvgParams(gamma=demo.gamma_max(10.0, 5), rounds=20, local_steps=5, rho=10.0,
+demo_params = alg.PCFedAvgParams(gamma=demo.gamma_max(10.0, 5), rounds=20, local_steps=5, x0=z0_demo, rho=10.0,
                                  path="printed", record="metrics")
-own_dist = alg.run(demo, demo_params, np.random.default_rng(0), z0_demo).records["own_block_dist"][:, 0]
+own_dist = alg.run(demo, demo_params, np.random.default_rng(0)).records["own_block_dist"][:, 0]
 outside = np.flatnonzero(own_dist > 0)
 display(Markdown(
     f"max over {own_dist.size} local iterations of dist(x_1^(1), X_1) = {own_dist.max():.4g}; "

@@ -64,12 +64,25 @@ class Experiment:
     validate: Callable[[dict], None] | None = None  # raises ValueError on an inadmissible config
     choices: Mapping[str, tuple] = field(default_factory=dict)   # key -> admissible values of --set
     work: Callable[[dict], float] | None = None  # config -> units of work (costs.py); None: 1 per run
-    config: type[Config] | None = None           # one run's config (a batch member's, for batched runs)
+    config: type[Config] | tuple[type[Config], ...] | None = None   # one run's config (a batch member's);
+    # a tuple when the experiment's runs come in several shapes (key sets), one dataclass per shape
+
+    def config_classes(self) -> tuple[type[Config], ...]:
+        return () if self.config is None else self.config if isinstance(self.config, tuple) else (self.config,)
+
+    def config_keys(self) -> frozenset[str] | None:
+        """The keys every shape of the experiment's config has (what ``--set`` may change), or None."""
+        classes = self.config_classes()
+        return frozenset.intersection(*(frozenset(c.keys()) for c in classes)) if classes else None
 
     def check_config(self, config: Mapping[str, Any]) -> None:
-        """Build the experiment's :class:`Config` from ``config`` (raising its one-line error), then ``validate``."""
-        if self.config is not None:
-            self.config.from_dict(config)
+        """Build the experiment's :class:`Config` from ``config`` (the first shape whose keys cover it; otherwise the
+        shape sharing most keys with it, whose one-line error names the key it lacks), then call ``validate``."""
+        classes = self.config_classes()
+        if classes:
+            fitting = [c for c in classes if set(config) <= set(c.keys())]
+            closest = max(classes, key=lambda c: len(set(config) & set(c.keys())))
+            (fitting[0] if fitting else closest).from_dict(config)
         if self.validate is not None:
             self.validate(dict(config))
 

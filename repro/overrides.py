@@ -71,7 +71,7 @@ def _configs(specs) -> list[dict]:
 def _check_key(exp, key, value, specs) -> None:
     shown = json.dumps(value)
     configs = _configs(specs)
-    fields = set(exp.config.keys()) if exp.config is not None else None
+    fields = exp.config_keys()
     if any(key not in c for c in configs) or (fields is not None and key not in fields):
         known = sorted(set.intersection(*(set(c) for c in configs), *([fields] if fields is not None else [])))
         raise ConfigError(f"--set {key} is not admissible for {exp.name}: known keys {', '.join(known)}")

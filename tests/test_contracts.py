@@ -60,3 +60,26 @@ def test_check_claims_collects_outcomes_and_rejects_foreign_ones():
     assert [o.claim_id for o in outcomes] == ["toy.c", "toy.d"] and not any(o.passed for o in outcomes)
     with pytest.raises(TypeError, match="check of toy.d returned"):
         check_claims(lambda c, p, t: check(claim, p, t), [claim, other], 1.0, 2.0)
+
+
+@dataclass(frozen=True)
+class SearchConfig(Config):
+    eta: float
+    budget: int
+
+    def __post_init__(self):
+        require(self.budget >= 1, "budget", self.budget, "budget >= 1")
+
+
+def test_an_experiment_with_two_config_shapes_checks_each_run_against_its_own():
+    specs = [RunSpec("toy.step", StepConfig(eta=0.1).as_dict(), 0, "repro.runner.execute"),
+             RunSpec("toy.step", SearchConfig(eta=0.1, budget=3).as_dict(), 0, "repro.runner.execute")]
+    exp = Experiment("toy.step", "", lambda profile: specs, None, config=(StepConfig, SearchConfig))
+    assert exp.config_keys() == {"eta"}
+    assert [s.config["eta"] for s in apply(exp, specs, {"eta": 0.3})] == [0.3, 0.3]
+    with pytest.raises(ConfigError, match="--set budget is not admissible for toy.step: known keys eta"):
+        apply(exp, specs, {"budget": 0})
+    with pytest.raises(ConfigError, match=r"^budget=0 is not admissible: budget >= 1$"):
+        exp.check_config({"eta": 0.1, "budget": 0})
+    with pytest.raises(ConfigError, match="config key 'x'"):
+        exp.check_config({"eta": 0.1, "x": 1})

@@ -21,7 +21,7 @@ from bounds import fedsgm as B
 from repro.papers.fedsgm.algorithms import fedsgm as alg
 from repro.compression import RandK
 from repro.papers.fedsgm.runs import theorems as X
-from repro.verify import check_expectation, check_relation
+from repro.verify import check_claims, check_expectation, check_relation
 from repro.papers.fedsgm import checks as V
 
 THEOREM_IDS = {c.id for c in B.THEOREMS + B.PROOF_THEOREMS}
@@ -40,6 +40,7 @@ def instance_configs(draw, constants):
 
 
 def _evaluate(config, seed):
+    """(instance, trace, outcomes) of one run of ``fedsgm.theory``'s kind."""
     problem, w0, _, _ = X.build_instance(config, seed)
     assume(problem.solve(w0).D > 1e-8)
     return X.evaluate_instance(config, seed)
@@ -73,7 +74,7 @@ def test_theorems_hold(constants, data, seed):
     """Theorems 1, 2 and 6-9 with their stated eps, eta, beta (Theorem 2 also at beta = 10/eps), and
     with the constants the appendix proofs derive (eta(Gamma_pf), (N+1) or 2 eps(Gamma_pf))."""
     config = data.draw(instance_configs(constants))
-    ctx, outcomes = _evaluate(config, seed)
+    _, _, outcomes = _evaluate(config, seed)
     _target_subopt(outcomes)
     _assert_all_pass(outcomes, THEOREM_IDS)
     if constants.startswith("soft-stated"):    # beta = 2/eps (on Theorem 2's boundary) or 10/eps: always judged
@@ -85,12 +86,12 @@ def test_theorems_hold(constants, data, seed):
 def test_lemmas_and_round_inequalities_hold(constants, data, seed):
     """Lemmas 3, 4 (all a), 5 with their proof chains; (5), (R-hard), (R-soft) every round."""
     config = data.draw(instance_configs(constants))
-    ctx, outcomes = _evaluate(config, seed)
+    _, trace, outcomes = _evaluate(config, seed)
     checked = _assert_all_pass(outcomes, PER_RUN_IDS)
     assert {"fedsgm.lemma3", "fedsgm.lemma5"} <= {o.claim_id for o in checked}
     _target_max(checked, lambda o: True)
     summed = [o for o in outcomes if o.claim_id == "fedsgm.S_summed"]
-    if ctx.params.K is None:  # deterministic without compression
+    if trace.params.K is None:  # deterministic without compression
         _assert_all_pass(summed, {"fedsgm.S_summed"})
 
 
@@ -101,12 +102,11 @@ def test_summed_inequality_holds_for_any_step_size(seed, eta_factor, family, E):
     config = {"family": family, "dim": X.FAMILY_DIMS[family], "n_clients": 3, "E": E, "T": 30, "K_frac": None,
               "w0_scale": 2.0, "constants": "hard-stated"}
     problem, w0, _, rng = X.build_instance(config, seed)
-    optimum = problem.solve(w0)
-    assume(optimum.D > 1e-8)
-    base = V.params_for(B.thm1, problem, optimum, T=30, E=E, switching="hard", K=None, w0=w0)
+    instance = V.Instance.solved(problem, w0)
+    assume(instance.optimum.D > 1e-8)
+    base = V.params_for(B.thm1, instance, T=30, E=E, switching="hard", K=None, w0=w0)
     params = alg.FedSGMParams(**(base.__dict__ | {"eta": base.eta * eta_factor}))
-    ctx = V.RunContext(problem, optimum, params, alg.run(problem, params, rng))
-    out = V.check_summed(ctx)
+    [out] = V.check(B.S_summed, instance, alg.run(problem, params, rng))
     assert out.passed, out
 
 
@@ -114,14 +114,14 @@ def test_summed_inequality_in_expectation_under_compression():
     """E[S_T] <= S_bar(eta; Gamma_pf) under Rand-K, by Monte Carlo over the compressor draws."""
     config = dict(X.MC_CONFIGS[0], constants="hard-stated")
     problem, w0, K, _ = X.build_instance(config, X.MC_INSTANCE_SEED)
-    optimum = problem.solve(w0)
-    params = V.params_for(B.thm1, problem, optimum, T=config["T"], E=config["E"], switching="hard", K=K, w0=w0,
+    instance = V.Instance.solved(problem, w0)
+    params = V.params_for(B.thm1, instance, T=config["T"], E=config["E"], switching="hard", K=K, w0=w0,
                           record_directions=False)
     samples = []
     for s in range(20):
-        ctx = V.RunContext(problem, optimum, params, alg.run(problem, params, np.random.default_rng(s)))
-        samples.append(V.summed_gap(ctx))
-    bound = float(B.S_summed.evaluate(**ctx.parameter_values())["S_T"])
+        trace = alg.run(problem, params, np.random.default_rng(s))
+        samples.append(V.summed_gap(instance, trace))
+    bound = float(B.S_summed.evaluate(**V.parameter_values(instance, trace))["S_T"])
     out = check_expectation(B.S_summed, B.S_summed.relations[0], np.array(samples), bound)
     assert out.passed and out.n_runs == 20, out
 
@@ -139,51 +139,82 @@ def test_lemma3_realised_mean_matches_exact_expectation():
 
 # ----------------------------------------------------------------------------- the checks can fail
 def _one_run(constants="hard-stated", eta_factor=1.0, family="max_affine"):
+    """(instance, trace) of one run of Theorem 1's constants; with ``eta_factor`` the algorithm steps
+    ``eta_factor`` times further than the parameters the trace carries (those the check is told about)."""
     config = {"family": family, "dim": X.FAMILY_DIMS[family], "n_clients": 3, "E": 4, "T": 20, "K_frac": None,
               "w0_scale": 2.0, "constants": constants}
     problem, w0, _, rng = X.build_instance(config, 11)
-    optimum = problem.solve(w0)
-    params = V.params_for(B.thm1, problem, optimum, T=20, E=4, switching="hard", K=None, w0=w0)
-    true_params = params
-    if eta_factor != 1.0:  # the algorithm takes a different step than the one the check is told about
-        run_params = alg.FedSGMParams(**(params.__dict__ | {"eta": params.eta * eta_factor}))
-        trace = alg.run(problem, run_params, rng)
-    else:
-        trace = alg.run(problem, params, rng)
-    return V.RunContext(problem, optimum, true_params, trace)
+    instance = V.Instance.solved(problem, w0)
+    params = V.params_for(B.thm1, instance, T=20, E=4, switching="hard", K=None, w0=w0)
+    run_params = alg.FedSGMParams(**(params.__dict__ | {"eta": params.eta * eta_factor}))
+    trace = alg.run(problem, run_params if eta_factor != 1.0 else params, rng)
+    return instance, replace(trace, params=params)
 
 
 def test_lemma5_check_fails_when_the_algorithm_steps_further_than_claimed():
-    ctx = _one_run(eta_factor=3.0)
-    lemma5 = [o for o in V.check_lemmas(ctx) if o.claim_id == "fedsgm.lemma5" and o.relation.startswith("drift_sum")]
+    instance, trace = _one_run(eta_factor=3.0)
+    lemma5 = [o for o in V.check(B.lemma5, instance, trace) if o.relation.startswith("drift_sum")]
     assert lemma5 and not lemma5[0].passed
 
 
 def test_theorem_check_fails_when_the_bound_is_perturbed(monkeypatch):
-    ctx = _one_run()
-    outcomes = V.check_theorem(B.thm1, ctx)
+    instance, trace = _one_run()
+    outcomes = V.check(B.thm1, instance, trace)
     assert all(o.passed for o in outcomes)
     sub = [o for o in outcomes if o.relation.startswith("subopt")][0]
     # a claim whose bound is 20x smaller than the theorem's must be refuted by the same run
     shrunk = replace(B.thm1, id="perturbed", conclusion=(
         B.sp.Le(B.subopt, B.eps * sub.observed / sub.bound / 20 if sub.observed > 0 else -B.eps),))
-    vals = ctx.parameter_values() | V.theorem_observations(ctx)[0]
+    vals = V.parameter_values(instance, trace) | V.theorem_observations(instance, trace)[0]
     assert not check_relation(shrunk, shrunk.relations[0], vals).passed
 
 
 def test_server_step_check_fails_when_the_server_steps_further():
-    ctx = _one_run()
-    tr = ctx.trace
+    instance, tr = _one_run()
     w = tr.w.copy()
-    w[1:] = w[:-1] - 1.5 * ctx.params.eta * tr.X_mean      # a server step 1.5x too long
-    bad = V.RunContext(ctx.problem, ctx.optimum, ctx.params, alg.Trace(**(tr.__dict__ | {"w": w})))
-    assert not V.check_server_step(bad).passed
-    assert V.check_server_step(ctx).passed
+    w[1:] = w[:-1] - 1.5 * tr.params.eta * tr.X_mean      # a server step 1.5x too long
+    [bad] = V.check(V.SERVER_STEP, instance, replace(tr, w=w))
+    [good] = V.check(V.SERVER_STEP, instance, tr)
+    assert not bad.passed and good.passed
 
 
 def test_lemma3_check_fails_with_a_smaller_constant():
-    ctx = _one_run()
-    obs = V.round_observations(ctx) | ctx.parameter_values()
+    instance, trace = _one_run()
+    obs = V.round_observations(instance, trace) | V.parameter_values(instance, trace)
     perturbed = replace(B.lemma3, id="perturbed", steps=(), conclusion=(
         B.sp.Le(B.agg_sq_expect, (B.q / B.n + 1) * B.G**2 / 50),))
     assert not check_relation(perturbed, perturbed.relations[0], obs).passed
+
+
+# ----------------------------------------------------------------------------- the checks entry
+@pytest.mark.parametrize("switching", ["hard", "soft"])
+def test_check_claims_runs_every_per_run_claim_in_order(switching):
+    """check(claim, problem, trace) through repro.verify.check_claims: each claim's outcomes, in the claims' order
+    (a run without recorded directions has no Lemma 4 outcome)."""
+    instance, trace = _one_run()
+    claim = B.thm1 if switching == "hard" else B.thm2
+    params = V.params_for(claim, instance, T=20, E=4, switching=switching, K=None, w0=trace.params.w0)
+    trace = alg.run(instance.problem, params, np.random.default_rng(0))
+    claims = V.per_run_claims(switching) + (claim,)
+    outcomes = check_claims(V.check, claims, instance, trace)
+    ids = [o.claim_id for o in outcomes]
+    assert ids == sorted(ids, key=[c.id for c in claims].index)
+    assert {o.claim_id for o in outcomes} == {c.id for c in claims}
+    bare = alg.run(instance.problem, replace(params, record_directions=False), np.random.default_rng(0))
+    lemma4 = B.lemma4 if switching == "hard" else B.lemma4_soft
+    assert len(V.check(lemma4, instance, trace)) == len(V.YOUNG_FACTORS) and V.check(lemma4, instance, bare) == []
+
+
+def test_check_refuses_an_unknown_claim_and_a_trace_without_parameters():
+    instance, trace = _one_run()
+    with pytest.raises(ValueError, match="fedsgm.complexity"):
+        V.check(B.claim("fedsgm.complexity"), instance, trace)
+    with pytest.raises(ValueError, match="FedSGMParams"):
+        V.check(B.lemma3, instance, replace(trace, params=None))
+
+
+def test_theorem_check_refuses_a_run_with_other_parameters():
+    instance, trace = _one_run()
+    other = replace(trace, params=replace(trace.params, eta=2 * trace.params.eta))
+    with pytest.raises(ValueError, match="does not use the parameters fedsgm.thm1 prescribes"):
+        V.check(B.thm1, instance, other)

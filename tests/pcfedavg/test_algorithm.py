@@ -89,8 +89,8 @@ def test_single_step_rounds_are_gradient_descent_on_G():
     """H = 1, nu = 0, (CR): every round is z <- z - gamma grad G_rho(z) (lines 3, 8, 10 and (L4.6-a))."""
     problem, z0 = _instance(11, m=3, n=2)
     rho, gamma = 2.0, 0.05
-    params = alg.PCFedAvgParams(gamma=gamma, rounds=5, local_steps=1, rho=rho, path="compact")
-    trace = alg.run(problem, params, np.random.default_rng(0), z0)
+    params = alg.PCFedAvgParams(gamma=gamma, rounds=5, local_steps=1, x0=z0, rho=rho, path="compact")
+    trace = alg.run(problem, params, np.random.default_rng(0))
     z = z0.copy()
     for _ in range(5):
         z = z - gamma * problem.grad_G(z, rho)
@@ -101,18 +101,19 @@ def test_compact_path_satisfies_L46a_and_printed_does_not():
     problem, z0 = _instance(2, m=4, n=3, nu=0.3)
     ref = problem.solve(2.0, z0)
     for path, zero in (("compact", True), ("printed", False)):
-        params = alg.PCFedAvgParams(gamma=problem.gamma_max(2.0, 3), rounds=4, local_steps=3, rho=2.0, path=path,
-                                    replicates=4, record="full")
-        trace = alg.run(problem, params, np.random.default_rng(1), z0, reference=ref)
+        params = alg.PCFedAvgParams(gamma=problem.gamma_max(2.0, 3), rounds=4, local_steps=3, x0=z0, rho=2.0,
+                                    path=path, replicates=4, record="full", reference=ref)
+        trace = alg.run(problem, params, np.random.default_rng(1))
         assert bool(trace.records["cr_residual"].max() < 1e-12) is zero
 
 
 def test_replicates_are_independent_and_reproducible():
     problem, z0 = _instance(4, m=2, n=2, nu=1.0)
     ref = problem.solve(1.0, z0)
-    params = alg.PCFedAvgParams(gamma=0.05, rounds=3, local_steps=2, rho=1.0, replicates=3, record="full")
-    a = alg.run(problem, params, np.random.default_rng(5), z0, reference=ref)
-    b = alg.run(problem, params, np.random.default_rng(5), z0, reference=ref)
+    params = alg.PCFedAvgParams(gamma=0.05, rounds=3, local_steps=2, x0=z0, rho=1.0, replicates=3, record="full",
+                                reference=ref)
+    a = alg.run(problem, params, np.random.default_rng(5))
+    b = alg.run(problem, params, np.random.default_rng(5))
     np.testing.assert_array_equal(a.z, b.z)
     assert not np.allclose(a.z[0], a.z[1])
 
@@ -131,17 +132,35 @@ def test_reference_solutions_are_certified():
     ({"gamma": -1.0}, "gamma"), ({"rounds": 0}, "rounds"), ({"local_steps": 1.5}, "local_steps"),
     ({"path": "other"}, "path"), ({"rho": (1.0, 2.0, 3.0)}, "rho"), ({"rho": 0.0}, "rho"),
     ({"replicates": 0}, "replicates"), ({"round_lengths": (1, 9)}, "round_lengths"),
+    ({"x0": np.full((2, 2), np.nan)}, "x0"), ({"x0": np.zeros(3)}, "x0"), ({"x0": np.zeros((2, 2, 2))}, "x0"),
+    ({"record": "full"}, "reference"), ({"evaluate": "metrics"}, "evaluate"),
 ])
 def test_bad_parameters_name_themselves(kwargs, name):
-    base = {"gamma": 0.1, "rounds": 2, "local_steps": 3}
-    with pytest.raises(ValueError, match=name):
+    base = {"gamma": 0.1, "rounds": 2, "local_steps": 3, "x0": np.zeros((2, 2))}
+    with pytest.raises(ValueError, match=f"^{name}="):
         alg.PCFedAvgParams(**(base | kwargs))
 
 
-def test_bad_start_and_missing_reference():
-    problem, z0 = _instance(1)
-    params = alg.PCFedAvgParams(gamma=0.1, rounds=2, local_steps=1, record="full")
-    with pytest.raises(ValueError, match="x0"):
-        alg.run(problem, params, np.random.default_rng(0), np.zeros((5, 5)))
-    with pytest.raises(ValueError, match="reference"):
-        alg.run(problem, params, np.random.default_rng(0), z0)
+def test_start_of_another_shape_is_refused_by_the_run():
+    problem, _ = _instance(1)
+    params = alg.PCFedAvgParams(gamma=0.1, rounds=2, local_steps=1, x0=np.zeros((5, 5)))
+    with pytest.raises(ValueError, match="^x0="):
+        alg.run(problem, params, np.random.default_rng(0))
+
+
+def test_the_start_in_params_is_a_frozen_copy():
+    z0 = np.ones((3, 2))
+    params = alg.PCFedAvgParams(gamma=0.1, rounds=1, local_steps=1, x0=z0)
+    z0[0, 0] = 5.0
+    assert params.x0[0, 0] == 1.0 and not params.x0.flags.writeable
+
+
+def test_evaluate_sees_the_server_vector_of_every_round():
+    problem, z0 = _instance(6)
+    seen = []
+    params = alg.PCFedAvgParams(gamma=0.05, rounds=3, local_steps=2, x0=z0, rho=2.0,
+                                evaluate=lambda z, r: seen.append(r) or {"norm": float(np.linalg.norm(z))})
+    trace = alg.run(problem, params, np.random.default_rng(0))
+    assert seen == [0, 1, 2, 3]
+    assert trace.rounds_metrics["norm"][0] == pytest.approx(np.linalg.norm(z0))
+    assert trace.rounds_metrics["norm"][-1] == pytest.approx(np.linalg.norm(trace.z[0]))

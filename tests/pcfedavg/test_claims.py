@@ -3,7 +3,8 @@
 Each test draws an instance (family, sets and radii, m, n, H, R, sigma_i, rho, noise nu, start), runs
 Algorithm 1 on the (CR) path the analysis differentiates with S Monte-Carlo replicates and the
 admissible step size (a fraction of min{1/(6 L_G), 1/(5 L_G (H-1))}), and checks the claim with
-``repro.papers.pcfedavg.checks.check_run`` (the printed formulas of ``bounds.pcfedavg``, lambdified).
+``repro.papers.pcfedavg.checks.check`` through ``repro.verify.check_claims`` (the printed formulas of
+``bounds.pcfedavg``, lambdified).
 
 Meta-tests show that each check can fail: the same code, given the claim with its bound shrunk
 below the observed value (or a lower bound raised above it), reports a violation.
@@ -21,6 +22,7 @@ from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.papers.pcfedavg.runs import theory as T
 from repro.papers.pcfedavg.problems.instances import random_instance
 from repro.papers.pcfedavg import checks as V
+from repro.verify import check_claims
 
 CHECKED = ("pcfedavg.lemma4.3", "pcfedavg.lemma4.4", "pcfedavg.lemma4.5", "pcfedavg.lemma4.6",
            "pcfedavg.prop4.7", "pcfedavg.prop4.8.i", "pcfedavg.prop4.8.ii", "pcfedavg.prop4.8.iii",
@@ -49,14 +51,16 @@ def _run(inst, S=16):
                                   sigma=inst["sigma"], nu=inst["nu"])
     ref = problem.solve(inst["rho"], z0)
     params = alg.PCFedAvgParams(gamma=inst["gamma_frac"] * problem.gamma_max(inst["rho"], inst["H"]),
-                                rounds=inst["R"], local_steps=inst["H"], rho=inst["rho"], path="compact",
-                                replicates=S, record="full")
-    trace = alg.run(problem, params, rng, z0, reference=ref)
+                                rounds=inst["R"], local_steps=inst["H"], x0=z0, rho=inst["rho"], path="compact",
+                                replicates=S, record="full", reference=ref)
+    trace = alg.run(problem, params, rng)
     return problem, ref, trace
 
 
-def _outcomes(claim_id, problem, ref, trace, claims=None):
-    return [o for o in V.check_run(problem, ref, trace, claims=claims) if o.claim_id == claim_id]
+def _outcomes(claim, problem, ref, trace):
+    """The outcomes of ``claim`` (an id: the paper's claim; or a Claim, e.g. one with perturbed constants)."""
+    claim = B.claim(claim) if isinstance(claim, str) else claim
+    return check_claims(V.check, [claim], V.Instance(problem, ref), trace)
 
 
 @pytest.mark.parametrize("claim_id", CHECKED)
@@ -99,7 +103,7 @@ def test_each_check_can_fail(claim_id):
     else:
         ratios = [o.ratio for o in honest if np.isfinite(o.ratio) and o.ratio > 0]
         perturbed = _scaled(claim, factor=sp.Float(0.5 * max(ratios)))
-    broken = _outcomes(claim_id, problem, ref, trace, claims={claim_id: perturbed})
+    broken = _outcomes(perturbed, problem, ref, trace)
     assert not all(o.passed for o in broken), claim_id
 
 
@@ -110,9 +114,9 @@ def test_lemma46_on_the_printed_path_is_reported_not_assumed():
     rng = np.random.default_rng(1)
     problem, z0 = random_instance(rng, m=4, n=3, set_kinds=("box",), target_scale=4.0, sigma=1.0, nu=0.0)
     ref = problem.solve(inst["rho"], z0)
-    params = alg.PCFedAvgParams(gamma=problem.gamma_max(3.0, 3), rounds=6, local_steps=3, rho=3.0,
-                                path="printed", replicates=1, record="full")
-    trace = alg.run(problem, params, rng, z0, reference=ref)
+    params = alg.PCFedAvgParams(gamma=problem.gamma_max(3.0, 3), rounds=6, local_steps=3, x0=z0, rho=3.0,
+                                path="printed", replicates=1, record="full", reference=ref)
+    trace = alg.run(problem, params, rng)
     assert V.cr_consistency(trace)["max_residual"] > 1e-6
     assert _outcomes("pcfedavg.lemma4.6", problem, ref, trace)
 
@@ -126,3 +130,20 @@ def test_prop48ii_one_active_instance(m, fails):
     assert bool(arrays["ratio"] > 1.0) is fails
     # The corrected first term 5 m^2 D / rho^2 covers the observed value in both cases.
     assert float(arrays["infeas"].max()) <= 5 * float(arrays["m2D_over_rho2"])
+
+
+def test_check_dispatches_every_checked_claim_and_refuses_the_others():
+    """One entry for every run-level claim, in the order the theory runs report them; a claim without a run-level
+    check, or Lemmas 4.1-4.2 without random pairs, is a one-line error."""
+    problem, ref, trace = _run(FIXED, S=16)
+    order = ["pcfedavg.lemma4.3", "pcfedavg.lemma4.6", "pcfedavg.lemma4.4", "pcfedavg.lemma4.5",
+             "pcfedavg.lemma4.5", "pcfedavg.prop4.7", "pcfedavg.prop4.8.i", "pcfedavg.prop4.8.iii",
+             "pcfedavg.prop4.8.ii", "pcfedavg.eq12", "pcfedavg.lemma4.1.i", "pcfedavg.lemma4.1", "pcfedavg.lemma4.2"]
+    pairs = V.sample_pairs(problem, np.random.default_rng(0), pairs=20)
+    outcomes = check_claims(V.check, V.THEORY_CLAIMS + V.PAIR_CLAIMS, V.Instance(problem, ref, pairs), trace)
+    assert [o.claim_id for o in outcomes] == order           # Lemma 4.5: rounds r >= 1, then round 0
+    assert all(o.passed for o in outcomes)
+    with pytest.raises(ValueError, match="pcfedavg.remark3.5.subopt has no run-level check"):
+        V.check(B.claim("pcfedavg.remark3.5.subopt"), V.Instance(problem, ref), trace)
+    with pytest.raises(ValueError, match="random point pairs"):
+        V.check(V.PAIR_CLAIMS[0], V.Instance(problem, ref), trace)

@@ -96,9 +96,9 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
 def test_bad_data_config_is_refused():
     cfg = D._config("mnist", "pcfedavg", "quick")
     with pytest.raises(ValueError, match="dataset"):
-        D.validate(cfg | {"dataset": "svhn"})
+        D.DataConfig.from_dict(cfg | {"dataset": "svhn"})
     with pytest.raises(ValueError, match="local_steps"):
-        D.validate(cfg | {"local_steps": 0})
+        D.run_data(cfg | {"local_steps": 0}, 0)
 
 
 def _imports(module) -> set[str]:

@@ -6,6 +6,8 @@ Python loops over rounds, agents and local steps, and per-agent projections thro
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -43,9 +45,13 @@ class Quadratic:
         return self.gradients(Y)
 
 
-def params(method="fedavg", rounds=3, local_steps=4, lr=0.05, rho=0.5, **kw):
-    return pen.PenalizedParams(method=method, rounds=rounds, local_steps=local_steps, lr=lr,
+def params(method="fedavg", rounds=3, local_steps=4, lr=0.05, rho=0.5, w0=np.zeros(4), **kw):
+    return pen.PenalizedParams(method=method, rounds=rounds, local_steps=local_steps, lr=lr, w0=w0,
                                rho=(rho,) * rounds if np.isscalar(rho) else rho, **kw)
+
+
+def run(problem, sets, p, rng):
+    return pen.run(pen.PenalizedProblem(problem, sets), p, rng)
 
 
 # ------------------------------------------------------------------------------- FedAvg / FedProx
@@ -53,8 +59,8 @@ def test_fedavg_without_penalty_is_the_average_of_local_sgd():
     problem = softmax_problem()
     sets = ProductSet.l1_balls([1.0, 2.0, 3.0, 4.0], problem.n)
     w0 = 0.1 * np.random.default_rng(1).normal(size=problem.n)
-    p = params("fedavg", rounds=3, local_steps=5, lr=0.5, rho=0.0)
-    trace = pen.run(problem, sets, p, np.random.default_rng(2), w0)
+    p = params("fedavg", rounds=3, local_steps=5, lr=0.5, rho=0.0, w0=w0)
+    trace = run(problem, sets, p, np.random.default_rng(2))
 
     rng = np.random.default_rng(2)
     w = w0.copy()
@@ -71,8 +77,8 @@ def test_fedavg_without_penalty_is_the_average_of_local_sgd():
 def test_fedavg_with_one_agent_is_sgd():
     problem = softmax_problem(m=1, N=60)
     sets = ProductSet.l1_balls([1.0], problem.n)
-    p = params("fedavg", rounds=2, local_steps=3, lr=0.3, rho=0.0)
-    trace = pen.run(problem, sets, p, np.random.default_rng(4), np.zeros(problem.n))
+    p = params("fedavg", rounds=2, local_steps=3, lr=0.3, rho=0.0, w0=np.zeros(problem.n))
+    trace = run(problem, sets, p, np.random.default_rng(4))
     rng, w = np.random.default_rng(4), np.zeros(problem.n)
     for _ in range(6):
         w = w - 0.3 * problem.stochastic_gradients(w[None], rng)[0]
@@ -83,10 +89,9 @@ def test_fedprox_with_mu_zero_equals_fedavg():
     problem = softmax_problem()
     sets = ProductSet.l1_balls([0.5] * 4, problem.n)
     rho = pen.penalty_schedule(4)
-    a = pen.run(problem, sets, params("fedavg", rounds=4, rho=rho), np.random.default_rng(5),
-                np.zeros(problem.n))
-    b = pen.run(problem, sets, params("fedprox", rounds=4, rho=rho, mu=0.0),
-                np.random.default_rng(5), np.zeros(problem.n))
+    w0 = np.zeros(problem.n)
+    a = run(problem, sets, params("fedavg", rounds=4, rho=rho, w0=w0), np.random.default_rng(5))
+    b = run(problem, sets, params("fedprox", rounds=4, rho=rho, mu=0.0, w0=w0), np.random.default_rng(5))
     np.testing.assert_array_equal(a.w, b.w)
     np.testing.assert_array_equal(a.global_dist, b.global_dist)
     np.testing.assert_array_equal(a.local_dist, b.local_dist)
@@ -96,8 +101,8 @@ def test_fedprox_local_steps_by_hand():
     problem = Quadratic()
     sets = ProductSet.l1_balls([1.0, 2.0, 0.5, 3.0], problem.n)
     w0 = np.random.default_rng(6).normal(size=problem.n)
-    p = params("fedprox", rounds=2, local_steps=3, lr=0.1, rho=(0.7, 1.3), mu=2.0)
-    trace = pen.run(problem, sets, p, np.random.default_rng(0), w0)
+    p = params("fedprox", rounds=2, local_steps=3, lr=0.1, rho=(0.7, 1.3), mu=2.0, w0=w0)
+    trace = run(problem, sets, p, np.random.default_rng(0))
     w = w0.copy()
     for r in range(2):
         locals_ = []
@@ -141,8 +146,8 @@ def test_scaffold_rounds_by_hand_full_array_oracle():
     w0 = np.random.default_rng(2).normal(size=problem.n)
     rho = (0.5, 1.0, 2.0)
     p = params("scaffold", rounds=3, local_steps=4, lr=0.1, rho=rho, participating=2,
-               global_lr=0.8)
-    trace = pen.run(problem, sets, p, np.random.default_rng(3), w0)
+               global_lr=0.8, w0=w0)
+    trace = run(problem, sets, p, np.random.default_rng(3))
     history = scaffold_by_hand(
         lambda i, y, rng: problem.s[i] * (y - problem.a[i]), sets, 4, w0, 3, 4, 0.1, rho,
         np.random.default_rng(3), lambda rng: sorted(rng.choice(4, size=2, replace=False)),
@@ -162,8 +167,8 @@ def test_scaffold_one_round_by_hand_subset_oracle():
     problem = softmax_problem()
     sets = ProductSet.l1_balls([0.2, 0.4, 0.6, 0.8], problem.n)
     w0 = np.zeros(problem.n)
-    p = params("scaffold", rounds=2, local_steps=3, lr=0.4, rho=(1.0, 1.1), participating=2)
-    trace = pen.run(problem, sets, p, np.random.default_rng(7), w0)
+    p = params("scaffold", rounds=2, local_steps=3, lr=0.4, rho=(1.0, 1.1), participating=2, w0=w0)
+    trace = run(problem, sets, p, np.random.default_rng(7))
 
     rng = np.random.default_rng(7)
     w, c, ci = w0.copy(), np.zeros(problem.n), np.zeros((4, problem.n))
@@ -190,8 +195,8 @@ def test_scaffold_one_round_by_hand_subset_oracle():
 def test_scaffold_sampling_is_uniform_without_replacement():
     problem = Quadratic(m=4, n=2)
     sets = ProductSet.l1_balls([1.0] * 4, 2)
-    p = params("scaffold", rounds=600, local_steps=1, lr=0.01, rho=0.0, participating=2)
-    trace = pen.run(problem, sets, p, np.random.default_rng(8), np.zeros(2))
+    p = params("scaffold", rounds=600, local_steps=1, lr=0.01, rho=0.0, participating=2, w0=np.zeros(2))
+    trace = run(problem, sets, p, np.random.default_rng(8))
     assert trace.sampled.shape == (600, 2)
     assert np.all(trace.sampled[:, 0] < trace.sampled[:, 1])       # distinct, sorted
     counts = np.bincount(trace.sampled.ravel(), minlength=4)
@@ -233,9 +238,9 @@ def test_evaluate_callbacks_and_records():
         seen_local.append((r, agents.tolist()))
         return {"spread": float(np.ptp(Y, axis=0).max())}
 
-    p = params("fedavg", rounds=3, local_steps=2, lr=1.0, rho=0.1)
-    trace = pen.run(problem, sets, p, np.random.default_rng(0), np.zeros(problem.n),
-                    evaluate=evaluate, evaluate_local=evaluate_local)
+    p = params("fedavg", rounds=3, local_steps=2, lr=1.0, rho=0.1, w0=np.zeros(problem.n), evaluate=evaluate,
+               evaluate_local=evaluate_local)
+    trace = run(problem, sets, p, np.random.default_rng(0))
     assert seen == [0, 1, 2, 3] and [s[0] for s in seen_local] == [0, 1, 2]
     assert trace.metrics["norm"].shape == (4,) and trace.metrics["norm"][0] == 0.0
     assert trace.metrics["norm"][-1] == pytest.approx(np.linalg.norm(trace.w))
@@ -251,9 +256,9 @@ def test_evaluate_callbacks_and_records():
 def test_paper_params_and_schedule():
     rho = pen.penalty_schedule(100)
     assert rho[0] == pytest.approx(10.0) and rho[-1] == pytest.approx(10099 ** 0.25)
-    p = pen.paper_params("cifar10", "fedprox")
+    p = pen.paper_params("cifar10", "fedprox", np.zeros(3))
     assert (p.lr, p.mu, p.rounds, p.local_steps, p.participating) == (0.001, 2.0, 100, 20, None)
-    s = pen.paper_params("mnist", "scaffold")
+    s = pen.paper_params("mnist", "scaffold", np.zeros(3))
     assert (s.lr, s.global_lr, s.participating, s.mu) == (0.01, 1.0, 2, 0.0)
 
 
@@ -272,9 +277,13 @@ def test_paper_params_and_schedule():
     ({"rho": (1.0,)}, "rho"),                      # wrong length
     ({"rho": (1.0, -1.0)}, "rho"),
     ({"rho": (1.0, float("inf"))}, "rho"),
+    ({"w0": np.full(4, np.nan)}, "w0"),
+    ({"w0": np.zeros((2, 2))}, "w0"),
+    ({"evaluate": "loss"}, "evaluate"),
+    ({"evaluate_local": 3}, "evaluate_local"),
 ])
 def test_bad_params_raise_config_error(change, name):
-    kwargs = {"method": "fedavg", "rounds": 2, "local_steps": 1, "lr": 0.1, "rho": (1.0, 1.0)}
+    kwargs = {"method": "fedavg", "rounds": 2, "local_steps": 1, "lr": 0.1, "rho": (1.0, 1.0), "w0": np.zeros(4)}
     kwargs.update(change)
     with pytest.raises(ConfigError, match=rf"^{name}="):
         pen.PenalizedParams(**kwargs)
@@ -283,16 +292,13 @@ def test_bad_params_raise_config_error(change, name):
 def test_bad_run_inputs_raise_config_error():
     problem = Quadratic(m=3, n=4)
     sets = ProductSet.l1_balls([1.0] * 3, 4)
-    p = params("fedavg", rounds=1)
     rng = np.random.default_rng(0)
     with pytest.raises(ConfigError, match="^w0="):
-        pen.run(problem, sets, p, rng, np.zeros(5))
-    with pytest.raises(ConfigError, match="^w0="):
-        pen.run(problem, sets, p, rng, np.full(4, np.nan))
+        run(problem, sets, params("fedavg", rounds=1, w0=np.zeros(5)), rng)
     with pytest.raises(ConfigError, match="^participating="):
-        pen.run(problem, sets, params("scaffold", rounds=1, participating=4), rng, np.zeros(4))
+        run(problem, sets, params("scaffold", rounds=1, participating=4, w0=np.zeros(4)), rng)
     with pytest.raises(ConfigError, match="^sets="):
-        pen.run(problem, ProductSet.l1_balls([1.0] * 4, 4), p, rng, np.zeros(4))
+        pen.PenalizedProblem(problem, ProductSet.l1_balls([1.0] * 4, 4))
 
 
 # ------------------------------------------------------------------------------- metrics
@@ -333,10 +339,10 @@ def test_model_metrics_by_hand():
 def test_metrics_callback_in_a_run():
     problem = softmax_problem()
     sets = ProductSet.l1_balls([0.5] * 4, problem.n)
-    p = pen.paper_params("mnist", "scaffold", rounds=3, local_steps=2)
     evaluate = metrics_callback(problem, sets, rho=lambda r: (r + 10_000) ** 0.25)
-    trace = pen.run(problem, sets, p, np.random.default_rng(1), np.zeros(problem.n),
-                    evaluate=evaluate)
+    p = dataclasses.replace(pen.paper_params("mnist", "scaffold", np.zeros(problem.n), rounds=3, local_steps=2),
+                            evaluate=evaluate)
+    trace = run(problem, sets, p, np.random.default_rng(1))
     assert trace.metrics["global_loss"][0] == pytest.approx(np.log(3))
     assert trace.metrics["infeas_mean"][0] == 0.0
     np.testing.assert_allclose(trace.metrics["infeas_mean"], trace.global_dist.mean(axis=1))

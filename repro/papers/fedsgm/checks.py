@@ -8,6 +8,13 @@ compressed per-round inequalities checkable without Monte Carlo:
     E_C ||w_{t+1} - w*||^2 = ||w_t - w* - eta Xbar||^2 + eta^2 q_u/n^2 sum_j ||X_j||^2.
 Only the summed inequality (whose sets A, B are random) and the theorems need Monte Carlo
 under compression.
+
+One entry, :func:`check` ``(claim, problem, trace) -> list[Outcome]``, called through
+:func:`repro.verify.check_claims`: ``problem`` is an :class:`Instance` (the problem and its certified optimum),
+``trace`` the run's :class:`~repro.papers.fedsgm.algorithms.fedsgm.Trace` (which carries its parameters).
+:func:`per_run_claims` lists what every run checks before its theorems, in order. The observed quantities the run
+modules store (:func:`parameter_values`, :func:`summed_gap`, :func:`theorem_observations`,
+:func:`round_observations`) take the same two arguments.
 """
 from __future__ import annotations
 
@@ -17,7 +24,7 @@ from functools import cached_property
 import numpy as np
 
 from bounds import fedsgm as B
-from bounds.core import Claim
+from bounds.core import Claim, Mode, Provenance
 
 from repro.papers.fedsgm.algorithms.fedsgm import FedSGMParams, Output, Trace, output
 from repro.papers.fedsgm.problems.base import ConvexLipschitzProblem, Optimum
@@ -27,14 +34,60 @@ YOUNG_FACTORS = (0.25, 1.0, 4.0)
 """Lemma 4 holds for every a > 0; it is checked at a = eta times each factor (a = eta is the proofs')."""
 
 
-@dataclass(frozen=True)
-class RunContext:
-    """One run and what is needed to judge it."""
+SERVER_STEP = Claim(
+    id="fedsgm.algorithm1.server_step", location="Algorithm 1, server step (4)",
+    statement="w_{t+1} = w_t - eta (1/n) sum_j C_j(X_j): the run's server step is the clients' mean update.",
+    domains={}, conclusion=(), mode=Mode.DETERMINISTIC, provenance=Provenance.DERIVED, derived_from="Algorithm 1",
+    notes="A self-check of the implementation, not a result of the paper: exact without compression, a "
+          "4-standard-error test against the Rand-K expectation with it (the outcome's mode says which).")
+"""The implementation's server step, checked on every run like a claim (not one of :data:`bounds.fedsgm.CLAIMS`)."""
+
+THEOREM_IDS = frozenset(c.id for c in B.THEOREMS + B.PROOF_THEOREMS)
+
+
+@dataclass(frozen=True, eq=False)
+class Instance:
+    """What the checks need of one instance: the problem and its certified optimum (w*, f*, g*, D, tolerance)."""
 
     problem: ConvexLipschitzProblem
     optimum: Optimum
-    params: FedSGMParams
+
+    @classmethod
+    def solved(cls, problem: ConvexLipschitzProblem, w0: np.ndarray) -> "Instance":
+        """``problem`` with the minimiser closest to ``w0`` (:meth:`ConvexLipschitzProblem.solve`)."""
+        return cls(problem, problem.solve(w0))
+
+    @cached_property
+    def local_values_at_optimum(self) -> tuple[np.ndarray, np.ndarray]:
+        """f_j(w*) and g_j(w*) for every client (computed once per instance)."""
+        n, d = self.problem.n_clients, self.problem.dim
+        o = self.problem.oracle(np.broadcast_to(self.optimum.w_star, (n, d)))
+        return o.f, o.g
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """One run (its :class:`Instance` and :class:`Trace`, which carries the parameters) as the helpers read it."""
+
+    instance: Instance
     trace: Trace
+
+    def __post_init__(self) -> None:
+        if self.trace.params is None:
+            raise ValueError("the trace carries no FedSGMParams: check a trace returned by algorithms.fedsgm.run "
+                             "(or dataclasses.replace(trace, params=...))")
+
+    @property
+    def problem(self) -> ConvexLipschitzProblem:
+        return self.instance.problem
+
+    @property
+    def optimum(self) -> Optimum:
+        return self.instance.optimum
+
+    @property
+    def params(self) -> FedSGMParams:
+        return self.trace.params
 
     @property
     def q_u(self) -> float:
@@ -46,24 +99,22 @@ class RunContext:
                 "G": self.problem.G, "eta": p.eta, "epsilon": p.eps, "a": p.eta, "N": 0,
                 "beta": p.beta if p.beta is not None else np.inf}
 
-    @cached_property
+    @property
     def local_values_at_optimum(self) -> tuple[np.ndarray, np.ndarray]:
-        """f_j(w*) and g_j(w*) for every client (computed once per run)."""
-        n, d = self.problem.n_clients, self.problem.dim
-        o = self.problem.oracle(np.broadcast_to(self.optimum.w_star, (n, d)))
-        return o.f, o.g
+        return self.instance.local_values_at_optimum
 
     @cached_property
     def rounds(self) -> dict[str, np.ndarray]:
-        """:func:`round_observations` of this run (computed once, shared by every check)."""
-        return round_observations(self)
+        """:func:`_round_observations` of this run (computed once, shared by the checks of one claim)."""
+        return _round_observations(self)
 
     def tolerance(self, scale: float = 1.0) -> float:
         """Absolute slack for a comparison involving f*, g* (solver accuracy) and float rounding."""
         return self.optimum.tolerance * max(1.0, scale) + 1e-9 * max(1.0, scale)
 
 
-def round_observations(ctx: RunContext) -> dict[str, np.ndarray]:
+# ---------------------------------------------------------------------------- observed quantities
+def _round_observations(ctx: RunContext) -> dict[str, np.ndarray]:
     """Per-round observed quantities (arrays over t = 0..T-1)."""
     tr, eta, q, n = ctx.trace, ctx.params.eta, ctx.q_u, ctx.problem.n_clients
     w_star = ctx.optimum.w_star
@@ -87,34 +138,13 @@ def round_observations(ctx: RunContext) -> dict[str, np.ndarray]:
     }
 
 
-def check_server_step(ctx: RunContext) -> Outcome:
-    """Algorithm 1's server step as run: the realised aggregate (w_t - w_{t+1})/eta must equal the
-    clients' mean update without compression, and match its Rand-K expectation in the mean over
-    rounds (a 4-standard-error test of sum_t (realised - expected) over the rounds)."""
-    obs = ctx.rounds
-    realised = (ctx.trace.w[:-1] - ctx.trace.w[1:]) / ctx.params.eta
-    if ctx.q_u == 0:
-        err = float(np.max(np.abs(realised - ctx.trace.X_mean), initial=0.0))
-        scale = float(np.max(np.abs(ctx.trace.X_mean), initial=1.0))
-        passed = err <= 1e-9 * max(scale, 1.0)
-        return Outcome("fedsgm.algorithm1.server_step", "w_{t+1} = w_t - eta mean_j X_j", "deterministic",
-                       err, 1e-9 * max(scale, 1.0), np.nan, passed, n_checked=realised.size)
-    diff = obs["agg_sq_realised"] - obs["agg_sq_expect"]
-    se = float(np.sqrt(np.sum(diff**2))) or 1.0
-    z = float(np.sum(diff)) / se
-    return Outcome("fedsgm.algorithm1.server_step", "sum_t ||aggregate||^2 - E_C[...] (z-score)", "expectation",
-                   z, 4.0, z / 4.0, abs(z) <= 4.0, n_checked=diff.size)
-
-
-def summed_gap(ctx: RunContext) -> float:
-    """S_T (hard) or S_T^soft = (1/T) sum_t [sigma_t (g(w_t) - g*) + (1 - sigma_t)(f(w_t) - f*)]."""
+def _summed_gap(ctx: RunContext) -> float:
     tr = ctx.trace
     s = tr.sigma
     return float(np.mean(s * (tr.g[:-1] - ctx.optimum.g_star) + (1 - s) * (tr.f[:-1] - ctx.optimum.f_star)))
 
 
-def theorem_observations(ctx: RunContext) -> tuple[dict, Output]:
-    """|A|, f(w_bar) - f*, g(w_bar), sum_A sigma_t for the output of Theorem 1 or 2."""
+def _theorem_observations(ctx: RunContext) -> tuple[dict, Output]:
     out = output(ctx.trace, ctx.params)
     if out.w_bar is None:
         subopt = infeas = np.nan
@@ -125,59 +155,94 @@ def theorem_observations(ctx: RunContext) -> tuple[dict, Output]:
             "Sigma_A": float(ctx.trace.sigma[out.in_A].sum())}, out
 
 
-def check_lemmas(ctx: RunContext) -> list[Outcome]:
-    """Lemma 3 (with its chain), Lemma 4 (hard or soft form, several a), Lemma 5 (with its chain)."""
-    vals = ctx.parameter_values()
-    obs = ctx.rounds
-    scale = float(np.max(obs["sum_nu_sq"], initial=1.0))
-    outcomes = []
-    l3 = vals | obs
-    outcomes.append(check_relation(B.lemma3, B.lemma3.relations[0], l3, tol=1e-9 * scale))
-    outcomes += check_chain(B.lemma3, l3, tol=1e-9 * scale)
+def parameter_values(problem: Instance, trace: Trace) -> dict:
+    """The claims' parameters on this run: E, T, n, q_u, D, G, eta, epsilon, a (= eta), N (= 0), beta (inf if none)."""
+    return RunContext(problem, trace).parameter_values()
 
+
+def round_observations(problem: Instance, trace: Trace) -> dict[str, np.ndarray]:
+    """Per-round observed quantities (arrays over t = 0..T-1) that the lemmas and round inequalities name."""
+    return _round_observations(RunContext(problem, trace))
+
+
+def summed_gap(problem: Instance, trace: Trace) -> float:
+    """S_T (hard) or S_T^soft = (1/T) sum_t [sigma_t (g(w_t) - g*) + (1 - sigma_t)(f(w_t) - f*)]."""
+    return _summed_gap(RunContext(problem, trace))
+
+
+def theorem_observations(problem: Instance, trace: Trace) -> tuple[dict, Output]:
+    """|A|, f(w_bar) - f*, g(w_bar), sum_A sigma_t for the output of Theorem 1 or 2 (and that output)."""
+    return _theorem_observations(RunContext(problem, trace))
+
+
+# ---------------------------------------------------------------------------- one helper per kind of claim
+def _server_step(claim: Claim, ctx: RunContext) -> list[Outcome]:
+    """Algorithm 1's server step as run: the realised aggregate (w_t - w_{t+1})/eta must equal the
+    clients' mean update without compression, and match its Rand-K expectation in the mean over
+    rounds (a 4-standard-error test of sum_t (realised - expected) over the rounds)."""
+    obs = ctx.rounds
+    realised = (ctx.trace.w[:-1] - ctx.trace.w[1:]) / ctx.params.eta
+    if ctx.q_u == 0:
+        err = float(np.max(np.abs(realised - ctx.trace.X_mean), initial=0.0))
+        scale = float(np.max(np.abs(ctx.trace.X_mean), initial=1.0))
+        passed = err <= 1e-9 * max(scale, 1.0)
+        return [Outcome(claim.id, "w_{t+1} = w_t - eta mean_j X_j", "deterministic",
+                        err, 1e-9 * max(scale, 1.0), np.nan, passed, n_checked=realised.size)]
+    diff = obs["agg_sq_realised"] - obs["agg_sq_expect"]
+    se = float(np.sqrt(np.sum(diff**2))) or 1.0
+    z = float(np.sum(diff)) / se
+    return [Outcome(claim.id, "sum_t ||aggregate||^2 - E_C[...] (z-score)", "expectation",
+                    z, 4.0, z / 4.0, abs(z) <= 4.0, n_checked=diff.size)]
+
+
+def _lemma3(claim: Claim, ctx: RunContext) -> list[Outcome]:
+    """Lemma 3 and its proof chain, every round."""
+    l3 = ctx.parameter_values() | ctx.rounds
+    tol = 1e-9 * float(np.max(ctx.rounds["sum_nu_sq"], initial=1.0))
+    return [check_relation(claim, claim.relations[0], l3, tol=tol)] + check_chain(claim, l3, tol=tol)
+
+
+def _lemma5(claim: Claim, ctx: RunContext) -> list[Outcome]:
+    """Lemma 5 and its proof chain, every round and client."""
+    l5 = ctx.parameter_values() | {"drift_sum": ctx.trace.drift.sum(axis=2)}
+    tol = 1e-12 * float(np.max(ctx.rounds["sum_nu_sq"], initial=1.0))
+    return [check_relation(claim, claim.relations[0], l5, tol=tol)] + check_chain(claim, l5, tol=tol)
+
+
+def _lemma4(claim: Claim, ctx: RunContext) -> list[Outcome]:
+    """Lemma 4 (hard form) or its soft form at a = eta times each of :data:`YOUNG_FACTORS`, every (round,
+    client, local step); nothing without the recorded directions (``record_directions``)."""
     tr = ctx.trace
-    l5 = vals | {"drift_sum": tr.drift.sum(axis=2)}
-    outcomes.append(check_relation(B.lemma5, B.lemma5.relations[0], l5, tol=1e-12 * scale))
-    outcomes += check_chain(B.lemma5, l5, tol=1e-12 * scale)
-
-    if tr.directions is not None:
-        fj_star, gj_star = ctx.local_values_at_optimum
-        w_t = tr.w[:-1]
-        inner = -2 * ctx.params.eta * np.einsum("td,tjed->tje", w_t - ctx.optimum.w_star, tr.directions)
-        terms = {"inner_term": inner, "drift_term": tr.drift,
-                 "gap_f_term": fj_star[None, :, None] - tr.f_local,
-                 "gap_g_term": gj_star[None, :, None] - tr.g_local,
-                 "in_A": (1.0 - tr.sigma)[:, None, None], "sigma": tr.sigma[:, None, None]}
-        claim = B.lemma4 if ctx.params.switching == "hard" else B.lemma4_soft
-        for factor in YOUNG_FACTORS:
-            v = vals | terms | {"a": ctx.params.eta * factor}
-            out = check_relation(claim, claim.relations[0], v, tol=ctx.tolerance(ctx.params.eta),
-                                 details={"a_over_eta": factor})
-            outcomes.append(out)
-    return outcomes
-
-
-def check_round_inequalities(ctx: RunContext) -> list[Outcome]:
-    """(5) and (R-hard) for hard switching, (R-soft) for soft, against exact conditional expectations."""
+    if tr.directions is None:
+        return []
     vals = ctx.parameter_values()
-    obs = ctx.rounds
-    tol = ctx.tolerance(ctx.params.eta * ctx.params.E)
-    if ctx.params.switching == "hard":
+    fj_star, gj_star = ctx.local_values_at_optimum
+    inner = -2 * ctx.params.eta * np.einsum("td,tjed->tje", tr.w[:-1] - ctx.optimum.w_star, tr.directions)
+    terms = {"inner_term": inner, "drift_term": tr.drift,
+             "gap_f_term": fj_star[None, :, None] - tr.f_local,
+             "gap_g_term": gj_star[None, :, None] - tr.g_local,
+             "in_A": (1.0 - tr.sigma)[:, None, None], "sigma": tr.sigma[:, None, None]}
+    return [check_relation(claim, claim.relations[0], vals | terms | {"a": ctx.params.eta * factor},
+                           tol=ctx.tolerance(ctx.params.eta), details={"a_over_eta": factor})
+            for factor in YOUNG_FACTORS]
+
+
+def _round_inequality(claim: Claim, ctx: RunContext) -> list[Outcome]:
+    """(5), (R-hard) or (R-soft) every round, against exact conditional expectations."""
+    values = ctx.parameter_values() | ctx.rounds
+    if claim.id in (B.eq5.id, B.R_hard.id):
         fj_star, gj_star = ctx.local_values_at_optimum
         tr = ctx.trace
         in_A = (1.0 - tr.sigma)[:, None, None]
-        gap_local = (in_A * (fj_star[None, :, None] - tr.f_local)
-                     + (1 - in_A) * (gj_star[None, :, None] - tr.g_local)).sum(axis=(1, 2))
-        v = vals | obs | {"gap_local_total": gap_local}
-        return [check_relation(B.eq5, B.eq5.relations[0], v, tol=tol),
-                check_relation(B.R_hard, B.R_hard.relations[0], v, tol=tol)]
-    return [check_relation(B.R_soft, B.R_soft.relations[0], vals | obs, tol=tol)]
+        values = values | {"gap_local_total": (in_A * (fj_star[None, :, None] - tr.f_local)
+                                               + (1 - in_A) * (gj_star[None, :, None] - tr.g_local)).sum(axis=(1, 2))}
+    return [check_relation(claim, claim.relations[0], values, tol=ctx.tolerance(ctx.params.eta * ctx.params.E))]
 
 
-def check_summed(ctx: RunContext) -> Outcome:
+def _summed(claim: Claim, ctx: RunContext) -> list[Outcome]:
     """(S-hard)/(S-soft) at the run's own eta: one sample (deterministic without compression)."""
-    vals = ctx.parameter_values() | {"S_T": summed_gap(ctx)}
-    return check_relation(B.S_summed, B.S_summed.relations[0], vals, tol=ctx.tolerance())
+    vals = ctx.parameter_values() | {"S_T": _summed_gap(ctx)}
+    return [check_relation(claim, claim.relations[0], vals, tol=ctx.tolerance())]
 
 
 #: relative tolerance to which a run's eps, eta, beta must match the claim's prescribed values; a hypothesis on them
@@ -185,7 +250,7 @@ def check_summed(ctx: RunContext) -> Outcome:
 PRESCRIBED_RTOL = 1e-9
 
 
-def uses_prescribed_parameters(claim: Claim, ctx: RunContext, rtol: float = PRESCRIBED_RTOL) -> bool:
+def _uses_prescribed_parameters(claim: Claim, ctx: RunContext, rtol: float = PRESCRIBED_RTOL) -> bool:
     """Whether the run used the eps, eta (and beta) the claim prescribes on this instance."""
     vals = ctx.parameter_values()
     prescribed = claim.prescribed(**vals)
@@ -193,13 +258,13 @@ def uses_prescribed_parameters(claim: Claim, ctx: RunContext, rtol: float = PRES
     return all(np.isclose(actual[k], v, rtol=rtol, atol=0) for k, v in prescribed.items())
 
 
-def check_theorem(claim: Claim, ctx: RunContext) -> list[Outcome]:
+def _theorem(claim: Claim, ctx: RunContext) -> list[Outcome]:
     """Nonempty A and eps-solution, on this single run (every theorem is stated deterministically)."""
-    if not uses_prescribed_parameters(claim, ctx):
+    if not _uses_prescribed_parameters(claim, ctx):
         raise ValueError(f"run does not use the parameters {claim.id} prescribes "
                          f"({ {k: float(v) for k, v in claim.prescribed(**ctx.parameter_values()).items()} }); "
                          f"got eps={ctx.params.eps}, eta={ctx.params.eta}, beta={ctx.params.beta}")
-    obs, out = theorem_observations(ctx)
+    obs, out = _theorem_observations(ctx)
     vals = ctx.parameter_values() | obs
     met = bool(claim.hypotheses_hold(rtol=PRESCRIBED_RTOL, **vals))     # beta = 2/eps is ON the boundary
     details = {"A_size": obs["A_size"], "Sigma_A": obs["Sigma_A"], "K": ctx.params.K,
@@ -212,14 +277,38 @@ def check_theorem(claim: Claim, ctx: RunContext) -> list[Outcome]:
     return outcomes
 
 
-def params_for(claim: Claim, problem: ConvexLipschitzProblem, optimum: Optimum, *, T: int, E: int,
-               switching: str, K: int | None, w0: np.ndarray, beta: float | None = None,
-               record_directions: bool = True) -> FedSGMParams:
-    """Algorithm 1's parameters as ``claim`` prescribes them on this instance.
+_CHECKS = {B.lemma3.id: _lemma3, B.lemma5.id: _lemma5, B.lemma4.id: _lemma4, B.lemma4_soft.id: _lemma4,
+           B.eq5.id: _round_inequality, B.R_hard.id: _round_inequality, B.R_soft.id: _round_inequality,
+           SERVER_STEP.id: _server_step, B.S_summed.id: _summed} | dict.fromkeys(sorted(THEOREM_IDS), _theorem)
+
+
+# ---------------------------------------------------------------------------- the entry
+def check(claim: Claim, problem: Instance, trace: Trace) -> list[Outcome]:
+    """Every outcome of ``claim`` on one run: ``problem`` is the run's :class:`Instance`, ``trace`` its
+    :class:`Trace` (with the parameters it ran with). A theorem raises ``ValueError`` when the run did not use the
+    eps, eta (beta) it prescribes; Lemma 4 gives no outcome without recorded directions."""
+    handler = _CHECKS.get(claim.id)
+    if handler is None:
+        raise ValueError(f"claim {claim.id!r} has no check on a FedSGM run: one of {', '.join(_CHECKS)}")
+    return handler(claim, RunContext(problem, trace))
+
+
+def per_run_claims(switching: str) -> tuple[Claim, ...]:
+    """What every run checks before its theorems, in order: Lemmas 3, 5, 4 (hard or soft form), the round
+    inequalities ((5) and (R-hard), or (R-soft)), the server step and the summed inequality."""
+    if switching == "hard":
+        return (B.lemma3, B.lemma5, B.lemma4, B.eq5, B.R_hard, SERVER_STEP, B.S_summed)
+    return (B.lemma3, B.lemma5, B.lemma4_soft, B.R_soft, SERVER_STEP, B.S_summed)
+
+
+def params_for(claim: Claim, instance: Instance, *, T: int, E: int, switching: str, K: int | None,
+               w0: np.ndarray, beta: float | None = None, record_directions: bool = True) -> FedSGMParams:
+    """Algorithm 1's parameters as ``claim`` prescribes them on ``instance`` (whose optimum gives D).
 
     ``beta`` is only used where the claim leaves it free (Theorem 2: any beta >= 2/eps; default
     2/eps, the smallest admissible value).
     """
+    problem, optimum = instance.problem, instance.optimum
     q_u = 0.0 if K is None else problem.dim / K - 1.0
     vals = {"E": E, "T": T, "n": problem.n_clients, "q_u": q_u, "D": optimum.D, "G": problem.G, "N": 0}
     pres = claim.prescribed(**vals)
@@ -230,12 +319,3 @@ def params_for(claim: Claim, problem: ConvexLipschitzProblem, optimum: Optimum, 
         beta = None
     return FedSGMParams(T=T, E=E, eta=eta, eps=eps, switching=switching, beta=beta, K=K, w0=w0,
                         record_directions=record_directions)
-
-
-def check_run(ctx: RunContext, theorem_claims=()) -> list[Outcome]:
-    """Every per-run check: lemmas, round inequalities, summed inequality, and the given theorems."""
-    outcomes = (check_lemmas(ctx) + check_round_inequalities(ctx) + [check_server_step(ctx)]
-                + [check_summed(ctx)])
-    for claim in theorem_claims:
-        outcomes += check_theorem(claim, ctx)
-    return outcomes

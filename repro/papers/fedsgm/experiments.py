@@ -24,11 +24,11 @@ ORDER = 1   # position in listings and in the audit
 
 EXPERIMENTS = (
     Experiment("fedsgm.figure1", "Figure 1: federated Neyman-Pearson, hard vs soft switching, Rand-K K=9",
-               RUNS.figure1_specs, figure1, RUNS.validate_figure1),
+               RUNS.figure1_specs, figure1, config=RUNS.Figure1Config),
     Experiment("fedsgm.theory", "Theorems 1, 2, 6-9 and all lemmas on synthetic convex Lipschitz families",
-               RUNS.theory_specs, theory_figure, work=product_of("T", "E", "n_clients")),
+               RUNS.theory_specs, theory_figure, work=product_of("T", "E", "n_clients"), config=RUNS.TheoryConfig),
     Experiment("fedsgm.montecarlo", "Summed inequality and theorems under Rand-K, Monte Carlo over compressors",
-               RUNS.montecarlo_specs, None),
+               RUNS.montecarlo_specs, None, config=RUNS.MonteCarloConfig),
     Experiment("fedsgm.adversarial", "Search for the instance maximising observed/bound of Theorems 1 and 2",
-               RUNS.adversarial_specs, None, work=product_of("budget")),
+               RUNS.adversarial_specs, None, work=product_of("budget"), config=RUNS.AdversarialConfig),
 )

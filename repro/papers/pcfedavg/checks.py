@@ -12,10 +12,14 @@ judged at every k; the outcome reports the worst k and how many k were violated 
 
 The bounds are the sympy claims of :mod:`bounds.pcfedavg`, lambdified: the numbers checked here
 are the printed formulas, not a transcription of them.
+
+Entry: ``check(claim, problem, trace) -> list[Outcome]`` (called through :func:`repro.verify.check_claims`),
+with ``problem`` an :class:`Instance` (the problem, its reference solutions and, for Lemmas 4.1-4.2, random
+point pairs) and ``trace`` the run's PCFedAvgTrace (which carries its parameters).
 """
 from __future__ import annotations
 
-import functools
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
@@ -90,15 +94,6 @@ def _outcome(claim, name, lhs, rhs, *, sign=1.0, tol=0.0, hypotheses=True, detai
                             "rule": f"mean(lhs - rhs) -/+ {z:.2f} SE vs 0"} | (details or {}))
 
 
-def _bound(claim_id: str, observed: str, values: dict, claims: dict | None = None) -> np.ndarray:
-    claim = (claims or {}).get(claim_id) or B.claim(claim_id)
-    return _numeric(claim.bounds()[observed], values, claim_id)
-
-
-def _hyp(claim_id: str, values: dict) -> bool:
-    return bool(np.all(B.claim(claim_id).hypotheses_hold(**values)))
-
-
 def round_sums(per_k: np.ndarray, lengths) -> np.ndarray:
     """Sum of a per-iteration array (S, K) over the iterations of each round -> (S, R)."""
     edges = np.concatenate([[0], np.cumsum(lengths)])
@@ -121,95 +116,167 @@ def observed(trace) -> dict:
     }
 
 
-def check_run(problem, reference, trace, *, tol: float | None = None, claims: dict | None = None) -> list[Outcome]:
-    """Every lemma and proposition on one "full" run with S replicates.
+THEORY_CLAIM_IDS = ("pcfedavg.lemma4.3", "pcfedavg.lemma4.6", "pcfedavg.lemma4.4", "pcfedavg.lemma4.5",
+                    "pcfedavg.prop4.7", "pcfedavg.prop4.8.i", "pcfedavg.prop4.8.iii", "pcfedavg.prop4.8.ii",
+                    "pcfedavg.eq12")
+PAIR_CLAIM_IDS = ("pcfedavg.lemma4.1.i", "pcfedavg.lemma4.1", "pcfedavg.lemma4.2")
+#: The claims a "full" run checks on its trace (Lemmas 4.3-4.6, Props 4.7-4.8, (12)), and those checked on the
+#: instance's random point pairs (Lemmas 4.1-4.2), in the order their outcomes are reported.
+THEORY_CLAIMS = tuple(B.claim(cid) for cid in THEORY_CLAIM_IDS)
+PAIR_CLAIMS = tuple(B.claim(cid) for cid in PAIR_CLAIM_IDS)
 
-    ``claims`` overrides claims by id (the tests check perturbed constants with the same code)."""
-    _bound_of = functools.partial(_bound, claims=claims)
-    C = lambda cid: (claims or {}).get(cid) or B.claim(cid)  # noqa: E731
-    params = trace.params
-    values = parameter_values(problem, reference, params)
+
+@dataclass(frozen=True, eq=False)
+class Instance:
+    """What the checks need of one instance: ``problem`` (a PersonalizedProblem), its ``reference`` solutions
+    for the run's rho (x*, x*_rho and the constants D, M, Q) and, for Lemmas 4.1-4.2 only, the random point
+    ``pairs`` (:func:`sample_pairs`)."""
+
+    problem: object
+    reference: object
+    pairs: np.ndarray | None = None
+
+
+def check(claim, problem: Instance, trace) -> list[Outcome]:
+    """The outcomes of ``claim`` (one of :data:`THEORY_CLAIMS`, :data:`PAIR_CLAIMS`) on one "full" run with S
+    replicates: ``problem`` the :class:`Instance`, ``trace`` the run's PCFedAvgTrace. The bound and mode are
+    ``claim``'s own, so a claim with perturbed constants is checked by the same code (the tests' meta-checks)."""
+    checker = _CHECKS.get(claim.id)
+    if checker is None:
+        raise ValueError(f"claim {claim.id} has no run-level check in PC-FedAvg: one of "
+                         f"{', '.join(THEORY_CLAIM_IDS + PAIR_CLAIM_IDS)}")
+    return checker(claim, problem, trace)
+
+
+def reference_tolerance(reference) -> float:
+    """Certified error of the references: gap values are exact up to this."""
+    return 1e-9 * (1 + abs(reference.G_rho_star)) + 10 * reference.residual_rho * np.sqrt(reference.Q + 1)
+
+
+def _context(inst: Instance, trace) -> tuple[dict, dict, float]:
+    """(values of every symbol, observed quantities, tolerance) of a run."""
     obs = observed(trace)
-    vals = values | obs
-    # Certified error of the references: gap values are exact up to this.
-    tol = 1e-9 * (1 + abs(reference.G_rho_star)) + 10 * reference.residual_rho * np.sqrt(reference.Q + 1) \
-        if tol is None else tol
-    out = []
+    return parameter_values(inst.problem, inst.reference, trace.params) | obs, obs, \
+        reference_tolerance(inst.reference)
 
-    for cid, lhs in (("pcfedavg.lemma4.3", "sq_avg_grad"), ("pcfedavg.lemma4.6", "dist_next")):
-        out.append(_outcome(C(cid), f"{lhs} <= bound at every k", obs[lhs], _bound_of(cid, lhs, vals),
-                            tol=tol, hypotheses=_hyp(cid, vals)))
 
-    # Lemma 4.4 is deterministic: pathwise at every k and replicate.
-    cid = "pcfedavg.lemma4.4"
-    rhs = _bound_of(cid, "inner", vals)
+def _hypotheses(claim, values: dict) -> bool:
+    return bool(np.all(claim.hypotheses_hold(**values)))
+
+
+def claim_bound(claim, observed: str, values: dict) -> np.ndarray:
+    """The bound ``claim`` puts on its observed quantity ``observed``, evaluated at ``values`` (lambdified)."""
+    return _numeric(claim.bounds()[observed], values, claim.id)
+
+
+def _every_k(claim, inst, trace) -> list[Outcome]:
+    """Lemmas 4.3 and 4.6: per replicate and iteration k."""
+    lhs = {"pcfedavg.lemma4.3": "sq_avg_grad", "pcfedavg.lemma4.6": "dist_next"}[claim.id]
+    vals, obs, tol = _context(inst, trace)
+    return [_outcome(claim, f"{lhs} <= bound at every k", obs[lhs], claim_bound(claim, lhs, vals),
+                     tol=tol, hypotheses=_hypotheses(claim, vals))]
+
+
+def _lemma44(claim, inst, trace) -> list[Outcome]:
+    """Lemma 4.4 is deterministic: pathwise at every k and replicate."""
+    vals, obs, tol = _context(inst, trace)
+    rhs = claim_bound(claim, "inner", vals)
     excess = obs["inner"] - rhs
     worst = np.unravel_index(int(np.argmax(excess)), excess.shape)
-    out.append(Outcome(claim_id=cid, relation="inner <= -2 gap + L_G drift (pathwise)", mode=C(cid).mode.value,
-                       observed=float(obs["inner"][worst]), bound=float(rhs[worst]),
-                       ratio=float("nan"), passed=bool(excess.max() <= tol + 1e-9 * np.abs(rhs).max()),
-                       n_checked=int(excess.size), n_runs=int(excess.shape[0]),
-                       hypotheses_met=_hyp(cid, vals), details={"max_excess": float(excess.max())}))
+    return [Outcome(claim_id=claim.id, relation="inner <= -2 gap + L_G drift (pathwise)", mode=claim.mode.value,
+                    observed=float(obs["inner"][worst]), bound=float(rhs[worst]),
+                    ratio=float("nan"), passed=bool(excess.max() <= tol + 1e-9 * np.abs(rhs).max()),
+                    n_checked=int(excess.size), n_runs=int(excess.shape[0]),
+                    hypotheses_met=_hypotheses(claim, vals), details={"max_excess": float(excess.max())})]
 
-    # Lemma 4.5 per round, as stated for r >= 1; round 0 reported separately (Prop 4.7 uses it).
-    cid = "pcfedavg.lemma4.5"
-    rhs = _bound_of(cid, "drift_round", vals)
-    hyp = _hyp(cid, vals)
-    if params.rounds > 1:
-        out.append(_outcome(C(cid), "drift_round <= bound, rounds r >= 1", obs["drift_round"][:, 1:],
-                            np.broadcast_to(rhs, obs["drift_round"].shape)[:, 1:], tol=tol, hypotheses=hyp))
-    out.append(_outcome(C(cid), "drift_round <= bound, round r = 0", obs["drift_round"][:, :1],
-                        np.broadcast_to(rhs, obs["drift_round"].shape)[:, :1], tol=tol, hypotheses=hyp,
+
+def _lemma45(claim, inst, trace) -> list[Outcome]:
+    """Lemma 4.5 per round, as stated for r >= 1; round 0 reported separately (Prop 4.7 uses it)."""
+    vals, obs, tol = _context(inst, trace)
+    rhs = np.broadcast_to(claim_bound(claim, "drift_round", vals), obs["drift_round"].shape)
+    hyp = _hypotheses(claim, vals)
+    out = []
+    if trace.params.rounds > 1:
+        out.append(_outcome(claim, "drift_round <= bound, rounds r >= 1", obs["drift_round"][:, 1:],
+                            rhs[:, 1:], tol=tol, hypotheses=hyp))
+    out.append(_outcome(claim, "drift_round <= bound, round r = 0", obs["drift_round"][:, :1],
+                        rhs[:, :1], tol=tol, hypotheses=hyp,
                         details={"note": "the lemma is stated for r >= 1; Prop 4.7 applies it to r = 0 too"}))
-
-    for cid, lhs, sign in (("pcfedavg.prop4.7", "gap_Kstar", 1.0), ("pcfedavg.prop4.8.i", "subopt_Kstar", 1.0),
-                           ("pcfedavg.prop4.8.iii", "subopt_Kstar", -1.0)):
-        out.append(_outcome(C(cid), f"E[{lhs}] {'<=' if sign > 0 else '>='} bound", obs[lhs],
-                            _bound_of(cid, lhs, vals), sign=sign, tol=tol, hypotheses=_hyp(cid, vals)))
-    cid = "pcfedavg.prop4.8.ii"
-    out.append(_outcome(C(cid), "E[d_i^2] <= bound for every agent i", obs["infeas_i"],
-                        _bound_of(cid, "infeas_i", vals), tol=tol, hypotheses=_hyp(cid, vals)))
-    # (12): sqrt(sum_i E d_i^2) is a function of expectations: plug-in mean, judged by its delta-method SE.
-    cid = "pcfedavg.eq12"
-    total = obs["infeas_i"].sum(axis=1)
-    root = np.sqrt(total.mean())
-    se = _se(total) / (2 * root) if root > 0 else 0.0
-    bound12 = float(_bound_of(cid, "root_sum_infeas", vals))
-    out.append(Outcome(claim_id=cid, relation="sqrt(sum_i E d_i^2) <= (12)", mode=C(cid).mode.value,
-                       observed=float(root), bound=bound12, ratio=float(root / bound12) if bound12 > 0 else np.nan,
-                       passed=bool(root - Z * se <= bound12 + tol),
-                       inconclusive=bool(root - Z * se <= bound12 + tol < root + Z * se),
-                       n_runs=int(total.size), hypotheses_met=_hyp(cid, vals)))
     return out
 
 
-def check_smoothness_convexity(problem, rho: float, rng: np.random.Generator, pairs: int = 200) -> list[Outcome]:
-    """Lemmas 4.1 and 4.2 on random point pairs: for every agent i,
-    ||grad G_{i,rho}(x) - grad G_{i,rho}(y)|| / ||x - y|| against L_{G_{i,rho}} (with sigma_i) and
-    L_{G_rho} (with sigma), and the midpoint-convexity gap (G(x) + G(y))/2 - G((x + y)/2) >= 0.
+def _expectation_over_kstar(claim, inst, trace) -> list[Outcome]:
+    """Props 4.7, 4.8 (i) (upper bounds) and 4.8 (iii) (a lower bound) on E_{K*}."""
+    lhs, sign = {"pcfedavg.prop4.7": ("gap_Kstar", 1.0), "pcfedavg.prop4.8.i": ("subopt_Kstar", 1.0),
+                 "pcfedavg.prop4.8.iii": ("subopt_Kstar", -1.0)}[claim.id]
+    vals, obs, tol = _context(inst, trace)
+    return [_outcome(claim, f"E[{lhs}] {'<=' if sign > 0 else '>='} bound", obs[lhs],
+                     claim_bound(claim, lhs, vals), sign=sign, tol=tol, hypotheses=_hypotheses(claim, vals))]
 
-    Half of the pairs are spread out (blocks on both sides of the boundaries of X_i); half are
-    close pairs around a projected point, near an active face, where the projection's kink is."""
+
+def _prop48ii(claim, inst, trace) -> list[Outcome]:
+    vals, obs, tol = _context(inst, trace)
+    return [_outcome(claim, "E[d_i^2] <= bound for every agent i", obs["infeas_i"],
+                     claim_bound(claim, "infeas_i", vals), tol=tol, hypotheses=_hypotheses(claim, vals))]
+
+
+def _eq12(claim, inst, trace) -> list[Outcome]:
+    """(12): sqrt(sum_i E d_i^2) is a function of expectations: plug-in mean, judged by its delta-method SE."""
+    vals, obs, tol = _context(inst, trace)
+    total = obs["infeas_i"].sum(axis=1)
+    root = np.sqrt(total.mean())
+    se = _se(total) / (2 * root) if root > 0 else 0.0
+    bound12 = float(claim_bound(claim, "root_sum_infeas", vals))
+    return [Outcome(claim_id=claim.id, relation="sqrt(sum_i E d_i^2) <= (12)", mode=claim.mode.value,
+                    observed=float(root), bound=bound12, ratio=float(root / bound12) if bound12 > 0 else np.nan,
+                    passed=bool(root - Z * se <= bound12 + tol),
+                    inconclusive=bool(root - Z * se <= bound12 + tol < root + Z * se),
+                    n_runs=int(total.size), hypotheses_met=_hypotheses(claim, vals))]
+
+
+def sample_pairs(problem, rng: np.random.Generator, pairs: int = 200) -> np.ndarray:
+    """Random point pairs (pairs, 2, agent i, m, n) for Lemmas 4.1 and 4.2. Half of the pairs are spread out
+    (blocks on both sides of the boundaries of X_i); half are close pairs around a projected point, near an
+    active face, where the projection's kink is."""
     m, n = problem.m, problem.n
     wide = rng.normal(scale=3.0, size=(pairs // 2, 2, m, m, n))
     centre = problem.sets.project(rng.normal(scale=3.0, size=(pairs - pairs // 2, 1, m, n)))[:, :, None]
     close = centre + rng.normal(scale=1e-3, size=(pairs - pairs // 2, 2, m, m, n))
-    P = np.concatenate([wide, np.broadcast_to(close, close.shape)], axis=0)     # (pairs, 2, agent i, m, n)
+    return np.concatenate([wide, np.broadcast_to(close, close.shape)], axis=0)
+
+
+def _pairs_and_rho(inst: Instance, trace) -> tuple[np.ndarray, float]:
+    if inst.pairs is None:
+        raise ValueError("Lemmas 4.1-4.2 are checked on random point pairs: Instance.pairs (sample_pairs) is None")
+    return inst.pairs, trace.params.rho[0]
+
+
+def _lipschitz(claim, inst, trace) -> list[Outcome]:
+    """Lemma 4.1 (i) (with sigma_i) and 4.1 (with sigma): for every agent i,
+    ||grad G_{i,rho}(x) - grad G_{i,rho}(y)|| / ||x - y|| against the bound, on the random pairs."""
+    problem = inst.problem
+    P, rho = _pairs_and_rho(inst, trace)
+    m, n = problem.m, problem.n
     grads = problem.exact_local_gradients(P.reshape(-1, m, m, n), rho).reshape(P.shape)
     num = np.sqrt(np.sum((grads[:, 0] - grads[:, 1]) ** 2, axis=(-2, -1)))    # (pairs, m)
     den = np.sqrt(np.sum((P[:, 0] - P[:, 1]) ** 2, axis=(-2, -1)))
     lip = num / den
-    values = {"m": m, "L_f": problem.L_f, "rho": rho, "sigma": problem.sigma_max, "sigma_i": problem.sigma}
-    out = []
-    for cid, vals in (("pcfedavg.lemma4.1.i", values | {"lip_ratio": lip}),
-                      ("pcfedavg.lemma4.1", values | {"lip_ratio": lip})):
-        bound = np.broadcast_to(_bound(cid, "lip_ratio", vals), lip.shape)
-        worst = np.unravel_index(int(np.argmax(lip / bound)), lip.shape)
-        out.append(Outcome(claim_id=cid, relation="Lipschitz ratio of grad G_{i,rho} <= bound (random pairs)",
-                           mode=B.claim(cid).mode.value, observed=float(lip[worst]), bound=float(bound[worst]),
-                           ratio=float(lip[worst] / bound[worst]),
-                           passed=bool(np.all(lip <= bound * (1 + 1e-9) + 1e-12)), n_checked=int(lip.size)))
-    # Lemma 4.2 through G_{i,rho} summed over i (the midpoint gap of a sum of convex functions)
+    vals = {"m": m, "L_f": problem.L_f, "rho": rho, "sigma": problem.sigma_max, "sigma_i": problem.sigma,
+            "lip_ratio": lip}
+    bound = np.broadcast_to(claim_bound(claim, "lip_ratio", vals), lip.shape)
+    worst = np.unravel_index(int(np.argmax(lip / bound)), lip.shape)
+    return [Outcome(claim_id=claim.id, relation="Lipschitz ratio of grad G_{i,rho} <= bound (random pairs)",
+                    mode=claim.mode.value, observed=float(lip[worst]), bound=float(bound[worst]),
+                    ratio=float(lip[worst] / bound[worst]),
+                    passed=bool(np.all(lip <= bound * (1 + 1e-9) + 1e-12)), n_checked=int(lip.size))]
+
+
+def _convexity(claim, inst, trace) -> list[Outcome]:
+    """Lemma 4.2 through G_{i,rho} summed over i (the midpoint gap of a sum of convex functions)."""
+    problem = inst.problem
+    P, rho = _pairs_and_rho(inst, trace)
+    m = problem.m
+
     def G_all(x):                       # (..., m, m, n) -> (..., m): G_{i,rho}(x_i) for each agent i
         xbar = x.mean(axis=-2)
         fi = problem.local.values(xbar)
@@ -219,10 +286,16 @@ def check_smoothness_convexity(problem, rho: float, rng: np.random.Generator, pa
     gap = 0.5 * (G_all(P[:, 0]) + G_all(P[:, 1])) - G_all(0.5 * (P[:, 0] + P[:, 1]))
     scale = 1e-12 * (1 + np.abs(G_all(P[:, 0])) + np.abs(G_all(P[:, 1])))
     worst = np.unravel_index(int(np.argmin(gap + scale)), gap.shape)
-    out.append(Outcome(claim_id="pcfedavg.lemma4.2", relation="midpoint convexity gap of G_{i,rho} >= 0",
-                       mode=B.claim("pcfedavg.lemma4.2").mode.value, observed=float(gap[worst]), bound=0.0,
-                       ratio=float("nan"), passed=bool(np.all(gap >= -scale)), n_checked=int(gap.size)))
-    return out
+    return [Outcome(claim_id=claim.id, relation="midpoint convexity gap of G_{i,rho} >= 0",
+                    mode=claim.mode.value, observed=float(gap[worst]), bound=0.0,
+                    ratio=float("nan"), passed=bool(np.all(gap >= -scale)), n_checked=int(gap.size))]
+
+
+_CHECKS = {"pcfedavg.lemma4.3": _every_k, "pcfedavg.lemma4.6": _every_k, "pcfedavg.lemma4.4": _lemma44,
+           "pcfedavg.lemma4.5": _lemma45, "pcfedavg.prop4.7": _expectation_over_kstar,
+           "pcfedavg.prop4.8.i": _expectation_over_kstar, "pcfedavg.prop4.8.iii": _expectation_over_kstar,
+           "pcfedavg.prop4.8.ii": _prop48ii, "pcfedavg.eq12": _eq12, "pcfedavg.lemma4.1.i": _lipschitz,
+           "pcfedavg.lemma4.1": _lipschitz, "pcfedavg.lemma4.2": _convexity}
 
 
 def cr_consistency(trace) -> dict:

@@ -8,6 +8,9 @@ section is :mod:`.audit`):
 * ``pcfedavg.adversarial``  random search for the largest observed/bound, and the one-active-constraint family;
 * ``pcfedavg.comparison``   Figures 1-3: PC-FedAvg vs Penalized-FedAvg/-FedProx/-SCAFFOLD, MNIST and CIFAR-10;
 * ``pcfedavg.local_steps``  Figure 4: PC-FedAvg for 1, 5, 10, 20, 40 local steps.
+
+Each experiment's ``config`` is the frozen dataclass of one run's config, defined in the run module that builds
+its specs (``--set`` is checked against it).
 """
 from __future__ import annotations
 
@@ -24,13 +27,15 @@ ORDER = 2   # position in listings and in the audit
 
 EXPERIMENTS = (
     Experiment("pcfedavg.theory", "Lemmas 4.3-4.6, Props 4.7-4.8, (12) on synthetic instances with exact constants",
-               theory.theory_specs, theory_figure, theory.validate, work=product_of("R", "H", "S", "m", "m", "n")),
+               theory.theory_specs, theory_figure, config=theory.TheoryConfig,
+               work=product_of("R", "H", "S", "m", "m", "n")),
     Experiment("pcfedavg.rates", "Theorem 3.4 rate sweep: rho = sqrt(R), admissible and proof step sizes",
-               theory.rate_specs, rates_figure, theory.validate, work=product_of("R", "H", "S")),
+               theory.rate_specs, rates_figure, config=theory.RateConfig, work=product_of("R", "H", "S")),
     Experiment("pcfedavg.adversarial", "Largest observed/bound per claim; Prop 4.8(ii) one-active instance",
-               theory.adversarial_specs, adversarial_figure, theory.validate, work=product_of("budget", "K", "m")),
+               theory.adversarial_specs, adversarial_figure, config=(theory.SearchConfig, theory.OneActiveConfig),
+               work=product_of("budget", "K", "m")),
     Experiment("pcfedavg.comparison", "Figures 1-3: PC-FedAvg vs penalized baselines on CIFAR-10 and MNIST",
-               data_exp.comparison_specs, comparison_figures, data_exp.validate, work=data_exp.work),
+               data_exp.comparison_specs, comparison_figures, config=data_exp.DataConfig, work=data_exp.work),
     Experiment("pcfedavg.local_steps", "Figure 4: PC-FedAvg for 1, 5, 10, 20, 40 local steps",
-               data_exp.local_steps_specs, local_steps_figure, data_exp.validate, work=data_exp.work),
+               data_exp.local_steps_specs, local_steps_figure, config=data_exp.DataConfig, work=data_exp.work),
 )

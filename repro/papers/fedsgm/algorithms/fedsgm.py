@@ -80,7 +80,8 @@ class Trace:
     X_sq (T, n): ||X_j||^2;  X_mean (T, d): (1/n) sum_j X_j;
     selected (T, n, K): Rand-K kept indices (empty last axis without compression);
     uplink_bits (T,): bits sent by all clients in the round;
-    directions (T, n, E, d) or None: nu_{j,tau} (only with ``record_directions``).
+    directions (T, n, E, d) or None: nu_{j,tau} (only with ``record_directions``);
+    params: the :class:`FedSGMParams` of the run (set by :func:`run`; not an array, so not in :meth:`arrays`).
     """
 
     w: np.ndarray
@@ -96,19 +97,21 @@ class Trace:
     selected: np.ndarray
     uplink_bits: np.ndarray
     directions: np.ndarray | None = None
+    params: FedSGMParams | None = field(default=None, repr=False, compare=False)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The trace as a dict of arrays (for the result cache)."""
-        return {k: v for k, v in self.__dict__.items() if v is not None}
+        """The trace as a dict of arrays (for the result cache); ``params`` is not one of them."""
+        return {k: v for k, v in self.__dict__.items() if v is not None and k != "params"}
 
     @classmethod
-    def from_arrays(cls, arrays) -> "Trace":
-        names = cls.__dataclass_fields__
-        return cls(**{k: np.asarray(arrays[k]) for k in names if k in arrays})
+    def from_arrays(cls, arrays, params: FedSGMParams | None = None) -> "Trace":
+        names = [k for k in cls.__dataclass_fields__ if k != "params"]
+        return cls(**{k: np.asarray(arrays[k]) for k in names if k in arrays}, params=params)
 
 
 def run(problem: ConvexLipschitzProblem, params: FedSGMParams, rng: np.random.Generator) -> Trace:
-    """Algorithm 1 on ``problem``; returns the :class:`Trace`."""
+    """Algorithm 1 on ``problem`` from ``params.w0``, Rand-K draws from ``rng``; returns the :class:`Trace`
+    (which carries ``params``)."""
     n, d, T, E, eta = problem.n_clients, problem.dim, params.T, params.E, float(params.eta)
     compressor = None
     if params.K is not None:
@@ -167,7 +170,7 @@ def run(problem: ConvexLipschitzProblem, params: FedSGMParams, rng: np.random.Ge
             "check the problem's oracle for overflow")
     return Trace(w=w, f=f, g=g, sigma=sigma, f_local=f_local, g_local=g_local, drift=drift,
                  nu_sq=nu_sq, X_sq=X_sq, X_mean=X_mean, selected=selected,
-                 uplink_bits=uplink_bits, directions=directions)
+                 uplink_bits=uplink_bits, directions=directions, params=params)
 
 
 @dataclass(frozen=True)

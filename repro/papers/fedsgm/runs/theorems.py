@@ -2,6 +2,11 @@
 checks under compression and an adversarial search (their figures: :mod:`repro.papers.fedsgm.figures`; audit
 section: :mod:`repro.papers.fedsgm.audit`).
 
+Every experiment's run config is a frozen dataclass (:class:`Figure1Config`, :class:`TheoryConfig`,
+:class:`MonteCarloConfig`, :class:`AdversarialConfig`): the spec builders build each config through it, and its
+construction checks every value (a one-line ``ConfigError`` naming the key, the value and what is allowed), also
+after ``--set``.
+
 Choices the paper leaves open (Section 4.1 does not fix them; this project's defaults), named in every config
 and defaulted here:
 
@@ -25,32 +30,86 @@ constraint level    0, as in eq. (2); see the audit: problem (1) is then infeasi
 """
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
+
 import numpy as np
 
 from bounds import fedsgm as B
 
 from repro import data
 from repro.papers.fedsgm.algorithms import fedsgm as alg
-from repro.errors import ConfigError, require
+from repro.errors import ConfigError, is_int, is_real, require
 from repro.papers.fedsgm.problems.generators import random_instance
 from repro.papers.fedsgm.problems.neyman_pearson import neyman_pearson_split
 from repro.runner import RunSpec, watch
 from repro.papers.fedsgm import checks as V
-from repro.verify import outcome_arrays
-from repro.experiment import check_profile
+from repro.verify import check_claims, outcome_arrays
+from repro.experiment import PROFILES, Config, check_profile
 
 _FN = "repro.papers.fedsgm.runs.theorems."
 
-FIGURE1_DEFAULTS = {
-    "n_clients": 10, "E": 5, "T": 100, "eps": 0.1, "K": 9, "eta": 0.1, "beta": 20.0,
-    "bias": True, "labels": "sklearn", "scaling": "standard-full", "level": 0.0, "w0": "zeros",
-}
 FIGURE1_VARIANTS = {
     "default": {},
     "no_bias": {"bias": False},
     "flipped_labels": {"labels": "flipped"},
 }
 FIGURE1_SEEDS = {"quick": 3, "paper": 3}
+LABELS = ("sklearn", "flipped")
+SCALINGS = ("standard-full", "none")
+BREAST_CANCER_FEATURES = 30
+MAX_CLIENTS = 212   # samples of the smaller class: every client needs samples of both classes
+
+
+def _require_profile(profile) -> None:
+    require(profile in PROFILES, "profile", profile, f"one of {', '.join(PROFILES)}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Figure1Config(Config):
+    """One run of Figure 1 (Section 4.1). Defaults: the paper's setting and this project's choices (module doc)."""
+
+    n_clients: int = 10
+    E: int = 5
+    T: int = 100
+    eps: float = 0.1
+    K: int | None = 9
+    eta: float = 0.1
+    beta: float | None = 20.0
+    bias: bool = True
+    labels: str = "sklearn"
+    scaling: str = "standard-full"
+    level: float = 0.0
+    w0: str = "zeros"
+    switching: str
+    variant: str
+    profile: str
+
+    def __post_init__(self) -> None:
+        self.params()                   # T, E, eta, eps, switching, beta (soft), K: Algorithm 1's own checks
+        dim = BREAST_CANCER_FEATURES + int(bool(self.bias))
+        require(self.K is None or self.K <= dim, "K", self.K, f"an integer with 1 <= K <= d = {dim}")
+        require(self.beta is None or (is_real(self.beta) and self.beta > 0), "beta", self.beta,
+                "None or a finite slope > 0")
+        require(is_int(self.n_clients) and 1 <= self.n_clients <= MAX_CLIENTS, "n_clients", self.n_clients,
+                f"an integer between 1 and {MAX_CLIENTS} (each client needs samples of both classes)")
+        require(isinstance(self.bias, bool), "bias", self.bias, "true or false")
+        require(self.labels in LABELS, "labels", self.labels, "'sklearn' or 'flipped'")
+        require(self.scaling in SCALINGS, "scaling", self.scaling, "'standard-full' or 'none'")
+        require(is_real(self.level), "level", self.level, "a finite constraint level")
+        require(self.w0 == "zeros", "w0", self.w0, "'zeros'")
+        require(self.variant in FIGURE1_VARIANTS, "variant", self.variant, f"one of {', '.join(FIGURE1_VARIANTS)}")
+        _require_profile(self.profile)
+
+    def params(self) -> alg.FedSGMParams:
+        """Algorithm 1's parameters of this run (w0 = 0)."""
+        return alg.FedSGMParams(T=self.T, E=self.E, eta=self.eta, eps=self.eps, switching=self.switching,
+                                beta=self.beta, K=self.K)
+
+
+FIGURE1_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Figure1Config)
+                    if f.default is not dataclasses.MISSING}
+"""The defaulted keys of :class:`Figure1Config` (every key but switching, variant, profile)."""
 
 
 # ---------------------------------------------------------------------------- Figure 1
@@ -72,8 +131,7 @@ def run_figure1(config: dict, seed: int):
     """One FedSGM run of the NP experiment (Section 4.1): f(w_t), g(w_t), sigma_t, violations."""
     split_ss, compression_ss = np.random.SeedSequence(seed).spawn(2)
     problem, provenance = neyman_pearson_problem(config, np.random.default_rng(split_ss))
-    params = alg.FedSGMParams(T=config["T"], E=config["E"], eta=config["eta"], eps=config["eps"],
-                              switching=config["switching"], beta=config["beta"], K=config["K"])
+    params = Figure1Config.from_dict(config).params()
     trace = alg.run(problem, params, np.random.default_rng(compression_ss))
     g = trace.g[:-1]
     violated = g > params.eps
@@ -85,26 +143,14 @@ def run_figure1(config: dict, seed: int):
              "G": problem.G, "dim": problem.dim})
 
 
-def validate_figure1(config: dict) -> None:
-    """Raise a one-line ValueError for an inadmissible Figure-1 config (before anything runs)."""
-    params = alg.FedSGMParams(T=config["T"], E=config["E"], eta=config["eta"], eps=config["eps"],
-                              switching=config["switching"], beta=config["beta"], K=config["K"])
-    dim = 30 + int(bool(config["bias"]))
-    require(params.K is None or params.K <= dim, "K", params.K, f"an integer with 1 <= K <= d = {dim}")
-    require(isinstance(config["n_clients"], int) and 1 <= config["n_clients"] <= 212, "n_clients",
-            config["n_clients"], "an integer between 1 and 212 (each client needs samples of both classes)")
-    require(config["labels"] in ("sklearn", "flipped"), "labels", config["labels"], "'sklearn' or 'flipped'")
-
-
 def figure1_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
     specs = []
     for variant, overrides in FIGURE1_VARIANTS.items():
         for switching in ("hard", "soft"):
             for seed in range(FIGURE1_SEEDS[profile]):
-                config = FIGURE1_DEFAULTS | overrides | {"switching": switching, "variant": variant,
-                                                          "profile": profile}
-                specs.append(RunSpec("fedsgm.figure1", config, seed, _FN + "run_figure1"))
+                config = Figure1Config(**overrides, switching=switching, variant=variant, profile=profile)
+                specs.append(RunSpec("fedsgm.figure1", config.as_dict(), seed, _FN + "run_figure1"))
     return specs
 
 
@@ -119,6 +165,40 @@ CONSTANTS = {  # run label -> (switching, claims checked on the run, beta / eps)
     "soft-stated-beta1": ("soft", ("fedsgm.thm2",), 1.0),          # sensitivity: beta < 2/eps
     "soft-proof": ("soft", ("fedsgm.thm7.proof|fedsgm.thm9.proof",), None),
 }
+
+
+def _require_instance(c) -> None:
+    """The checks shared by :class:`TheoryConfig` and :class:`MonteCarloConfig`: one synthetic instance and run."""
+    require(c.family in FAMILIES, "family", c.family, f"one of {', '.join(FAMILIES)}")
+    require(is_int(c.dim) and c.dim >= 1 and (c.family != "piecewise_linear_1d" or c.dim == 1), "dim", c.dim,
+            "an integer >= 1 (1 for piecewise_linear_1d)")
+    require(is_int(c.n_clients) and c.n_clients >= 1, "n_clients", c.n_clients, "an integer >= 1")
+    require(is_int(c.E) and c.E >= 1, "E", c.E, "an integer number of local steps >= 1")
+    require(is_int(c.T) and c.T >= 1, "T", c.T, "an integer number of rounds >= 1")
+    require(c.K_frac is None or (is_real(c.K_frac) and 0 < c.K_frac <= 1), "K_frac", c.K_frac,
+            "None (no compression) or a fraction of the coordinates in (0, 1]")
+    require(is_real(c.w0_scale) and c.w0_scale > 0, "w0_scale", c.w0_scale, "a finite ||w0|| > 0")
+    _require_profile(c.profile)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TheoryConfig(Config):
+    """One run of ``fedsgm.theory``: an instance of ``family`` (from the seed), checked with the constants of
+    ``constants`` (a key of :data:`CONSTANTS`); Rand-K keeps K = max(1, round(K_frac d)) coordinates."""
+
+    family: str
+    dim: int
+    n_clients: int
+    E: int
+    T: int
+    K_frac: float | None
+    constants: str
+    w0_scale: float = 2.0
+    profile: str
+
+    def __post_init__(self) -> None:
+        require(self.constants in CONSTANTS, "constants", self.constants, f"one of {', '.join(CONSTANTS)}")
+        _require_instance(self)
 
 
 def _claims_for(label: str, compressed: bool) -> list:
@@ -141,30 +221,31 @@ def build_instance(config: dict, seed: int):
 
 
 def evaluate_instance(config: dict, seed: int, *, record_directions: bool = True):
-    """Run Algorithm 1 with the constants of ``config['constants']`` and check every claim on it."""
+    """Run Algorithm 1 with the constants of ``config['constants']`` and check every claim on it; returns
+    ``(instance, trace, outcomes)``. ``config`` needs the keys of :class:`TheoryConfig` but ``profile``."""
     problem, w0, K, rng = build_instance(config, seed)
-    optimum = problem.solve(w0)
+    instance = V.Instance.solved(problem, w0)
     switching, _, beta_factor = CONSTANTS[config["constants"]]
     claims = _claims_for(config["constants"], K is not None)
-    params = V.params_for(claims[0], problem, optimum, T=config["T"], E=config["E"], switching=switching,
+    params = V.params_for(claims[0], instance, T=config["T"], E=config["E"], switching=switching,
                           K=K, w0=w0, record_directions=record_directions)
     if beta_factor is not None and switching == "soft":
         params = alg.FedSGMParams(**(params.__dict__ | {"beta": beta_factor / params.eps}))
     trace = alg.run(problem, params, rng)
-    ctx = V.RunContext(problem, optimum, params, trace)
-    # Theorem 2 leaves beta free: check_theorem judges the run's own beta against beta >= 2/eps and
+    # Theorem 2 leaves beta free: its check judges the run's own beta against beta >= 2/eps and
     # records hypotheses_met = False for the beta < 2/eps sensitivity runs.
-    return ctx, V.check_run(ctx, claims)
+    return instance, trace, check_claims(V.check, V.per_run_claims(switching) + tuple(claims), instance, trace)
 
 
 def run_theory_instance(config: dict, seed: int):
-    ctx, outcomes = evaluate_instance(config, seed)
+    instance, trace, outcomes = evaluate_instance(config, seed)
+    values = V.parameter_values(instance, trace)
     arrays = outcome_arrays(outcomes) | {
-        "D": np.array(ctx.optimum.D), "G": np.array(ctx.problem.G), "eps": np.array(ctx.params.eps),
-        "eta": np.array(ctx.params.eta), "q_u": np.array(ctx.q_u), "S_T": np.array(V.summed_gap(ctx)),
-        "g": ctx.trace.g, "f": ctx.trace.f}
-    meta = {"instance": ctx.problem.describe(), "solver": ctx.optimum.solver,
-            "solver_tolerance": ctx.optimum.tolerance, "details": [o.details for o in outcomes]}
+        "D": np.array(instance.optimum.D), "G": np.array(instance.problem.G), "eps": np.array(trace.params.eps),
+        "eta": np.array(trace.params.eta), "q_u": np.array(values["q_u"]),
+        "S_T": np.array(V.summed_gap(instance, trace)), "g": trace.g, "f": trace.f}
+    meta = {"instance": instance.problem.describe(), "solver": instance.optimum.solver,
+            "solver_tolerance": instance.optimum.tolerance, "details": [o.details for o in outcomes]}
     return arrays, meta
 
 
@@ -186,10 +267,10 @@ def theory_specs(profile: str) -> list[RunSpec]:
                     for K_frac in grid["K_frac"]:
                         for label in CONSTANTS:
                             for seed in range(grid["seeds"]):
-                                config = {"family": family, "dim": FAMILY_DIMS[family], "n_clients": n,
-                                          "E": E, "T": T, "K_frac": K_frac, "constants": label,
-                                          "w0_scale": 2.0, "profile": profile}
-                                specs.append(RunSpec("fedsgm.theory", config, seed, _FN + "run_theory_instance"))
+                                config = TheoryConfig(family=family, dim=FAMILY_DIMS[family], n_clients=n,
+                                                      E=E, T=T, K_frac=K_frac, constants=label, profile=profile)
+                                specs.append(RunSpec("fedsgm.theory", config.as_dict(), seed,
+                                                     _FN + "run_theory_instance"))
     return specs
 
 
@@ -202,30 +283,71 @@ MC_RUNS = {"quick": 30, "paper": 300}
 MC_INSTANCE_SEED = 7
 
 
+@dataclass(frozen=True, kw_only=True)
+class MonteCarloConfig(Config):
+    """One run of ``fedsgm.montecarlo``: Theorem 1 (hard) or 2 (soft) with its stated constants on the instance of
+    seed :data:`MC_INSTANCE_SEED`; only the Rand-K stream depends on the run's seed."""
+
+    family: str
+    dim: int
+    n_clients: int
+    E: int
+    T: int
+    K_frac: float | None
+    w0_scale: float = 2.0
+    switching: str
+    profile: str
+
+    def __post_init__(self) -> None:
+        require(self.switching in alg.SWITCHING_RULES, "switching", self.switching,
+                f"one of {', '.join(alg.SWITCHING_RULES)}")
+        _require_instance(self)
+
+
 def run_montecarlo(config: dict, seed: int):
     """One compressed run on a fixed instance: only the Rand-K stream depends on ``seed``."""
     problem, w0, K, _ = build_instance(config, MC_INSTANCE_SEED)
-    optimum = problem.solve(w0)
+    instance = V.Instance.solved(problem, w0)
     switching = config["switching"]
     claim = B.thm1 if switching == "hard" else B.thm2
-    params = V.params_for(claim, problem, optimum, T=config["T"], E=config["E"], switching=switching, K=K,
+    params = V.params_for(claim, instance, T=config["T"], E=config["E"], switching=switching, K=K,
                           w0=w0, record_directions=False)
     trace = alg.run(problem, params, np.random.default_rng(np.random.SeedSequence([MC_INSTANCE_SEED, seed])))
-    ctx = V.RunContext(problem, optimum, params, trace)
-    obs, _ = V.theorem_observations(ctx)
-    bound = B.S_summed.evaluate(**ctx.parameter_values())["S_T"]
-    return ({"S_T": np.array(V.summed_gap(ctx)), "S_bound": np.array(bound), "eps": np.array(params.eps)}
+    obs, _ = V.theorem_observations(instance, trace)
+    bound = B.S_summed.evaluate(**V.parameter_values(instance, trace))["S_T"]
+    return ({"S_T": np.array(V.summed_gap(instance, trace)), "S_bound": np.array(bound),
+             "eps": np.array(params.eps)}
             | {k: np.array(v) for k, v in obs.items()}, {"claim": claim.id, "instance": problem.describe()})
 
 
 def montecarlo_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
-    return [RunSpec("fedsgm.montecarlo", base | {"switching": sw, "profile": profile}, seed, _FN + "run_montecarlo")
+    return [RunSpec("fedsgm.montecarlo", MonteCarloConfig(**base, switching=sw, profile=profile).as_dict(), seed,
+                    _FN + "run_montecarlo")
             for base in MC_CONFIGS for sw in ("hard", "soft") for seed in range(MC_RUNS[profile])]
 
 
 # ---------------------------------------------------------------------------- adversarial search
 ADVERSARIAL_BUDGET = {"quick": 48, "paper": 400}
+ADVERSARIAL_CONSTANTS = tuple(label for label, (_, ids, _) in CONSTANTS.items()
+                              if {"fedsgm.thm1", "fedsgm.thm2"} & set(ids))
+"""The constants whose runs check Theorem 1 or 2 (the search's target)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class AdversarialConfig(Config):
+    """One search of ``fedsgm.adversarial``: ``budget`` candidate instances checked with ``constants``."""
+
+    constants: str
+    budget: int
+    profile: str
+
+    def __post_init__(self) -> None:
+        require(self.constants in ADVERSARIAL_CONSTANTS, "constants", self.constants,
+                f"one of {', '.join(ADVERSARIAL_CONSTANTS)} (the constants that check Theorem 1 or 2)")
+        require(is_int(self.budget) and self.budget >= 1, "budget", self.budget,
+                "an integer number of candidate instances >= 1")
+        _require_profile(self.profile)
 
 
 def _theorem_ratio(config: dict, seed: int) -> tuple[float, bool]:
@@ -233,7 +355,7 @@ def _theorem_ratio(config: dict, seed: int) -> tuple[float, bool]:
 
     g(w_bar) <= eps holds on every run by convexity of g and the definition of A, so only the
     suboptimality and the non-emptiness of A can break a theorem; they are the search target."""
-    _, outcomes = evaluate_instance(config, seed, record_directions=False)
+    *_, outcomes = evaluate_instance(config, seed, record_directions=False)
     target = [o for o in outcomes if o.claim_id in ("fedsgm.thm1", "fedsgm.thm2") and o.relation[:6] == "subopt"]
     ratio = max(o.observed / o.bound if np.isfinite(o.observed) else np.inf for o in target)
     return ratio, all(o.passed for o in outcomes if o.claim_id in ("fedsgm.thm1", "fedsgm.thm2"))
@@ -282,6 +404,7 @@ def run_adversarial(config: dict, seed: int):
 
 def adversarial_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
-    return [RunSpec("fedsgm.adversarial", {"constants": label, "budget": ADVERSARIAL_BUDGET[profile],
-                                           "profile": profile}, 0, _FN + "run_adversarial")
+    return [RunSpec("fedsgm.adversarial",
+                    AdversarialConfig(constants=label, budget=ADVERSARIAL_BUDGET[profile], profile=profile).as_dict(),
+                    0, _FN + "run_adversarial")
             for label in ("hard-stated", "soft-stated")]

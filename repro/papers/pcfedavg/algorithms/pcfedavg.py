@@ -21,12 +21,15 @@ The two paths share lines 3, 6, 7, 10, the oracle and the random stream, so they
 where line 8 and (CR) differ. No Python loop over agents or blocks: the only loops are over
 rounds and local iterations (sequential by definition).
 
+Entry: ``run(problem, params, rng) -> PCFedAvgTrace``; the start z_0, the reference solutions and the
+evaluation callback are fields of :class:`PCFedAvgParams`.
+
 Recording (``record``):
-  "metrics": per round, ``evaluate(z_r, r)`` (Section 5's experiments; which iterate is
+  "metrics": per round, ``params.evaluate(z_r, r)`` (Section 5's experiments; which iterate is
              evaluated is this project's choice) and every agent's own
              block distance dist(x_i^(i), X_i) at every local iteration;
   "full":    per replicate and iteration k the quantities every lemma names
-             (needs ``reference``: x*_rho, x*, G_rho(x*_rho), f(x*));
+             (needs ``params.reference``: x*_rho, x*, G_rho(x*_rho), f(x*));
   "kstar":   only the per-replicate averages over k = 0..K-1 (the expectation over K*), for long
              rate sweeps.
 """
@@ -45,19 +48,25 @@ RECORDS = ("metrics", "full", "kstar")
 
 @dataclass(frozen=True, eq=False)
 class PCFedAvgParams:
-    """Inputs of Algorithm 1: step size gamma, penalty rho (a constant, or one value per round as in
-    Section 5's rho_r), R rounds of ``local_steps`` iterations each (T_r = r H) unless
-    ``round_lengths`` gives T_{r+1} - T_r per round (each <= H = max), update ``path``, the number
-    of Monte-Carlo ``replicates`` run together, and what to ``record``."""
+    """Inputs of Algorithm 1: step size gamma, R rounds of ``local_steps`` iterations each (T_r = r H) unless
+    ``round_lengths`` gives T_{r+1} - T_r per round (each <= H = max), the server's start z_0 = ``x0``
+    ((m, n), or (replicates, m, n) for a start per replicate; line 1 asks for z_0 in X), penalty rho (a
+    constant, or one value per round as in Section 5's rho_r), update ``path``, the number of Monte-Carlo
+    ``replicates`` run together, and what to ``record``: ``reference`` (a
+    :class:`~repro.papers.pcfedavg.problems.personalized.Reference` of this rho) is required for the "full" and
+    "kstar" records; ``evaluate(z_r, r) -> dict`` (optional) is called on the server vector of every round."""
 
     gamma: float
     rounds: int
     local_steps: int
+    x0: np.ndarray
     rho: float | tuple = 1.0
     path: str = "printed"
     replicates: int = 1
     record: str = "metrics"
     round_lengths: tuple | None = None
+    reference: object | None = None
+    evaluate: Callable | None = None
 
     def __post_init__(self) -> None:
         require(np.isfinite(self.gamma) and self.gamma > 0, "gamma", self.gamma, "a finite step size > 0")
@@ -79,6 +88,16 @@ class PCFedAvgParams:
                     "round_lengths", self.round_lengths,
                     f"{self.rounds} integers in [1, local_steps={self.local_steps}]")
             object.__setattr__(self, "round_lengths", lengths)
+        x0 = np.array(self.x0, dtype=np.float64)
+        require(x0.ndim in (2, 3) and (x0.ndim == 2 or x0.shape[0] == self.replicates)
+                and bool(np.all(np.isfinite(x0))), "x0", f"shape {x0.shape}",
+                f"a finite array of shape (m, n) or ({self.replicates}, m, n)")
+        x0.setflags(write=False)
+        object.__setattr__(self, "x0", x0)
+        require(self.record == "metrics" or self.reference is not None, "reference", None,
+                f"a Reference (x*_rho, x*) for record={self.record!r}")
+        require(self.evaluate is None or callable(self.evaluate), "evaluate", self.evaluate,
+                "None or a function (z_r, r) -> dict")
 
     @property
     def lengths(self) -> tuple:
@@ -124,19 +143,16 @@ def _stochastic_gradients(problem, x_hat, rng):
     return problem.local.stochastic_gradients(x_hat, rng)
 
 
-def run(problem, params: PCFedAvgParams, rng: np.random.Generator, x0: np.ndarray, *,
-        reference=None, evaluate: Callable | None = None) -> PCFedAvgTrace:
-    """Algorithm 1 from the server vector z_0 = ``x0`` ((m, n), or (S, m, n) for a random start per
-    replicate; line 1 asks for z_0 in X). ``reference`` (a :class:`~repro.papers.pcfedavg.problems.personalized.Reference`)
-    is required for the "full" and "kstar" records."""
+def run(problem, params: PCFedAvgParams, rng: np.random.Generator) -> PCFedAvgTrace:
+    """Algorithm 1 on ``problem`` (a :class:`~repro.papers.pcfedavg.problems.personalized.PersonalizedProblem`)
+    from the server vector z_0 = ``params.x0``, the oracle's samples drawn from ``rng``."""
     m, n, S = problem.m, problem.n, params.replicates
-    x0 = np.asarray(x0, dtype=np.float64)
-    require(x0.shape in ((m, n), (S, m, n)) and bool(np.all(np.isfinite(x0))), "x0", f"shape {x0.shape}",
+    x0 = params.x0
+    require(x0.shape in ((m, n), (S, m, n)), "x0", f"shape {x0.shape}",
             f"a finite array of shape ({m}, {n}) or ({S}, {m}, {n})")
-    require(params.record == "metrics" or reference is not None, "reference", None,
-            f"a Reference (x*_rho, x*) for record={params.record!r}")
+    reference = params.reference
     z = np.broadcast_to(x0, (S, m, n)).copy()
-    recorder = _Recorder(problem, params, reference, evaluate)
+    recorder = _Recorder(problem, params, reference, params.evaluate)
     recorder.round_start(z, 0)
     k = 0
     idx = np.arange(m)

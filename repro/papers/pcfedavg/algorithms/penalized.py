@@ -41,20 +41,23 @@ Assumptions and choices (the paper leaves them open unless said otherwise; each 
 * Randomness: one Generator ``rng``; per round, first the participant draw (if any), then per local
   step one :meth:`stochastic_gradients` call for all participants together. With the same seed,
   FedProx with mu = 0 therefore reproduces FedAvg exactly.
-* Initialization (Section 5: "from a feasible point"; which one, the paper leaves open): ``w0`` is given
+* Initialization (Section 5: "from a feasible point"; which one, the paper leaves open): ``params.w0`` is given
   by the caller (this project's default in the experiments: the zero model, feasible for every l1 ball);
   SCAFFOLD's control variates start at zero.
 
+Entry: ``run(problem, params, rng) -> PenalizedTrace`` with ``problem`` a :class:`PenalizedProblem` (the
+agents' losses and sets X_i) and the start and evaluation callbacks fields of :class:`PenalizedParams`.
+
 Vectorisation: the participating agents' local models form one (k, n) array advanced together;
-the only Python loops are over rounds and local steps. The problem's ``stochastic_gradients`` is
-called with ``agents=S_r`` when the problem accepts it (``SoftmaxClients`` does), else with a full
+the only Python loops are over rounds and local steps. The losses' ``stochastic_gradients`` is
+called with ``agents=S_r`` when they accept it (``SoftmaxClients`` does), else with a full
 (m, n) array whose non-participating rows are discarded.
 
-Recorded per round (this project's choice): ``evaluate(V, r)`` with V the global model W_r
+Recorded per round (this project's choice): ``params.evaluate(V, r)`` with V the global model W_r
 broadcast to all m agents, at r = 0 and after every aggregation (r = 1..R); ``global_dist``
 (R+1, m) = dist(W_r, X_i); for the local models before aggregation, ``local_dist`` (R, m) =
 dist(W_i, X_i) and ``local_drift`` (R, m) = ||W_i - W_r|| (NaN for agents not in S_r), and
-``evaluate_local(Y, agents, r)`` if given.
+``params.evaluate_local(Y, agents, r)`` if given.
 """
 from __future__ import annotations
 
@@ -66,8 +69,8 @@ import numpy as np
 
 from repro.errors import ConfigError, DivergenceError, is_int, is_real, require
 
-__all__ = ["METHODS", "PenalizedParams", "PenalizedTrace", "paper_params", "penalized_gradients",
-           "penalty_gradients", "penalty_schedule", "run"]
+__all__ = ["METHODS", "PenalizedParams", "PenalizedProblem", "PenalizedTrace", "paper_params",
+           "penalized_gradients", "penalty_gradients", "penalty_schedule", "run"]
 
 METHODS = ("fedavg", "fedprox", "scaffold")
 
@@ -78,23 +81,53 @@ def penalty_schedule(rounds: int, offset: float = 10_000.0, power: float = 0.25)
     return tuple(float((r + offset) ** power) for r in range(rounds))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
+class PenalizedProblem:
+    """The instance a baseline runs on: the agents' losses ``local`` (``m``, ``n``, ``stochastic_gradients``,
+    optionally with an ``agents`` argument) and the constraint sets ``sets`` (a ProductSet of ``m`` sets of
+    dim ``n``), whose penalty (rho/2) dist(W, X_i)^2 the baselines add."""
+
+    local: object
+    sets: object
+
+    def __post_init__(self) -> None:
+        m, n = int(self.local.m), int(self.local.n)
+        require(getattr(self.sets, "m", None) == m and getattr(self.sets, "dim", None) == n, "sets",
+                f"ProductSet(m={getattr(self.sets, 'm', None)}, dim={getattr(self.sets, 'dim', None)})",
+                f"one set of dim n={n} per agent (m={m})")
+
+    @property
+    def m(self) -> int:
+        return int(self.local.m)
+
+    @property
+    def n(self) -> int:
+        return int(self.local.n)
+
+
+@dataclass(frozen=True, eq=False)
 class PenalizedParams:
     """Hyperparameters of one baseline run (Section 5's settings; module docstring).
 
-    ``lr`` is eta (fedavg, fedprox) or the local step eta_l (scaffold); ``global_lr`` is eta_g;
-    ``mu`` is FedProx's proximal weight (must be 0 for the other methods); ``participating`` is
-    |S_r| (None = all agents); ``rho`` one penalty per round (length ``rounds``).
+    ``lr`` is eta (fedavg, fedprox) or the local step eta_l (scaffold); ``w0`` (n,) the start W_0;
+    ``global_lr`` is eta_g; ``mu`` is FedProx's proximal weight (must be 0 for the other methods);
+    ``participating`` is |S_r| (None = all agents); ``rho`` one penalty per round (length ``rounds``).
+    ``evaluate(V, r) -> dict[str, float]``: V = np.broadcast_to(W_r, (m, n)), r = 0..R;
+    ``evaluate_local(Y, agents, r) -> dict[str, float]``: Y (k, n) the local models of the agents
+    ``agents`` (k,) at the end of round r's local steps (before aggregation), r = 0..R-1.
     """
 
     method: str
     rounds: int
     local_steps: int
     lr: float
+    w0: np.ndarray
     rho: tuple = ()
     mu: float = 0.0
     global_lr: float = 1.0
     participating: int | None = None
+    evaluate: Callable | None = None
+    evaluate_local: Callable | None = None
 
     def __post_init__(self) -> None:
         require(self.method in METHODS, "method", self.method, f"one of {METHODS}")
@@ -125,6 +158,15 @@ class PenalizedParams:
         object.__setattr__(self, "lr", float(self.lr))
         object.__setattr__(self, "mu", float(self.mu))
         object.__setattr__(self, "global_lr", float(self.global_lr))
+        w0 = np.array(self.w0, dtype=np.float64)
+        require(w0.ndim == 1 and bool(np.all(np.isfinite(w0))), "w0", f"array of shape {w0.shape}",
+                "a finite vector of shape (n,)")
+        w0.setflags(write=False)
+        object.__setattr__(self, "w0", w0)
+        require(self.evaluate is None or callable(self.evaluate), "evaluate", self.evaluate,
+                "None or a function (V, r) -> dict")
+        require(self.evaluate_local is None or callable(self.evaluate_local), "evaluate_local",
+                self.evaluate_local, "None or a function (Y, agents, r) -> dict")
 
     def describe(self) -> dict:
         return {"method": self.method, "rounds": self.rounds, "local_steps": self.local_steps,
@@ -140,15 +182,15 @@ _PAPER = {
 }
 
 
-def paper_params(dataset: str, method: str, *, rounds: int = 100, local_steps: int = 20,
+def paper_params(dataset: str, method: str, w0, *, rounds: int = 100, local_steps: int = 20,
                  rho: tuple | None = None) -> PenalizedParams:
-    """Section 5's hyperparameters of a baseline; rho defaults to :func:`penalty_schedule` (the baselines'
-    rho is a choice the paper leaves open; this project's default is PC-FedAvg's schedule)."""
+    """Section 5's hyperparameters of a baseline started at ``w0``; rho defaults to :func:`penalty_schedule`
+    (the baselines' rho is a choice the paper leaves open; this project's default is PC-FedAvg's schedule)."""
     require(dataset in _PAPER, "dataset", dataset, f"one of {tuple(_PAPER)}")
     require(method in METHODS, "method", method, f"one of {METHODS}")
     rho = penalty_schedule(rounds) if rho is None else rho
     return PenalizedParams(method=method, rounds=rounds, local_steps=local_steps,
-                           lr=_PAPER[dataset][method], rho=rho,
+                           lr=_PAPER[dataset][method], w0=w0, rho=rho,
                            mu=_PAPER[dataset]["mu"] if method == "fedprox" else 0.0,
                            global_lr=1.0, participating=2 if method == "scaffold" else None)
 
@@ -205,9 +247,9 @@ def penalized_gradients(problem, sets, Y, rho: float) -> np.ndarray:
     return problem.gradients(Y) + penalty_gradients(sets, Y, rho)
 
 
-def _accepts_agents(problem) -> bool:
+def _accepts_agents(local) -> bool:
     try:
-        return "agents" in inspect.signature(problem.stochastic_gradients).parameters
+        return "agents" in inspect.signature(local.stochastic_gradients).parameters
     except (TypeError, ValueError):  # pragma: no cover - builtins without signature
         return False
 
@@ -233,28 +275,17 @@ class _Collector:
         return {} if self.values is None else self.values
 
 
-def run(problem, sets, params: PenalizedParams, rng: np.random.Generator, w0, evaluate:
-        Callable | None = None, evaluate_local: Callable | None = None) -> PenalizedTrace:
-    """One run of ``params.method`` (module docstring) on ``problem`` (the common objective interface:
-    ``m``, ``n``, ``stochastic_gradients``) with constraint sets ``sets`` (a ProductSet with
-    ``m`` sets of dim ``n``) from the global model ``w0`` (n,).
-
-    ``evaluate(V, r) -> dict[str, float]``: V = np.broadcast_to(W_r, (m, n)), r = 0..R.
-    ``evaluate_local(Y, agents, r) -> dict[str, float]``: Y (k, n) the local models of the agents
-    ``agents`` (k,) at the end of round r's local steps (before aggregation), r = 0..R-1.
-    """
-    m, n = int(problem.m), int(problem.n)
-    require(getattr(sets, "m", None) == m and getattr(sets, "dim", None) == n, "sets",
-           f"ProductSet(m={getattr(sets, 'm', None)}, dim={getattr(sets, 'dim', None)})",
-           f"one set of dim n={n} per agent (m={m})")
-    w0 = np.array(w0, dtype=np.float64)
-    require(w0.shape == (n,) and bool(np.all(np.isfinite(w0))), "w0",
-           f"array of shape {w0.shape}", f"a finite vector of shape ({n},)")
+def run(problem: PenalizedProblem, params: PenalizedParams, rng: np.random.Generator) -> PenalizedTrace:
+    """One run of ``params.method`` (module docstring) on ``problem`` (the agents' losses and sets) from the
+    global model ``params.w0`` (n,), the minibatches and S_r drawn from ``rng``."""
+    m, n = problem.m, problem.n
+    local, sets, evaluate, evaluate_local = problem.local, problem.sets, params.evaluate, params.evaluate_local
+    w0 = np.array(params.w0, dtype=np.float64)
+    require(w0.shape == (n,), "w0", f"array of shape {w0.shape}", f"a finite vector of shape ({n},)")
     k = m if params.participating is None else params.participating
-    require(1 <= k <= m, "participating", params.participating,
-           f"None or an integer in 1..m={m}")
+    require(1 <= k <= m, "participating", params.participating, f"None or an integer in 1..m={m}")
     R, H, lr, method = params.rounds, params.local_steps, params.lr, params.method
-    subset_oracle = _accepts_agents(problem)
+    subset_oracle = _accepts_agents(local)
     all_agents = np.arange(m)
 
     w = w0
@@ -291,11 +322,11 @@ def run(problem, sets, params: PenalizedParams, rng: np.random.Generator, w0, ev
             correction = c - c_agents[S]                           # -c_i + c, fixed in the round
         for _ in range(H):
             if k == m:
-                g = problem.stochastic_gradients(Y, rng)
+                g = local.stochastic_gradients(Y, rng)
             elif subset_oracle:
-                g = problem.stochastic_gradients(Y, rng, agents=S)
+                g = local.stochastic_gradients(Y, rng, agents=S)
             else:
-                g = problem.stochastic_gradients(full_rows(Y, S), rng)[S]
+                g = local.stochastic_gradients(full_rows(Y, S), rng)[S]
             if rho > 0:
                 g = g + penalty_gradients(sets, full_rows(Y, S), rho)[S]
             if method == "fedprox" and params.mu > 0:
@@ -317,9 +348,8 @@ def run(problem, sets, params: PenalizedParams, rng: np.random.Generator, w0, ev
         else:
             w = w + params.global_lr * delta.mean(axis=0)
         if not np.all(np.isfinite(w)):
-            raise DivergenceError(
-                f"{method} produced a non-finite global model in round {r} (lr={lr}, "
-                f"rho={rho}); reduce the step size")
+            raise DivergenceError(f"{method} produced a non-finite global model in round {r} (lr={lr}, "
+                                  f"rho={rho}); reduce the step size")
         observe(r + 1)
     return PenalizedTrace(params=params, metrics=metrics.arrays(), global_dist=global_dist,
                           local_dist=local_dist, local_drift=local_drift,

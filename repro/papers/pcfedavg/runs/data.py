@@ -2,8 +2,8 @@
 against Penalized-FedAvg / -FedProx / -SCAFFOLD (Figures 1-3) and PC-FedAvg for several numbers
 of local steps (Figure 4).
 
-Every choice the paper leaves open is a config key; this project's defaults (Section 5's stated settings are
-in ``HYPER`` below):
+Every choice the paper leaves open is a config key (one run's config: :class:`DataConfig`, whose field
+defaults are ``DEFAULTS``); this project's defaults (Section 5's stated settings are in ``HYPER`` below):
 
 ==================  ===========================================================================
 split               the full training arrays; losses on the agents' training data
@@ -33,19 +33,21 @@ dtype               float32 for the features and the products with them (the pap
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.papers.pcfedavg.algorithms import penalized
 from repro.constraints import ProductSet
-from repro.errors import ConfigError, require
+from repro.errors import ConfigError, is_int, is_real, require
 from repro.papers.pcfedavg.metrics import model_metrics
 from repro.papers.pcfedavg.problems import softmax
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem
 from repro.runner import RunSpec, watch
-from repro.experiment import check_profile
+from repro.experiment import PROFILES, Config, check_profile
 
 _FN = "repro.papers.pcfedavg.runs.data."
 METHODS = ("pcfedavg", "fedavg", "fedprox", "scaffold")
@@ -58,12 +60,24 @@ HYPER = {
     "mnist": {"tau": [188.0, 188.0, 188.0, 188.0], "gamma": 0.03, "sigma": [0.01, 0.02, 0.03, 0.04],
               "lr": 0.01, "mu": 0.1, "scaffold_lr": 0.01},
 }
-DEFAULTS = {"rounds": 100, "local_steps": 20, "batch_fraction": 0.1, "partition": "dirichlet", "alpha": 0.5,
-            "partition_seed": 0, "preprocessing": "scale", "init": "zero", "rho_schedule": "quartic_root_10000",
-            "participating": 2, "global_lr": 1.0, "path": "printed", "subsample": None, "dtype": "float32"}
 SEEDS = {"quick": 2, "paper": 5}
 SEEDS_LOCAL_STEPS = {"quick": 1, "paper": 5}   # Figure 4 sweeps 5 values of H: 1 seed keeps quick under ~30 min
 LOCAL_STEPS = (1, 5, 10, 20, 40)
+
+
+M = 4                    # agents (softmax.build's default)
+INITS = ("zero",)        # the zero matrix, feasible for every budget
+RHO_SCHEDULES = ("quartic_root_10000", "constant:<value>")
+
+
+def _constant_rho(name) -> float | None:
+    """The value of a "constant:<value>" schedule (None if ``name`` is not one)."""
+    if not (isinstance(name, str) and name.startswith("constant:")):
+        return None
+    try:
+        return float(name.split(":", 1)[1])
+    except ValueError:
+        return None
 
 
 def rho_schedule(name: str, rounds: int) -> tuple:
@@ -84,24 +98,82 @@ def clients(dataset: str, partition: str, alpha: float, partition_seed: int, pre
                          dtype=dtype)
 
 
-def validate(config: dict) -> None:
-    require(config.get("dataset") in DATASETS, "dataset", config.get("dataset"), f"one of {DATASETS}")
-    require(config.get("method") in METHODS, "method", config.get("method"), f"one of {METHODS}")
-    for key in ("rounds", "local_steps"):
-        require(isinstance(config.get(key), int) and config[key] >= 1, key, config.get(key), "an integer >= 1")
-    require(0 < config.get("batch_fraction", 0) <= 1, "batch_fraction", config.get("batch_fraction"), "in (0, 1]")
-    require(config.get("dtype") in softmax.DTYPES, "dtype", config.get("dtype"), f"one of {softmax.DTYPES}")
-    for key in ("gamma", "lr", "scaffold_lr", "mu", "global_lr"):
-        require(config.get(key, 0) >= 0, key, config.get(key), "a finite number >= 0")
-    require(len(config.get("tau", ())) == 4 and len(config.get("sigma", ())) == 4, "tau/sigma",
-            (config.get("tau"), config.get("sigma")), "4 values each (one per agent)")
+def _require_values(key: str, values, allowed: str, ok) -> None:
+    good = isinstance(values, (list, tuple)) and len(values) == M and all(is_real(v) and ok(v) for v in values)
+    require(good, key, values, allowed)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DataConfig(Config):
+    """One run of ``pcfedavg.comparison`` or ``pcfedavg.local_steps``: one method on one data set (module
+    docstring; the fields with defaults are this project's, ``DEFAULTS``), Section 5's stated values
+    (``HYPER[dataset]``) and the profile."""
+
+    rounds: int = 100
+    local_steps: int = 20
+    batch_fraction: float = 0.1
+    partition: str = "dirichlet"
+    alpha: float = 0.5
+    partition_seed: int = 0
+    preprocessing: str = "scale"
+    init: str = "zero"
+    rho_schedule: str = "quartic_root_10000"
+    participating: int = 2
+    global_lr: float = 1.0
+    path: str = "printed"
+    subsample: int | None = None
+    dtype: str = "float32"
+    tau: list
+    gamma: float
+    sigma: list
+    lr: float
+    mu: float
+    scaffold_lr: float
+    dataset: str
+    method: str
+    profile: str
+
+    def __post_init__(self) -> None:
+        require(self.dataset in DATASETS, "dataset", self.dataset, f"one of {DATASETS}")
+        require(self.method in METHODS, "method", self.method, f"one of {METHODS}")
+        require(self.profile in PROFILES, "profile", self.profile, f"one of {PROFILES}")
+        for key in ("rounds", "local_steps"):
+            require(is_int(getattr(self, key)) and getattr(self, key) >= 1, key, getattr(self, key), "an integer >= 1")
+        require(is_real(self.batch_fraction) and 0 < self.batch_fraction <= 1, "batch_fraction", self.batch_fraction,
+                "in (0, 1]")
+        require(self.partition in softmax.PARTITIONS, "partition", self.partition, f"one of {softmax.PARTITIONS}")
+        require(is_real(self.alpha) and self.alpha > 0, "alpha", self.alpha, "a finite number > 0")
+        require(is_int(self.partition_seed) and self.partition_seed >= 0, "partition_seed", self.partition_seed,
+                "an integer >= 0")
+        require(self.preprocessing in softmax.PREPROCESSINGS, "preprocessing", self.preprocessing,
+                f"one of {softmax.PREPROCESSINGS}")
+        require(self.init in INITS, "init", self.init, f"one of {INITS}")
+        constant = _constant_rho(self.rho_schedule)
+        require(self.rho_schedule == RHO_SCHEDULES[0] or (is_real(constant) and constant > 0),
+                "rho_schedule", self.rho_schedule, f"'{RHO_SCHEDULES[0]}' or 'constant:<value>' with a value > 0")
+        require(is_int(self.participating) and 1 <= self.participating <= M, "participating", self.participating,
+                f"an integer in 1..{M} (SCAFFOLD's agents per round)")
+        require(self.path in alg.PATHS, "path", self.path, f"one of {alg.PATHS}")
+        require(self.subsample is None or (is_int(self.subsample) and self.subsample >= 1), "subsample",
+                self.subsample, "None (all samples) or an integer >= 1")
+        require(self.dtype in softmax.DTYPES, "dtype", self.dtype, f"one of {softmax.DTYPES}")
+        for key in ("gamma", "lr", "scaffold_lr", "global_lr"):
+            require(is_real(getattr(self, key)) and getattr(self, key) > 0, key, getattr(self, key),
+                    "a finite step size > 0")
+        require(is_real(self.mu) and self.mu >= 0, "mu", self.mu, "a finite number >= 0")
+        _require_values("tau", self.tau, f"{M} finite l1 budgets >= 0 (one per agent)", lambda v: v >= 0)
+        _require_values("sigma", self.sigma, f"{M} finite weights > 0 (one per agent)", lambda v: v > 0)
+
+
+#: This project's defaults (the fields of :class:`DataConfig` that have one).
+DEFAULTS = {f.name: f.default for f in dataclasses.fields(DataConfig) if f.default is not dataclasses.MISSING}
 
 
 @watch("global_loss", step_sizes=("gamma", "lr", "scaffold_lr"))
 def run_data(config: dict, seed: int):
     """One method on one data set: per-round metrics (evaluated iterate, infeasibility and
     global loss: this project's defaults, module docstring)."""
-    validate(config)
+    DataConfig.from_dict(config)
     local = clients(config["dataset"], config["partition"], config["alpha"], config["partition_seed"],
                     config["preprocessing"], config["batch_fraction"], config["subsample"], config["dtype"])
     sets = ProductSet.l1_balls(np.asarray(config["tau"], dtype=float), local.n)
@@ -118,8 +190,9 @@ def run_data(config: dict, seed: int):
     if config["method"] == "pcfedavg":
         problem = PersonalizedProblem(local, sigma, sets)
         params = alg.PCFedAvgParams(gamma=config["gamma"], rounds=config["rounds"], local_steps=config["local_steps"],
-                                    rho=rhos, path=config["path"], record="metrics")
-        trace = alg.run(problem, params, rng, np.broadcast_to(w0, (local.m, local.n)), evaluate=evaluate)
+                                    x0=np.broadcast_to(w0, (local.m, local.n)), rho=rhos, path=config["path"],
+                                    record="metrics", evaluate=evaluate)
+        trace = alg.run(problem, params, rng)
         arrays = {"own_block_dist": trace.records["own_block_dist"], "local_own_dist": trace.records["local_own_dist"],
                   "local_avg_dist": trace.records["local_avg_dist"]}
     else:
@@ -128,8 +201,9 @@ def run_data(config: dict, seed: int):
             method=method, rounds=config["rounds"], local_steps=config["local_steps"],
             lr=config["scaffold_lr"] if method == "scaffold" else config["lr"],
             mu=config["mu"] if method == "fedprox" else 0.0, global_lr=config["global_lr"],
-            participating=config["participating"] if method == "scaffold" else None, rho=rhos)
-        trace = penalized.run(local, sets, params, rng, w0, evaluate=evaluate)
+            participating=config["participating"] if method == "scaffold" else None, rho=rhos, w0=w0,
+            evaluate=evaluate)
+        trace = penalized.run(penalized.PenalizedProblem(local, sets), params, rng)
         arrays = {"local_dist": np.asarray(trace.local_dist, dtype=float)}    # (R, m), NaN: agent not sampled
         if trace.sampled is not None:
             arrays["sampled"] = np.asarray(trace.sampled)
@@ -148,7 +222,9 @@ def work(config: dict) -> float:
 
 
 def _config(dataset: str, method: str, profile: str, **overrides) -> dict:
-    return DEFAULTS | HYPER[dataset] | {"dataset": dataset, "method": method, "profile": profile} | overrides
+    """One run's config: Section 5's stated values for ``dataset``, this project's defaults, ``overrides``."""
+    return DataConfig(**(HYPER[dataset] | {"dataset": dataset, "method": method, "profile": profile} | overrides)
+                      ).as_dict()
 
 
 def comparison_specs(profile: str) -> list[RunSpec]:

@@ -15,23 +15,32 @@ Sections 3-4; the paper has no synthetic experiments).
 Choices the paper leaves open, named in every config: the start z_0 (``start``: "feasible"
 = Pi_X of a Gaussian vector, or "x_star" = the solution of (1)); T_r = r H; the noise law
 N(0, nu^2/n I); S replicates; the reference tolerances (recorded per run).
+
+One run's config is a frozen dataclass (:class:`TheoryConfig`, :class:`RateConfig`; the adversarial
+experiment's two kinds of run: :class:`SearchConfig`, :class:`OneActiveConfig`, the experiment's two config shapes) whose construction checks
+every value.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
+from bounds import pcfedavg as B
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.constraints import Box, ProductSet, Whole
-from repro.errors import require
+from repro.errors import is_int, is_real, require
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem, Quadratic
-from repro.papers.pcfedavg.problems.instances import random_instance
+from repro.papers.pcfedavg.problems.instances import FAMILIES, SET_KINDS, random_instance
 from repro.runner import RunSpec
-from repro.verify import outcome_arrays
+from repro.verify import check_claims, outcome_arrays
 from repro.papers.pcfedavg import checks as V
-from repro.experiment import check_profile
+from repro.experiment import PROFILES, Config, check_profile
 
 _FN = "repro.papers.pcfedavg.runs.theory."
+STARTS = ("feasible", "x_star")
+GAMMA_RULES = ("admissible", "proof")
 
 
 def _rngs(seed: int, config_key: int = 0):
@@ -40,20 +49,129 @@ def _rngs(seed: int, config_key: int = 0):
     return np.random.default_rng(inst), np.random.default_rng(run), np.random.default_rng(kstar)
 
 
-def validate(config: dict) -> None:
-    """One-line errors, before anything runs, for the numeric keys a theory run reads (when present)."""
-    for key in ("m", "n", "H", "R", "S", "K", "budget"):
-        if key in config:
-            require(isinstance(config[key], int) and config[key] >= 1, key, config[key], "an integer >= 1")
-    if "m" in config:
-        require(config["m"] >= 2, "m", config["m"], "an integer >= 2 (Theorem 3.4 assumes m >= 2 agents)")
-    if "gamma_frac" in config:
-        require(0 < config["gamma_frac"] <= 1, "gamma_frac", config["gamma_frac"],
+# ---------------------------------------------------------------------------- configs
+def _require_count(key: str, value, least: int = 1) -> None:
+    require(is_int(value) and value >= least, key, value, f"an integer >= {least}")
+
+
+def _require_range(key: str, value, *, positive: bool = False) -> None:
+    """A finite number in [0, 1e6), or in (0, 1e6) when ``positive``."""
+    ok = is_real(value) and (value > 0 if positive else value >= 0) and value < 1e6
+    require(ok, key, value, f"a finite number in {'(' if positive else '['}0, 1e6)")
+
+
+def _require_agents(m) -> None:
+    _require_count("m", m)
+    require(m >= 2, "m", m, "an integer >= 2 (Theorem 3.4 assumes m >= 2 agents)")
+
+
+def _check_instance(c) -> None:
+    """The keys of a synthetic instance (:func:`~repro.papers.pcfedavg.problems.instances.random_instance`)."""
+    require(c.family in FAMILIES, "family", c.family, f"one of {FAMILIES}")
+    require(isinstance(c.sets, (list, tuple)) and len(c.sets) >= 1 and all(k in SET_KINDS for k in c.sets),
+            "sets", c.sets, f"a non-empty list of kinds among {SET_KINDS}")
+    _require_agents(c.m)
+    _require_count("n", c.n)
+    _require_count("H", c.H)
+    _require_range("nu", c.nu)
+    require(c.sigma == "hetero" or (is_real(c.sigma) and 0 < c.sigma < 1e6), "sigma", c.sigma,
+            "'hetero' or a finite number in (0, 1e6)")
+    _require_range("target_scale", c.target_scale)
+    require(c.start in STARTS, "start", c.start, f"one of {STARTS}")
+    require(c.profile in PROFILES, "profile", c.profile, f"one of {PROFILES}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TheoryConfig(Config):
+    """One run of ``pcfedavg.theory``: an instance (family, set kinds cycled over the agents, m, n, noise nu,
+    sigma_i, target scale, start), R rounds of H local steps, S replicates, rho, gamma = gamma_frac * gamma_max
+    and the update path."""
+
+    family: str
+    sets: list
+    m: int
+    n: int
+    H: int
+    nu: float
+    R: int
+    S: int
+    rho: float = 4.0
+    gamma_frac: float = 1.0
+    sigma: str | float = "hetero"
+    target_scale: float = 3.0
+    start: str = "feasible"
+    path: str = "compact"
+    profile: str
+
+    def __post_init__(self) -> None:
+        _check_instance(self)
+        _require_count("R", self.R)
+        _require_count("S", self.S)
+        _require_range("rho", self.rho, positive=True)
+        require(is_real(self.gamma_frac) and 0 < self.gamma_frac <= 1, "gamma_frac", self.gamma_frac,
                 "a number in (0, 1]: gamma = gamma_frac * gamma_max, and Props 4.7-4.8 assume gamma <= gamma_max")
-    for key in ("rho", "nu", "target_scale", "target"):
-        if key in config:
-            require(isinstance(config[key], (int, float)) and 0 <= config[key] < 1e6, key, config[key],
-                    "a finite number in [0, 1e6)")
+        require(self.path in alg.PATHS, "path", self.path, f"one of {alg.PATHS}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RateConfig(Config):
+    """One point of ``pcfedavg.rates``: an instance (keys as in :class:`TheoryConfig`), R rounds, S replicates
+    and the step-size rule (rho = sqrt(R) is set by the run)."""
+
+    family: str
+    sets: list
+    m: int
+    n: int
+    H: int
+    nu: float
+    sigma: str | float
+    target_scale: float
+    start: str
+    R: int
+    S: int
+    gamma_rule: str
+    profile: str
+
+    def __post_init__(self) -> None:
+        _check_instance(self)
+        _require_count("R", self.R)
+        _require_count("S", self.S)
+        require(self.gamma_rule in GAMMA_RULES, "gamma_rule", self.gamma_rule, f"one of {GAMMA_RULES}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SearchConfig(Config):
+    """The random search of ``pcfedavg.adversarial``: ``budget`` random instances."""
+
+    budget: int
+    profile: str
+
+    def __post_init__(self) -> None:
+        _require_count("budget", self.budget)
+        require(self.profile in PROFILES, "profile", self.profile, f"one of {PROFILES}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class OneActiveConfig(Config):
+    """A run of ``pcfedavg.adversarial`` on the one-active-constraint instance (:func:`one_active_instance`):
+    m agents, K iterations, rho, sigma_i = sigma, target."""
+
+    search: str = "one_active"
+    m: int
+    K: int
+    rho: float
+    sigma: float
+    target: float
+    profile: str
+
+    def __post_init__(self) -> None:
+        require(self.search == "one_active", "search", self.search, "'one_active'")
+        _require_agents(self.m)
+        _require_count("K", self.K)
+        _require_range("rho", self.rho, positive=True)
+        _require_range("sigma", self.sigma, positive=True)
+        _require_range("target", self.target)
+        require(self.profile in PROFILES, "profile", self.profile, f"one of {PROFILES}")
 
 
 def build_instance(config: dict, rng: np.random.Generator):
@@ -88,7 +206,8 @@ def _start(problem, ref0, z0, config):
 
 
 def prepare(config: dict, seed: int):
-    """Instance, reference solution, parameters and rngs for one run."""
+    """(problem, reference solution, parameters of Algorithm 1 (with the start z_0 and the reference), run rng,
+    K* rng) for one run."""
     inst_rng, run_rng, kstar_rng = _rngs(seed)
     problem, z0 = build_instance(config, inst_rng)
     rho = float(config["rho"])
@@ -96,9 +215,9 @@ def prepare(config: dict, seed: int):
         z0 = problem.solve(rho, z0).x_star
     ref = problem.solve(rho, z0)
     params = alg.PCFedAvgParams(gamma=step_size(problem, config), rounds=config["R"], local_steps=config["H"],
-                                rho=rho, path=config.get("path", "compact"), replicates=config["S"],
-                                record=config.get("record", "full"))
-    return problem, z0, ref, params, run_rng, kstar_rng
+                                x0=z0, rho=rho, path=config.get("path", "compact"), replicates=config["S"],
+                                record=config.get("record", "full"), reference=ref)
+    return problem, ref, params, run_rng, kstar_rng
 
 
 def _reference_arrays(problem, ref, params) -> dict:
@@ -113,9 +232,10 @@ def _reference_arrays(problem, ref, params) -> dict:
 
 # ---------------------------------------------------------------------------- theory grid
 def run_theory_instance(config: dict, seed: int):
-    problem, z0, ref, params, run_rng, kstar_rng = prepare(config, seed)
-    trace = alg.run(problem, params, run_rng, z0, reference=ref)
-    outcomes = V.check_run(problem, ref, trace) + V.check_smoothness_convexity(problem, params.rho[0], kstar_rng)
+    problem, ref, params, run_rng, kstar_rng = prepare(config, seed)
+    trace = alg.run(problem, params, run_rng)
+    instance = V.Instance(problem, ref, pairs=V.sample_pairs(problem, kstar_rng))
+    outcomes = check_claims(V.check, V.THEORY_CLAIMS + V.PAIR_CLAIMS, instance, trace)
     r = trace.records
     arrays = outcome_arrays(outcomes) | _reference_arrays(problem, ref, params) | {
         "cr_residual_max": np.array(r["cr_residual"].max()),
@@ -145,15 +265,13 @@ def theory_configs(profile: str) -> list[dict]:
             for m in g["m"]:
                 for H in g["H"]:
                     for nu in g["nu"]:
-                        configs.append({"family": family, "sets": list(sets), "m": m, "n": g["n"], "H": H,
-                                        "nu": nu, "R": g["R"], "S": g["S"], "rho": 4.0, "gamma_frac": 1.0,
-                                        "sigma": "hetero", "target_scale": 3.0, "start": "feasible",
-                                        "path": "compact", "profile": profile})
+                        configs.append(TheoryConfig(family=family, sets=list(sets), m=m, n=g["n"], H=H, nu=nu,
+                                                    R=g["R"], S=g["S"], profile=profile).as_dict())
     # Sensitivity: inactive targets, small step, large penalty, the printed update path.
     base = configs[0] | {"m": 4, "H": 4, "nu": 0.5, "sets": ["box", "l2_ball", "l1_ball", "whole"]}
     for variant in ({"target_scale": 0.0}, {"gamma_frac": 0.1}, {"rho": 40.0}, {"path": "printed"},
                     {"sigma": 1.0}, {"start": "x_star"}):
-        configs.append(base | variant)
+        configs.append(TheoryConfig(**(base | variant)).as_dict())
     return configs
 
 
@@ -170,8 +288,8 @@ RATE_S = {"quick": 32, "paper": 128}
 
 def run_rate_point(config: dict, seed: int):
     config = config | {"rho": float(np.sqrt(config["R"])), "record": "kstar"}
-    problem, z0, ref, params, run_rng, _ = prepare(config, seed)
-    trace = alg.run(problem, params, run_rng, z0, reference=ref)
+    problem, ref, params, run_rng, _ = prepare(config, seed)
+    trace = alg.run(problem, params, run_rng)
     r = trace.records
     arrays = _reference_arrays(problem, ref, params) | {
         "subopt": r["kstar_subopt"], "infeas": r["kstar_infeas"], "gapG": r["kstar_gap"]}
@@ -180,9 +298,9 @@ def run_rate_point(config: dict, seed: int):
 
 def rate_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
-    return [RunSpec("pcfedavg.rates", RATE_INSTANCE | {"R": R, "S": RATE_S[profile], "gamma_rule": rule,
-                                                        "profile": profile}, 0, _FN + "run_rate_point")
-            for rule in ("admissible", "proof") for R in RATE_GRID[profile]]
+    return [RunSpec("pcfedavg.rates", RateConfig(**RATE_INSTANCE, R=R, S=RATE_S[profile], gamma_rule=rule,
+                                                 profile=profile).as_dict(), 0, _FN + "run_rate_point")
+            for rule in GAMMA_RULES for R in RATE_GRID[profile]]
 
 
 def fit_exponent(R: np.ndarray, samples: list[np.ndarray], level: float = 0.95) -> dict:
@@ -236,9 +354,9 @@ def run_adversarial(config: dict, seed: int):
     failures = []
     for trial in range(config["budget"]):
         cand = _random_config(rng)
-        problem, z0, ref, params, run_rng, _ = prepare(cand, trial)
-        trace = alg.run(problem, params, run_rng, z0, reference=ref)
-        outcomes = V.check_run(problem, ref, trace)
+        problem, ref, params, run_rng, _ = prepare(cand, trial)
+        trace = alg.run(problem, params, run_rng)
+        outcomes = check_claims(V.check, V.THEORY_CLAIMS, V.Instance(problem, ref), trace)
         failures += [(trial, o.claim_id, o.relation) for o in outcomes if not o.passed]
         for cid in ADV_TARGETS:
             ratio = _worst_ratio(outcomes, cid)
@@ -260,25 +378,26 @@ def run_one_active(config: dict, seed: int):
     the admissible gamma, start at x* (feasible, so line 1 of Algorithm 1 is met)."""
     cfg = config | {"family": "one_active", "H": 1, "R": config["K"], "S": 1, "start": "x_star",
                     "record": "kstar", "gamma_frac": 1.0}
-    problem, z0, ref, params, run_rng, _ = prepare(cfg, seed)
-    trace = alg.run(problem, params, run_rng, z0, reference=ref)
+    problem, ref, params, run_rng, _ = prepare(cfg, seed)
+    trace = alg.run(problem, params, run_rng)
     infeas = trace.records["kstar_infeas"][0]          # E_{K*} d_i^2, exact (deterministic run)
     values = V.parameter_values(problem, ref, params)
-    bound = float(V._bound("pcfedavg.prop4.8.ii", "infeas_i", values | {"infeas_i": infeas}))
+    claim = B.claim("pcfedavg.prop4.8.ii")
+    bound = float(V.claim_bound(claim, "infeas_i", values | {"infeas_i": infeas}))
     require(np.isfinite(bound), "bound", bound, "a finite value of Prop 4.8 (ii)")
     arrays = _reference_arrays(problem, ref, params) | {
         "infeas": infeas, "bound": np.array(bound), "ratio": np.array(infeas.max() / bound),
         "m2D_over_rho2": np.array(problem.m ** 2 * ref.D / params.rho[0] ** 2),
-        "hypotheses_met": np.array(bool(np.all(V.B.claim("pcfedavg.prop4.8.ii").hypotheses_hold(**values))))}
+        "hypotheses_met": np.array(bool(np.all(claim.hypotheses_hold(**values))))}
     return arrays, {"instance": problem.describe(), "solvers": ref.solvers}
 
 
 def adversarial_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
-    specs = [RunSpec("pcfedavg.adversarial", {"budget": ADV_BUDGET[profile], "profile": profile}, 0,
+    specs = [RunSpec("pcfedavg.adversarial", SearchConfig(budget=ADV_BUDGET[profile], profile=profile).as_dict(), 0,
                      _FN + "run_adversarial")]
     grid = ONE_ACTIVE[profile]
-    specs += [RunSpec("pcfedavg.adversarial", {"search": "one_active", "m": m, "K": K, "rho": 10.0, "sigma": 1.0,
-                                               "target": 3.0, "profile": profile}, 0, _FN + "run_one_active")
+    specs += [RunSpec("pcfedavg.adversarial", OneActiveConfig(m=m, K=K, rho=10.0, sigma=1.0, target=3.0,
+                                                              profile=profile).as_dict(), 0, _FN + "run_one_active")
               for m in grid["m"] for K in grid["K"]]
     return specs
