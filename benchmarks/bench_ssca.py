@@ -129,8 +129,9 @@ def require_mnist() -> None:
 
 
 def setting(mode: str, batch: int, seed: int):
-    """(problem, params factory T -> SSCAParams, omega1, client_indices, config) exactly as
-    ``repro.papers.ssca.runs.mnist.run_mnist_ssca`` builds them for (27), without the checkpoint monitor."""
+    """(problem, params factory T -> SSCAParams (holding omega1 and, sample-based, client_indices), omega1,
+    client_indices, config) exactly as ``repro.papers.ssca.runs.mnist.run_mnist_ssca`` builds them for (27),
+    without the checkpoint monitor."""
     from repro.papers.ssca.algorithms import ssca as alg
     from repro.papers.ssca.runs import mnist as mn
 
@@ -141,7 +142,8 @@ def setting(mode: str, batch: int, seed: int):
 
     def params(T: int):
         return alg.SSCAParams(tau=config["tau"], steps=alg.PowerLawSteps.section_vi(a1, a2, alpha), iterations=T,
-                              batch=batch, penalty=config["penalty"])
+                              batch=batch, omega1=omega1, penalty=config["penalty"],
+                              client_indices=client_indices if mode == "sample" else None)
     return problem, params, omega1, client_indices, config
 
 
@@ -185,6 +187,31 @@ class OraclePeak:
 
 
 # ---------------------------------------------------------------------------- (i) one iteration
+def _memory_and_phases(run, problem, oracle_name: str, ce_name: str, T_long: int) -> tuple[int, int, dict]:
+    """For ``run(T)``: the tracemalloc peak of a T = 2 run, the peak of its oracle calls (:class:`OraclePeak`), and
+    per T in (2, T_long) an instrumented run's (wall seconds, oracle seconds, network seconds, oracle calls)."""
+    gc.collect()
+    tracemalloc.start()
+    oracle_peak = OraclePeak(problem, oracle_name)
+    try:
+        tracemalloc.reset_peak()
+        run(2)
+        run_peak = max(oracle_peak.outer, tracemalloc.get_traced_memory()[1])
+    finally:
+        oracle_peak.remove()
+        tracemalloc.stop()
+
+    instrumented = {}
+    for T in (2, T_long):               # the difference of the two removes the per-run set-up
+        oracle, ce = Probe("oracle", problem, oracle_name), Probe("network", problem, ce_name)
+        gc.collect()
+        with probed([oracle, ce]):
+            t = time.perf_counter()
+            run(T)
+            instrumented[T] = (time.perf_counter() - t, oracle.seconds, ce.seconds, oracle.calls)
+    return run_peak, oracle_peak.peak, instrumented
+
+
 def bench_iteration(args) -> dict:
     from repro.papers.ssca.algorithms import ssca as alg
 
@@ -203,11 +230,8 @@ def bench_iteration(args) -> dict:
             peak = matmul_rate(PEAK_ROWS, net.K, net.J, rng)
         oracle_name, ce_name = ("batch_sums", "_ce") if mode == "sample" else ("block_batch_sums", "_ce_blocks")
 
-        def run(T: int, problem=problem, params=params, omega1=omega1, client_indices=client_indices, mode=mode):
-            r = np.random.default_rng(args.seed)
-            if mode == "sample":
-                return alg.run_sample_based(problem, params(T), r, omega1, client_indices)
-            return alg.run_feature_based(problem, params(T), r, omega1)
+        algorithm = alg.run_sample_based if mode == "sample" else alg.run_feature_based
+        run = lambda T, p=problem, f=params, a=algorithm: a(p, f(T), np.random.default_rng(args.seed))  # noqa: E731
 
         run(T_long)                                                   # warm-up
         short = time_calls(lambda: run(2), args.repeats)
@@ -216,25 +240,7 @@ def bench_iteration(args) -> dict:
         per_iter = (long["wall_seconds_min"] - short["wall_seconds_min"]) / updates
         per_iter_median = (long["wall_seconds_median"] - short["wall_seconds_median"]) / updates
 
-        gc.collect()
-        tracemalloc.start()
-        oracle_peak = OraclePeak(problem, oracle_name)
-        try:
-            tracemalloc.reset_peak()
-            run(2)
-            run_peak = max(oracle_peak.outer, tracemalloc.get_traced_memory()[1])
-        finally:
-            oracle_peak.remove()
-            tracemalloc.stop()
-
-        instrumented = {}
-        for T in (2, T_long):               # the difference of the two removes the per-run set-up
-            oracle, ce = Probe("oracle", problem, oracle_name), Probe("network", problem, ce_name)
-            gc.collect()
-            with probed([oracle, ce]):
-                t = time.perf_counter()
-                run(T)
-                instrumented[T] = (time.perf_counter() - t, oracle.seconds, ce.seconds, oracle.calls)
+        run_peak, oracle_call_peak, instrumented = _memory_and_phases(run, problem, oracle_name, ce_name, T_long)
         (short_total, short_oracle, short_ce, short_calls), (long_total, long_oracle, long_ce, long_calls) = \
             instrumented[2], instrumented[T_long]
         calls = long_calls - short_calls
@@ -254,7 +260,7 @@ def bench_iteration(args) -> dict:
             "lam": config["lam"], "build_seconds_not_timed": build_s, "T_short": 2, "T_long": T_long,
             "runs_T2": short, "runs_Tlong": long,
             "seconds_per_iteration_min": per_iter, "seconds_per_iteration_median": per_iter_median,
-            "tracemalloc_peak_mib_T2_run": run_peak / 2**20, "tracemalloc_oracle_call_peak_mib": oracle_peak.peak / 2**20,
+            "tracemalloc_peak_mib_T2_run": run_peak / 2**20, "tracemalloc_oracle_call_peak_mib": oracle_call_peak / 2**20,
             "maxrss_mib": maxrss_mib(),
             "flops_per_iteration": flops, "executed_flops_per_iteration": executed,
             "gflops": flops / per_iter / 1e9 if per_iter > 0 else float("nan"),

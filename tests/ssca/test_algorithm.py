@@ -111,8 +111,16 @@ def _partition(n, clients, seed=1):
 
 
 def _params(T=12, B=3, tau=0.5, c=50.0, steps=None, **kw):
+    """SSCAParams from _omega1() (unless ``omega1`` is given); ``kw``: client_indices, monitor, ..."""
     steps = steps or ssca.PowerLawSteps(a1=0.6, alpha=0.4, a2=0.8, beta=0.45)
+    kw.setdefault("omega1", _omega1())
     return ssca.SSCAParams(tau=tau, steps=steps, iterations=T, batch=B, penalty=c, **kw)
+
+
+def _sgd_params(lr_a, lr_alpha, T, B, **kw):
+    """SGDParams from _omega1() (unless ``omega1`` is given)."""
+    kw.setdefault("omega1", _omega1())
+    return sgd.SGDParams(lr_a=lr_a, lr_alpha=lr_alpha, iterations=T, batch=B, **kw)
 
 
 def _omega1(d=6, seed=7):
@@ -212,14 +220,14 @@ def test_a_recursion_and_server_step_match_independent_cvxpy(kind, mode):
     problem = PROBLEMS[kind]()
     T, B, I = 10, 3, 4
     monitor, checkpoints, states = _capture_states(T)
-    params = _params(T=T, B=B if mode == "sample" else I * B, record_batches=True, checkpoints=checkpoints)
+    params = _params(T=T, B=B if mode == "sample" else I * B, record_batches=True, checkpoints=checkpoints,
+                     client_indices=_partition(40, I) if mode == "sample" else None, monitor=monitor)
     if mode == "sample":
-        tr = ssca.run_sample_based(problem, params, np.random.default_rng(3), _omega1(), _partition(40, I),
-                                   monitor=monitor)
+        tr = ssca.run_sample_based(problem, params, np.random.default_rng(3))
         batches = tr.batches.reshape(T - 1, -1)
         weights = np.full(I * B, (40 // I) / (B * 40))
     else:
-        tr = ssca.run_feature_based(problem, params, np.random.default_rng(3), _omega1(), monitor=monitor)
+        tr = ssca.run_feature_based(problem, params, np.random.default_rng(3))
         batches, weights = tr.batches, np.full(I * B, 1.0 / (I * B))
     assert len(states) == T and states[0].omega_bar is None
     iterates = [s.omega for s in states]
@@ -261,7 +269,7 @@ def test_exact_objective_without_constraints_gives_zero_server_solution():
     problem = LogisticFamily(X, Y[:, :1], loss=[0], lam=[2.0], levels=[])
     sol, route = ssca.solve_server_problem(np.ones((1, 6)), np.zeros(0), np.zeros(0), 0.5, 1.0, 2.0)
     assert route == "closed_form" and np.all(sol.omega_bar == 0)
-    tr = ssca.run_feature_based(problem, _params(T=4, B=5), np.random.default_rng(0), _omega1())
+    tr = ssca.run_feature_based(problem, _params(T=4, B=5), np.random.default_rng(0))
     np.testing.assert_allclose(tr.omega_final, np.prod(1 - tr.gamma) * _omega1(), rtol=1e-14)
 
 
@@ -375,11 +383,10 @@ def test_b_lemma1_route_matches_brentq_route():
 def test_c_sample_based_equals_feature_based_on_the_union_batch(kind):
     problem = PROBLEMS[kind]()
     I, B, T = 4, 2, 40
-    p_s = _params(T=T, B=B, record_batches=True, c=1e3)
-    tr_s = ssca.run_sample_based(problem, p_s, np.random.default_rng(21), _omega1(), _partition(40, I))
-    p_f = _params(T=T, B=I * B, c=1e3)
-    tr_f = ssca.run_feature_based(problem, p_f, np.random.default_rng(99), _omega1(),
-                                  batches=tr_s.batches.reshape(T - 1, I * B))
+    p_s = _params(T=T, B=B, record_batches=True, c=1e3, client_indices=_partition(40, I))
+    tr_s = ssca.run_sample_based(problem, p_s, np.random.default_rng(21))
+    p_f = _params(T=T, B=I * B, c=1e3, replay_batches=tr_s.batches.reshape(T - 1, I * B))
+    tr_f = ssca.run_feature_based(problem, p_f, np.random.default_rng(99))
     scale = np.abs(tr_s.omega_final).max()
     tol = 1e-12
     assert np.abs(tr_s.omega_final - tr_f.omega_final).max() <= tol * scale
@@ -404,10 +411,9 @@ def test_d_converges_on_strongly_convex_logistic_and_short_run_does_not():
     w1 = 3.0 * _omega1()
     start = _grad_norm(problem, w1)
     tol = 0.01 * start        # seeds 0-5 reach 0.0015-0.0043 x start at T = 2000 (tau = 0.25); T = 5: ~0.5
-    long = ssca.run_sample_based(problem, _params(T=2000, B=3, tau=0.25, steps=steps), np.random.default_rng(0),
-                                 w1, _partition(40, 4))
-    short = ssca.run_sample_based(problem, _params(T=5, B=3, tau=0.25, steps=steps), np.random.default_rng(0),
-                                  w1, _partition(40, 4))
+    run = dict(B=3, tau=0.25, steps=steps, omega1=w1, client_indices=_partition(40, 4))
+    long = ssca.run_sample_based(problem, _params(T=2000, **run), np.random.default_rng(0))
+    short = ssca.run_sample_based(problem, _params(T=5, **run), np.random.default_rng(0))
     assert _grad_norm(problem, long.omega_final) < tol
     assert _grad_norm(problem, short.omega_final) > tol
 
@@ -416,10 +422,10 @@ def test_d_converges_on_strongly_convex_logistic_and_short_run_does_not():
 @pytest.mark.parametrize("kind", ["M0", "M1_exact"])
 def test_e_same_seed_same_trace_different_seed_different_batches(kind):
     problem = PROBLEMS[kind]()
-    params = _params(T=15, B=2, record_batches=True, checkpoints=(1, 8, 15))
     mon = lambda t, s: {"norm": float(np.linalg.norm(s.omega)), "t": t}  # noqa: E731
-    run = lambda seed: ssca.run_sample_based(problem, params, np.random.default_rng(seed), _omega1(),  # noqa: E731
-                                             _partition(40, 4), monitor=mon)
+    params = _params(T=15, B=2, record_batches=True, checkpoints=(1, 8, 15), client_indices=_partition(40, 4),
+                     monitor=mon)
+    run = lambda seed: ssca.run_sample_based(problem, params, np.random.default_rng(seed))  # noqa: E731
     a, b, c = run(4), run(4), run(5)
     for name in ("rho", "gamma", "step_norm", "omega_norm", "batch_value", "omega_final", "batches"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
@@ -427,9 +433,9 @@ def test_e_same_seed_same_trace_different_seed_different_batches(kind):
     np.testing.assert_array_equal(a.monitor["norm"], b.monitor["norm"])
     assert a.monitor["norm"][-1] == pytest.approx(np.linalg.norm(a.omega_final))
     assert not np.array_equal(a.batches, c.batches)
-    f1 = ssca.run_feature_based(problem, _params(T=15, B=6, record_batches=True), np.random.default_rng(4), _omega1())
-    f2 = ssca.run_feature_based(problem, _params(T=15, B=6, record_batches=True), np.random.default_rng(4), _omega1())
-    f3 = ssca.run_feature_based(problem, _params(T=15, B=6, record_batches=True), np.random.default_rng(6), _omega1())
+    f1 = ssca.run_feature_based(problem, _params(T=15, B=6, record_batches=True), np.random.default_rng(4))
+    f2 = ssca.run_feature_based(problem, _params(T=15, B=6, record_batches=True), np.random.default_rng(4))
+    f3 = ssca.run_feature_based(problem, _params(T=15, B=6, record_batches=True), np.random.default_rng(6))
     np.testing.assert_array_equal(f1.omega_final, f2.omega_final)
     assert not np.array_equal(f1.batches, f3.batches)
 
@@ -442,8 +448,8 @@ def test_monitor_state_is_read_only_and_starts_empty():
         with pytest.raises(ValueError):
             state.omega[0] = 1.0
         return {}
-    ssca.run_sample_based(constrained_exact(), _params(T=5, checkpoints=(1, 5)), np.random.default_rng(0),
-                          _omega1(), _partition(40, 4), monitor=monitor)
+    ssca.run_sample_based(constrained_exact(), _params(T=5, checkpoints=(1, 5), client_indices=_partition(40, 4),
+                                                       monitor=monitor), np.random.default_rng(0))
     assert seen[1].omega_bar is None and seen[1].nu is None and np.all(seen[1].f_hat_lin == 0)
     assert seen[5].nu.shape == (1,) and seen[5].zeta.shape == (1,)
 
@@ -459,8 +465,8 @@ def test_step_size_family():
 # ----------------------------------------------------------------------------------------- (f) SGD baselines
 def test_f_fedavg_with_one_local_step_is_minibatch_sgd_on_the_union():
     problem, I, B, T = unconstrained(), 4, 3, 12
-    params = sgd.SGDParams(lr_a=0.5, lr_alpha=0.6, iterations=T, batch=B, record_batches=True)
-    tr = sgd.run_fedavg_sgd(problem, params, np.random.default_rng(2), _omega1(), _partition(40, I))
+    params = _sgd_params(0.5, 0.6, T, B, record_batches=True, client_indices=_partition(40, I))
+    tr = sgd.run_fedavg_sgd(problem, params, np.random.default_rng(2))
     assert tr.batches.shape == (T - 1, 1, I, B)
     w = _omega1()
     for t in range(1, T):
@@ -468,8 +474,8 @@ def test_f_fedavg_with_one_local_step_is_minibatch_sgd_on_the_union():
         w = w - params.lr_a / t ** params.lr_alpha * g[0]
     np.testing.assert_allclose(tr.omega_final, w, rtol=1e-12, atol=1e-13)
 
-    p2 = sgd.SGDParams(lr_a=0.5, lr_alpha=0.6, iterations=T, batch=B, local_steps=2, record_batches=True)
-    tr2 = sgd.run_fedavg_sgd(problem, p2, np.random.default_rng(2), _omega1(), _partition(40, I))
+    p2 = _sgd_params(0.5, 0.6, T, B, local_steps=2, record_batches=True, client_indices=_partition(40, I))
+    tr2 = sgd.run_fedavg_sgd(problem, p2, np.random.default_rng(2))
     # E = 2: clients take two local steps from the server model, then the server averages
     w = _omega1()
     for t in range(1, T):
@@ -494,9 +500,9 @@ def test_f_fedavg_with_one_local_step_is_minibatch_sgd_on_the_union():
 
 def test_f_feature_sgd_is_plain_sgd_on_the_server_batch():
     problem, B, T = unconstrained(), 7, 10
-    params = sgd.SGDParams(lr_a=0.3, lr_alpha=0.5, iterations=T, batch=B, record_batches=True, checkpoints=(1, T))
-    tr = sgd.run_feature_sgd(problem, params, np.random.default_rng(1), _omega1(),
-                             monitor=lambda t, s: {"n": float(np.linalg.norm(s.omega))})
+    params = _sgd_params(0.3, 0.5, T, B, record_batches=True, checkpoints=(1, T),
+                         monitor=lambda t, s: {"n": float(np.linalg.norm(s.omega))})
+    tr = sgd.run_feature_sgd(problem, params, np.random.default_rng(1))
     w = _omega1()
     for t in range(1, T):
         assert np.unique(tr.batches[t - 1]).size == B
@@ -516,31 +522,41 @@ STEPS = ssca.PowerLawSteps(0.5, 0.5, 0.5, 0.6)
     (lambda: ssca.PowerLawSteps(0.5, 0.5, 1.01, 0.6), "a2"),
     (lambda: ssca.PowerLawSteps(0.5, -0.1, 0.5, 0.6), "alpha"),
     (lambda: ssca.PowerLawSteps(0.5, 0.5, 0.5, float("nan")), "beta"),
-    (lambda: ssca.SSCAParams(tau=0.0, steps=STEPS, iterations=5, batch=1), "tau"),
-    (lambda: ssca.SSCAParams(tau=0.1, steps=(0.5, 0.5), iterations=5, batch=1), "steps"),
-    (lambda: ssca.SSCAParams(tau=0.1, steps=STEPS, iterations=1, batch=1), "iterations"),
-    (lambda: ssca.SSCAParams(tau=0.1, steps=STEPS, iterations=5.0, batch=1), "iterations"),
-    (lambda: ssca.SSCAParams(tau=0.1, steps=STEPS, iterations=5, batch=0), "batch"),
-    (lambda: ssca.SSCAParams(tau=0.1, steps=STEPS, iterations=5, batch=1, penalty=-1.0), "penalty"),
-    (lambda: ssca.SSCAParams(tau=0.1, steps=STEPS, iterations=5, batch=1, checkpoints=(0, 3)), "checkpoints"),
-    (lambda: ssca.SSCAParams(tau=0.1, steps=STEPS, iterations=5, batch=1, checkpoints=(3, 6)), "checkpoints"),
-    (lambda: ssca.SSCAParams(tau=0.1, steps=STEPS, iterations=5, batch=1, checkpoints=[1]), "checkpoints"),
-    (lambda: sgd.SGDParams(lr_a=0.0, lr_alpha=0.5, iterations=5, batch=1), "lr_a"),
-    (lambda: sgd.SGDParams(lr_a=0.1, lr_alpha=-1.0, iterations=5, batch=1), "lr_alpha"),
-    (lambda: sgd.SGDParams(lr_a=0.1, lr_alpha=0.5, iterations=5, batch=1, local_steps=0), "local_steps"),
-    (lambda: ssca.run_sample_based(unconstrained(), _params(B=11), np.random.default_rng(0), _omega1(),
-                                   _partition(40, 4)), "batch"),
-    (lambda: ssca.run_sample_based(unconstrained(), _params(), np.random.default_rng(0), _omega1(),
-                                   np.zeros((4, 10), dtype=int)), "client_indices"),
-    (lambda: ssca.run_sample_based(unconstrained(), _params(), np.random.default_rng(0), np.ones(5),
-                                   _partition(40, 4)), "omega1"),
-    (lambda: ssca.run_sample_based(unconstrained(), _params(T=4), np.random.default_rng(0), _omega1(),
-                                   _partition(40, 4), batches=np.zeros((3, 4, 2), dtype=int)), "batches"),
-    (lambda: ssca.run_sample_based(unconstrained(), _params(T=2, B=2), np.random.default_rng(0), _omega1(),
-                                   _partition(40, 4), batches=_partition(40, 4)[::-1, :2][None]), "batches"),
-    (lambda: ssca.run_feature_based(unconstrained(), _params(B=41), np.random.default_rng(0), _omega1()), "batch"),
-    (lambda: sgd.run_feature_sgd(unconstrained(), sgd.SGDParams(0.1, 0.5, 5, 4, local_steps=2),
-                                 np.random.default_rng(0), _omega1()), "local_steps"),
+    (lambda: ssca.SSCAParams(tau=0.0, steps=STEPS, iterations=5, batch=1, omega1=_omega1()), "tau"),
+    (lambda: ssca.SSCAParams(tau=0.1, steps=(0.5, 0.5), iterations=5, batch=1, omega1=_omega1()), "steps"),
+    (lambda: ssca.SSCAParams(tau=0.1, steps=STEPS, iterations=1, batch=1, omega1=_omega1()), "iterations"),
+    (lambda: ssca.SSCAParams(tau=0.1, steps=STEPS, iterations=5.0, batch=1, omega1=_omega1()), "iterations"),
+    (lambda: ssca.SSCAParams(tau=0.1, steps=STEPS, iterations=5, batch=0, omega1=_omega1()), "batch"),
+    (lambda: _params(c=-1.0), "penalty"),
+    (lambda: _params(T=5, checkpoints=(0, 3)), "checkpoints"),
+    (lambda: _params(T=5, checkpoints=(3, 6)), "checkpoints"),
+    (lambda: _params(T=5, checkpoints=[1]), "checkpoints"),
+    (lambda: _params(omega1=np.ones((2, 3))), "omega1"),
+    (lambda: _params(omega1=[1.0, np.nan]), "omega1"),
+    (lambda: _params(omega1="w"), "omega1"),
+    (lambda: _params(monitor="every step"), "monitor"),
+    (lambda: _sgd_params(0.0, 0.5, 5, 1), "lr_a"),
+    (lambda: _sgd_params(0.1, -1.0, 5, 1), "lr_alpha"),
+    (lambda: _sgd_params(0.1, 0.5, 5, 1, local_steps=0), "local_steps"),
+    (lambda: _sgd_params(0.1, 0.5, 5, 1, omega1=None), "omega1"),
+    (lambda: ssca.run_sample_based(unconstrained(), _params(B=11, client_indices=_partition(40, 4)),
+                                   np.random.default_rng(0)), "batch"),
+    (lambda: ssca.run_sample_based(unconstrained(), _params(client_indices=np.zeros((4, 10), dtype=int)),
+                                   np.random.default_rng(0)), "client_indices"),
+    (lambda: ssca.run_sample_based(unconstrained(), _params(), np.random.default_rng(0)), "client_indices"),
+    (lambda: ssca.run_sample_based(unconstrained(), _params(omega1=np.ones(5), client_indices=_partition(40, 4)),
+                                   np.random.default_rng(0)), "omega1"),
+    (lambda: ssca.run_sample_based(unconstrained(), _params(T=4, client_indices=_partition(40, 4),
+                                                            replay_batches=np.zeros((3, 4, 2), dtype=int)),
+                                   np.random.default_rng(0)), "replay_batches"),
+    (lambda: ssca.run_sample_based(unconstrained(), _params(T=2, B=2, client_indices=_partition(40, 4),
+                                                            replay_batches=_partition(40, 4)[::-1, :2][None]),
+                                   np.random.default_rng(0)), "replay_batches"),
+    (lambda: ssca.run_feature_based(unconstrained(), _params(B=41), np.random.default_rng(0)), "batch"),
+    (lambda: sgd.run_feature_sgd(unconstrained(), _sgd_params(0.1, 0.5, 5, 4, local_steps=2),
+                                 np.random.default_rng(0)), "local_steps"),
+    (lambda: sgd.run_fedavg_sgd(unconstrained(), _sgd_params(0.1, 0.5, 5, 4), np.random.default_rng(0)),
+     "client_indices"),
 ])
 def test_g_bad_params_raise_value_error_naming_the_parameter(make, name):
     with pytest.raises(ValueError, match=rf"^{name}="):
@@ -550,15 +566,15 @@ def test_g_bad_params_raise_value_error_naming_the_parameter(make, name):
 # ----------------------------------------------------------------------------------------- (h) divergence
 def test_h_divergence_raises():
     with pytest.raises(ssca.DivergenceError, match=r"Algorithm 1.*iteration \d+ of 29.*rho=.*gamma=.*tau=") as e:
-        ssca.run_sample_based(unconstrained(), _params(T=30, tau=1e-300), np.random.default_rng(0),
-                              _omega1(), _partition(40, 4))
+        ssca.run_sample_based(unconstrained(), _params(T=30, tau=1e-300, client_indices=_partition(40, 4)),
+                              np.random.default_rng(0))
     assert isinstance(e.value, ReproError) and isinstance(e.value, FloatingPointError)
     with pytest.raises(ssca.DivergenceError, match="Algorithm 4"):
-        ssca.run_feature_based(constrained_surrogate(), _params(T=30, tau=1e-300), np.random.default_rng(0), _omega1())
+        ssca.run_feature_based(constrained_surrogate(), _params(T=30, tau=1e-300), np.random.default_rng(0))
     with pytest.raises(sgd.DivergenceError,
                        match=r"FedAvg-SGD.*iteration \d+ of 29.*learning rate r_t=.*reduce the learning rate"):
-        sgd.run_fedavg_sgd(unconstrained(), sgd.SGDParams(1e308, 0.0, 30, 2), np.random.default_rng(0),
-                           _omega1(), _partition(40, 4))
+        sgd.run_fedavg_sgd(unconstrained(), _sgd_params(1e308, 0.0, 30, 2, client_indices=_partition(40, 4)),
+                           np.random.default_rng(0))
 
 
 # ----------------------------------------------------------------------------------------- (i) sampling
@@ -588,8 +604,8 @@ def test_i_batches_are_without_replacement_and_uniform():
 
 def test_a_run_with_the_papers_penalty_reports_regimes():
     """c = 1e5 (Section VI) on the constrained problem: the trace records nu in [0, c] and consistent regimes."""
-    tr = ssca.run_sample_based(constrained_exact(U=0.45), _params(T=60, c=1e5), np.random.default_rng(0),
-                               _omega1(), _partition(40, 4))
+    tr = ssca.run_sample_based(constrained_exact(U=0.45), _params(T=60, c=1e5, client_indices=_partition(40, 4)),
+                               np.random.default_rng(0))
     assert np.all((tr.nu >= 0) & (tr.nu <= 1e5))
     codes = np.where(tr.nu == 0, 0, np.where(tr.nu == 1e5, 2, 1))
     np.testing.assert_array_equal(tr.regime, codes)

@@ -2,6 +2,7 @@
 folder is needed): specs, run functions, the checks they feed, figures and the audit section; and the layering of
 the package's experiments, figures, audit and summaries modules."""
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bounds import ssca as B
 from repro import runner
+from repro.errors import ConfigError
 from repro.papers.ssca import audit as A
 from repro.papers.ssca import experiments as X
 from repro.papers.ssca import figures as FIG
@@ -20,6 +23,8 @@ from repro.overrides import override
 from repro.registry import get, part
 from repro.runner import RunSpec
 from repro.papers.ssca import checks as V
+from repro.papers.ssca.runs import theorem5 as T5
+from repro.verify import check_claims
 
 
 @pytest.mark.parametrize("profile", ["quick", "paper"])
@@ -28,9 +33,13 @@ def test_specs_are_well_formed(profile):
         exp = get(name)
         specs = exp.specs(profile)
         assert specs and len({s.hash for s in specs}) == len(specs), name
-        if exp.validate:
-            for s in specs:
-                exp.validate(s.config)
+        assert exp.config is not None and exp.validate is None, name
+        for s in specs:
+            exp.check_config(s.config)                                # every config builds its dataclass
+            (shape,) = [c for c in exp.config_classes() if set(c.keys()) == set(s.config)]   # exactly one shape
+            assert shape.from_dict(s.config).as_dict() == s.config and exp.config_keys() <= set(s.config), name
+            for dep in s.needs.values():                              # the learning-rate searches, too
+                assert M.SGDGridConfig.from_dict(dep.config).as_dict() == dep.config
     fig2 = get("ssca.figure2").specs(profile)
     # the paper's settings (Section VI, Fig. 2 captions and legends): tau, c, lambda, U, the triples by batch size, the SGD legend
     ssca_runs = [s.config for s in fig2 if s.config["method"] == "ssca"]
@@ -43,15 +52,113 @@ def test_specs_are_well_formed(profile):
 
 
 def test_bad_configs_are_refused():
-    cfg = M.figure2_specs("quick")[0].config
+    cfg, fig2 = M.figure2_specs("quick")[0].config, get("ssca.figure2")
     with pytest.raises(ValueError, match="formulation"):
-        M.validate(cfg | {"formulation": "38"})
+        fig2.check_config(cfg | {"formulation": "38"})
     with pytest.raises(ValueError, match="method"):
-        M.validate(cfg | {"method": "sgd", "formulation": "37"})
+        fig2.check_config(cfg | {"method": "sgd", "formulation": "37"})
     with pytest.raises(ValueError, match="checkpoints"):
-        M.validate(cfg | {"checkpoints": [0, 5]})
+        fig2.check_config(cfg | {"checkpoints": [0, 5]})
     with pytest.raises(ValueError, match="problem"):
-        C.validate(C.convergence_specs("quick")[0].config | {"problem": "rosenbrock"})
+        C.ConvergenceConfig.from_dict(C.convergence_specs("quick")[0].config | {"problem": "rosenbrock"})
+
+
+def _first(name: str, **where) -> dict:
+    return next(s.config for s in get(name).specs("quick") if all(s.config.get(k) == v for k, v in where.items()))
+
+
+BAD_VALUES = [   # (experiment, a config of one of its runs, key, inadmissible value)
+    ("ssca.convergence", lambda: _first("ssca.convergence"), "tau", -1.0),
+    ("ssca.convergence", lambda: _first("ssca.convergence"), "steps", "fast"),
+    ("ssca.convergence", lambda: _first("ssca.convergence"), "n", 601),
+    ("ssca.convergence", lambda: _first("ssca.convergence"), "iterations", 1),
+    ("ssca.convergence", lambda: _first("ssca.convergence"), "flip", 0.5),
+    ("ssca.theorem5", lambda: _first("ssca.theorem5"), "starts", 0),
+    ("ssca.theorem5", lambda: _first("ssca.theorem5"), "limit_fractions", [0.2, 1.5]),
+    ("ssca.theorem5", lambda: _first("ssca.theorem5"), "radius", 0.0),
+    ("ssca.figure2", lambda: _first("ssca.figure2", method="ssca", formulation="27"), "lam", -1e-5),
+    ("ssca.figure2", lambda: _first("ssca.figure2", method="ssca", formulation="37"), "U", 0),
+    ("ssca.figure2", lambda: _first("ssca.figure2", method="ssca"), "triple", [0.6, 1.2, 0.3]),
+    ("ssca.figure2", lambda: _first("ssca.figure2", method="ssca"), "clients", 0),
+    ("ssca.figure2", lambda: _first("ssca.figure2", method="ssca"), "dataset", "cifar10"),
+    ("ssca.figure2", lambda: _first("ssca.figure2", method="ssca"), "solver_checks", [7]),
+    ("ssca.figure2", lambda: _first("ssca.figure2", method="sgd"), "local_steps", 0),
+    ("ssca.figure3", lambda: _first("ssca.figure3", method="sgd"), "local_steps", 2),
+    ("ssca.figure2", lambda: _first("ssca.figure2", method="sgd"), "sgd_grid", [[0.0, 0.5]]),
+    ("ssca.figure2", lambda: _first("ssca.figure2", method="sgd"), "formulation", "37"),
+    ("ssca.figure4", lambda: _first("ssca.figure4"), "method", "sgd"),
+    ("ssca.printed_32", lambda: _first("ssca.printed_32"), "a_bar", "negated"),
+    ("ssca.printed_32", lambda: _first("ssca.printed_32"), "dtype", "float16"),
+    ("ssca.printed_32", lambda: _first("ssca.printed_32"), "checkpoints", [1, 200, 100]),
+]
+
+
+@pytest.mark.parametrize("name, config, key, value", BAD_VALUES)
+def test_a_bad_config_value_is_a_one_line_error_naming_key_and_value(name, config, key, value):
+    exp, good = get(name), config()
+    exp.check_config(good)
+    with pytest.raises(ConfigError) as e:
+        exp.check_config(good | {key: value})
+    message = str(e.value)
+    assert message.startswith(f"{key}={value!r} is not admissible: ") and "\n" not in message, message
+
+
+def test_config_dataclasses_are_the_source_of_keys_and_defaults():
+    """The spec builders go through the dataclasses: defaults, the shape per run, unknown and missing keys."""
+    conv = C.ConvergenceConfig(problem="logistic_l2", steps="theory_a", mode="sample", iterations=10, profile="quick")
+    assert conv.as_dict() | {"iterations": 2000} == _first("ssca.convergence", problem="logistic_l2",
+                                                            steps="theory_a", mode="sample")
+    with pytest.raises(ConfigError, match="key 'problem' is required"):
+        C.ConvergenceConfig.from_dict({"steps": "theory_a"})
+
+
+def _shape(name: str, config: dict) -> type:
+    """The shape the experiment's ``check_config`` builds ``config`` into (the first whose keys cover it)."""
+    get(name).check_config(config)
+    return next(c for c in get(name).config_classes() if set(config) <= set(c.keys()))
+
+
+def test_each_mnist_run_builds_its_own_shape():
+    """The MNIST experiments list their shapes of run; a config builds the one its keys name, a config mixing shapes
+    (or with only the keys every shape has) is refused, and ``--set`` may change the keys common to every run."""
+    assert _shape("ssca.figure2", _first("ssca.figure2", method="sgd")) is M.SGDConfig
+    assert _shape("ssca.figure2", _first("ssca.figure2", formulation="27", method="ssca")) is M.SSCA27Config
+    assert _shape("ssca.figure3", _first("ssca.figure3", formulation="37")) is M.SSCA37Config
+    assert _shape("ssca.figure4", _first("ssca.figure4", formulation="27")) is M.SSCA27Config
+    assert _shape("ssca.figure4", _first("ssca.figure4", formulation="37")) is M.SSCA37Config
+    fig2, fig4 = get("ssca.figure2"), get("ssca.figure4")
+    with pytest.raises(ConfigError, match="config key 'grid_iterations' .* not admissible for SSCA27Config"):
+        fig4.check_config(_first("ssca.figure2", method="sgd"))                  # Figure 4 has no SGD run
+    ssca27 = _first("ssca.figure2", method="ssca", formulation="27")
+    with pytest.raises(ConfigError, match="config key 'U' .* not admissible for SSCA27Config"):
+        fig2.check_config(ssca27 | {"U": 0.13})                                # (27)'s keys and (37)'s U
+    with pytest.raises(ConfigError, match="config key 'triple' .* not admissible for SGDConfig"):
+        fig2.check_config(_first("ssca.figure2", method="sgd") | {"triple": [0.4, 0.4, 0.4]})
+    common = {k: v for k, v in ssca27.items() if k in fig2.config_keys()}
+    with pytest.raises(ConfigError, match="key 'triple' is required"):         # only the keys shared by every run
+        fig2.check_config(common)
+    for name in ("ssca.figure2", "ssca.figure3", "ssca.figure4", "ssca.printed_32"):
+        exp = get(name)
+        for profile in ("quick", "paper"):
+            configs = [s.config for s in exp.specs(profile)]
+            assert exp.config_keys() == frozenset.intersection(*(frozenset(c) for c in configs)), (name, profile)
+            assert {_shape(name, c) for c in configs} == set(exp.config_classes()), (name, profile)
+    assert fig2.config_keys() == get("ssca.figure3").config_keys() == frozenset(M.MnistConfig.keys())
+    assert get("ssca.figure4").config_keys() == frozenset(M.SSCAConfig.keys())
+
+
+@pytest.mark.parametrize("experiment, setting, message", [
+    ("ssca.convergence", "tau=-1", "error: tau=-1 is not admissible: a finite number > 0"),
+    ("ssca.figure2", "clients=0", "error: clients=0 is not admissible: an integer >= 1 (I)"),
+    ("ssca.theorem5", "starts=0", "error: starts=0 is not admissible: an integer >= 1"),
+])
+def test_cli_refuses_a_bad_set_value_with_one_line(tmp_path, experiment, setting, message):
+    env = os.environ | {"REPRO_RESULTS_DIR": str(tmp_path / "results")}
+    out = subprocess.run([sys.executable, "-m", "repro", "run", experiment, "--set", setting, "--no-progress"],
+                         cwd=PACKAGE.parents[2], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 2, out.stderr[-2000:]
+    assert out.stderr.strip() == message, out.stderr
+    assert not (tmp_path / "results").exists() or not any((tmp_path / "results").rglob("*.npz"))
 
 
 def _digits(spec: RunSpec, **changes) -> RunSpec:
@@ -107,21 +214,32 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
 
 
 def _convergence_run(problem: str, steps: str = "theory_a", mode: str = "sample", iterations: int = 400):
-    cfg = C.BASE | {"problem": problem, "steps": steps, "mode": mode, "iterations": iterations, "profile": "quick"}
-    return C.run_convergence(cfg, 0)
+    cfg = C.ConvergenceConfig(problem=problem, steps=steps, mode=mode, iterations=iterations, profile="quick")
+    return C.run_convergence(cfg.as_dict(), 0)
 
 
 @pytest.mark.parametrize("problem", ["logistic_l2", "nonconvex_logistic"])
 @pytest.mark.parametrize("mode", ["sample", "feature"])
 def test_lemma4_holds_at_every_iteration_and_can_fail(problem, mode):
     arrays, meta = _convergence_run(problem, mode=mode)
-    keep = np.isfinite(arrays["descent"])
-    args = (arrays["descent"][keep], arrays["gamma"][:keep.sum()], arrays["delta"][keep], arrays["tracking"][keep])
-    out = V.lemma4_outcome(*args, meta["mu"], meta["L_hat"])
-    assert out.passed and out.n_checked == 399
+    claims, trace = [B.claim("ssca.lemma4")], V.cached_trace(arrays)
+    (out,) = check_claims(V.check, claims, V.CheckProblem(meta["mu"], meta["L_hat"]), trace)
+    assert out.claim_id == "ssca.lemma4" and out.passed and out.n_checked == 399
     assert 0 < out.details["tightness"] <= 1
+    assert out == V.lemma4_outcome(*V.lemma4_series(trace), meta["mu"], meta["L_hat"])
     # the same check with the modulus overstated (the surrogate claimed 5x more strongly convex) must fail
-    assert not V.lemma4_outcome(*args, 5 * meta["mu"], meta["L_hat"]).passed
+    (over,) = check_claims(V.check, claims, V.CheckProblem(5 * meta["mu"], meta["L_hat"]), trace)
+    assert not over.passed
+
+
+def test_check_is_the_one_entry_and_refuses_claims_it_does_not_observe():
+    arrays, meta = _convergence_run("logistic_l2", iterations=20)
+    trace = V.cached_trace(arrays)
+    assert trace.checkpoints == tuple(range(1, 21)) and np.array_equal(trace.gamma, arrays["gamma"])
+    with pytest.raises(ValueError, match="ssca.thm1"):
+        check_claims(V.check, [B.claim("ssca.thm1")], V.CheckProblem(meta["mu"], meta["L_hat"]), trace)
+    with pytest.raises(ConfigError, match="^mu="):
+        V.CheckProblem(0.0, 1.0)
 
 
 def test_kkt_residuals_decrease_when_4_and_6_hold():
@@ -137,8 +255,8 @@ def test_kkt_residuals_decrease_when_4_and_6_hold():
 
 
 def test_theorem5_on_the_tiny_network():
-    from repro.papers.ssca.runs import theorem5 as T5
-    arrays, _ = T5.run_theorem5({"lambdas": [1e-2], "limit_fractions": [0.4], "starts": T5.STARTS["quick"]}, 0)
+    config = T5.Theorem5Config(lambdas=[1e-2], limit_fractions=[0.4], starts=T5.STARTS["quick"], profile="quick")
+    arrays, _ = T5.run_theorem5(config.as_dict(), 0)
     assert arrays["i_grad_norm"][0] < 1e-8 and arrays["i_hess_min_27"][0] > 0
     assert arrays["i_violation"][0] <= 1e-10
     assert arrays["ii_xi"][0] > 0 and arrays["ii_kkt_residual_37"][0] < 1e-5

@@ -18,6 +18,7 @@ from repro.papers.ssca.runs import convergence as conv
 from repro.papers.ssca.runs import mnist as mn
 from repro.papers.ssca.summaries import final, mean_at
 from repro.tables import select_results
+from repro.verify import check_claims
 
 AUDIT_EXPERIMENTS = tuple(e.name for e in EXPERIMENTS)
 
@@ -37,17 +38,16 @@ def _step_size_rows() -> list:
 
 def _lemma4_rows(results) -> list:
     rows = []
+    claims = [B.claim("ssca.lemma4")]
     for problem in conv.PROBLEMS[:2]:
         for mode in ("sample", "feature"):
             for steps in conv.STEPS:
                 runs = select_results(results, problem=problem, mode=mode, steps=steps)
                 outs = []
                 for r in runs:
-                    a = r.arrays
-                    keep = np.isfinite(a["descent"])
-                    outs.append(V.lemma4_outcome(a["descent"][keep], a["gamma"][:keep.sum()], a["delta"][keep],
-                                                 a["tracking"][keep], r.meta["metadata"]["mu"],
-                                                 r.meta["metadata"]["L_hat"]))
+                    meta = r.meta["metadata"]
+                    outs += check_claims(V.check, claims, V.CheckProblem(meta["mu"], meta["L_hat"]),
+                                         V.cached_trace(r.arrays))
                 if not outs:
                     continue
                 rows.append([problem, mode, steps, sum(o.n_checked for o in outs),

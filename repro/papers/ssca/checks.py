@@ -1,21 +1,78 @@
 """SSCA claims x runs -> Outcomes (the cvxpy references of the closed forms are in
 :mod:`repro.papers.ssca.problems.server`).
 
-* :func:`lemma4_outcome`: the descent inequality (51), a deterministic per-realisation statement,
-  judged at every iteration of a run (float tolerance only).
-* :func:`trend`: Theorems 1-4 are almost-sure limit statements; a finite run can only show whether the
-  quantities the proofs say must vanish (KKT residual, ||omega_bar - omega||, tracking error) decrease.
-  The trend is the least-squares slope of log(quantity) against log(t) over the second half of the
-  checkpoints, and the ratio of the last value to the first.
+One entry, :func:`check` ``(claim, problem, trace) -> list[Outcome]``, called through
+:func:`repro.verify.check_claims`: ``problem`` is a :class:`CheckProblem` (what the checks need of the instance:
+the modulus mu of the surrogate and the Lipschitz constant L_hat of grad F0), ``trace`` an
+:class:`~repro.papers.ssca.algorithms.ssca.SSCATrace` (from the algorithm, or rebuilt from a cached
+``ssca.convergence`` run by :func:`cached_trace`) whose monitor logged both sides of (51).
+
+* ``ssca.lemma4`` (:func:`lemma4_outcome`): the descent inequality (51), a deterministic per-realisation
+  statement, judged at every iteration of a run (float tolerance only).
+* :func:`trend` (an observed quantity for the audit, not an Outcome): Theorems 1-4 are almost-sure limit
+  statements; a finite run can only show whether the quantities the proofs say must vanish (KKT residual,
+  ||omega_bar - omega||, tracking error) decrease. The trend is the least-squares slope of log(quantity) against
+  log(t) over the second half of the checkpoints, and the ratio of the last value to the first.
+
+The other claims of :mod:`bounds.ssca` (closed forms, limits, Theorem 5) are judged by the runs' own
+quantities in the audit, not by an Outcome: :func:`check` refuses them.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 
 import numpy as np
 
 from bounds import ssca as B
 
+from repro.errors import is_real, require
+from repro.papers.ssca.algorithms.ssca import SSCATrace
 from repro.verify import Outcome, check_relation
+
+#: arrays of a cached ``ssca.convergence`` run that are not the monitor's (runs.convergence.run_convergence)
+_NOT_MONITOR = ("t", "rho", "gamma", "step_norm", "max_norm", "nu", "zeta")
+
+
+@dataclass(frozen=True)
+class CheckProblem:
+    """What the checks need of an instance: ``mu`` = 2 tau, the modulus of the printed surrogate (8)/(18), and
+    ``L_hat``, the global Lipschitz constant of grad F0 (the metadata of an ``ssca.convergence`` run)."""
+
+    mu: float
+    L_hat: float
+
+    def __post_init__(self) -> None:
+        require(is_real(self.mu) and self.mu > 0, "mu", self.mu, "a finite number > 0")
+        require(is_real(self.L_hat) and self.L_hat >= 0, "L_hat", self.L_hat, "a finite number >= 0")
+
+
+def cached_trace(arrays: dict) -> SSCATrace:
+    """The :class:`SSCATrace` of a cached ``ssca.convergence`` run, from the arrays it stored: ``rho``, ``gamma``,
+    ``step_norm``, the checkpoints ``t``, the monitor's arrays and, for M = 1, nu and zeta (as (T-1, 1)); what
+    the run does not store is empty (``params`` None, empty arrays, ``algorithm`` and ``server_route`` "")."""
+    empty = np.zeros(0)
+    monitor = {k: np.asarray(v) for k, v in arrays.items() if k not in _NOT_MONITOR}
+    multipliers = {k: np.asarray(arrays[k])[:, None] for k in ("nu", "zeta") if k in arrays}
+    return SSCATrace(algorithm="", params=None, rho=np.asarray(arrays["rho"]), gamma=np.asarray(arrays["gamma"]),
+                     step_norm=np.asarray(arrays["step_norm"]), omega_norm=empty, batch_value=empty,
+                     omega_final=empty, floats_sent_per_client=empty, floats_sent_total=empty, server_route="",
+                     checkpoints=tuple(int(t) for t in arrays["t"]), monitor=monitor, **multipliers)
+
+
+def check(claim, problem: CheckProblem, trace: SSCATrace) -> list[Outcome]:
+    """The outcomes of ``claim`` on one run: ``ssca.lemma4`` on the iterations whose descent the monitor logged."""
+    if claim.id == "ssca.lemma4":
+        return [lemma4_outcome(*lemma4_series(trace), problem.mu, problem.L_hat)]
+    raise ValueError(f"claim {claim.id} is not checked on a run by repro.papers.ssca.checks: only ssca.lemma4")
+
+
+def lemma4_series(trace: SSCATrace) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(descent, gamma, Delta, err) of (51) at the iterations whose descent the monitor logged (finite)."""
+    descent = np.asarray(trace.monitor["descent"])
+    keep = np.isfinite(descent)
+    return (descent[keep], np.asarray(trace.gamma)[:keep.sum()], np.asarray(trace.monitor["delta"])[keep],
+            np.asarray(trace.monitor["tracking"])[keep])
+
 
 def lemma4_outcome(descent, gamma, delta, err, mu: float, L_hat: float, *, tol: float = 1e-10) -> Outcome:
     """(51) at every iteration: F0(w^{t+1}) - F0(w^t) <= gamma Delta err - gamma (mu - L_hat gamma / 2) Delta^2.

@@ -3,7 +3,9 @@
 Run functions live in :mod:`.runs.mnist` (Figures 2-4, the literal-(32) run), :mod:`.runs.convergence`
 (Theorems 1-4 and Lemma 4 on small problems with exact constants) and :mod:`.runs.theorem5`; the figures are
 drawn by :mod:`.figures` and the audit section is written by :mod:`.audit`, so editing either never invalidates
-a cached run.
+a cached run. Each experiment's ``config`` is the frozen dataclass of one run's config, or for the MNIST experiments
+that mix shapes of run the tuple of the shapes their specs produce (both profiles); the SGD runs' learning-rate
+searches (:class:`~.runs.mnist.SGDGridConfig`) are runs they need, built by the spec builders, not listed.
 """
 from __future__ import annotations
 
@@ -20,14 +22,16 @@ ORDER = 4   # position in listings and in the audit
 
 EXPERIMENTS = (
     Experiment("ssca.convergence", "Theorems 1-4, Lemmas 2/4/5: Algorithms 1-4 on small problems with exact constants",
-               conv.convergence_specs, convergence_figure, conv.validate, work=product_of("iterations")),
-    Experiment("ssca.theorem5", "Theorem 5: (27) vs (37) on a tiny swish network", t5.theorem5_specs, None, work=product_of("starts")),
+               conv.convergence_specs, convergence_figure, work=product_of("iterations"),
+               config=conv.ConvergenceConfig),
+    Experiment("ssca.theorem5", "Theorem 5: (27) vs (37) on a tiny swish network", t5.theorem5_specs, None,
+               work=product_of("starts"), config=t5.Theorem5Config),
     Experiment("ssca.figure2", "Figure 2: sample-based, Algorithms 1-2 vs SGD on MNIST", mn.figure2_specs, figure2,
-               mn.validate, work=mn.work),
+               work=mn.work, config=(mn.SSCA27Config, mn.SSCA37Config, mn.SGDConfig)),
     Experiment("ssca.figure3", "Figure 3: feature-based, Algorithms 3-4 vs SGD on MNIST", mn.figure3_specs, figure3,
-               mn.validate, work=mn.work),
+               work=mn.work, config=(mn.SSCA27Config, mn.SSCA37Config, mn.SGDConfig)),
     Experiment("ssca.figure4", "Figure 4: sparsity / training-cost trade-off of the four algorithms (MNIST)",
-               mn.figure4_specs, figure4, mn.validate, work=mn.work),
+               mn.figure4_specs, figure4, work=mn.work, config=(mn.SSCA27Config, mn.SSCA37Config)),
     Experiment("ssca.printed_32", "Algorithm 2 with (32) as printed vs the surrogate-(11) sign (audit)",
-               mn.printed_sign_specs, None, mn.validate, work=mn.work),
+               mn.printed_sign_specs, None, work=mn.work, config=mn.SSCA37Config),
 )

@@ -3,6 +3,10 @@ baselines as refs [5], [12]-[18] (not resolvable from the copy) and gives only t
 r = a_bar / t^alpha_bar (chosen by "a grid search method"), the batch size B and the number E of local
 updates; the choices below are ours (choices the paper leaves open) and documented here.
 
+Entry points: ``run_fedavg_sgd(problem, params, rng)`` and ``run_feature_sgd(problem, params, rng)``, each
+returning an :class:`SGDTrace`; the initial point ``omega1``, the clients' index sets ``client_indices`` (FedAvg)
+and the checkpoint ``monitor`` are fields of the frozen :class:`SGDParams`.
+
 * :func:`run_fedavg_sgd` -- sample-based FedAvg-style SGD. One "iteration" t is ONE COMMUNICATION ROUND
   (a choice the paper leaves open): the server broadcasts w^(t); every client i starts from w^(t) and takes E
   local SGD steps w <- w - r_t g, each on a FRESH uniform B-subset of its own indices drawn without replacement
@@ -27,33 +31,39 @@ Randomness: ``rng.spawn(1)`` -- one child for the batch draws. Divergence: a non
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
 from repro.errors import is_int, is_real, require
 from repro.papers.ssca.algorithms.ssca import (
-    CheckpointRecorder, DivergenceError, check_finite, draw_client_batches, draw_server_batch,
+    CheckpointRecorder, DivergenceError, check_finite, draw_client_batches, draw_server_batch, initial_point,
     validate_checkpoints, validate_client_indices, validate_initial_point,
 )
 
 __all__ = ["SGDParams", "SGDState", "SGDTrace", "run_fedavg_sgd", "run_feature_sgd", "DivergenceError"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SGDParams:
     """Learning rate r_t = ``lr_a`` / t^``lr_alpha`` (t = round index), ``iterations`` T (T - 1 rounds),
-    ``batch`` B (per client and local step for FedAvg; total for feature-based SGD), ``local_steps`` E
-    (FedAvg only; feature-based SGD requires E = 1), ``record_batches`` and monitor ``checkpoints``."""
+    ``batch`` B (per client and local step for FedAvg; total for feature-based SGD), the initial point
+    ``omega1`` w^(1) (a read-only float64 copy), ``local_steps`` E (FedAvg only; feature-based SGD requires
+    E = 1), ``record_batches``, monitor ``checkpoints``, ``client_indices`` (I, N_i) (FedAvg: a partition of
+    0..N-1 with equal N_i, checked when the run starts; feature-based SGD ignores it) and
+    ``monitor(t, state: SGDState) -> dict[str, float]``, called at the checkpoints. Compared by identity."""
 
     lr_a: float
     lr_alpha: float
     iterations: int
     batch: int
+    omega1: np.ndarray
     local_steps: int = 1
     record_batches: bool = False
     checkpoints: tuple = ()
+    client_indices: np.ndarray | None = None
+    monitor: Callable | None = None
 
     def __post_init__(self) -> None:
         require(is_real(self.lr_a) and self.lr_a > 0, "lr_a", self.lr_a, "a finite number > 0")
@@ -65,6 +75,9 @@ class SGDParams:
                 "an integer >= 1 (E, local SGD steps per round)")
         require(isinstance(self.record_batches, bool), "record_batches", self.record_batches, "True or False")
         validate_checkpoints(self.checkpoints, self.iterations)
+        object.__setattr__(self, "omega1", initial_point(self.omega1))
+        require(self.monitor is None or callable(self.monitor), "monitor", type(self.monitor).__name__,
+                "None or a callable monitor(t, state) -> dict[str, float]")
 
     def learning_rates(self) -> np.ndarray:
         """r_t for rounds t = 1..T-1."""
@@ -83,7 +96,7 @@ class SGDState:
 
 @dataclass
 class SGDTrace:
-    """One run. Per round t = 1..T-1: ``lr`` r_t, ``omega_norm`` ||w^(t)||, ``step_norm``
+    """One run (``params``: the :class:`SGDParams` it ran with). Per round t = 1..T-1: ``lr`` r_t, ``omega_norm`` ||w^(t)||, ``step_norm``
     ||w^(t+1) - w^(t)||, ``batch_value`` (feature-based only: the batch mean of f_0 at w^(t); None for
     FedAvg, whose clients send models, not values), ``floats_sent_per_client`` (FedAvg: d, the uploaded
     model; feature-based: NaN, the blocks are problem specific), ``grad_evals_per_client`` (E B; feature
@@ -91,7 +104,7 @@ class SGDTrace:
     ((T-1, E, I, B) FedAvg, (T-1, B) feature-based); ``omega_final`` w^(T); ``checkpoints``, ``monitor``."""
 
     algorithm: str
-    params: dict
+    params: SGDParams
     lr: np.ndarray
     omega_norm: np.ndarray
     step_norm: np.ndarray
@@ -110,15 +123,16 @@ def _readonly(w: np.ndarray) -> np.ndarray:
     return w
 
 
-def _sgd_loop(problem, params: SGDParams, omega1, algorithm: str, round_update: Callable,
-              batch_shape: tuple, monitor: Callable | None) -> tuple[np.ndarray, dict]:
-    """Shared round loop: ``round_update(w, r, t) -> (new_w, batch_record, batch_value)``."""
+def _sgd_loop(problem, params: SGDParams, algorithm: str, round_update: Callable,
+              batch_shape: tuple) -> tuple[np.ndarray, dict]:
+    """Shared round loop from ``params.omega1``, monitored by ``params.monitor``: ``round_update(w, r, t) ->
+    (new_w, batch_record, batch_value)``."""
     T = params.iterations
-    w = validate_initial_point(omega1, int(problem.dim))
+    w = validate_initial_point(params.omega1, int(problem.dim))
     lr = params.learning_rates()
     omega_norm, step_norm, values = np.empty(T - 1), np.empty(T - 1), np.empty(T - 1)
     batches = np.empty((T - 1,) + batch_shape, dtype=np.intp) if params.record_batches else None
-    recorder = CheckpointRecorder(params.checkpoints, monitor)
+    recorder = CheckpointRecorder(params.checkpoints, params.monitor)
     if recorder.wants(1):
         recorder.record(1, SGDState(t=1, omega=_readonly(w), lr=None))
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -137,13 +151,12 @@ def _sgd_loop(problem, params: SGDParams, omega1, algorithm: str, round_update: 
                    checkpoints=recorder.checkpoints, monitor=recorder.arrays())
 
 
-def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator, omega1, client_indices,
-                   monitor: Callable | None = None) -> SGDTrace:
+def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator) -> SGDTrace:
     """Sample-based FedAvg-style SGD (module docstring): per round, E local SGD steps per client from the
     server model on fresh uniform B-subsets (batch-mean gradients of f_0, all clients in one
     ``stacked_objective_grads`` call per step), then the N_i/N-weighted average of the client models."""
     N, B, E = int(problem.n_samples), params.batch, params.local_steps
-    idx = validate_client_indices(client_indices, N, B)
+    idx = validate_client_indices(params.client_indices, N, B)
     I, n_i = idx.shape
     (batch_rng,) = rng.spawn(1)
     weights = np.full((I, B), 1.0 / B)
@@ -167,17 +180,15 @@ def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator, omega1,
             W -= g
         return client_weights @ W, drawn, np.nan
 
-    w, rec = _sgd_loop(problem, params, omega1, f"FedAvg-SGD (sample-based, B={B}, E={E})", round_update,
-                       (E, I, B), monitor)
+    w, rec = _sgd_loop(problem, params, f"FedAvg-SGD (sample-based, B={B}, E={E})", round_update, (E, I, B))
     rec["batch_value"] = None
     T = params.iterations
-    return SGDTrace(algorithm=f"FedAvg-SGD (sample-based, B={B}, E={E})", params=asdict(params), omega_final=w,
+    return SGDTrace(algorithm=f"FedAvg-SGD (sample-based, B={B}, E={E})", params=params, omega_final=w,
                     floats_sent_per_client=np.full(T - 1, float(problem.dim)),
                     grad_evals_per_client=np.full(T - 1, E * B), **rec)
 
 
-def run_feature_sgd(problem, params: SGDParams, rng: np.random.Generator, omega1,
-                    monitor: Callable | None = None) -> SGDTrace:
+def run_feature_sgd(problem, params: SGDParams, rng: np.random.Generator) -> SGDTrace:
     """Feature-based (vertical) SGD: per iteration the server draws a uniform B-subset of the N samples,
     the batch-mean gradient of f_0 comes from ``problem.block_batch_sums`` (weights 1/B, row 0) and every
     block steps w <- w - r_t g."""
@@ -193,7 +204,7 @@ def run_feature_sgd(problem, params: SGDParams, rng: np.random.Generator, omega1
         return w - r * np.asarray(grads, dtype=np.float64)[0], chosen, float(np.asarray(values)[0])
 
     name = f"feature-based SGD (B={B})"
-    w, rec = _sgd_loop(problem, params, omega1, name, round_update, (B,), monitor)
+    w, rec = _sgd_loop(problem, params, name, round_update, (B,))
     T = params.iterations
-    return SGDTrace(algorithm=name, params=asdict(params), omega_final=w,
+    return SGDTrace(algorithm=name, params=params, omega_final=w,
                     floats_sent_per_client=np.full(T - 1, np.nan), grad_evals_per_client=np.full(T - 1, B), **rec)

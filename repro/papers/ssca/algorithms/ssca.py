@@ -10,8 +10,11 @@ the weighted sums over the batch of (f_0, phi_1..phi_M) (values, shape (M+1,)) a
 (grads, shape (M+1, d)) -- U_m NOT subtracted -- computed the sample-based resp. the feature-based way,
 ``stacked_objective_grads`` (used by the SGD baselines) and ``full_values_and_grads(omega)``.
 
-One engine (:func:`_run_engine`) carries out every algorithm; the two front ends only choose the batches,
-their weights and which batch oracle to call:
+Entry points: ``run_sample_based(problem, params, rng)`` and ``run_feature_based(problem, params, rng)``, each
+returning an :class:`SSCATrace`. Everything that describes the run is a field of the frozen :class:`SSCAParams`:
+the initial point ``omega1``, the clients' index sets ``client_indices`` (sample-based), batches to replay
+(``replay_batches``) and the checkpoint ``monitor``. One engine (:func:`_run_engine`) carries out every
+algorithm; the two front ends only choose the batches, their weights and which batch oracle to call:
 
 * :func:`run_sample_based` = Algorithm 1 (M = 0) / Algorithm 2 (M >= 1). Each client i draws a uniform
   B-subset N_i^(t) of its own indices, without replacement, independently across clients and iterations
@@ -64,7 +67,7 @@ and outputs w^(T). Checkpoint t in 1..T is the state holding w^(t): t = 1 the in
 update), t = T the output.
 
 Randomness: the run's Generator spawns one child per purpose (``rng.spawn(1)``: the batch draws), so a
-run is determined by the params and the Generator's seed sequence. Replaying given ``batches`` draws
+run is determined by the params and the Generator's seed sequence. Replaying given ``replay_batches`` draws
 nothing.
 
 Divergence: a non-finite iterate or surrogate raises :class:`DivergenceError` (a ``ReproError`` and a
@@ -82,7 +85,7 @@ problem specific) are not counted.
 from __future__ import annotations
 
 import warnings
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -95,7 +98,7 @@ __all__ = [
     "ServerSolution", "QCQPServer", "polish_dual", "REGIMES", "single_constraint_dual", "solve_server_problem",
     "draw_client_batches", "draw_server_batch", "run_sample_based", "run_feature_based",
     "validate_checkpoints", "CheckpointRecorder", "check_finite", "validate_client_indices",
-    "validate_initial_point",
+    "validate_initial_point", "initial_point",
 ]
 
 REGIMES = ("inactive", "active", "saturated")
@@ -114,6 +117,20 @@ def validate_checkpoints(checkpoints, iterations: int) -> None:
     require(ok, "checkpoints", checkpoints,
             f"a tuple of strictly increasing integers in 1..T = 1..{iterations} (t = 1 the initial point, "
             "t = T the output)")
+
+
+def initial_point(omega1) -> np.ndarray:
+    """omega1 as a read-only float64 copy, a finite non-empty 1-d array (its length is checked against the
+    problem's d when a run starts, :func:`validate_initial_point`)."""
+    try:
+        w = np.array(omega1, dtype=np.float64, copy=True)
+    except (TypeError, ValueError):
+        w = None
+    ok = w is not None and w.ndim == 1 and w.size >= 1 and bool(np.all(np.isfinite(w)))
+    shown = f"array of shape {w.shape}" if w is not None and w.ndim else repr(omega1)
+    require(ok, "omega1", shown, "a finite 1-d array (the initial point w^(1))")
+    w.flags.writeable = False
+    return w
 
 
 def validate_initial_point(omega1, dim: int) -> np.ndarray:
@@ -237,20 +254,34 @@ class PowerLawSteps:
         return {"(4)": 0 < self.alpha <= 1, "(6)": 0.5 < self.beta <= 1 and self.beta > self.alpha}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SSCAParams:
     """Inputs of Algorithms 1-4: proximal weight ``tau`` of (7)/(11)/(15)/(22), ``steps`` (rho, gamma),
     ``iterations`` T (T - 1 updates, output w^(T)), ``batch`` B (per client for the sample-based
-    algorithms, total for the feature-based ones), ``penalty`` c of Problems 4/5/9/10 (used only when
-    M >= 1; Section VI uses 1e5), ``record_batches`` and the monitor ``checkpoints`` (t in 1..T)."""
+    algorithms, total for the feature-based ones), the initial point ``omega1`` w^(1) (stored as a read-only
+    float64 copy), ``penalty`` c of Problems 4/5/9/10 (used only when M >= 1; Section VI uses 1e5),
+    ``record_batches``, the monitor ``checkpoints`` (t in 1..T) and what else describes the run:
+
+    * ``client_indices`` (I, N_i): client i's sample indices, a partition of 0..N-1 with equal N_i (required by
+      the sample-based algorithms, checked against the problem when the run starts; the feature-based ones,
+      whose clients hold feature blocks of the problem, ignore it);
+    * ``replay_batches``: batches to replay instead of drawing ((T-1, I, B) sample-based, (T-1, B)
+      feature-based);
+    * ``monitor(t, state: SSCAState) -> dict[str, float]``, called at the ``checkpoints``.
+
+    Compared by identity (``eq=False``): the fields include arrays and a callable."""
 
     tau: float
     steps: PowerLawSteps
     iterations: int
     batch: int
+    omega1: np.ndarray
     penalty: float = 1e5
     record_batches: bool = False
     checkpoints: tuple = ()
+    client_indices: np.ndarray | None = None
+    replay_batches: np.ndarray | None = None
+    monitor: Callable | None = None
 
     def __post_init__(self) -> None:
         require(is_real(self.tau) and self.tau > 0, "tau", self.tau, "a finite number > 0")
@@ -262,6 +293,9 @@ class SSCAParams:
         require(is_real(self.penalty) and self.penalty > 0, "penalty", self.penalty, "a finite number > 0 (c)")
         require(isinstance(self.record_batches, bool), "record_batches", self.record_batches, "True or False")
         validate_checkpoints(self.checkpoints, self.iterations)
+        object.__setattr__(self, "omega1", initial_point(self.omega1))
+        require(self.monitor is None or callable(self.monitor), "monitor", type(self.monitor).__name__,
+                "None or a callable monitor(t, state) -> dict[str, float]")
 
 
 # ----------------------------------------------------------------------------------------- state and trace
@@ -283,7 +317,7 @@ class SSCAState:
 
 @dataclass
 class SSCATrace:
-    """One run. Per update t = 1..T-1 (index t-1): ``rho``, ``gamma``; ``step_norm`` ||w_bar^(t) - w^(t)||;
+    """One run (``params``: the :class:`SSCAParams` it ran with). Per update t = 1..T-1 (index t-1): ``rho``, ``gamma``; ``step_norm`` ||w_bar^(t) - w^(t)||;
     ``omega_norm`` ||w^(t)||; ``batch_value`` the batch estimate sum_n w_n f_0(w^(t), x_n) of F_0(w^(t));
     for M >= 1 ((T-1, M) each): ``nu``, ``zeta``, ``regime`` (codes into :data:`REGIMES`), ``const``
     f_hat_{m,0}^(t) (A^(t) of (39)) and ``lin_norm_sq`` b = ||f_hat_{m,1}^(t)||^2 (42); ``batches`` when
@@ -292,7 +326,7 @@ class SSCATrace:
     (name -> array over checkpoints); ``server_route`` ("closed_form", "lemma1", "brentq", "cvxpy")."""
 
     algorithm: str
-    params: dict
+    params: SSCAParams | None
     rho: np.ndarray
     gamma: np.ndarray
     step_norm: np.ndarray
@@ -498,17 +532,17 @@ def solve_server_problem(f_hat_lin: np.ndarray, f_hat_const: np.ndarray, levels:
 
 
 # ----------------------------------------------------------------------------------------- engine
-def _run_engine(problem, params: SSCAParams, omega1, algorithm: str, draw: Callable, sums: Callable,
-                batch_shape: tuple, floats: tuple[float, float],
-                monitor: Callable | None) -> SSCATrace:
-    """The common loop of Algorithms 1-4. ``draw(t) -> (record, index, weights)`` gives iteration t's batch
-    (``record`` is what ``batches`` stores), ``sums`` is ``problem.batch_sums`` or ``block_batch_sums``."""
+def _run_engine(problem, params: SSCAParams, algorithm: str, draw: Callable, sums: Callable,
+                batch_shape: tuple, floats: tuple[float, float]) -> SSCATrace:
+    """The common loop of Algorithms 1-4 from ``params.omega1``, monitored by ``params.monitor``.
+    ``draw(t) -> (record, index, weights)`` gives iteration t's batch (``record`` is what ``batches`` stores),
+    ``sums`` is ``problem.batch_sums`` or ``block_batch_sums``."""
     d, M, T, tau, c = int(problem.dim), int(problem.n_constraints), params.iterations, float(params.tau), \
         float(params.penalty)
     levels = np.asarray(problem.constraint_levels, dtype=np.float64).reshape(M)
     q0 = problem.exact_objective_weight
     q0 = None if q0 is None else float(q0)
-    w = validate_initial_point(omega1, d)
+    w = validate_initial_point(params.omega1, d)
     rho, gamma = params.steps.rho(T), params.steps.gamma(T)
     steps_text = lambda t: f"rho={rho[t - 1]:.6g}, gamma={gamma[t - 1]:.6g}, tau={tau:.6g}"  # noqa: E731
 
@@ -518,7 +552,7 @@ def _run_engine(problem, params: SSCAParams, omega1, algorithm: str, draw: Calla
     nu_tr, zeta_tr, const_tr, b_tr = (np.empty((T - 1, M)) for _ in range(4))
     regime_tr = np.empty((T - 1, M), dtype=np.int8)
     batches = np.empty((T - 1,) + batch_shape, dtype=np.intp) if params.record_batches else None
-    recorder = CheckpointRecorder(params.checkpoints, monitor)
+    recorder = CheckpointRecorder(params.checkpoints, params.monitor)
     qcqp = QCQPServer(d, M, tau, c, q0) if M >= 2 else None
     route = "closed_form"
     sol = None
@@ -557,7 +591,7 @@ def _run_engine(problem, params: SSCAParams, omega1, algorithm: str, draw: Calla
 
     per_client, total = floats
     cons = dict(nu=nu_tr, zeta=zeta_tr, regime=regime_tr, const=const_tr, lin_norm_sq=b_tr) if M else {}
-    return SSCATrace(algorithm=algorithm, params=asdict(params), rho=rho, gamma=gamma, step_norm=step_norm,
+    return SSCATrace(algorithm=algorithm, params=params, rho=rho, gamma=gamma, step_norm=step_norm,
                      omega_norm=omega_norm, batch_value=batch_value, omega_final=w,
                      floats_sent_per_client=np.full(T - 1, per_client), floats_sent_total=np.full(T - 1, total),
                      server_route=route, batches=batches, checkpoints=recorder.checkpoints,
@@ -571,7 +605,7 @@ def _message_floats(problem) -> int:
     return rows * int(problem.dim) + M
 
 
-def _replay(batches, shape: tuple, n: int, name: str = "batches") -> np.ndarray:
+def _replay(batches, shape: tuple, n: int, name: str = "replay_batches") -> np.ndarray:
     arr = np.asarray(batches)
     ok = arr.shape == shape and np.issubdtype(arr.dtype, np.integer) and (arr.size == 0 or
                                                                           (arr.min() >= 0 and arr.max() < n))
@@ -581,29 +615,28 @@ def _replay(batches, shape: tuple, n: int, name: str = "batches") -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------------------- front ends
-def run_sample_based(problem, params: SSCAParams, rng: np.random.Generator, omega1, client_indices,
-                     batches=None, monitor: Callable | None = None) -> SSCATrace:
+def run_sample_based(problem, params: SSCAParams, rng: np.random.Generator) -> SSCATrace:
     """Algorithm 1 (M = 0, Problem 1 via Problem 2) / Algorithm 2 (M >= 1, Problem 3 via Problem 5).
 
-    ``client_indices`` (I, N_i): client i's sample indices (equal N_i, a partition of 0..N-1). Each
+    ``params.client_indices`` (I, N_i): client i's sample indices (equal N_i, a partition of 0..N-1). Each
     iteration every client draws a uniform B-subset of its indices without replacement
     (:func:`draw_client_batches`); sample weights N_i / (B N), (3)/(10). The weighted sum over clients of
-    the client messages is one ``problem.batch_sums`` call over the union. ``batches`` (T-1, I, B):
-    replay these batches instead of drawing (each row should be a subset of the client's indices).
-    ``monitor(t, state: SSCAState) -> dict[str, float]`` is called at ``params.checkpoints``."""
+    the client messages is one ``problem.batch_sums`` call over the union. ``params.replay_batches``
+    (T-1, I, B): replay these batches instead of drawing (each row should be a subset of the client's
+    indices). ``params.monitor(t, state: SSCAState) -> dict[str, float]`` is called at ``params.checkpoints``."""
     N, T, B = int(problem.n_samples), params.iterations, params.batch
-    idx = validate_client_indices(client_indices, N, B)
+    idx = validate_client_indices(params.client_indices, N, B)
     I, n_i = idx.shape
     (batch_rng,) = rng.spawn(1)
     weights = np.full(I * B, n_i / (B * N))
-    if batches is not None:
-        replay = _replay(batches, (T - 1, I, B), N)
+    if params.replay_batches is not None:
+        replay = _replay(params.replay_batches, (T - 1, I, B), N)
         owner = np.empty(N, dtype=np.intp)
         owner[idx] = np.arange(I)[:, None]
         ordered = np.sort(replay, axis=2)
         require(bool(np.all(owner[replay] == np.arange(I)[None, :, None]))
-                and bool(np.all(np.diff(ordered, axis=2) != 0)), "batches", "rows outside the clients' data",
-                "batches[t, i] = B distinct indices of client i (a row of client_indices)")
+                and bool(np.all(np.diff(ordered, axis=2) != 0)), "replay_batches", "rows outside the clients' data",
+                "replay_batches[t, i] = B distinct indices of client i (a row of client_indices)")
         draw = lambda t: (replay[t - 1], replay[t - 1].reshape(-1), weights)  # noqa: E731
     else:
         def draw(t):
@@ -612,25 +645,23 @@ def run_sample_based(problem, params: SSCAParams, rng: np.random.Generator, omeg
     per_client = float(_message_floats(problem))
     name = "Algorithm 2 (sample-based SSCA, constrained)" if problem.n_constraints else \
         "Algorithm 1 (sample-based SSCA)"
-    return _run_engine(problem, params, omega1, name, draw, problem.batch_sums, (I, B),
-                       (per_client, I * per_client), monitor)
+    return _run_engine(problem, params, name, draw, problem.batch_sums, (I, B), (per_client, I * per_client))
 
 
-def run_feature_based(problem, params: SSCAParams, rng: np.random.Generator, omega1, batches=None,
-                      monitor: Callable | None = None) -> SSCATrace:
+def run_feature_based(problem, params: SSCAParams, rng: np.random.Generator) -> SSCATrace:
     """Algorithm 3 (M = 0, Problem 6 via Problem 7) / Algorithm 4 (M >= 1, Problem 8 via Problem 10).
 
     The server draws a uniform B-subset of all N samples without replacement (:func:`draw_server_batch`),
     weights 1/B, (13)/(20); the statistics come from ``problem.block_batch_sums`` (feature blocks held by
-    the clients). ``batches`` (T-1, B): replay these instead of drawing. Monitor as in
-    :func:`run_sample_based`."""
+    the clients; ``params.client_indices`` is not used). ``params.replay_batches`` (T-1, B): replay these
+    instead of drawing. Monitor as in :func:`run_sample_based`."""
     N, T, B = int(problem.n_samples), params.iterations, params.batch
     require(B <= N, "batch", B, f"an integer in 1..N = 1..{N} (total batch, feature-based)")
     (batch_rng,) = rng.spawn(1)
     weights = np.full(B, 1.0 / B)
-    if batches is not None:
-        replay = _replay(batches, (T - 1, B), N)
-        require(all(np.unique(row).size == B for row in replay), "batches", "rows with repeated indices",
+    if params.replay_batches is not None:
+        replay = _replay(params.replay_batches, (T - 1, B), N)
+        require(all(np.unique(row).size == B for row in replay), "replay_batches", "rows with repeated indices",
                 "rows of B distinct sample indices")
         draw = lambda t: (replay[t - 1], replay[t - 1], weights)  # noqa: E731
     else:
@@ -639,5 +670,5 @@ def run_feature_based(problem, params: SSCAParams, rng: np.random.Generator, ome
             return chosen, chosen, weights
     name = "Algorithm 4 (feature-based SSCA, constrained)" if problem.n_constraints else \
         "Algorithm 3 (feature-based SSCA)"
-    return _run_engine(problem, params, omega1, name, draw, problem.block_batch_sums, (B,),
-                       (np.nan, float(_message_floats(problem))), monitor)
+    return _run_engine(problem, params, name, draw, problem.block_batch_sums, (B,),
+                       (np.nan, float(_message_floats(problem))))

@@ -26,19 +26,24 @@ multiplier (:func:`bounds.ssca.kkt_penalty`); ||omega_bar - omega|| (-> 0 in the
 errors of Lemma 2 / Lemma 5 (for M = 0 exactly ||grad F0(w^t) - grad F_bar^(t)(w^t)|| with
 grad F_bar^(t)(w^t) = 2 tau (w^t - omega_bar^t) from (8)-(9); for M = 1 the constraint surrogate of the
 previous iteration at w^t); max_s ||w^s|| (Theorem 1's boundedness hypothesis); and both sides of (51).
+
+One run's config is a :class:`ConvergenceConfig` (the instance's and the algorithm's defaults are its field
+defaults); the specs are built through it.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
 from bounds import ssca as B
 
 from repro.papers.ssca.algorithms import ssca as alg
-from repro.errors import require
+from repro.errors import is_int, is_real, require
 from repro.papers.ssca.problems import instances as SP
 from repro.papers.ssca.problems import swish_network as SN
 from repro.runner import RunSpec
-from repro.experiment import check_profile
+from repro.experiment import PROFILES, Config, check_profile
 
 _FN = "repro.papers.ssca.runs.convergence."
 PROBLEMS = ("logistic_l2", "nonconvex_logistic", "norm_loss_limit", "nonconvex_loss_limit")
@@ -47,14 +52,49 @@ U_MARGIN = 0.05
 NONCONVEX_OBJECTIVE_REG = 1.0      # f_0 = sum w^2/(1+w^2) + 0.05 ||w||^2: nonconvex (needs reg > 0.2)
 SEEDS = {"quick": 2, "paper": 20}
 ITERATIONS = {"quick": 2000, "paper": 20000}
-BASE = {"n": 600, "d": 20, "clients": 5, "flip": 0.1, "reg": 0.05, "tau": 0.5, "penalty": 100.0}
 BATCH = {"sample": 4, "feature": 20}                                   # I * 4 = 20: coupled sizes
 
 
-def validate(config: dict) -> None:
-    require(config.get("problem") in PROBLEMS, "problem", config.get("problem"), f"one of {PROBLEMS}")
-    require(config.get("steps") in STEPS, "steps", config.get("steps"), f"one of {tuple(STEPS)}")
-    require(config.get("mode") in ("sample", "feature"), "mode", config.get("mode"), "'sample' or 'feature'")
+MODES = ("sample", "feature")
+
+
+@dataclass(frozen=True)
+class ConvergenceConfig(Config):
+    """One ``ssca.convergence`` run: the instance (``problem``; ``n`` samples of dimension ``d`` on ``clients``
+    clients, label noise ``flip``, regularisation ``reg``), the step-size family ``steps`` (``STEPS``), the
+    algorithm's ``mode``, ``tau``, ``penalty`` c and ``iterations`` T, and the ``profile``."""
+
+    problem: str
+    steps: str
+    mode: str
+    iterations: int
+    profile: str
+    n: int = 600
+    d: int = 20
+    clients: int = 5
+    flip: float = 0.1
+    reg: float = 0.05
+    tau: float = 0.5
+    penalty: float = 100.0
+
+    def __post_init__(self) -> None:
+        require(self.problem in PROBLEMS, "problem", self.problem, f"one of {PROBLEMS}")
+        require(self.steps in STEPS, "steps", self.steps, f"one of {tuple(STEPS)}")
+        require(self.mode in MODES, "mode", self.mode, "'sample' or 'feature'")
+        require(is_int(self.iterations) and self.iterations >= 2, "iterations", self.iterations,
+                "an integer >= 2 (T; T - 1 updates)")
+        require(self.profile in PROFILES, "profile", self.profile, f"one of {PROFILES}")
+        require(is_int(self.d) and self.d >= 1, "d", self.d, "an integer >= 1")
+        require(is_int(self.clients) and 1 <= self.clients <= self.d, "clients", self.clients,
+                f"an integer in 1..d = 1..{self.d} (each client owns a feature block)")
+        per_client = max(BATCH["sample"], -(-BATCH["feature"] // self.clients))
+        require(is_int(self.n) and self.n % self.clients == 0 and self.n // self.clients >= per_client, "n",
+                self.n, f"a multiple of clients = {self.clients} with at least {per_client} samples per client "
+                f"(batches: {BATCH['sample']} per client, {BATCH['feature']} in total)")
+        require(is_real(self.flip) and 0 <= self.flip < 0.5, "flip", self.flip, "a number in [0, 0.5)")
+        require(is_real(self.reg) and self.reg > 0, "reg", self.reg, "a finite number > 0")
+        require(is_real(self.tau) and self.tau > 0, "tau", self.tau, "a finite number > 0")
+        require(is_real(self.penalty) and self.penalty > 0, "penalty", self.penalty, "a finite number > 0 (c)")
 
 
 def build_problem(config: dict, rng: np.random.Generator):
@@ -123,23 +163,23 @@ class _Monitor:
 
 
 def run_convergence(config: dict, seed: int):
-    validate(config)
+    ConvergenceConfig.from_dict(config)
     ss = np.random.SeedSequence([seed, PROBLEMS.index(config["problem"]), 19_08_11015])
     data_rng, init_rng, run_rng = (np.random.default_rng(s) for s in ss.spawn(3))
     problem, X, y, info = build_problem(config, data_rng)
     a1, alpha, a2, beta = STEPS[config["steps"]]
     verdict = B.power_law_conditions(a1, alpha, a2, beta)
     T = config["iterations"]
-    params = alg.SSCAParams(tau=config["tau"], steps=alg.PowerLawSteps(a1, alpha, a2, beta), iterations=T,
-                            batch=BATCH[config["mode"]], penalty=config["penalty"], checkpoints=tuple(range(1, T + 1)))
     omega1 = init_rng.normal(size=problem.dim)
     reference = info.pop("reference", None)
     monitor = _Monitor(problem, config["penalty"], reference)
-    if config["mode"] == "sample":
-        clients = np.random.default_rng(ss.spawn(1)[0]).permutation(config["n"]).reshape(config["clients"], -1)
-        trace = alg.run_sample_based(problem, params, run_rng, omega1, clients, monitor=monitor)
-    else:
-        trace = alg.run_feature_based(problem, params, run_rng, omega1, monitor=monitor)
+    clients = (np.random.default_rng(ss.spawn(1)[0]).permutation(config["n"]).reshape(config["clients"], -1)
+               if config["mode"] == "sample" else None)
+    params = alg.SSCAParams(tau=config["tau"], steps=alg.PowerLawSteps(a1, alpha, a2, beta), iterations=T,
+                            batch=BATCH[config["mode"]], omega1=omega1, penalty=config["penalty"],
+                            checkpoints=tuple(range(1, T + 1)), client_indices=clients, monitor=monitor)
+    run = alg.run_sample_based if config["mode"] == "sample" else alg.run_feature_based
+    trace = run(problem, params, run_rng)
     mon = {k: np.asarray(v, float) for k, v in trace.monitor.items()}
     arrays = {"t": np.asarray(trace.checkpoints, int), "rho": trace.rho, "gamma": trace.gamma,
               "step_norm": trace.step_norm} | mon
@@ -155,6 +195,6 @@ def run_convergence(config: dict, seed: int):
 
 def convergence_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
-    return [RunSpec("ssca.convergence", BASE | {"problem": p, "steps": s, "mode": m, "iterations": ITERATIONS[profile],
-                                                "profile": profile}, seed, _FN + "run_convergence")
-            for p in PROBLEMS for s in STEPS for m in ("sample", "feature") for seed in range(SEEDS[profile])]
+    return [RunSpec("ssca.convergence", ConvergenceConfig(problem=p, steps=s, mode=m, iterations=ITERATIONS[profile],
+                                                          profile=profile).as_dict(), seed, _FN + "run_convergence")
+            for p in PROBLEMS for s in STEPS for m in MODES for seed in range(SEEDS[profile])]

@@ -48,21 +48,29 @@ the problem: 1 seed per curve instead of the paper's 100 (``SEEDS``), 6 checkpoi
 (``CHECKPOINTS``), a 6-point SGD grid scored after 100 iterations instead of 20 points after 1000
 (``SGD_GRID``, ``GRID_ITERATIONS``). Data, network, T, step sizes and full-data metrics are the same in both
 profiles. Figure 4 plots values at T only, so its runs evaluate the metrics at t = T only.
+
+Configs: one frozen dataclass per shape of run, the single source of keys and defaults (the choices above):
+:class:`SSCA27Config` and :class:`SSCA37Config` (an SSCA curve on (27) / (37)), :class:`SGDConfig` (an SGD
+baseline) and :class:`SGDGridConfig` (its learning-rate search, the run it needs). The experiments mixing shapes
+list theirs (``Experiment(config=(...))``): the shared layer builds each run's config into the shape its keys
+name and lets ``--set`` change only the keys every shape has. :class:`MnistConfig` (the fields and checks of
+every run of Figures 2-4) and :class:`SSCAConfig` (those of every SSCA run) are bases only, no run's shape.
 """
 from __future__ import annotations
 
 import functools
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
 from repro.papers.ssca.algorithms import federated_sgd as sgd
 from repro.papers.ssca.algorithms import ssca as alg
-from repro.errors import require
+from repro.errors import is_int, is_real, require
 from repro.papers.ssca.problems import mnist_pixels as MP
 from repro.papers.ssca.problems import swish_network as SN
 from repro.runner import RunSpec, watch
-from repro.experiment import check_profile
+from repro.experiment import PROFILES, Config, check_profile
 
 _FN = "repro.papers.ssca.runs.mnist."
 TRIPLES = {1: (0.4, 0.4, 0.4), 10: (0.6, 0.9, 0.3), 100: (0.9, 0.9, 0.3)}        # sample-based B -> (a1, a2, alpha)
@@ -84,25 +92,160 @@ SOLVER_CHECK_BATCHES = {"quick": {"sample": (10,), "feature": (100,)},          
                         "paper": {"sample": tuple(TRIPLES), "feature": tuple(FEATURE_TRIPLES)}}
 GRID_SUBSAMPLE = 10_000
 DATASETS = ("mnist", "digits")
-BASE = {"dataset": "mnist", "clients": 10, "hidden": 128, "tau": TAU, "penalty": PENALTY, "iterations": ITERATIONS,
-        "init": "uniform_fan_in", "feature_split": "contiguous",
-        "a_bar": "surrogate_11", "solver_checks": [], "dtype": "float32"}
+MODES = ("sample", "feature")
+FEATURE_SPLITS = ("contiguous", "random")
 
 
-def validate(config: dict) -> None:
-    require(config.get("dataset") in DATASETS, "dataset", config.get("dataset"), f"one of {DATASETS}")
-    require(config.get("formulation") in ("27", "37"), "formulation", config.get("formulation"),
-            "'27' (regularised) or '37' (cost-limited)")
-    require(config.get("mode") in ("sample", "feature"), "mode", config.get("mode"), "'sample' or 'feature'")
-    require(config.get("method") in ("ssca", "sgd"), "method", config.get("method"), "'ssca' or 'sgd'")
-    require(config.get("dtype") in MP.DTYPES, "dtype", config.get("dtype"), f"one of {MP.DTYPES}")
-    require(not (config["method"] == "sgd" and config["formulation"] == "37"), "method", "sgd",
-            "the SGD baselines solve (27) only (the paper compares them on Fig. 2(a),(c))")
-    checkpoints = config.get("checkpoints", [])
-    require(all(1 <= c <= config.get("iterations", 0) for c in checkpoints), "checkpoints", checkpoints,
-            "iteration indices within 1..iterations")
-    require(set(config.get("solver_checks", [])) <= set(checkpoints), "solver_checks", config.get("solver_checks"),
-            "a subset of the checkpoints (the check runs inside the checkpoint monitor)")
+# ----------------------------------------------------------------------------------------- configs
+def _increasing(values, high: int) -> bool:
+    """A non-empty list of strictly increasing integers in 1..high."""
+    return (isinstance(values, (list, tuple)) and len(values) >= 1 and all(is_int(v) and 1 <= v <= high
+                                                                            for v in values)
+            and all(a < b for a, b in zip(values, values[1:])))
+
+
+@dataclass(frozen=True, kw_only=True)
+class _MnistShared(Config):
+    """Keys of every MNIST-family run, the learning-rate searches included: the algorithm family (``mode``,
+    ``method``, ``formulation``), the batch size B, the data, network, clients and precision, ``profile``."""
+
+    mode: str
+    method: str
+    formulation: str
+    batch: int
+    profile: str
+    dataset: str = "mnist"
+    clients: int = 10
+    hidden: int = 128
+    tau: float = TAU
+    penalty: float = PENALTY
+    init: str = "uniform_fan_in"
+    feature_split: str = "contiguous"
+    a_bar: str = "surrogate_11"
+    dtype: str = "float32"
+
+    def __post_init__(self) -> None:
+        require(self.mode in MODES, "mode", self.mode, "'sample' or 'feature'")
+        require(self.method in ("ssca", "sgd"), "method", self.method, "'ssca' or 'sgd'")
+        require(self.formulation in ("27", "37"), "formulation", self.formulation,
+                "'27' (regularised) or '37' (cost-limited)")
+        require(is_int(self.batch) and self.batch >= 1, "batch", self.batch,
+                "an integer >= 1 (B: per client, sample-based; total, feature-based)")
+        require(self.profile in PROFILES, "profile", self.profile, f"one of {PROFILES}")
+        require(self.dataset in DATASETS, "dataset", self.dataset, f"one of {DATASETS}")
+        require(is_int(self.clients) and self.clients >= 1, "clients", self.clients, "an integer >= 1 (I)")
+        require(is_int(self.hidden) and self.hidden >= 1, "hidden", self.hidden, "an integer >= 1 (J, swish units)")
+        require(is_real(self.tau) and self.tau > 0, "tau", self.tau, "a finite number > 0")
+        require(is_real(self.penalty) and self.penalty > 0, "penalty", self.penalty, "a finite number > 0 (c)")
+        require(self.init in SN.INIT_SCHEMES, "init", self.init, f"one of {SN.INIT_SCHEMES}")
+        require(self.feature_split in FEATURE_SPLITS, "feature_split", self.feature_split,
+                f"one of {FEATURE_SPLITS}")
+        require(self.a_bar in SN.A_BAR_CHOICES, "a_bar", self.a_bar, f"one of {SN.A_BAR_CHOICES}")
+        require(self.dtype in MP.DTYPES, "dtype", self.dtype, f"one of {MP.DTYPES}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class MnistConfig(_MnistShared):
+    """Keys of every run of Figures 2-4 and of the literal (32): the horizon T = ``iterations``, the metric
+    ``checkpoints`` and the closed-form-vs-solver ``solver_checks`` (a subset of them). A base holding these
+    fields and checks, not a run's shape (:class:`SSCA27Config`, :class:`SSCA37Config`, :class:`SGDConfig`)."""
+
+    iterations: int = ITERATIONS
+    checkpoints: list
+    solver_checks: list = ()
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require(is_int(self.iterations) and self.iterations >= 2, "iterations", self.iterations,
+                "an integer >= 2 (T; T - 1 updates)")
+        require(_increasing(self.checkpoints, self.iterations), "checkpoints", self.checkpoints,
+                f"strictly increasing iteration indices within 1..iterations = 1..{self.iterations}")
+        require(isinstance(self.solver_checks, (list, tuple)) and set(self.solver_checks) <= set(self.checkpoints),
+                "solver_checks", self.solver_checks,
+                "a subset of the checkpoints (the check runs inside the checkpoint monitor)")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SSCAConfig(MnistConfig):
+    """Keys of every SSCA run (Algorithms 1-4): the Section VI step-size ``triple`` (a1, a2, alpha),
+    rho = a1 / t^alpha, gamma = a2 / t^(alpha + 0.05). A base of :class:`SSCA27Config` and :class:`SSCA37Config`."""
+
+    method: str = "ssca"
+    triple: list
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require(self.method == "ssca", "method", self.method,
+                "'ssca' (an SSCA run's config; an SGD baseline's has local_steps, sgd_grid, grid_iterations)")
+        t = self.triple
+        ok = isinstance(t, (list, tuple)) and len(t) == 3 and all(is_real(v) for v in t)
+        require(ok and 0 < t[0] <= 1 and 0 < t[1] <= 1 and t[2] >= 0, "triple", t,
+                "[a1, a2, alpha] with a1, a2 in (0, 1] and alpha >= 0")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SSCA27Config(SSCAConfig):
+    """An SSCA run on (27) (Algorithms 1 / 3): the regularisation weight ``lam``."""
+
+    formulation: str = "27"
+    lam: float = LAMBDA
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require(self.formulation == "27", "formulation", self.formulation, "'27' (this run's config has lam, not U)")
+        require(is_real(self.lam) and self.lam >= 0, "lam", self.lam, "a finite number >= 0")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SSCA37Config(SSCAConfig):
+    """An SSCA run on (37) (Algorithms 2 / 4): the cost limit ``U``."""
+
+    formulation: str = "37"
+    U: float = U_LIMIT
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require(self.formulation == "37", "formulation", self.formulation, "'37' (this run's config has U, not lam)")
+        require(is_real(self.U) and self.U > 0, "U", self.U, "a finite number > 0")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SGDGridConfig(_MnistShared):
+    """The learning-rate search of one SGD baseline (``run_sgd_grid``): the SGD run's config without
+    ``_NOT_FOR_GRID``: ``lam`` of (27), local steps E, the grid of (a, alpha) and its horizon."""
+
+    method: str = "sgd"
+    formulation: str = "27"
+    lam: float = LAMBDA
+    local_steps: int
+    sgd_grid: list
+    grid_iterations: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require(self.method == "sgd", "method", self.method,
+                "'sgd' (an SGD baseline's config; an SSCA run's has triple and lam or U)")
+        require(self.formulation == "27", "formulation", self.formulation,
+                "'27': the SGD baselines solve (27) only (the paper compares them on Fig. 2(a),(c))")
+        require(is_real(self.lam) and self.lam >= 0, "lam", self.lam, "a finite number >= 0")
+        require(is_int(self.local_steps) and self.local_steps >= 1 and (self.mode == "sample" or self.local_steps == 1),
+                "local_steps", self.local_steps,
+                "an integer >= 1 (E; feature-based SGD: 1)")
+        grid = self.sgd_grid
+        ok = isinstance(grid, (list, tuple)) and len(grid) >= 1 and all(
+            isinstance(g, (list, tuple)) and len(g) == 2 and all(is_real(v) for v in g) and g[0] > 0 and g[1] >= 0
+            for g in grid)
+        require(ok, "sgd_grid", grid, "a non-empty list of [a, alpha] with a > 0 and alpha >= 0 (rate a / t^alpha)")
+        require(is_int(self.grid_iterations) and self.grid_iterations >= 2, "grid_iterations",
+                self.grid_iterations, "an integer >= 2")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SGDConfig(MnistConfig, SGDGridConfig):
+    """One SGD baseline run (FedAvg-style or feature-based SGD on (27)), with the keys of its search."""
+
+    method: str = "sgd"
+    formulation: str = "27"
 
 
 @functools.lru_cache(maxsize=2)
@@ -161,7 +304,7 @@ def _closed_form_vs_solver(config: dict, state) -> dict:
 
 
 def _setup(config: dict, seed: int):
-    validate(config)
+    """Data, network, feature blocks, client split, initial point and run Generator of a (validated) config."""
     data = _data(config["dataset"], config["dtype"])
     X, y = data["x_train"], data["y_train"]
     I = config["clients"]
@@ -187,9 +330,9 @@ def _sgd_grid(config: dict, net, problem, data, client_indices, omega1, rng) -> 
     scores = []
     for (a, al), child in zip(config["sgd_grid"], rng.spawn(len(config["sgd_grid"]))):
         params = sgd.SGDParams(lr_a=a, lr_alpha=al, iterations=config["grid_iterations"], batch=config["batch"],
-                               local_steps=config["local_steps"])
+                               omega1=omega1, local_steps=config["local_steps"], client_indices=client_indices)
         try:
-            trace = _run_sgd(config, problem, params, child, omega1, client_indices)
+            trace = _run_sgd(config, problem, params, child)
             w = trace.omega_final
             ev = SN.evaluate(net, w, X[sub], y[sub])
             scores.append(ev["cost"] + config["lam"] * float(w @ w))
@@ -200,10 +343,9 @@ def _sgd_grid(config: dict, net, problem, data, client_indices, omega1, rng) -> 
     return config["sgd_grid"][best][0], config["sgd_grid"][best][1], scores
 
 
-def _run_sgd(config, problem, params, rng, omega1, client_indices, monitor=None):
-    if config["mode"] == "sample":
-        return sgd.run_fedavg_sgd(problem, params, rng, omega1, client_indices, monitor=monitor)
-    return sgd.run_feature_sgd(problem, params, rng, omega1, monitor=monitor)
+def _run_sgd(config, problem, params, rng):
+    run = sgd.run_fedavg_sgd if config["mode"] == "sample" else sgd.run_feature_sgd
+    return run(problem, params, rng)
 
 
 #: keys of an SGD run that do not affect its learning-rate search
@@ -213,7 +355,8 @@ _NOT_FOR_GRID = ("iterations", "checkpoints", "solver_checks")
 def run_sgd_grid(config: dict, seed: int):
     """The learning-rate search of one SGD configuration (module docstring), on seed ``seed``'s initialization,
     split and grid streams: the score of every grid point and the winner ``lr`` = (a, alpha)."""
-    data, net, blocks, client_indices, omega1, rng = _setup(config | {"iterations": 2, "checkpoints": []}, seed)
+    SGDGridConfig.from_dict(config)
+    data, net, blocks, client_indices, omega1, rng = _setup(config, seed)
     problem = _problem(config, net, data["x_train"], data["y_train"], blocks)
     grid_rng, _ = rng.spawn(2)
     a, al, scores = _sgd_grid(config, net, problem, data, client_indices, omega1, grid_rng)
@@ -223,7 +366,11 @@ def run_sgd_grid(config: dict, seed: int):
 @watch("train_cost", step_sizes=("triple",))
 def run_mnist_ssca(config: dict, seed: int, inputs: dict | None = None):
     """One curve of Figures 2-4: an SSCA algorithm (1-4) or an SGD baseline on (27) / (37); an SGD run reads its
-    learning rate from ``inputs["grid"]`` (:func:`run_sgd_grid`)."""
+    learning rate from ``inputs["grid"]`` (:func:`run_sgd_grid`). The config is built into the shape this function
+    runs it as, told by the values its branches below read (``method``, ``formulation``), not by a second dispatch
+    on keys: which shape a config's keys name is the experiment's ``check_config``, done before any run."""
+    sgd_run = config.get("method") == "sgd"
+    (SGDConfig if sgd_run else SSCA37Config if config.get("formulation") == "37" else SSCA27Config).from_dict(config)
     data, net, blocks, client_indices, omega1, rng = _setup(config, seed)
     lam = config.get("lam", 0.0)
     problem = _problem(config, net, data["x_train"], data["y_train"], blocks)
@@ -234,23 +381,23 @@ def run_mnist_ssca(config: dict, seed: int, inputs: dict | None = None):
     arrays: dict[str, np.ndarray] = {}
     _, run_rng = rng.spawn(2)
     start = time.perf_counter()
-    if config["method"] == "sgd":
+    if sgd_run:
         grid = inputs["grid"].arrays
         a, al = (float(v) for v in grid["lr"])
         arrays |= {"grid_scores": grid["grid_scores"], "grid": grid["grid"], "lr": grid["lr"]}
         params = sgd.SGDParams(lr_a=a, lr_alpha=al, iterations=config["iterations"], batch=config["batch"],
-                               local_steps=config["local_steps"], checkpoints=checkpoints)
-        trace = _run_sgd(config, problem, params, run_rng, omega1, client_indices, monitor=monitor)
+                               omega1=omega1, local_steps=config["local_steps"], checkpoints=checkpoints,
+                               client_indices=client_indices, monitor=monitor)
+        trace = _run_sgd(config, problem, params, run_rng)
         arrays["lr_schedule"] = a / np.arange(1, config["iterations"]) ** al
     else:
         a1, a2, alpha = config["triple"]
         params = alg.SSCAParams(tau=config["tau"], steps=alg.PowerLawSteps.section_vi(a1, a2, alpha),
-                                iterations=config["iterations"], batch=config["batch"], penalty=config["penalty"],
-                                checkpoints=checkpoints)
-        if config["mode"] == "sample":
-            trace = alg.run_sample_based(problem, params, run_rng, omega1, client_indices, monitor=monitor)
-        else:
-            trace = alg.run_feature_based(problem, params, run_rng, omega1, monitor=monitor)
+                                iterations=config["iterations"], batch=config["batch"], omega1=omega1,
+                                penalty=config["penalty"], checkpoints=checkpoints, client_indices=client_indices,
+                                monitor=monitor)
+        run = alg.run_sample_based if config["mode"] == "sample" else alg.run_feature_based
+        trace = run(problem, params, run_rng)
         arrays |= {"rho": trace.rho, "gamma": trace.gamma, "step_norm": trace.step_norm}
         if config["formulation"] == "37":
             arrays |= {"nu": trace.nu[:, 0], "zeta": trace.zeta[:, 0], "regime": trace.regime[:, 0],
@@ -264,17 +411,19 @@ def run_mnist_ssca(config: dict, seed: int, inputs: dict | None = None):
 
 # ----------------------------------------------------------------------------------------- specs
 def _ssca(mode: str, formulation: str, batch: int, profile: str, **extra) -> dict:
+    """The config of an SSCA curve (:class:`SSCA27Config` / :class:`SSCA37Config`), ``extra`` overriding fields."""
     triple = (TRIPLES if mode == "sample" else FEATURE_TRIPLES)[batch]
-    value = {"lam": LAMBDA} if formulation == "27" else {"U": U_LIMIT}
-    return BASE | {"mode": mode, "method": "ssca", "formulation": formulation, "batch": batch,
-                   "triple": list(triple), "checkpoints": list(CHECKPOINTS[profile]), "profile": profile} | value | extra
+    shape = SSCA27Config if formulation == "27" else SSCA37Config
+    fields = {"mode": mode, "batch": batch, "triple": list(triple), "checkpoints": list(CHECKPOINTS[profile]),
+              "solver_checks": [], "profile": profile}
+    return shape(**(fields | extra)).as_dict()
 
 
 def _sgd(mode: str, batch: int, local_steps: int, profile: str) -> dict:
-    return BASE | {"mode": mode, "method": "sgd", "formulation": "27", "lam": LAMBDA, "batch": batch,
-                   "local_steps": local_steps, "checkpoints": list(CHECKPOINTS[profile]),
-                   "sgd_grid": [list(g) for g in SGD_GRID[profile]],
-                   "grid_iterations": GRID_ITERATIONS[profile], "profile": profile}
+    """The config of an SGD baseline (:class:`SGDConfig`)."""
+    return SGDConfig(mode=mode, batch=batch, local_steps=local_steps, checkpoints=list(CHECKPOINTS[profile]),
+                     solver_checks=[], sgd_grid=[list(g) for g in SGD_GRID[profile]],
+                     grid_iterations=GRID_ITERATIONS[profile], profile=profile).as_dict()
 
 
 def work(config: dict) -> float:
@@ -294,7 +443,8 @@ def work(config: dict) -> float:
 def _spec(name: str, config: dict, seed: int) -> RunSpec:
     if config["method"] != "sgd":
         return RunSpec(name, config, seed, _FN + "run_mnist_ssca")
-    grid = RunSpec(name, {k: v for k, v in config.items() if k not in _NOT_FOR_GRID}, 0, _FN + "run_sgd_grid")
+    search = SGDGridConfig.from_dict({k: v for k, v in config.items() if k not in _NOT_FOR_GRID}).as_dict()
+    grid = RunSpec(name, search, 0, _FN + "run_sgd_grid")
     return RunSpec(name, config, seed, _FN + "run_mnist_ssca", needs={"grid": grid})
 
 
@@ -325,10 +475,10 @@ def figure4_specs(profile: str) -> list[RunSpec]:
     Figure 4 plots values at T only, so the metrics are evaluated at t = T only."""
     check_profile(profile)
     configs = []
-    ends = {"checkpoints": [ITERATIONS]}
+    ends = [ITERATIONS]
     for mode, batch in (("sample", 10), ("feature", 100)):
-        configs += [_ssca(mode, "27", batch, profile) | {"lam": lam} | ends for lam in FIG4_LAMBDAS]
-        configs += [_ssca(mode, "37", batch, profile) | {"U": u} | ends for u in FIG4_LIMITS]
+        configs += [_ssca(mode, "27", batch, profile, lam=lam, checkpoints=ends) for lam in FIG4_LAMBDAS]
+        configs += [_ssca(mode, "37", batch, profile, U=u, checkpoints=ends) for u in FIG4_LIMITS]
     return _specs("ssca.figure4", configs, SEEDS[profile])
 
 

@@ -17,17 +17,21 @@ teacher network of the same shape (so low costs are reachable); d = 15.
      1 / xi, the stationarity residual ||grad F(w+) + 2 lambda w+|| of (27), the smallest eigenvalue of
      Hess F + lambda I (the theorem's sufficient condition, as printed) and of Hess F + 2 lambda I (the Hessian
      of (27)'s objective), and whether w+ is a local minimiser of (27) by that second-order test.
+
+One run's config is a :class:`Theorem5Config` (defaults: the constants above); the specs are built through it.
 """
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import optimize
 
+from repro.errors import is_int, is_real, require
 from repro.papers.ssca.problems import swish_network as SN
 from repro.runner import RunSpec
-from repro.experiment import check_profile
+from repro.experiment import PROFILES, Config, check_profile
 
 _FN = "repro.papers.ssca.runs.theorem5."
 LAMBDAS = (1e-3, 1e-2, 1e-1)
@@ -36,6 +40,34 @@ RADIUS = 1e-2
 STARTS = {"quick": 3, "paper": 8}          # local solver starts per instance (each trust-constr solve ~1 s)
 PROBES = 4000
 SEEDS = {"quick": 3, "paper": 20}
+
+
+def _reals(values, low: float, high: float = np.inf) -> bool:
+    return (isinstance(values, (list, tuple)) and len(values) >= 1
+            and all(is_real(v) and low < v < high for v in values))
+
+
+@dataclass(frozen=True)
+class Theorem5Config(Config):
+    """One ``ssca.theorem5`` run: the lambdas of part (i), the ``limit_fractions`` of part (ii), the ball
+    ``radius`` and the number of random ``probes`` of part (i), the local solver ``starts`` per instance, and
+    the ``profile``."""
+
+    starts: int
+    profile: str
+    lambdas: tuple | list = LAMBDAS
+    limit_fractions: tuple | list = LIMIT_FRACTIONS
+    radius: float = RADIUS
+    probes: int = PROBES
+
+    def __post_init__(self) -> None:
+        require(_reals(self.lambdas, 0.0), "lambdas", self.lambdas, "a non-empty list of numbers > 0")
+        require(_reals(self.limit_fractions, 0.0, 1.0), "limit_fractions", self.limit_fractions,
+                "a non-empty list of numbers in (0, 1)")
+        require(is_real(self.radius) and self.radius > 0, "radius", self.radius, "a finite number > 0")
+        require(is_int(self.starts) and self.starts >= 1, "starts", self.starts, "an integer >= 1")
+        require(is_int(self.probes) and self.probes >= 0, "probes", self.probes, "an integer >= 0")
+        require(self.profile in PROFILES, "profile", self.profile, f"one of {PROFILES}")
 
 
 class TinyNet:
@@ -64,7 +96,7 @@ class TinyNet:
         return (H + H.T) / 2
 
 
-def _part_i(tiny: TinyNet, lam: float, starts: int, rng: np.random.Generator) -> dict:
+def _part_i(tiny: TinyNet, lam: float, cfg: Theorem5Config, rng: np.random.Generator) -> dict:
     def obj(w):
         f, g = tiny.value_grad(w)
         return f + lam * w @ w, g + 2 * lam * w
@@ -74,18 +106,19 @@ def _part_i(tiny: TinyNet, lam: float, starts: int, rng: np.random.Generator) ->
     U = tiny.value_grad(w_star)[0]
     hess_min = float(np.linalg.eigvalsh(tiny.hessian(w_star) + 2 * lam * np.eye(w_star.size)).min())
     best = float(w_star @ w_star)
+    radius = cfg.radius
     cons = [{"type": "ineq", "fun": lambda w: U - tiny.value_grad(w)[0], "jac": lambda w: -tiny.value_grad(w)[1]},
-            {"type": "ineq", "fun": lambda w: RADIUS**2 - (w - w_star) @ (w - w_star),
+            {"type": "ineq", "fun": lambda w: radius**2 - (w - w_star) @ (w - w_star),
              "jac": lambda w: -2 * (w - w_star)}]
-    for _ in range(starts):
-        start = w_star + rng.normal(size=w_star.size) * RADIUS / (2 * np.sqrt(w_star.size))
+    for _ in range(cfg.starts):
+        start = w_star + rng.normal(size=w_star.size) * radius / (2 * np.sqrt(w_star.size))
         sol = optimize.minimize(lambda w: (w @ w, 2 * w), start, jac=True, method="SLSQP", constraints=cons,
                                 options={"ftol": 1e-14, "maxiter": 1000})
-        if sol.success and tiny.value_grad(sol.x)[0] <= U + 1e-12 and np.linalg.norm(sol.x - w_star) <= RADIUS * (1 + 1e-9):
+        if sol.success and tiny.value_grad(sol.x)[0] <= U + 1e-12 and np.linalg.norm(sol.x - w_star) <= radius * (1 + 1e-9):
             best = min(best, float(sol.x @ sol.x))
-    directions = rng.normal(size=(PROBES, w_star.size))
+    directions = rng.normal(size=(cfg.probes, w_star.size))
     directions /= np.linalg.norm(directions, axis=1, keepdims=True)
-    probes = w_star + RADIUS * directions * rng.random((PROBES, 1)) ** (1 / w_star.size)   # uniform in the ball
+    probes = w_star + radius * directions * rng.random((cfg.probes, 1)) ** (1 / w_star.size)   # uniform in the ball
     feasible = [p for p in probes if tiny.value_grad(p)[0] <= U]
     if feasible:
         best = min(best, float(min(p @ p for p in feasible)))
@@ -127,9 +160,10 @@ def _part_ii(tiny: TinyNet, fraction: float, w_min: np.ndarray, starts: int, rng
 
 
 def run_theorem5(config: dict, seed: int):
+    cfg = Theorem5Config.from_dict(config)
     rng = np.random.default_rng(np.random.SeedSequence([seed, 5]))
     tiny = TinyNet(rng)
-    part_i = [_part_i(tiny, lam, config["starts"], rng) for lam in config["lambdas"]]
+    part_i = [_part_i(tiny, lam, cfg, rng) for lam in config["lambdas"]]
     w_min = optimize.minimize(tiny.value_grad, tiny.net.init(rng) * 3, jac=True, method="BFGS",
                               options={"gtol": 1e-9, "maxiter": 5000}).x
     f_min = tiny.value_grad(w_min)[0]
@@ -141,6 +175,6 @@ def run_theorem5(config: dict, seed: int):
 
 def theorem5_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
-    config = {"lambdas": list(LAMBDAS), "limit_fractions": list(LIMIT_FRACTIONS), "radius": RADIUS,
-              "starts": STARTS[profile], "probes": PROBES, "profile": profile}
+    config = Theorem5Config(lambdas=list(LAMBDAS), limit_fractions=list(LIMIT_FRACTIONS), radius=RADIUS,
+                            starts=STARTS[profile], probes=PROBES, profile=profile).as_dict()
     return [RunSpec("ssca.theorem5", config, s, _FN + "run_theorem5") for s in range(SEEDS[profile])]
