@@ -58,7 +58,7 @@ from common import (  # noqa: E402  (benchmarks/common.py)
     traced_peak, write_json)
 
 
-ALGORITHM_FILE = ROOT / "repro" / "algorithms" / "fedclup.py"
+ALGORITHM_FILE = ROOT / "repro" / "papers" / "fedclup" / "algorithms" / "fedclup.py"
 #: The setting of the synthetic experiments (Figures 2-4; Figure 6 changes m and the sample rate).
 N, D, C = 200, 10, 2
 K = 150
@@ -78,10 +78,10 @@ def build(m: int, R: float, data_seed: int = 1):
     return SYN.clients(data, scaled=True), SYN.smoothness_constants(X)["L_paper"]
 
 
-def fedclup_params(lam: float, L: float, rounds: int, sample_rate: float = 1.0):
+def fedclup_params(lam: float, L: float, rounds: int, w0: np.ndarray, sample_rate: float = 1.0):
     from repro.papers.fedclup.algorithms import fedclup as alg
     return alg.FedCLUPParams(lam=lam, gamma=1 / lam + 1 / L, eta=1 / (L + lam), local_steps=K,
-                             rounds=rounds, sample_rate=sample_rate, server="average_all")
+                             rounds=rounds, sample_rate=sample_rate, server="average_all", w_g0=w0)
 
 
 def step_flops(clients_per_step: int) -> int:
@@ -175,8 +175,8 @@ def bench_round(args) -> dict:
         count = alg.sampled_count(m, rate)
 
         def run(rounds, clients=clients, L=L, rate=rate):
-            return alg.run_fedclup(clients, fedclup_params(ROUND_LAMBDA, L, rounds, rate),
-                                   np.random.default_rng(args.seed), w0)
+            return alg.run_fedclup(clients, fedclup_params(ROUND_LAMBDA, L, rounds, w0, rate),
+                                   np.random.default_rng(args.seed))
         run(1)                                                            # warm-up
         meas = time_calls(lambda: run(T), args.repeats)
         peak, _ = traced_peak(lambda: run(T))

@@ -7,6 +7,7 @@ Imports are read statically (:mod:`ast`, relative imports resolved), so a lazy i
 import ast
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,62 @@ def test_the_cost_table_names_every_run_function_of_the_quick_profile():
 
     pairs = {f"{s.experiment}|{s.function}" for exp in registry().values() for s in _with_needs(exp.specs("quick"))}
     assert not pairs - set(committed_rates())
+
+
+def _direct_imports(paper: str, module: str) -> set[str]:
+    path = ROOT / "repro/papers" / paper / f"{module}.py"
+    return imported_modules(path) if path.is_file() else set()
+
+
+@pytest.mark.parametrize("paper", ["fedsgm", "pcfedavg", "fedclup", "ssca"])
+def test_a_paper_package_keeps_its_inner_layers(paper):
+    """experiments declares (reaching neither the report nor the audit), figures draw (no prose), summaries compute
+    what both read (neither plotting nor prose), the audit writes prose (draws nothing)."""
+    own = f"repro.papers.{paper}."
+    banned = {
+        "experiments": ("repro.report", own + "audit"),
+        "figures": ("repro.report", own + "audit", own + "experiments"),
+        "summaries": ("repro.plotting", "repro.report", "matplotlib", own + "figures", own + "audit",
+                      own + "experiments"),
+        "audit": ("repro.plotting", "matplotlib", own + "figures"),
+    }
+    for module, prefixes in banned.items():
+        bad = {m for m in _direct_imports(paper, module) if m.startswith(prefixes)}
+        assert not bad, (paper, module, bad)
+
+
+@pytest.mark.parametrize("paper", ["fedsgm", "pcfedavg", "fedclup", "ssca"])
+def test_a_paper_package_offers_the_shared_contracts(paper):
+    """What the shared layers read of a paper: registered experiments with a config dataclass and figures from
+    figures.py, an audit section over its own experiments, one checks entry, algorithms run(problem, params, rng)."""
+    import inspect
+    import pkgutil
+
+    from repro.registry import part
+
+    experiments = part(paper, "experiments")
+    names = {e.name for e in experiments.EXPERIMENTS}
+    assert all(e.config is not None and e.name.startswith(paper + ".") for e in experiments.EXPERIMENTS)
+    assert {e.figure.__module__ for e in experiments.EXPERIMENTS if e.figure} == {f"repro.papers.{paper}.figures"}
+    audit = part(paper, "audit")
+    assert callable(audit.audit_section) and set(audit.AUDIT_EXPERIMENTS) <= names
+    assert list(inspect.signature(part(paper, "checks").check).parameters) == ["claim", "problem", "trace"]
+    algorithms = part(paper, "algorithms")
+    entries = []
+    for info in pkgutil.iter_modules(algorithms.__path__):
+        module = part(paper, f"algorithms.{info.name}")
+        entries += [(name, fn) for name, fn in vars(module).items() if name.startswith("run") and
+                    inspect.isfunction(fn) and fn.__module__ == module.__name__]
+    assert entries
+    for name, fn in entries:
+        params = list(inspect.signature(fn).parameters.values())
+        assert [p.name for p in params[:3]] in (["problem", "params", "rng"], ["problem", "params", "rngs"]), name
+        assert all(p.default is not inspect.Parameter.empty for p in params[3:]), name
+
+
+def test_importing_the_experiments_loads_neither_the_report_nor_any_audit():
+    """Transitively, in a fresh interpreter: what the registry imports to list and run experiments."""
+    probe = ("import sys; from repro.registry import papers, registry; registry(); "
+             "print(sorted(m for m in sys.modules if m == 'repro.report' or m.endswith('.audit')))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"

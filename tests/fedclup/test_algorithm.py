@@ -4,6 +4,7 @@ Reference solutions are computed here from first principles (normal equations, t
 Problem (2)), never by the code under test.
 """
 import ast
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -63,8 +64,8 @@ def test_algorithm1_converges_to_the_closed_form_of_problem2():
     A, b = _moments(X, y)
     lam = 1.0
     L, _, L_F = _constants(A, lam)
-    params = alg.FedCLUPParams(lam=lam, gamma=1 / L_F, eta=1 / (L + lam), local_steps=50, rounds=300)
-    tr = alg.run_fedclup(clients, params, np.random.default_rng(0), np.zeros(3))
+    params = alg.FedCLUPParams(lam=lam, gamma=1 / L_F, eta=1 / (L + lam), local_steps=50, rounds=300, w_g0=np.zeros(3))
+    tr = alg.run_fedclup(clients, params, np.random.default_rng(0))
     w_g, w_loc = _closed_form(A, b, lam)
     # the closed form really solves the first-order conditions
     np.testing.assert_allclose(np.einsum("mde,me->md", A, w_loc) - b, lam * (w_g - w_loc), atol=1e-12)
@@ -84,8 +85,8 @@ def test_eq12_with_gamma_one_over_lambda_is_average_all(lam):
     clients, _, _ = _squared(seed=2)
     common = dict(lam=lam, gamma=1 / lam, eta=0.05, local_steps=5, rounds=40)
     w0 = np.random.default_rng(5).normal(size=3)
-    a = alg.run_fedclup(clients, alg.FedCLUPParams(**common, server="eq12"), np.random.default_rng(0), w0)
-    b = alg.run_fedclup(clients, alg.FedCLUPParams(**common, server="average_all"), np.random.default_rng(0), w0)
+    a = alg.run_fedclup(clients, alg.FedCLUPParams(**common, server="eq12", w_g0=w0), np.random.default_rng(0))
+    b = alg.run_fedclup(clients, alg.FedCLUPParams(**common, server="average_all", w_g0=w0), np.random.default_rng(0))
     if (1 / lam) * lam == 1.0:                    # gamma lam == 1 exactly: the same float operations
         np.testing.assert_array_equal(a.global_models, b.global_models)
         np.testing.assert_array_equal(a.local_models, b.local_models)
@@ -95,10 +96,9 @@ def test_eq12_with_gamma_one_over_lambda_is_average_all(lam):
 
 def test_eq12_and_average_all_differ_under_partial_participation():
     clients, _, _ = _squared(seed=2, m=6)
-    common = dict(lam=0.5, gamma=2.0, eta=0.05, local_steps=5, rounds=5, sample_rate=0.5)
-    a = alg.run_fedclup(clients, alg.FedCLUPParams(**common, server="eq12"), np.random.default_rng(0), np.ones(3))
-    b = alg.run_fedclup(clients, alg.FedCLUPParams(**common, server="average_all"), np.random.default_rng(0),
-                        np.ones(3))
+    common = dict(lam=0.5, gamma=2.0, eta=0.05, local_steps=5, rounds=5, sample_rate=0.5, w_g0=np.ones(3))
+    a = alg.run_fedclup(clients, alg.FedCLUPParams(**common, server="eq12"), np.random.default_rng(0))
+    b = alg.run_fedclup(clients, alg.FedCLUPParams(**common, server="average_all"), np.random.default_rng(0))
     np.testing.assert_array_equal(a.sampled, b.sampled)
     assert np.max(np.abs(a.global_models[-1] - b.global_models[-1])) > 1e-6
 
@@ -114,8 +114,8 @@ def test_one_round_by_hand(server, rate):
     w_g0 = rng.normal(size=3)
     w_loc0 = rng.normal(size=(6, 3))
     params = alg.FedCLUPParams(lam=lam, gamma=gamma, eta=eta, local_steps=K, rounds=1, sample_rate=rate,
-                               server=server)
-    tr = alg.run_fedclup(clients, params, np.random.default_rng(4), w_g0, w_loc0)
+                               server=server, w_g0=w_g0, w_local0=w_loc0)
+    tr = alg.run_fedclup(clients, params, np.random.default_rng(4))
     S = np.flatnonzero(tr.sampled[0])
     assert S.size == (6 if rate == 1.0 else 3)
     expected = w_loc0.copy()
@@ -136,14 +136,16 @@ def test_one_round_by_hand(server, rate):
 
 def test_record_inner_holds_the_warm_starts():
     clients, _, _ = _squared(seed=3, m=6)
-    params = alg.FedCLUPParams(lam=0.7, gamma=1.0, eta=0.04, local_steps=3, rounds=6, sample_rate=0.5)
-    tr = alg.run_fedclup(clients, params, np.random.default_rng(4), np.zeros(3), record_inner=True)
+    params = alg.FedCLUPParams(lam=0.7, gamma=1.0, eta=0.04, local_steps=3, rounds=6, sample_rate=0.5,
+                               w_g0=np.zeros(3), record_inner=True)
+    tr = alg.run_fedclup(clients, params, np.random.default_rng(4))
     assert tr.inner_start.shape == (6, 6, 3)
     for t in range(6):
         s = tr.sampled[t]
         np.testing.assert_array_equal(tr.inner_start[t, s], tr.local_models[t][s])
         assert np.isnan(tr.inner_start[t, ~s]).all()
-    assert alg.run_fedclup(clients, params, np.random.default_rng(4), np.zeros(3)).inner_start is None
+    without = dataclasses.replace(params, record_inner=False)
+    assert alg.run_fedclup(clients, without, np.random.default_rng(4)).inner_start is None
 
 
 class _CountingClients:
@@ -173,8 +175,8 @@ def test_one_batched_oracle_call_per_inner_step(batch):
     inner, _, _ = _squared(seed=3, m=8)
     clients = _CountingClients(inner)
     params = alg.FedCLUPParams(lam=1.0, gamma=1.0, eta=0.05, local_steps=4, rounds=3, batch=batch,
-                               sample_rate=0.5)
-    alg.run_fedclup(clients, params, np.random.default_rng(0), np.zeros(3))
+                               sample_rate=0.5, w_g0=np.zeros(3))
+    alg.run_fedclup(clients, params, np.random.default_rng(0))
     assert clients.calls == 4 * 3
 
 
@@ -197,8 +199,8 @@ def test_minibatch_gradient_is_unbiased():
 def test_algorithm2_draws_a_fresh_batch_at_every_inner_step():
     clients, X, y = _squared(seed=4, m=3, n=12)
     lam, eta, K, B = 0.5, 0.05, 3, 4
-    params = alg.FedCLUPParams(lam=lam, gamma=2.0, eta=eta, local_steps=K, rounds=2, batch=B)
-    tr = alg.run_fedclup(clients, params, np.random.default_rng(9), np.zeros(3))
+    params = alg.FedCLUPParams(lam=lam, gamma=2.0, eta=eta, local_steps=K, rounds=2, batch=B, w_g0=np.zeros(3))
+    tr = alg.run_fedclup(clients, params, np.random.default_rng(9))
     _, rng = np.random.default_rng(9).spawn(2)     # the run's batch stream (second child)
     w_g, W = np.zeros(3), np.zeros((3, 3))
     for _ in range(2):
@@ -216,9 +218,9 @@ def test_algorithm2_draws_a_fresh_batch_at_every_inner_step():
 
 def test_batch_of_all_rows_reproduces_algorithm1():
     clients, _, _ = _squared(seed=5, n=20)
-    common = dict(lam=1.0, gamma=0.8, eta=0.05, local_steps=4, rounds=10, sample_rate=0.5)
-    full = alg.run_fedclup(clients, alg.FedCLUPParams(**common), np.random.default_rng(3), np.ones(3))
-    mb = alg.run_fedclup(clients, alg.FedCLUPParams(**common, batch=20), np.random.default_rng(3), np.ones(3))
+    common = dict(lam=1.0, gamma=0.8, eta=0.05, local_steps=4, rounds=10, sample_rate=0.5, w_g0=np.ones(3))
+    full = alg.run_fedclup(clients, alg.FedCLUPParams(**common), np.random.default_rng(3))
+    mb = alg.run_fedclup(clients, alg.FedCLUPParams(**common, batch=20), np.random.default_rng(3))
     np.testing.assert_array_equal(full.sampled, mb.sampled)    # sampling is drawn before the batches
     np.testing.assert_allclose(mb.local_models, full.local_models, rtol=0, atol=1e-12)
     np.testing.assert_allclose(mb.global_models, full.global_models, rtol=0, atol=1e-12)
@@ -227,8 +229,9 @@ def test_batch_of_all_rows_reproduces_algorithm1():
 # ----------------------------------------------------------------------------------------- (e)
 def test_client_sampling():
     clients, _, _ = _squared(seed=6, m=10, n=10)
-    params = alg.FedCLUPParams(lam=1.0, gamma=1.0, eta=0.05, local_steps=2, rounds=300, sample_rate=0.3)
-    tr = alg.run_fedclup(clients, params, np.random.default_rng(7), np.ones(3))
+    params = alg.FedCLUPParams(lam=1.0, gamma=1.0, eta=0.05, local_steps=2, rounds=300, sample_rate=0.3,
+                               w_g0=np.ones(3))
+    tr = alg.run_fedclup(clients, params, np.random.default_rng(7))
     assert alg.sampled_count(10, 0.3) == 3
     np.testing.assert_array_equal(tr.sampled.sum(axis=1), np.full(300, 3))
     for t in range(300):
@@ -237,11 +240,11 @@ def test_client_sampling():
         assert np.all(np.any(tr.local_models[t + 1][s] != tr.local_models[t][s], axis=1))
     counts = tr.sampled.sum(axis=0)               # uniform: each ~ Binomial(300, 0.3), mean 90, sd ~ 7.9
     assert counts.min() > 60 and counts.max() < 120
-    again = alg.run_fedclup(clients, params, np.random.default_rng(7), np.ones(3))
+    again = alg.run_fedclup(clients, params, np.random.default_rng(7))
     np.testing.assert_array_equal(again.sampled, tr.sampled)
     np.testing.assert_array_equal(again.local_models, tr.local_models)
     np.testing.assert_array_equal(again.global_models, tr.global_models)
-    other = alg.run_fedclup(clients, params, np.random.default_rng(8), np.ones(3))
+    other = alg.run_fedclup(clients, params, np.random.default_rng(8))
     assert not np.array_equal(other.sampled, tr.sampled)
     np.testing.assert_array_equal(tr.grad_evals, np.full(300, 2 * 10 * 3))
 
@@ -258,8 +261,8 @@ def test_local_train_converges_to_each_clients_least_squares():
     clients, X, y = _squared(seed=7)
     A, b = _moments(X, y)
     L, _, _ = _constants(A, 1.0)
-    tr = alg.run_local_train(clients, alg.LocalTrainParams(eta=1 / L, local_steps=10, rounds=100),
-                             np.random.default_rng(0), np.zeros(3))
+    tr = alg.run_local_train(clients, alg.LocalTrainParams(eta=1 / L, local_steps=10, rounds=100, w_g0=np.zeros(3)),
+                             np.random.default_rng(0))
     target = np.linalg.solve(A, b[..., None])[..., 0]
     np.testing.assert_allclose(tr.local_models[-1], target, rtol=0, atol=1e-10)
     np.testing.assert_allclose(tr.global_models[1:], tr.local_models[1:].mean(axis=1), rtol=0, atol=1e-15)
@@ -272,8 +275,8 @@ def test_global_train_with_one_step_is_gd_on_the_average_loss():
     A_bar, b_bar = A.mean(axis=0), b.mean(axis=0)
     eta = 1 / np.linalg.eigvalsh(A_bar)[-1]
     for server in alg.GLOBALTRAIN_SERVERS:
-        tr = alg.run_global_train(clients, alg.GlobalTrainParams(eta=eta, local_steps=1, rounds=400, server=server),
-                                  np.random.default_rng(0), np.zeros(3))
+        tr = alg.run_global_train(clients, alg.GlobalTrainParams(eta=eta, local_steps=1, rounds=400, server=server,
+                                                                 w_g0=np.zeros(3)), np.random.default_rng(0))
         w = np.zeros(3)
         for t in range(5):                          # GD on (1/m) sum_i L_i, by hand
             w = w - eta * (A_bar @ w - b_bar)
@@ -286,10 +289,9 @@ def test_global_train_with_one_step_is_gd_on_the_average_loss():
 def test_global_train_resets_clients_and_servers_differ_under_sampling():
     clients, X, y = _squared(seed=8, m=6)
     A, b = _moments(X, y)
-    p = dict(eta=0.05, local_steps=3, rounds=4, sample_rate=0.5)
-    a = alg.run_global_train(clients, alg.GlobalTrainParams(**p), np.random.default_rng(1), np.ones(3))
-    c = alg.run_global_train(clients, alg.GlobalTrainParams(**p, server="average_all"), np.random.default_rng(1),
-                             np.ones(3))
+    p = dict(eta=0.05, local_steps=3, rounds=4, sample_rate=0.5, w_g0=np.ones(3))
+    a = alg.run_global_train(clients, alg.GlobalTrainParams(**p), np.random.default_rng(1))
+    c = alg.run_global_train(clients, alg.GlobalTrainParams(**p, server="average_all"), np.random.default_rng(1))
     # round 0 by hand: sampled clients start from w_g0, not from their stored model
     S = np.flatnonzero(a.sampled[0])
     W = np.ones((S.size, 3))
@@ -310,8 +312,8 @@ def test_pfedme_with_one_local_round_solves_problem2():
     lam = 5.0
     L, _, L_F = _constants(A, lam)
     params = alg.PFedMeParams(lam=lam, eta=0.5 / L_F, personal_lr=1 / (L + lam), inner_steps=40, local_rounds=1,
-                              rounds=300)
-    tr = alg.run_pfedme(clients, params, np.random.default_rng(0), np.zeros(3))
+                              rounds=300, w_g0=np.zeros(3))
+    tr = alg.run_pfedme(clients, params, np.random.default_rng(0))
     w_g, w_loc = _closed_form(A, b, lam)
     assert np.max(np.abs(tr.global_models[-1] - w_g)) < 1e-10
     assert np.max(np.abs(tr.local_models[-1] - w_loc)) < 1e-10          # theta_i = prox(w_g) -> w~_i
@@ -330,8 +332,8 @@ def test_pfedme_with_large_lambda_approaches_global_train():
     def distance(lam, R):
         L, _, L_F = _constants(A, lam)
         params = alg.PFedMeParams(lam=lam, eta=0.5 / L_F, personal_lr=1 / (L + lam), inner_steps=20,
-                                  local_rounds=R, beta=1.0, rounds=300)
-        tr = alg.run_pfedme(clients, params, np.random.default_rng(0), np.zeros(3))
+                                  local_rounds=R, beta=1.0, rounds=300, w_g0=np.zeros(3))
+        tr = alg.run_pfedme(clients, params, np.random.default_rng(0))
         assert np.isfinite(tr.local_models).all() and tr.method == "pfedme"
         np.testing.assert_array_equal(tr.grad_evals, np.full(300, R * 20 * 30 * 4))
         return np.linalg.norm(tr.global_models[-1] - w_gt) / np.linalg.norm(w_gt)
@@ -348,8 +350,8 @@ def test_pfedme_one_round_by_hand_with_sampling_and_beta():
     lam, eta, plr, Kp, R, beta = 2.0, 0.1, 0.05, 3, 2, 1.5
     w_g0 = np.array([0.3, -0.2, 1.0])
     params = alg.PFedMeParams(lam=lam, eta=eta, personal_lr=plr, inner_steps=Kp, local_rounds=R, beta=beta,
-                              rounds=1, sample_rate=0.5)
-    tr = alg.run_pfedme(clients, params, np.random.default_rng(2), w_g0)
+                              rounds=1, sample_rate=0.5, w_g0=w_g0)
+    tr = alg.run_pfedme(clients, params, np.random.default_rng(2))
     S = np.flatnonzero(tr.sampled[0])
     uploads, thetas = [], tr.local_models[0].copy()
     for i in S:
@@ -396,44 +398,67 @@ GOOD_FEDCLUP = dict(lam=1.0, gamma=1.0, eta=0.1, local_steps=2, rounds=2)
 ])
 def test_bad_params_raise_config_error_naming_the_parameter(cls, base, name, bad):
     with pytest.raises(ConfigError, match=rf"^{name}="):
-        cls(**{**base, name: bad})
-    cls(**base)                                     # the base is admissible
+        cls(**{**base, "w_g0": np.zeros(3), name: bad})
+    cls(**base, w_g0=np.zeros(3))                   # the base is admissible
 
 
 def test_run_time_checks():
     clients, _, _ = _squared(seed=11, n=10)
+    good = dict(GOOD_FEDCLUP, w_g0=np.zeros(3))
     with pytest.raises(ConfigError, match="^batch="):
-        alg.run_fedclup(clients, alg.FedCLUPParams(**GOOD_FEDCLUP, batch=11), np.random.default_rng(0), np.zeros(3))
+        alg.run_fedclup(clients, alg.FedCLUPParams(**good, batch=11), np.random.default_rng(0))
     with pytest.raises(ConfigError, match="^w_g0="):
-        alg.run_fedclup(clients, alg.FedCLUPParams(**GOOD_FEDCLUP), np.random.default_rng(0), np.zeros(4))
+        alg.run_fedclup(clients, alg.FedCLUPParams(**(good | {"w_g0": np.zeros(4)})), np.random.default_rng(0))
     with pytest.raises(ConfigError, match="^w_g0="):
-        alg.run_fedclup(clients, alg.FedCLUPParams(**GOOD_FEDCLUP), np.random.default_rng(0),
-                        np.array([0.0, np.nan, 0.0]))
+        alg.run_fedclup(clients, alg.FedCLUPParams(**(good | {"w_g0": np.array([0.0, np.nan, 0.0])})),
+                        np.random.default_rng(0))
     with pytest.raises(ConfigError, match="^w_local0="):
-        alg.run_fedclup(clients, alg.FedCLUPParams(**GOOD_FEDCLUP), np.random.default_rng(0), np.zeros(3),
-                        np.zeros((3, 3)))
+        alg.run_fedclup(clients, alg.FedCLUPParams(**good, w_local0=np.zeros((3, 3))), np.random.default_rng(0))
     with pytest.raises(ConfigError, match="^rng="):
-        alg.run_fedclup(clients, alg.FedCLUPParams(**GOOD_FEDCLUP), 0, np.zeros(3))
+        alg.run_fedclup(clients, alg.FedCLUPParams(**good), 0)
+    with pytest.raises(ConfigError, match="^params="):
+        alg.run_fedclup(clients, alg.LocalTrainParams(eta=0.1, local_steps=1, rounds=1, w_g0=np.zeros(3)),
+                        np.random.default_rng(0))
+    with pytest.raises(ConfigError, match="^params="):
+        alg.run_batch(clients, [alg.FedCLUPParams(**good), alg.LocalTrainParams(eta=0.1, local_steps=1, rounds=1,
+                                                                                 w_g0=np.zeros(3))],
+                      [np.random.default_rng(0), np.random.default_rng(1)])
+    with pytest.raises(ConfigError, match="^w_g0="):
+        alg.FedCLUPParams(**(good | {"w_g0": None}))
+    with pytest.raises(TypeError, match="w_g0"):
+        alg.FedCLUPParams(**GOOD_FEDCLUP)             # the initial point is part of the params
     # batch == n is admissible
-    alg.run_fedclup(clients, alg.FedCLUPParams(**GOOD_FEDCLUP, batch=10), np.random.default_rng(0), np.zeros(3))
+    alg.run_fedclup(clients, alg.FedCLUPParams(**good, batch=10), np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("runner, params", [
-    (alg.run_fedclup, alg.FedCLUPParams(lam=1.0, gamma=1.0, eta=1e3, local_steps=20, rounds=10)),
-    (alg.run_global_train, alg.GlobalTrainParams(eta=1e3, local_steps=20, rounds=10, batch=5)),
-    (alg.run_local_train, alg.LocalTrainParams(eta=1e3, local_steps=20, rounds=10)),
+    (alg.run_fedclup, alg.FedCLUPParams(lam=1.0, gamma=1.0, eta=1e3, local_steps=20, rounds=10, w_g0=np.ones(3))),
+    (alg.run_global_train, alg.GlobalTrainParams(eta=1e3, local_steps=20, rounds=10, batch=5, w_g0=np.ones(3))),
+    (alg.run_local_train, alg.LocalTrainParams(eta=1e3, local_steps=20, rounds=10, w_g0=np.ones(3))),
     (alg.run_pfedme, alg.PFedMeParams(lam=1.0, eta=1.0, personal_lr=1e3, inner_steps=20, local_rounds=2,
-                                      rounds=10)),
+                                      rounds=10, w_g0=np.ones(3))),
 ])
 def test_divergence_raises_a_clear_error(runner, params):
     clients, _, _ = _squared(seed=12)
     with pytest.raises(alg.DivergenceError) as info:
-        runner(clients, params, np.random.default_rng(0), np.ones(3))
+        runner(clients, params, np.random.default_rng(0))
     msg = str(info.value)
     name = {"run_fedclup": "fedclup", "run_global_train": "globaltrain", "run_local_train": "localtrain",
             "run_pfedme": "pfedme"}[runner.__name__]
     assert msg.startswith(f"{name} diverged in round ") and "eta=" in msg
     assert isinstance(info.value, FloatingPointError) and isinstance(info.value, ReproError)
+
+
+def test_every_runner_has_the_algorithm_contract():
+    """``run_<method>(problem, params, rng) -> Trace``: three positional parameters, the initial point in params."""
+    import inspect
+
+    for runner in (alg.run_fedclup, alg.run_local_train, alg.run_global_train, alg.run_pfedme, alg.run_batch):
+        parameters = list(inspect.signature(runner).parameters.values())
+        assert [p.name for p in parameters][:1] == ["problem"] and len(parameters) == 3, runner.__name__
+        assert all(p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in parameters), runner.__name__
+    for kind in (alg.FedCLUPParams, alg.LocalTrainParams, alg.GlobalTrainParams, alg.PFedMeParams):
+        assert {"w_g0", "w_local0"} <= set(kind.__dataclass_fields__), kind.__name__
 
 
 # ----------------------------------------------------------------------------------------- (i)
@@ -446,8 +471,9 @@ def test_softmax_fedclup_decreases_problem2_objective():
     clients = StackedClients(X, y, "softmax", n_classes=C, ridge=0.05)
     L = clients.smoothness().max()
     L_F = lam * L / (lam + L)
-    params = alg.FedCLUPParams(lam=lam, gamma=1 / L_F, eta=1 / (L + lam), local_steps=10, rounds=60)
-    tr = alg.run_fedclup(clients, params, np.random.default_rng(0), np.zeros((p, C)))
+    params = alg.FedCLUPParams(lam=lam, gamma=1 / L_F, eta=1 / (L + lam), local_steps=10, rounds=60,
+                               w_g0=np.zeros((p, C)))
+    tr = alg.run_fedclup(clients, params, np.random.default_rng(0))
     assert tr.local_models.shape == (61, m, p, C) and tr.global_models.shape == (61, p, C)
 
     def objective(w_g, W):
@@ -492,13 +518,14 @@ def test_no_python_loop_over_clients():
 # ----------------------------------------------------------------------------------------- extras
 def test_pfedme_batch_of_all_rows_is_full_data_and_smaller_batches_are_random():
     clients, _, _ = _squared(seed=14, n=12)
-    common = dict(lam=2.0, eta=0.1, personal_lr=0.05, inner_steps=3, local_rounds=2, rounds=5, sample_rate=0.5)
-    full = alg.run_pfedme(clients, alg.PFedMeParams(**common), np.random.default_rng(1), np.ones(3))
-    all_rows = alg.run_pfedme(clients, alg.PFedMeParams(**common, batch=12), np.random.default_rng(1), np.ones(3))
+    common = dict(lam=2.0, eta=0.1, personal_lr=0.05, inner_steps=3, local_rounds=2, rounds=5, sample_rate=0.5,
+                  w_g0=np.ones(3))
+    full = alg.run_pfedme(clients, alg.PFedMeParams(**common), np.random.default_rng(1))
+    all_rows = alg.run_pfedme(clients, alg.PFedMeParams(**common, batch=12), np.random.default_rng(1))
     np.testing.assert_array_equal(full.sampled, all_rows.sampled)
     np.testing.assert_allclose(all_rows.global_models, full.global_models, rtol=0, atol=1e-12)
     np.testing.assert_allclose(all_rows.local_models, full.local_models, rtol=0, atol=1e-12)
-    small = alg.run_pfedme(clients, alg.PFedMeParams(**common, batch=4), np.random.default_rng(1), np.ones(3))
+    small = alg.run_pfedme(clients, alg.PFedMeParams(**common, batch=4), np.random.default_rng(1))
     assert np.max(np.abs(small.global_models[-1] - full.global_models[-1])) > 1e-6
     np.testing.assert_array_equal(small.grad_evals, np.full(5, 2 * 3 * 4 * 2))
 
@@ -512,12 +539,12 @@ def test_every_runner_handles_matrix_models():
     w0 = rng.normal(size=(p, C))
     runs = [
         alg.run_fedclup(clients, alg.FedCLUPParams(lam=1.0, gamma=1.0, eta=0.1, local_steps=3, rounds=4, batch=5,
-                                                   sample_rate=0.4, server="average_all"), rng, w0),
-        alg.run_local_train(clients, alg.LocalTrainParams(eta=0.1, local_steps=3, rounds=4, batch=5), rng, w0),
+                                                   sample_rate=0.4, server="average_all", w_g0=w0), rng),
+        alg.run_local_train(clients, alg.LocalTrainParams(eta=0.1, local_steps=3, rounds=4, batch=5, w_g0=w0), rng),
         alg.run_global_train(clients, alg.GlobalTrainParams(eta=0.1, local_steps=3, rounds=4, batch=5,
-                                                            sample_rate=0.4), rng, w0),
+                                                            sample_rate=0.4, w_g0=w0), rng),
         alg.run_pfedme(clients, alg.PFedMeParams(lam=1.0, eta=0.1, personal_lr=0.1, inner_steps=3, local_rounds=2,
-                                                 rounds=4, batch=5, sample_rate=0.4), rng, w0),
+                                                 rounds=4, batch=5, sample_rate=0.4, w_g0=w0), rng),
     ]
     for tr in runs:
         assert tr.global_models.shape == (5, p, C) and tr.local_models.shape == (5, m, p, C)
@@ -566,15 +593,16 @@ def test_every_member_of_a_batch_is_the_run_computed_alone(method, kind, extra):
     problems = [_softmax_problem(seed) for seed in (1, 2, 3)]
     lams = (0.3, 1.0, 3.0)
     params = []
+    starts = np.random.default_rng(0).normal(size=(2,) + problems[0].shape)
     for i, lam in enumerate(lams):
         fields = {"lam": lam} if "lam" in kind.__dataclass_fields__ else {}
         fields |= {k: v * (1 + 0.1 * i) if k in ("eta", "gamma", "personal_lr") else v for k, v in extra.items()}
+        fields["w_g0"] = starts[min(i, 1)]             # runs 1 and 2 share a start, run 0 has its own
         params.append(kind(local_steps=3, rounds=4, **fields) if method != "pfedme" else kind(rounds=4, **fields))
-    w0 = np.random.default_rng(0).normal(size=problems[0].shape)
-    batch = alg.run_batch(method, StackedClients.concatenate(problems), params,
-                          [np.random.default_rng(10 + i) for i in range(3)], w0)
+    batch = alg.run_batch(StackedClients.concatenate(problems), params, [np.random.default_rng(10 + i) for i in range(3)])
     for i, (problem, p) in enumerate(zip(problems, params)):
-        alone = alg.run_batch(method, problem, [p], [np.random.default_rng(10 + i)], w0)[0]
+        alone = alg.run_batch(problem, [p], [np.random.default_rng(10 + i)])[0]
+        assert alone.method == method
         for field in ("global_models", "local_models", "sampled", "grad_evals"):
             assert np.array_equal(getattr(batch[i], field), getattr(alone, field)), (i, field)
     assert not np.array_equal(batch[0].global_models, batch[1].global_models)
@@ -582,7 +610,7 @@ def test_every_member_of_a_batch_is_the_run_computed_alone(method, kind, extra):
 
 def test_a_batch_names_the_run_that_diverges():
     problems = [_softmax_problem(seed) for seed in (1, 2)]
-    params = [alg.LocalTrainParams(eta=eta, local_steps=50, rounds=30) for eta in (0.01, 1e150)]
+    params = [alg.LocalTrainParams(eta=eta, local_steps=50, rounds=30, w_g0=np.zeros(problems[0].shape))
+              for eta in (0.01, 1e150)]
     with pytest.raises(ReproError, match=r"localtrain diverged in round \d+ of 30 \(run 1 of a batch of 2\).*eta=1e\+150"):
-        alg.run_batch("localtrain", StackedClients.concatenate(problems), params,
-                      [np.random.default_rng(0), np.random.default_rng(1)], np.zeros(problems[0].shape))
+        alg.run_batch(StackedClients.concatenate(problems), params, [np.random.default_rng(0), np.random.default_rng(1)])

@@ -1,6 +1,5 @@
 """FedSGM experiments, figures and audit: bit-identical results across backends, figures with provenance, the
 package's parts in their layers, and the Figure-1 violation counts the figures and the audit share."""
-import ast
 import json
 import os
 from pathlib import Path
@@ -10,7 +9,6 @@ import numpy as np
 import pytest
 
 from repro import runner
-from repro.registry import part
 from repro.papers.fedsgm import figures as F
 from repro.papers.fedsgm.runs import theorems as R
 
@@ -51,28 +49,7 @@ def test_figures_are_written_with_provenance():
 
 
 # ---------------------------------------------------------------------------- the package's parts
-def _imports(module) -> set[str]:
-    """Every absolute module name the source of ``module`` imports (``from a import b``: ``a`` and ``a.b``)."""
-    out = set()
-    for node in ast.walk(ast.parse(Path(module.__file__).read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            out |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            assert node.level == 0, "absolute imports only"
-            out |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
-    return out
 
-
-def test_parts_keep_their_layers():
-    from repro.papers.fedsgm import audit as A
-    from repro.papers.fedsgm import experiments as X
-    from repro.papers.fedsgm import summaries as S
-    assert not {m for m in _imports(X) if m.startswith(("repro.report", "repro.papers.fedsgm.audit"))}
-    assert not {m for m in _imports(S) if m.startswith(("repro.report", "repro.plotting", "matplotlib",
-                                                         "repro.papers.fedsgm.figures", "repro.papers.fedsgm.audit"))}
-    assert {exp.figure for exp in X.EXPERIMENTS if exp.figure} == {F.figure1, F.theory_figure}
-    assert set(A.AUDIT_EXPERIMENTS) == {exp.name for exp in X.EXPERIMENTS}
-    assert part("fedsgm", "audit").audit_section is A.audit_section
 
 
 def _fake(variant, switching, violations, after, f_last):

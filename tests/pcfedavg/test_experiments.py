@@ -1,8 +1,6 @@
 """PC-FedAvg experiments end to end at toy scale: specs, run functions, figures, audit section; and the layers of
 the paper package's experiments / figures / audit / summaries modules."""
-import ast
 import os
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -101,34 +99,3 @@ def test_bad_data_config_is_refused():
         D.run_data(cfg | {"local_steps": 0}, 0)
 
 
-def _imports(module) -> set[str]:
-    """Every module the source of ``module`` names in an import statement (absolute imports only)."""
-    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
-    out = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            out |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            assert node.level == 0, (module.__name__, "relative import")
-            out |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
-    return out
-
-
-def test_module_layers():
-    """experiments declares (no report, no audit); summaries computes for both figures and audit (no plotting,
-    no report); the audit draws nothing; the registry's contract is where the report looks for it."""
-    from repro.papers.pcfedavg import figures, summaries
-    from repro.registry import part
-
-    def offenders(module, banned):
-        return {m for m in _imports(module) if m.startswith(banned) or m.split(".")[0] == "matplotlib"}
-
-    pkg = "repro.papers.pcfedavg"
-    assert not offenders(X, ("repro.report", f"{pkg}.audit", "bounds.pcfedavg_findings", "bounds.audit"))
-    assert not offenders(summaries, ("repro.plotting", "repro.report", f"{pkg}.figures", f"{pkg}.audit",
-                                     f"{pkg}.experiments"))
-    assert not offenders(A, ("repro.plotting", f"{pkg}.figures", f"{pkg}.experiments"))
-    assert f"{pkg}.summaries" in _imports(figures) & _imports(A)
-    assert part("pcfedavg", "audit") is A and callable(A.audit_section)
-    assert set(A.AUDIT_EXPERIMENTS) == {e.name for e in X.EXPERIMENTS}
-    assert {e.figure.__module__ for e in X.EXPERIMENTS} == {figures.__name__}

@@ -1,7 +1,6 @@
 """SSCA experiments end to end at toy scale (scikit-learn's digits as the labelled MNIST stand-in, so no data
 folder is needed): specs, run functions, the checks they feed, figures and the audit section; and the layering of
 the package's experiments, figures, audit and summaries modules."""
-import ast
 import os
 import subprocess
 import sys
@@ -265,33 +264,6 @@ def test_theorem5_on_the_tiny_network():
 
 PACKAGE = Path(X.__file__).resolve().parent
 
-
-def _imports(module: str) -> set[str]:
-    """Every module the file's import statements name (``from a import b`` names ``a`` and ``a.b``)."""
-    out = set()
-    for node in ast.walk(ast.parse((PACKAGE / f"{module}.py").read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            out |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = ("repro.papers.ssca." if node.level else "") + (node.module or "")
-            out |= {base} | {f"{base}.{alias.name}" for alias in node.names}
-    return out
-
-
-def test_module_layering():
-    """experiments -> figures -> summaries, audit -> experiments and summaries: the registry's import of the
-    experiments reaches neither the report nor the audit, and the shared computations neither plotting nor report."""
-    own = "repro.papers.ssca."
-    assert not {m for m in _imports("experiments") if m == "repro.report" or m.startswith(own + "audit")}
-    assert not {m for m in _imports("figures") if m == "repro.report" or m.startswith((own + "audit", own + "experiments"))}
-    assert not {m for m in _imports("summaries") if m in ("repro.plotting", "repro.report")
-                or m.startswith(("matplotlib", own + "figures", own + "audit", own + "experiments"))}
-    # and transitively, in a fresh interpreter
-    probe = ("import sys, repro.papers.ssca.experiments; "
-             "print(sorted(m for m in sys.modules if m == 'repro.report' or m.startswith('repro.papers.ssca.audit')))")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
-                         cwd=PACKAGE.parents[2])
-    assert out.stdout.strip() == "[]"
 
 
 def test_registry_contract():

@@ -21,27 +21,31 @@ from repro.papers.fedclup.runs import statistical as stat
 TITLE = "FedCLUP: statistical accuracy vs communication in personalized federated learning"
 ORDER = 3   # position in listings and in the audit
 
+LOGISTIC_WORK = product_of("rounds", "local_steps", "m", "n")
+
 EXPERIMENTS = (
     Experiment("fedclup.statistical", "Lemmas 3-4, (33), (8a), (8b), Theorem 1, Corollary 1 (derived) on linear regression",
-               stat.statistical_specs, statistical_figure, work=product_of("reps")),
+               stat.statistical_specs, statistical_figure, work=product_of("reps"), config=stat.StatisticalConfig),
     Experiment("fedclup.minimax", "Minimax exponents per regime of R (linear regression, Gaussian design)",
-               stat.minimax_specs, minimax_figure, work=product_of("reps")),
+               stat.minimax_specs, minimax_figure, work=product_of("reps"), config=stat.MinimaxConfig),
     Experiment("fedclup.tradeoff", "Figure 1 / Corollary 3: total error vs rounds for several lambdas",
-               stat.tradeoff_specs, tradeoff_figure, work=product_of("reps", "rounds")),
+               stat.tradeoff_specs, tradeoff_figure, work=product_of("reps", "rounds"), config=stat.TradeoffConfig),
     Experiment("fedclup.theorem2", "Theorem 2, Lemmas 5-6, (12)-(13), Corollary 2 (derived) on linear regression",
-               opt.theorem2_specs, theorem2_figure, work=product_of("rounds")),
+               opt.theorem2_specs, theorem2_figure, work=product_of("rounds"), config=opt.Theorem2Config),
     Experiment("fedclup.rounds", "Corollary 2: rounds and gradient steps vs lambda and kappa (Tables 7-8 pattern)",
-               opt.rounds_specs, rounds_figure, work=product_of("kappa")),
+               opt.rounds_specs, rounds_figure, work=product_of("kappa"), config=opt.RoundsConfig),
     Experiment("fedclup.stochastic", "Lemma 7 and the Theorem 3 noise ball (Algorithm 2)",
-               opt.stochastic_specs, stochastic_figure, work=product_of("replicates", "rounds")),
+               opt.stochastic_specs, stochastic_figure, work=product_of("replicates", "rounds"),
+               config=(opt.Lemma7Config, opt.NoiseBallConfig)),
     Experiment("fedclup.figure2", "Figure 2: local updates K under two personalization levels (synthetic logistic)",
-               logi.figure2_specs, figure2, logi.validate, work=product_of("rounds", "local_steps", "m", "n")),
+               logi.figure2_specs, figure2, work=LOGISTIC_WORK, config=logi.LogisticConfig),
     Experiment("fedclup.figure3", "Figure 3: methods and adaptive lambda (synthetic logistic)",
-               logi.figure3_specs, figure3, logi.validate, work=product_of("rounds", "local_steps", "m", "n")),
+               logi.figure3_specs, figure3, work=LOGISTIC_WORK, config=logi.LogisticConfig),
     Experiment("fedclup.figure4", "Figure 4: statistical error vs heterogeneity R (synthetic logistic)",
-               logi.figure4_specs, figure4, logi.validate, work=product_of("rounds", "local_steps", "m", "n")),
+               logi.figure4_specs, figure4, work=LOGISTIC_WORK, config=logi.LogisticConfig),
     Experiment("fedclup.figure6", "Figure 6: 100 and 1000 clients, 10% sampling (synthetic logistic)",
-               logi.figure6_specs, figure6, logi.validate, work=product_of("rounds", "local_steps", "m", "n", "sample_rate")),
+               logi.figure6_specs, figure6, work=product_of("rounds", "local_steps", "m", "n", "sample_rate"),
+               config=logi.LogisticConfig),
     Experiment("fedclup.mnist", "Tables 2/4 MNIST Logit rows and Figure 5 (class-restricted MNIST)",
-               mn.mnist_specs, figure5, mn.validate),
+               mn.mnist_specs, figure5, config=(mn.MnistConfig, mn.MnistProxConfig)),
 )

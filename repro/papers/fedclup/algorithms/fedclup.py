@@ -53,6 +53,11 @@ Algorithm 1 lets every client compute and the server then samples S_t; only the 
 are used, so computing only those is the same algorithm for w^g (the unsampled clients' theta_i are simply
 not refreshed here).
 
+Contract: every runner is ``run_<method>(problem, params, rng) -> Trace`` (``problem`` the clients' oracle,
+``params`` the method's frozen params dataclass, ``rng`` a ``numpy.random.Generator``). The initial point is part
+of the params: ``w_g0`` (the initial global model, also every client's initial model unless ``w_local0``, one
+model per client, is given), and FedCLUP's ``record_inner`` asks the trace for the inner warm starts.
+
 Randomness: the run's Generator ``rng`` spawns two children (``rng.spawn(2)``), the first for client
 sampling, the second for mini-batch draws, so the sampled sets do not depend on ``batch`` (``batch = n``
 reproduces Algorithm 1 with the same clients). A run is determined by the params and the Generator's
@@ -64,17 +69,17 @@ Divergence: a run whose models become non-finite raises :class:`DivergenceError`
 :class:`~repro.errors.ReproError` and a ``FloatingPointError``) naming the method, the round and the step
 sizes; no trace is returned. Overflow warnings inside the run are silenced in favour of that error.
 
-Batches (``run_batch``): S runs of one method with the same rounds, local steps, batch size, sample rate and
-server rule, but their own data, step sizes, lambda and Generator, computed together. ``clients`` then holds the
-S runs' clients one after the other (S m rows, :meth:`StackedClients.concatenate`), every model array gains a
-leading run axis, and each oracle call serves all runs at once. Each run draws from its own Generator exactly as
-a single run does, so member r of a batch is the run ``run_<method>`` computes alone with ``params[r]`` and
-``rngs[r]`` (``tests/fedclup/test_algorithm.py`` checks this bit for bit). The single-run functions are batches
-of one.
+Batches (``run_batch(problem, params, rngs) -> list[Trace]``, the same contract for S runs): S runs of one method
+(the type of their params) with the same rounds, local steps, batch size, sample rate and server rule, but their
+own data, step sizes, lambda, initial point and Generator, computed together. ``problem`` then holds the S runs'
+clients one after the other (S m rows, :meth:`StackedClients.concatenate`), every model array gains a leading
+run axis, and each oracle call serves all runs at once. Each run draws from its own Generator exactly as a single
+run does, so member r of a batch is the run ``run_<method>`` computes alone with ``params[r]`` and ``rngs[r]``
+(``tests/fedclup/test_algorithm.py`` checks this bit for bit). The single-run functions are batches of one.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
 import numpy as np
@@ -103,12 +108,20 @@ def _rate(value) -> None:
     require(is_real(value) and 0 < value <= 1, "sample_rate", value, "a number in (0, 1]")
 
 
+def _start(w_g0) -> None:
+    """The initial point is given (its shape is checked against the problem when the run starts)."""
+    require(w_g0 is not None, "w_g0", w_g0, "the initial global model (an array of the model shape)")
+
+
 # ----------------------------------------------------------------------------------------- parameters
 @dataclass(frozen=True)
 class FedCLUPParams:
     """Inputs of Algorithms 1/2 (Appendix B.1, B.5): personalization ``lam``, global step ``gamma``, local step
     ``eta``, ``local_steps`` K, ``rounds`` T, ``batch`` (None: Algorithm 1; B: Algorithm 2), client
-    ``sample_rate`` and the ``server`` rule ("eq12" or "average_all"; module docstring)."""
+    ``sample_rate`` and the ``server`` rule ("eq12" or "average_all"; module docstring).
+    ``w_g0`` is the initial global model (model shape), ``w_local0`` None (every client starts from ``w_g0``) or the
+    clients' initial models (m, *model shape);
+    ``record_inner`` also stores w^i_{t,0} per round (``Trace.inner_start``, for Lemmas 5 and 7)."""
 
     lam: float
     gamma: float
@@ -118,6 +131,9 @@ class FedCLUPParams:
     batch: int | None = None
     sample_rate: float = 1.0
     server: str = "eq12"
+    w_g0: np.ndarray = field(kw_only=True)
+    w_local0: np.ndarray | None = field(default=None, kw_only=True)
+    record_inner: bool = field(default=False, kw_only=True)
 
     def __post_init__(self) -> None:
         _positive("lam", self.lam)
@@ -128,28 +144,38 @@ class FedCLUPParams:
         _batch(self.batch)
         _rate(self.sample_rate)
         require(self.server in FEDCLUP_SERVERS, "server", self.server, f"one of {FEDCLUP_SERVERS}")
+        require(isinstance(self.record_inner, bool), "record_inner", self.record_inner, "True or False")
+        _start(self.w_g0)
 
 
 @dataclass(frozen=True)
 class LocalTrainParams:
-    """LocalTrain (3): plain (S)GD with step ``eta``, ``local_steps`` per round, ``rounds`` rounds."""
+    """LocalTrain (3): plain (S)GD with step ``eta``, ``local_steps`` per round, ``rounds`` rounds.
+    ``w_g0`` is the common initial model (model shape), ``w_local0`` None (every client starts from ``w_g0``) or the
+    clients' initial models (m, *model shape); the trace's global model is the mean of the local models, with
+    ``w_g0`` as its index 0."""
 
     eta: float
     local_steps: int
     rounds: int
     batch: int | None = None
+    w_g0: np.ndarray = field(kw_only=True)
+    w_local0: np.ndarray | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         _positive("eta", self.eta)
         _count("local_steps", self.local_steps, "K, local steps per round")
         _count("rounds", self.rounds, "T, rounds")
         _batch(self.batch)
+        _start(self.w_g0)
 
 
 @dataclass(frozen=True)
 class GlobalTrainParams:
     """GlobalTrain (4) by FedAvg: ``local_steps`` plain (S)GD steps with step ``eta`` from w^g_t per round,
-    ``sample_rate``, and the ``server`` rule ("average_sampled" or "average_all")."""
+    ``sample_rate``, and the ``server`` rule ("average_sampled" or "average_all").
+    ``w_g0`` is the initial global model (model shape), ``w_local0`` None (every client starts from ``w_g0``) or the
+    clients' initial models (m, *model shape)."""
 
     eta: float
     local_steps: int
@@ -157,6 +183,8 @@ class GlobalTrainParams:
     batch: int | None = None
     sample_rate: float = 1.0
     server: str = "average_sampled"
+    w_g0: np.ndarray = field(kw_only=True)
+    w_local0: np.ndarray | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         _positive("eta", self.eta)
@@ -165,6 +193,7 @@ class GlobalTrainParams:
         _batch(self.batch)
         _rate(self.sample_rate)
         require(self.server in GLOBALTRAIN_SERVERS, "server", self.server, f"one of {GLOBALTRAIN_SERVERS}")
+        _start(self.w_g0)
 
 
 @dataclass(frozen=True)
@@ -172,7 +201,9 @@ class PFedMeParams:
     """pFedMe Algorithm 1 (T Dinh et al. 2020): ``lam`` (their lambda), local step ``eta``, ``personal_lr``
     and ``inner_steps`` (their K) of the approximate inner solve, ``local_rounds`` (their R), server mixing
     ``beta`` (> 0; beta = 1 is plain averaging), ``rounds`` T, ``batch`` (|D|, one batch per local round;
-    None: full data) and ``sample_rate`` (their S/N)."""
+    None: full data) and ``sample_rate`` (their S/N).
+    ``w_g0`` is the initial global model (model shape), ``w_local0`` None (every client starts from ``w_g0``) or the
+    initial personalized models theta_i (m, *model shape)."""
 
     lam: float
     eta: float
@@ -183,6 +214,8 @@ class PFedMeParams:
     beta: float = 1.0
     batch: int | None = None
     sample_rate: float = 1.0
+    w_g0: np.ndarray = field(kw_only=True)
+    w_local0: np.ndarray | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         _positive("lam", self.lam)
@@ -194,6 +227,7 @@ class PFedMeParams:
         _positive("beta", self.beta)
         _batch(self.batch)
         _rate(self.sample_rate)
+        _start(self.w_g0)
 
 
 # ----------------------------------------------------------------------------------------- trace
@@ -319,7 +353,7 @@ def _per_row(values: np.ndarray, count: int) -> np.ndarray:
     return np.repeat(values, count, axis=0)
 
 
-_SHARED = ("rounds", "local_steps", "batch", "sample_rate", "server", "inner_steps", "local_rounds")
+_SHARED = ("rounds", "local_steps", "batch", "sample_rate", "server", "inner_steps", "local_rounds", "record_inner")
 
 
 def _check_batch(clients, params: Sequence, rngs: Sequence):
@@ -335,30 +369,38 @@ def _check_batch(clients, params: Sequence, rngs: Sequence):
     return len(params), clients.m // len(params)
 
 
-def _check_models(clients, params, R: int, m: int, w_g0, w_local0):
+def _initial_global(w_g0, shape: tuple) -> np.ndarray:
+    w_g0 = np.array(w_g0, dtype=np.float64)
+    require(w_g0.shape == shape and bool(np.all(np.isfinite(w_g0))), "w_g0", f"shape {w_g0.shape}",
+            f"a finite array of the model shape {shape}")
+    return w_g0
+
+
+def _initial_local(w_local0, w_g0: np.ndarray, m: int) -> np.ndarray:
+    shape = w_g0.shape
+    if w_local0 is None:
+        return np.broadcast_to(w_g0, (m,) + shape)
+    w_local0 = np.array(w_local0, dtype=np.float64)
+    require(w_local0.shape == (m,) + shape and bool(np.all(np.isfinite(w_local0))), "w_local0",
+            f"shape {w_local0.shape}", f"None or a finite array of shape {(m,) + shape} (one model per client)")
+    return w_local0
+
+
+def _check_models(clients, params, m: int):
+    """Every run's initial global model (R, *shape) and local models (R, m, *shape), from its params."""
     shape = tuple(clients.shape)
     require(params[0].batch is None or params[0].batch <= clients.n, "batch", params[0].batch,
             f"None or an integer in 1..n = {clients.n} (the rows per client)")
-    w_g0 = np.array(w_g0, dtype=np.float64)
-    require(w_g0.shape in (shape, (R,) + shape) and bool(np.all(np.isfinite(w_g0))), "w_g0", f"shape {w_g0.shape}",
-            f"a finite array of the model shape {shape} (or {(R,) + shape}, one per run)")
-    w_g0 = np.broadcast_to(w_g0, (R,) + shape).copy()
-    if w_local0 is None:
-        w_local0 = np.broadcast_to(w_g0[:, None], (R, m) + shape)
-    w_local0 = np.array(w_local0, dtype=np.float64)
-    if R == 1 and w_local0.shape == (m,) + shape:
-        w_local0 = w_local0[None]
-    require(w_local0.shape == (R, m) + shape and bool(np.all(np.isfinite(w_local0))), "w_local0",
-            f"shape {w_local0.shape}", f"None or a finite array of shape {(m,) + shape} (one model per client; "
-            f"{(R, m) + shape} for a batch of {R} runs)")
+    w_g0 = np.stack([_initial_global(p.w_g0, shape) for p in params])
+    w_local0 = np.stack([_initial_local(p.w_local0, w_g0[r], m) for r, p in enumerate(params)])
     return w_g0, np.ascontiguousarray(w_local0)
 
 
-def _run(clients, params: Sequence, rngs: Sequence, w_g0, w_local0, method: _Method,
-         record_inner: bool = False) -> list[Trace]:
+def _run(clients, params: Sequence, rngs: Sequence, method: _Method) -> list[Trace]:
     """The round loop shared by all runners and batch sizes: sample, client round, store, server, record, check."""
     R, m = _check_batch(clients, params, rngs)
-    w_g, local = _check_models(clients, params, R, m, w_g0, w_local0)
+    w_g, local = _check_models(clients, params, m)
+    record_inner = getattr(params[0], "record_inner", False)
     T, shape = params[0].rounds, tuple(clients.shape)
     count = sampled_count(m, method.sample_rate)
     global_models = np.empty((T + 1, R) + shape)
@@ -481,48 +523,51 @@ def _pfedme(params: Sequence[PFedMeParams], clients, ndim: int) -> _Method:
                    lambda p: f"eta={p.eta!r}, personal_lr={p.personal_lr!r}, lam={p.lam!r}, beta={p.beta!r}")
 
 
-METHODS = {"fedclup": (FedCLUPParams, _fedclup), "localtrain": (LocalTrainParams, _local_train),
-           "globaltrain": (GlobalTrainParams, _global_train), "pfedme": (PFedMeParams, _pfedme)}
+METHODS = {FedCLUPParams: _fedclup, LocalTrainParams: _local_train, GlobalTrainParams: _global_train,
+           PFedMeParams: _pfedme}
 
 
-def run_batch(method: str, clients, params: Sequence, rngs: Sequence[np.random.Generator], w_g0: np.ndarray,
-              w_local0: np.ndarray | None = None, *, record_inner: bool = False) -> list[Trace]:
-    """S runs of ``method`` ("fedclup", "localtrain", "globaltrain", "pfedme") computed together (module
-    docstring, "Batches"): ``clients`` stacks the runs' clients, ``params[r]`` and ``rngs[r]`` are run r's, ``w_g0``
-    is one start for all runs or (S, *shape), ``w_local0`` None or (S, m, *shape). One Trace per run."""
-    require(method in METHODS, "method", method, f"one of {tuple(METHODS)}")
-    kind, build = METHODS[method]
+def _require_kind(params, kind: type) -> None:
+    require(isinstance(params, kind), "params", type(params).__name__, f"a {kind.__name__}")
+
+
+def run_batch(problem, params: Sequence, rngs: Sequence[np.random.Generator]) -> list[Trace]:
+    """S runs of one method computed together (module docstring, "Batches"): ``problem`` stacks the runs' clients,
+    ``params[r]`` (the method's params, all of one type, with run r's initial point) and ``rngs[r]`` are run r's.
+    One Trace per run."""
     params = list(params)
+    require(len(params) >= 1 and type(params[0]) in METHODS, "params", [type(p).__name__ for p in params],
+            "one params per run, all FedCLUPParams, LocalTrainParams, GlobalTrainParams or PFedMeParams")
     for p in params:
-        require(isinstance(p, kind), "params", type(p).__name__, f"{kind.__name__} for method {method!r}")
-    ndim = len(tuple(clients.shape))
-    return _run(clients, params, list(rngs), w_g0, w_local0, build(params, clients, ndim), record_inner)
+        _require_kind(p, type(params[0]))
+    ndim = len(tuple(problem.shape))
+    return _run(problem, params, list(rngs), METHODS[type(params[0])](params, problem, ndim))
 
 
-def run_fedclup(clients, params: FedCLUPParams, rng: np.random.Generator, w_g0: np.ndarray,
-                w_local0: np.ndarray | None = None, *, record_inner: bool = False) -> Trace:
-    """FedCLUP, Algorithm 1 (``batch=None``) or Algorithm 2 (mini-batches), from w^g_0 = ``w_g0`` and local
-    models ``w_local0`` (default: copies of w_g0, as the authors' code). Updates (13) and (12); see the module
-    docstring. ``record_inner`` also stores w^i_{t,0} per round (for Lemmas 5 and 7)."""
-    return run_batch("fedclup", clients, [params], [rng], w_g0, w_local0, record_inner=record_inner)[0]
+def run_fedclup(problem, params: FedCLUPParams, rng: np.random.Generator) -> Trace:
+    """FedCLUP, Algorithm 1 (``batch=None``) or Algorithm 2 (mini-batches), from w^g_0 = ``params.w_g0`` and local
+    models ``params.w_local0`` (default: copies of w_g0, as the authors' code). Updates (13) and (12); see the
+    module docstring. ``params.record_inner`` also stores w^i_{t,0} per round (for Lemmas 5 and 7)."""
+    _require_kind(params, FedCLUPParams)
+    return run_batch(problem, [params], [rng])[0]
 
 
-def run_local_train(clients, params: LocalTrainParams, rng: np.random.Generator, w0: np.ndarray,
-                    w_local0: np.ndarray | None = None) -> Trace:
-    """LocalTrain (3): every client runs plain (S)GD on its own L_i (module docstring). ``w0`` is the common
-    initial model (local models default to copies of it); the trace's global model is the local mean."""
-    return run_batch("localtrain", clients, [params], [rng], w0, w_local0)[0]
+def run_local_train(problem, params: LocalTrainParams, rng: np.random.Generator) -> Trace:
+    """LocalTrain (3): every client runs plain (S)GD on its own L_i (module docstring). ``params.w_g0`` is the
+    common initial model (local models default to copies of it); the trace's global model is the local mean."""
+    _require_kind(params, LocalTrainParams)
+    return run_batch(problem, [params], [rng])[0]
 
 
-def run_global_train(clients, params: GlobalTrainParams, rng: np.random.Generator, w_g0: np.ndarray,
-                     w_local0: np.ndarray | None = None) -> Trace:
+def run_global_train(problem, params: GlobalTrainParams, rng: np.random.Generator) -> Trace:
     """GlobalTrain (4) by FedAvg (McMahan et al. 2017): the sampled clients restart from w^g_t every round,
     take K plain (S)GD steps, and the server averages (``server`` rule; module docstring)."""
-    return run_batch("globaltrain", clients, [params], [rng], w_g0, w_local0)[0]
+    _require_kind(params, GlobalTrainParams)
+    return run_batch(problem, [params], [rng])[0]
 
 
-def run_pfedme(clients, params: PFedMeParams, rng: np.random.Generator, w_g0: np.ndarray,
-               w_local0: np.ndarray | None = None) -> Trace:
-    """pFedMe, Algorithm 1 of T Dinh, Tran, Nguyen (NeurIPS 2020), module docstring. ``w_local0``: the
+def run_pfedme(problem, params: PFedMeParams, rng: np.random.Generator) -> Trace:
+    """pFedMe, Algorithm 1 of T Dinh, Tran, Nguyen (NeurIPS 2020), module docstring. ``params.w_local0``: the
     initial personalized models (default: copies of w_g0). Stored local models are the personalized theta_i."""
-    return run_batch("pfedme", clients, [params], [rng], w_g0, w_local0)[0]
+    _require_kind(params, PFedMeParams)
+    return run_batch(problem, [params], [rng])[0]

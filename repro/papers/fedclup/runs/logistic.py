@@ -30,10 +30,14 @@ number of clients differ only in their data (R, data seed) and lambda, and each 
 step, so they are computed together, one batch per figure, method and data seed
 (:func:`repro.papers.fedclup.algorithms.fedclup.run_batch`). Every member is the run it would be alone (its own data, step sizes
 and Generator); figures and the audit read members (:func:`repro.batches.members`).
+
+Config: :class:`LogisticConfig`, one run (one member of a batch) of any of the four figures; its defaults are the
+settings the figures share.
 """
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -42,8 +46,9 @@ from repro.batches import batch_spec, member_configs, stack
 from repro.errors import require
 from repro.papers.fedclup.problems import synthetic as SYN
 from repro.papers.fedclup.problems.stacked_clients import StackedClients
+from repro.papers.fedclup.runs import admissible as adm
 from repro.runner import RunSpec, watch
-from repro.experiment import check_profile
+from repro.experiment import Config, check_profile
 
 _FN = "repro.papers.fedclup.runs.logistic."
 METHODS = ("fedclup", "globaltrain", "localtrain")
@@ -58,11 +63,43 @@ def _problem(m: int, n: int, d: int, C: int, R: float, data_seed: int):
     return data, SYN.clients(data, scaled=True), SYN.smoothness_constants(X)
 
 
-def validate(config: dict) -> None:
-    require(config.get("method") in METHODS, "method", config.get("method"), f"one of {METHODS}")
-    require(config.get("L") in ("data", "code"), "L", config.get("L"), "'data' or 'code'")
-    for key in ("m", "n", "d", "C", "rounds", "local_steps"):
-        require(isinstance(config.get(key), int) and config[key] >= 1, key, config.get(key), "an integer >= 1")
+@dataclass(frozen=True, kw_only=True)
+class LogisticConfig(Config):
+    """One run of Figures 2, 3, 4 and 6 (module docstring): ``method``, its step (FedCLUP: ``lam``, with the
+    ``adapt_constant`` of the adaptive rule or None; GlobalTrain and LocalTrain: ``lr``), ``rounds`` of
+    ``local_steps`` steps, the data (m clients of n samples, d features, C classes, heterogeneity R, ``data_seed``),
+    the smoothness constant ``L`` ("data" or "code"), ``sample_rate``, FedCLUP's ``server`` rule and the profile."""
+
+    method: str
+    rounds: int
+    local_steps: int
+    R: float
+    data_seed: int
+    profile: str
+    m: int = 10
+    n: int = 200
+    d: int = 10
+    C: int = 2
+    L: str = "data"
+    sample_rate: float = 1.0
+    server: str = "average_all"
+    lam: float | None = None
+    lr: float | None = None
+    adapt_constant: float | None = None
+
+    def __post_init__(self) -> None:
+        adm.one_of("method", self.method, METHODS)
+        for key in ("m", "n", "d", "C", "rounds", "local_steps"):
+            adm.integer(key, getattr(self, key))
+        adm.real("R", self.R, strict=False)
+        adm.integer("data_seed", self.data_seed, 0)
+        adm.one_of("L", self.L, ("data", "code"))
+        adm.real("sample_rate", self.sample_rate, high=1.0)
+        adm.one_of("server", self.server, alg.FEDCLUP_SERVERS)
+        adm.optional_real("lam", self.lam, self.method == "fedclup", "FedCLUP's lambda")
+        adm.optional_real("lr", self.lr, self.method != "fedclup", f"{self.method}'s step size")
+        adm.optional_real("adapt_constant", self.adapt_constant, False, "")
+        adm.profile(self.profile)
 
 
 def _metrics(trace, data) -> dict:
@@ -85,7 +122,7 @@ def _members(config: dict, seed: int) -> list[dict]:
     """Each member's data, clients, smoothness, L used and Generator (seeded exactly as a single run)."""
     out = []
     for c in member_configs(config):
-        validate(c)
+        LogisticConfig.from_dict(c)
         data, clients, consts = _problem(c["m"], c["n"], c["d"], c["C"], c["R"], c["data_seed"])
         out.append({"config": c, "data": data, "clients": clients, "consts": consts,
                     "L": consts["L_paper"] if c["L"] == "data" else L_CODE,
@@ -96,10 +133,11 @@ def _members(config: dict, seed: int) -> list[dict]:
     return out
 
 
-def _fedclup_params(member: dict, lam: float, rounds: int) -> alg.FedCLUPParams:
+def _fedclup_params(member: dict, lam: float, rounds: int, w_g0, w_local0=None) -> alg.FedCLUPParams:
     c, L = member["config"], member["L"]
     return alg.FedCLUPParams(lam=lam, gamma=1 / lam + 1 / L, eta=1 / (L + lam), local_steps=c["local_steps"],
-                             rounds=rounds, sample_rate=c["sample_rate"], server=c["server"])
+                             rounds=rounds, sample_rate=c["sample_rate"], server=c["server"], w_g0=w_g0,
+                             w_local0=w_local0)
 
 
 def _run_fedclup(members: list[dict], clients, w0) -> tuple[list[dict], list[dict]]:
@@ -107,15 +145,12 @@ def _run_fedclup(members: list[dict], clients, w0) -> tuple[list[dict], list[dic
     c0 = members[0]["config"]
     T, rngs = c0["rounds"], [m["rng"] for m in members]
     if not c0.get("adapt_constant"):
-        traces = alg.run_batch("fedclup", clients, [_fedclup_params(m, m["config"]["lam"], T) for m in members],
-                               rngs, w0)
+        traces = alg.run_batch(clients, [_fedclup_params(m, m["config"]["lam"], T, w0) for m in members], rngs)
         return [_metrics(tr, m["data"]) for tr, m in zip(traces, members)], [{} for _ in members]
-    first = alg.run_batch("fedclup", clients, [_fedclup_params(m, m["config"]["lam"], T // 2) for m in members],
-                          rngs, w0)
+    first = alg.run_batch(clients, [_fedclup_params(m, m["config"]["lam"], T // 2, w0) for m in members], rngs)
     lam2 = [_adaptive_lambda(tr, m["config"]["n"], m["config"]["adapt_constant"]) for tr, m in zip(first, members)]
-    second = alg.run_batch("fedclup", clients, [_fedclup_params(m, lam, T - T // 2) for m, lam in zip(members, lam2)],
-                           rngs, np.stack([tr.global_models[-1] for tr in first]),
-                           np.stack([tr.local_models[-1] for tr in first]))
+    second = alg.run_batch(clients, [_fedclup_params(m, lam, T - T // 2, tr.global_models[-1], tr.local_models[-1])
+                                     for m, lam, tr in zip(members, lam2, first)], rngs)
     metrics = []
     for a, b, m in zip(first, second, members):
         m1, m2 = _metrics(a, m["data"]), _metrics(b, m["data"])
@@ -135,22 +170,18 @@ def run_logistic(config: dict, seed: int):
     if c0["method"] == "fedclup":
         metrics, extra = _run_fedclup(members, clients, w0)
     elif c0["method"] == "globaltrain":
-        params = [alg.GlobalTrainParams(eta=m["config"]["lr"], local_steps=K, rounds=T,
-                                        sample_rate=c0["sample_rate"], server="average_all") for m in members]
-        metrics = [_metrics(tr, m["data"]) for tr, m in zip(alg.run_batch("globaltrain", clients, params, rngs, w0),
-                                                             members)]
+        params = [alg.GlobalTrainParams(eta=m["config"]["lr"], local_steps=K, rounds=T, sample_rate=c0["sample_rate"],
+                                        server="average_all", w_g0=w0) for m in members]
+        metrics = [_metrics(tr, m["data"]) for tr, m in zip(alg.run_batch(clients, params, rngs), members)]
     else:
-        params = [alg.LocalTrainParams(eta=m["config"]["lr"], local_steps=K, rounds=T) for m in members]
-        metrics = [_metrics(tr, m["data"]) for tr, m in zip(alg.run_batch("localtrain", clients, params, rngs, w0),
-                                                             members)]
+        params = [alg.LocalTrainParams(eta=m["config"]["lr"], local_steps=K, rounds=T, w_g0=w0) for m in members]
+        metrics = [_metrics(tr, m["data"]) for tr, m in zip(alg.run_batch(clients, params, rngs), members)]
     outputs = [({k: np.asarray(v, dtype=float) for k, v in mt.items()} | ex,
                 {"constants": {k: float(v) for k, v in m["consts"].items()} | {"L_used": float(m["L"])}})
                for mt, ex, m in zip(metrics, extra, members)]
     return stack(outputs) if "members" in config else outputs[0]
 
 
-BASE = {"m": 10, "n": 200, "d": 10, "C": 2, "L": "data", "sample_rate": 1.0, "server": "average_all",
-        "lam": None, "lr": None, "adapt_constant": None}
 FIG4_LAMBDAS = (0.02, 0.1, 0.5)
 FIG4_R = tuple(float(x) for x in np.linspace(0.1, 3, 10))
 DATA_SEEDS = {"quick": (1, 2, 3), "paper": tuple(range(1, 11))}
@@ -166,7 +197,7 @@ def _batches(experiment: str, configs: list[dict], profile: str, group_by=("data
     (split into ``PARTS`` pieces for the methods listed there), members in the order given."""
     groups: dict[tuple, list] = {}
     for cfg in configs:
-        full = BASE | cfg | {"profile": profile}
+        full = LogisticConfig(**cfg, profile=profile).as_dict()
         groups.setdefault(tuple(repr(full.get(k)) for k in SHARED + tuple(group_by)), []).append(full)
     out = []
     for members in groups.values():

@@ -25,22 +25,31 @@ clients; for GlobalTrain the global model. Also recorded: the class-restricted a
 code computes it (test images whose label is among the classes of the client's training split, argmax over
 all 10 outputs), the accuracy on the client's own 10 %
 split, and per round the global model's and the mean local model's test loss (Figure 5).
+
+Configs: one shape per kind of method, the experiment's ``config`` tuple ``(MnistConfig, MnistProxConfig)``:
+:class:`MnistConfig` (LocalTrain and GlobalTrain; also the base of the other shape, holding the keys every run has)
+and :class:`MnistProxConfig` (FedCLUP and pFedMe: adds their ``lam``). The shared
+:meth:`repro.experiment.Experiment.check_config` builds the first shape whose keys cover a config, so
+:class:`MnistConfig` comes first.
 """
 from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from repro.papers.fedclup.algorithms import fedclup as alg
-from repro.errors import require
+from repro.errors import is_int, require
 from repro.papers.fedclup.problems import mnist_classes as MC
+from repro.papers.fedclup.runs import admissible as adm
 from repro.runner import RunSpec, watch
-from repro.experiment import check_profile
+from repro.experiment import Config, check_profile
 
 _FN = "repro.papers.fedclup.runs.mnist."
 METHODS = ("localtrain", "fedclup", "pfedme", "globaltrain")
+PROXIMAL = ("fedclup", "pfedme")           # the methods with a personalization lambda (MnistProxConfig)
 LAMBDAS = (0.5, 1.5, 2.5)
 CLASSES = (2, 6, 10)
 SEEDS = {"quick": 2, "paper": 5}
@@ -51,9 +60,39 @@ def _data(classes: int):
     return MC.build(classes)
 
 
-def validate(config: dict) -> None:
-    require(config.get("method") in METHODS, "method", config.get("method"), f"one of {METHODS}")
-    require(config.get("classes") in range(1, 11), "classes", config.get("classes"), "an integer in 1..10")
+@dataclass(frozen=True, kw_only=True)
+class MnistConfig(Config):
+    """One MNIST run: ``method``, the clients' number of ``classes``, ``rounds`` of ``epochs`` local epochs of
+    ``batch``-sample SGD steps with step ``lr``, and the profile (:class:`MnistProxConfig` adds lambda)."""
+
+    method: str
+    classes: int
+    profile: str
+    rounds: int = 20
+    epochs: int = 5
+    batch: int = 32
+    lr: float = 0.01
+
+    def __post_init__(self) -> None:
+        adm.one_of("method", self.method, METHODS)
+        require(isinstance(self, MnistProxConfig) == (self.method in PROXIMAL), "method", self.method,
+                f"one of {PROXIMAL} with a lam, or of {tuple(m for m in METHODS if m not in PROXIMAL)} without")
+        require(is_int(self.classes) and 1 <= self.classes <= 10, "classes", self.classes, "an integer in 1..10")
+        for key in ("rounds", "epochs", "batch"):
+            adm.integer(key, getattr(self, key))
+        adm.real("lr", self.lr)
+        adm.profile(self.profile)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MnistProxConfig(MnistConfig):
+    """One MNIST run of FedCLUP or pFedMe: :class:`MnistConfig` and the personalization ``lam``."""
+
+    lam: float
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        adm.real("lam", self.lam)
 
 
 def _test_loss(W, X, y, rows: int = 2048) -> np.ndarray:
@@ -73,7 +112,9 @@ def _test_loss(W, X, y, rows: int = 2048) -> np.ndarray:
 
 @watch("global_test_loss", "local_test_loss", step_sizes=("lr", "lam"))
 def run_mnist(config: dict, seed: int):
-    validate(config)
+    """One MNIST run of ``config["method"]``. Builds (so checks) its config as its method's shape:
+    :class:`MnistProxConfig` for FedCLUP and pFedMe, :class:`MnistConfig` otherwise."""
+    (MnistProxConfig if config.get("method") in PROXIMAL else MnistConfig).from_dict(config)
     data = _data(config["classes"])
     train = data["train"]
     rng = np.random.default_rng(np.random.SeedSequence([seed, config["classes"]]))
@@ -83,18 +124,18 @@ def run_mnist(config: dict, seed: int):
     T, lr, method, lam = config["rounds"], config["lr"], config["method"], config.get("lam")
     if method == "fedclup":
         trace = alg.run_fedclup(train, alg.FedCLUPParams(lam=lam, gamma=1 / lam, eta=lr, local_steps=K, rounds=T,
-                                                         batch=config["batch"], server="eq12"), rng, w0)
+                                                         batch=config["batch"], server="eq12", w_g0=w0), rng)
     elif method == "pfedme":
         trace = alg.run_pfedme(train, alg.PFedMeParams(lam=lam, eta=lr, personal_lr=0.01, inner_steps=5,
-                                                       local_rounds=K, beta=1.0, rounds=T, batch=config["batch"]),
-                               rng, w0)
+                                                       local_rounds=K, beta=1.0, rounds=T, batch=config["batch"],
+                                                       w_g0=w0), rng)
     elif method == "globaltrain":
         trace = alg.run_global_train(train, alg.GlobalTrainParams(eta=lr, local_steps=K, rounds=T,
-                                                                  batch=config["batch"], server="average_sampled"),
-                                     rng, w0)
+                                                                  batch=config["batch"], server="average_sampled",
+                                                                  w_g0=w0), rng)
     else:
         trace = alg.run_local_train(train, alg.LocalTrainParams(eta=lr, local_steps=K, rounds=T,
-                                                                batch=config["batch"]), rng, w0)
+                                                                batch=config["batch"], w_g0=w0), rng)
     X_test, y_test = data["test_X"], data["test_y"]
     # the models evaluated per client: the global model for GlobalTrain, each client's own otherwise
     final = (np.broadcast_to(trace.global_models[-1], (train.m,) + train.shape) if method == "globaltrain"
@@ -111,12 +152,10 @@ def run_mnist(config: dict, seed: int):
     return arrays, {"describe": data["describe"], "local_steps": K}
 
 
-BASE = {"rounds": 20, "epochs": 5, "batch": 32, "lr": 0.01}
-
-
 def mnist_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
-    methods = ([{"method": "localtrain"}] + [{"method": "fedclup", "lam": lam} for lam in LAMBDAS]
-               + [{"method": "pfedme", "lam": lam} for lam in LAMBDAS] + [{"method": "globaltrain"}])
-    return [RunSpec("fedclup.mnist", BASE | meth | {"classes": c, "profile": profile}, s, _FN + "run_mnist")
-            for c in CLASSES for meth in methods for s in range(SEEDS[profile])]
+    methods = ([(MnistConfig, {"method": "localtrain"})]
+               + [(MnistProxConfig, {"method": m, "lam": lam}) for m in PROXIMAL for lam in LAMBDAS]
+               + [(MnistConfig, {"method": "globaltrain"})])      # (the method's config shape, its keys)
+    return [RunSpec("fedclup.mnist", shape(**meth, classes=c, profile=profile).as_dict(), s, _FN + "run_mnist")
+            for c in CLASSES for shape, meth in methods for s in range(SEEDS[profile])]

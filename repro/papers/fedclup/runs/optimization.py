@@ -18,23 +18,140 @@
 
 Instances: whitened design (X_i^T X_i / n = Sigma exactly), Sigma = diag(linspace(1, kappa, d)) so
 mu = 1, L = kappa exactly; p_i = 1/m; start w^g_0 = 0, w^i_0 = 0.
+
+Configs: :class:`Theorem2Config`, :class:`RoundsConfig`, and for ``fedclup.stochastic`` one shape per part,
+:class:`Lemma7Config` and :class:`NoiseBallConfig` (the experiment's ``config`` tuple: the shared
+:meth:`repro.experiment.Experiment.check_config` builds the shape a config's keys fit); their common keys and
+checks are in the plain base :class:`StochasticConfig`. Their instance defaults are :data:`THEOREM2_BASE`.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from bounds import fedclup as B
 
 from repro.papers.fedclup.algorithms import fedclup as alg
+from repro.errors import is_int, require
 from repro.papers.fedclup.problems import linreg_pfl as LR
+from repro.papers.fedclup.runs import admissible as adm
 from repro.runner import RunSpec, watch
-from repro.verify import outcome_arrays
+from repro.verify import check_claims, outcome_arrays
 from repro.papers.fedclup import checks as V
-from repro.experiment import check_profile
+from repro.experiment import Config, check_profile
 
 _FN = "repro.papers.fedclup.runs.optimization."
+
+
+# ---------------------------------------------------------------------------- configs
+@dataclass(frozen=True, kw_only=True)
+class _InstanceConfig(Config):
+    """The instance of every run of this module (whitened design, Sigma = diag(linspace(1, kappa, d))), the
+    relative accuracy ``eps_rel`` of Corollary 2 and the profile."""
+
+    kappa: float
+    profile: str
+    m: int = 10
+    n: int = 40
+    d: int = 4
+    R: float = 0.5
+    noise: float = 1.0
+    eps_rel: float = 1e-8
+
+    def __post_init__(self) -> None:
+        adm.real("kappa", self.kappa, 1.0, strict=False)
+        adm.integer("d", self.d, 1, "dimension")
+        _instance(self.as_dict())           # m, n, d, R, noise and n >= d: the instance's own checks
+        require(self.m % 2 == 0 or self.d >= 2 or self.R == 0, "m", self.m,
+                "an even number of clients when d = 1 and R > 0 (m odd ground truths at distance R need a plane)")
+        adm.real("eps_rel", self.eps_rel, 0.0, high=1.0)
+        adm.profile(self.profile)
+
+
+#: the instance every run of this module shares unless its config says otherwise (the defaults of its configs)
+THEOREM2_BASE = {f.name: f.default for f in dataclasses.fields(_InstanceConfig) if f.default is not dataclasses.MISSING}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Theorem2Config(_InstanceConfig):
+    """One run of ``fedclup.theorem2``: lambda, gamma = ``gamma_scale`` / L_F, ``K`` ("cor2": Corollary 2's K, or a
+    number of local steps) and ``rounds``."""
+
+    lam: float
+    gamma_scale: float
+    K: int | str
+    rounds: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        adm.real("lam", self.lam)
+        adm.real("gamma_scale", self.gamma_scale)
+        require(self.K == "cor2" or (is_int(self.K) and self.K >= 1), "K", self.K,
+                "'cor2' (Corollary 2's K) or an integer >= 1")
+        adm.integer("rounds", self.rounds, 1, "T")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoundsConfig(_InstanceConfig):
+    """One run of ``fedclup.rounds``: rounds to eps_rel accuracy for every lambda of ``lams`` at one kappa."""
+
+    lams: list
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        adm.reals("lams", self.lams)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StochasticConfig(_InstanceConfig):
+    """The keys (and their checks) of every run of ``fedclup.stochastic``: lambda, ``batch`` rows per mini-batch,
+    ``local_steps`` and the ``part`` ("lemma7": :class:`Lemma7Config`, "ball": :class:`NoiseBallConfig`). A plain
+    base of those two shapes, not itself a run's config."""
+
+    lam: float
+    batch: int
+    local_steps: int
+    part: str
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        adm.real("lam", self.lam)
+        adm.integer("batch", self.batch, 1, "rows per mini-batch")
+        require(self.batch <= self.n, "batch", self.batch, f"an integer in 1..n = {self.n}")
+        adm.integer("local_steps", self.local_steps, 1, "K")
+        adm.one_of("part", self.part, tuple(STOCHASTIC_PARTS))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Lemma7Config(StochasticConfig):
+    """A Lemma 7 run of ``fedclup.stochastic``: ``replicates`` independent copies of client 0's inner steps."""
+
+    part: str = "lemma7"
+    replicates: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        adm.one_of("part", self.part, ("lemma7",))
+        adm.integer("replicates", self.replicates, 2, "Monte-Carlo replicates")
+
+
+@dataclass(frozen=True, kw_only=True)
+class NoiseBallConfig(StochasticConfig):
+    """A noise-ball run of ``fedclup.stochastic``: Algorithm 2 for ``rounds`` rounds."""
+
+    part: str = "ball"
+    rounds: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        adm.one_of("part", self.part, ("ball",))
+        adm.integer("rounds", self.rounds, 1, "T")
+
+
+STOCHASTIC_PARTS = {"lemma7": Lemma7Config, "ball": NoiseBallConfig}
 
 
 def _instance(config: dict, m: int | None = None):
@@ -61,8 +178,8 @@ def derived_choices(mu: float, L: float, lam: float) -> dict:
 def _run(inst, data, rng, lam, gamma, eta, K, rounds, record_inner=False, batch=None):
     clients = LR.stacked_clients(data["X"], data["y"])
     params = alg.FedCLUPParams(lam=lam, gamma=gamma, eta=eta, local_steps=K, rounds=rounds, batch=batch,
-                               server="eq12")
-    return alg.run_fedclup(clients, params, rng, np.zeros(inst.d), record_inner=record_inner)
+                               server="eq12", w_g0=np.zeros(inst.d), record_inner=record_inner)
+    return alg.run_fedclup(clients, params, rng)
 
 
 def _sq(x):
@@ -70,66 +187,35 @@ def _sq(x):
 
 
 # ---------------------------------------------------------------------------- fedclup.theorem2
+THEOREM2_CLAIMS = ("fedclup.eq12", "fedclup.eq13", "fedclup.lemma5", "fedclup.lemma6", "fedclup.thm2")
+
+
 def run_theorem2(config: dict, seed: int):
     inst, data, rng = _data(config, seed)
     A, b = data["A"], data["b"]
-    mu, L, lam, m = inst.mu_design, inst.L_design, config["lam"], inst.m
+    mu, L, lam = inst.mu_design, inst.L_design, config["lam"]
     choice = derived_choices(mu, L, lam)
     gamma = choice["gamma"] * config["gamma_scale"]
-    eta = choice["eta"]
     K = choice["K"] if config["K"] == "cor2" else int(config["K"])
     T = config["rounds"]
-    trace = _run(inst, data, rng, lam, gamma, eta, K, T, record_inner=True)
+    trace = _run(inst, data, rng, lam, gamma, choice["eta"], K, T, record_inner=True)
     w_g_tilde, w_loc_tilde = LR.solve_pfl(A, b, np.array([lam]))
-    w_g_tilde, w_loc_tilde = w_g_tilde[0], w_loc_tilde[0]
-    G, Lm, start = trace.global_models, trace.local_models, trace.inner_start      # (T+1,d) (T+1,m,d) (T,m,d)
-    prox = LR.prox(np.broadcast_to(A, (T,) + A.shape), np.broadcast_to(b, (T,) + b.shape), lam,
-                   G[:T, None, :])                                                   # (T, m, d)
-    inner_K, inner_0 = _sq(Lm[1:] - prox), _sq(start - prox)
-    e = _sq(G - w_g_tilde)                                                           # (T+1,)
-    d_t = inner_K.mean(axis=1)
-    grad_err_sq = lam ** 2 * _sq((prox - Lm[1:]).mean(axis=1))
-    mu_F, theta = lam * mu / (lam + mu), lam / (lam + mu)
-    Phi = e[:T] + 12 * gamma * lam ** 2 / mu_F * d_t
-    base = {"mu": mu, "L": L, "lam": lam, "gamma": gamma, "eta": eta, "K": K, "m": m}
-    hyp = bool(B.claim("fedclup.thm2").hypotheses_hold(**base))
-    # (12) and (13) replayed independently
-    server = G[1:] - (G[:T] - gamma * lam * (G[:T, None, :] - Lm[1:]).mean(axis=1))
-    W = start.copy()
-    for _ in range(K):
-        W = W - eta * (np.einsum("mij,tmj->tmi", A, W) - b + lam * (W - G[:T, None, :]))
-    scale = max(1.0, float(np.max(np.abs(G))))
-    outs = V.deterministic("fedclup.eq12", {"server_residual": np.sqrt(_sq(server))}, tol=1e-10 * scale)
-    outs += V.deterministic("fedclup.eq13", {"inner_residual": np.sqrt(_sq(W - Lm[1:]))}, tol=1e-9 * scale)
-    live = Phi > 1e-22 * Phi[0]                       # below that, float rounding of e_t and d_t dominates
-    tol = 1e-12 * Phi[0]
-    outs += V.deterministic("fedclup.lemma5", base | {"inner_err_K": inner_K, "inner_err_0": inner_0}, tol=tol)
-    a = np.array([0.1, 1.0, gamma * mu_F / 2])[:, None]
-    outs += V.deterministic("fedclup.lemma6", base | {"a": a, "e_next": e[1:T + 1], "e_t": e[:T],
-                                                      "grad_err_sq": grad_err_sq, "d_t": d_t}, tol=tol)
-    keep = live[:-1]
-    local_err = np.sqrt(_sq(Lm[1:] - w_loc_tilde))
-    outs += V.deterministic("fedclup.thm2", base | {"Phi_next": Phi[1:][keep], "Phi_t": Phi[:-1][keep],
-                                                    "local_opt_err": local_err[:-1][keep],
-                                                    "d_t": d_t[:-1][keep, None], "e_t": e[:T - 1][keep, None]},
-                            tol=tol, hypotheses_met=hyp)
-    eps = config["eps_rel"] * Phi[0]
-    cor2 = B.claim("fedclup.cor2.explicit")
-    T_cor2 = int(cor2.prescribed(mu=mu, L=L, lam=lam, Phi_0=Phi[0], epsilon=eps)["T"])
-    if T_cor2 <= T and config["gamma_scale"] == 1.0 and config["K"] == "cor2":
-        outs += V.deterministic("fedclup.cor2.explicit", {"e_T": e[T_cor2], "epsilon": eps})
+    problem = V.Instance(A, b, mu, L, w_g_tilde[0], w_loc_tilde[0], config["eps_rel"])
+    seen = V.theorem2_observed(problem, trace)
+    claims = THEOREM2_CLAIMS
+    if seen["T_cor2"] <= T and config["gamma_scale"] == 1.0 and config["K"] == "cor2":
+        claims += ("fedclup.cor2.explicit",)
+    outs = check_claims(V.check, [B.claim(cid) for cid in claims], problem, trace)
+    e, Phi, keep, mu_F = seen["e"], seen["Phi"], seen["keep"], seen["mu_F"]
     ratios = Phi[1:][keep] / Phi[:-1][keep]
-    reached = np.flatnonzero(e <= eps)
+    reached = np.flatnonzero(e <= seen["eps"])
     arrays = outcome_arrays(outs) | {
-        "e": e, "Phi": Phi, "d": d_t, "T_cor2": np.array(T_cor2), "K": np.array(K),
+        "e": e, "Phi": Phi, "d": seen["d_t"], "T_cor2": np.array(seen["T_cor2"]), "K": np.array(K),
         "T_eps": np.array(int(reached[0]) if reached.size else -1),
         "rate_observed": np.array(float(np.exp(np.mean(np.log(ratios)))) if ratios.size else np.nan),
         "rate_bound": np.array(1 - gamma * mu_F / 4), "kappa_F": np.array(L / mu * (lam + mu) / (lam + L)),
         "hypotheses_met": np.array([o.hypotheses_met for o in outs])}
-    return arrays, {"constants": base | {"theta": theta, "mu_F": mu_F, "eps": eps}}
-
-
-THEOREM2_BASE = {"m": 10, "n": 40, "d": 4, "R": 0.5, "noise": 1.0, "eps_rel": 1e-8}
+    return arrays, {"constants": seen["base"] | {"theta": seen["theta"], "mu_F": mu_F, "eps": seen["eps"]}}
 
 
 def theorem2_specs(profile: str) -> list[RunSpec]:
@@ -138,9 +224,9 @@ def theorem2_specs(profile: str) -> list[RunSpec]:
     for kappa in (4.0, 16.0):
         for lam in (0.1, 1.0, 10.0):
             for gamma_scale, K in ((1.0, "cor2"), (0.5, "cor2"), (0.25, "cor2"), (1.0, 1)):
-                cfg = THEOREM2_BASE | {"kappa": kappa, "lam": lam, "gamma_scale": gamma_scale, "K": K,
-                                       "rounds": 400 if profile == "quick" else 1500, "profile": profile}
-                specs.append(RunSpec("fedclup.theorem2", cfg, 0, _FN + "run_theorem2"))
+                cfg = Theorem2Config(kappa=kappa, lam=lam, gamma_scale=gamma_scale, K=K,
+                                     rounds=400 if profile == "quick" else 1500, profile=profile)
+                specs.append(RunSpec("fedclup.theorem2", cfg.as_dict(), 0, _FN + "run_theorem2"))
     return specs
 
 
@@ -172,7 +258,7 @@ ROUNDS_LAMBDAS = tuple(float(x) for x in np.logspace(-2, 3, 11))
 def rounds_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
     kappas = (4.0, 16.0, 64.0) if profile == "quick" else (4.0, 16.0, 64.0, 256.0)
-    return [RunSpec("fedclup.rounds", THEOREM2_BASE | {"kappa": k, "lams": list(ROUNDS_LAMBDAS), "profile": profile},
+    return [RunSpec("fedclup.rounds", RoundsConfig(kappa=k, lams=list(ROUNDS_LAMBDAS), profile=profile).as_dict(),
                     0, _FN + "run_rounds") for k in kappas]
 
 
@@ -180,17 +266,6 @@ def rounds_specs(profile: str) -> list[RunSpec]:
 def _sample_smoothness(X) -> float:
     """Assumption 1's per-sample constant for the squared loss: max_j ||x_j||^2 (over every client)."""
     return float(np.max(np.sum(X * X, axis=-1)))
-
-
-def _sigma_sq(X, y, W, batch: int) -> float:
-    """Assumption 4's sigma^2 realised on the visited iterates: B E||g_B - grad L||^2 for a batch of B
-    rows without replacement is (n - B)/(n - 1) * (1/n) sum_j ||g_j - grad L||^2 (exact), maximised over
-    the iterates W (..., d). Assumption 4 asks for every w; the proof only evaluates it at iterates."""
-    n = X.shape[0]
-    r = np.einsum("nd,...d->...n", X, W) - y                       # (..., n)
-    g = r[..., None] * X                                          # (..., n, d)
-    var = np.mean(_sq(g - g.mean(axis=-2, keepdims=True)), axis=-1)
-    return float(np.max(var) * (n - batch) / max(n - 1, 1))
 
 
 def run_lemma7(config: dict, seed: int):
@@ -209,20 +284,18 @@ def run_lemma7(config: dict, seed: int):
         rows = reps.sample_rows(rng, Bt)
         W = W - eta * (reps.minibatch_gradients(W, rows) + lam * (W - w_g))
         path.append(W)
-    sigma_sq = _sigma_sq(X, y, np.stack(path), Bt)
-    inner_K = _sq(W - target)
-    values = {"mu": mu, "L": L, "lam": lam, "eta": eta, "K": K, "B": Bt, "sigma": np.sqrt(sigma_sq),
-              "inner_err_0": _sq(start - target)}
-    out = V.expectation("fedclup.lemma7", "inner_err_K", inner_K, values)
-    return outcome_arrays([out]) | {"sigma_sq": np.array(sigma_sq)}, {"constants": values}
+    problem = V.ReplicatedClient(X, y, mu, L, lam, eta, K, Bt, start, target)
+    trace = V.InnerPath(np.stack(path))
+    outs = check_claims(V.check, [B.claim("fedclup.lemma7")], problem, trace)
+    seen = V.lemma7_observed(problem, trace)
+    return outcome_arrays(outs) | {"sigma_sq": np.array(seen["sigma_sq"])}, {"constants": seen["values"]}
 
 
 def lemma7_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
     S = 4000 if profile == "quick" else 20000
-    return [RunSpec("fedclup.stochastic", THEOREM2_BASE | {"kappa": 8.0, "lam": lam, "batch": bt, "local_steps": k,
-                                                         "replicates": S, "part": "lemma7", "profile": profile},
-                    0, _FN + "run_lemma7")
+    return [RunSpec("fedclup.stochastic", Lemma7Config(kappa=8.0, lam=lam, batch=bt, local_steps=k, replicates=S,
+                                                       profile=profile).as_dict(), 0, _FN + "run_lemma7")
             for lam in (0.1, 10.0) for bt in (1, 8) for k in (1, 10, 50)]
 
 
@@ -244,9 +317,8 @@ def run_noise_ball(config: dict, seed: int):
 def noise_ball_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
     T = 400 if profile == "quick" else 2000
-    return [RunSpec("fedclup.stochastic", THEOREM2_BASE | {"kappa": 8.0, "lam": 1.0, "m": m, "batch": bt,
-                                                         "local_steps": 5, "rounds": T, "part": "ball",
-                                                         "profile": profile}, 0, _FN + "run_noise_ball")
+    return [RunSpec("fedclup.stochastic", NoiseBallConfig(kappa=8.0, lam=1.0, m=m, batch=bt, local_steps=5, rounds=T,
+                                                          profile=profile).as_dict(), 0, _FN + "run_noise_ball")
             for m in (5, 10, 20, 40) for bt in (1, 4, 16)]
 
 

@@ -19,8 +19,13 @@ has a closed form and every constant is exact.
 
 Choices (named in every config): p_i = 1/m, n_i = n; Sigma = diag(spectrum); additive Gaussian noise of
 std ``noise``; the ground truths exactly on the sphere of radius R around their mean.
+
+Configs: :class:`StatisticalConfig`, :class:`MinimaxConfig` and :class:`TradeoffConfig` (one run each; their
+defaults are the experiments' fixed settings).
 """
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -29,14 +34,83 @@ from bounds import fedclup as B
 from repro.papers.fedclup.algorithms import fedclup as alg
 from repro.errors import require
 from repro.papers.fedclup.problems import linreg_pfl as LR
+from repro.papers.fedclup.runs import admissible as adm
 from repro.runner import RunSpec
-from repro.verify import outcome_arrays
+from repro.verify import check_claims, outcome_arrays
 from repro.papers.fedclup import checks as V
-from repro.experiment import check_profile
+from repro.experiment import Config, check_profile
 
 _FN = "repro.papers.fedclup.runs.statistical."
 LAMBDA_GRID = tuple(float(x) for x in np.logspace(-3, 3, 25))
 REPS = {"quick": 200, "paper": 1000}
+
+
+# ---------------------------------------------------------------------------- configs
+@dataclass(frozen=True, kw_only=True)
+class _LinRegConfig(Config):
+    """The linear-regression instance of a run (:class:`~repro.papers.fedclup.problems.linreg_pfl.LinRegInstance`),
+    its lambda grid, Monte-Carlo draws and profile."""
+
+    m: int
+    n: int
+    spectrum: list
+    R: float
+    reps: int
+    profile: str
+    noise: float = 1.0
+    design: str = "whitened"
+    lams: list = field(default_factory=lambda: list(LAMBDA_GRID))
+
+    def __post_init__(self) -> None:
+        adm.reals("spectrum", self.spectrum)
+        instance(self.as_dict())            # m, n, R, noise, design and n >= d (whitened): the instance's own checks
+        require(self.m % 2 == 0 or len(self.spectrum) >= 2 or self.R == 0, "m", self.m,
+                "an even number of clients when d = 1 and R > 0 (m odd ground truths at distance R need a plane)")
+        adm.integer("reps", self.reps, 2, "Monte-Carlo draws")
+        adm.reals("lams", self.lams)
+        adm.profile(self.profile)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StatisticalConfig(_LinRegConfig):
+    """One run of ``fedclup.statistical``: the whitened design (the expectation checks need deterministic mu, L)."""
+
+    def __post_init__(self) -> None:
+        adm.one_of("design", self.design, ("whitened",))
+        super().__post_init__()
+
+
+@dataclass(frozen=True, kw_only=True)
+class MinimaxConfig(_LinRegConfig):
+    """One grid point of ``fedclup.minimax``: the Gaussian design, ``regime`` one of :data:`MINIMAX_GRID`."""
+
+    regime: str
+    design: str = "gaussian"
+    spectrum: list = field(default_factory=lambda: [0.5, 1.0])
+
+    def __post_init__(self) -> None:
+        adm.one_of("regime", self.regime, tuple(MINIMAX_GRID))
+        super().__post_init__()
+
+
+@dataclass(frozen=True, kw_only=True)
+class TradeoffConfig(_LinRegConfig):
+    """The run of ``fedclup.tradeoff`` (Figure 1): Algorithm 1 for ``rounds`` rounds of ``local_steps`` steps per
+    lambda of ``lams``, next to LocalTrain and GlobalTrain, on ``reps`` draws of one instance where collaboration
+    helps."""
+
+    m: int = 10
+    n: int = 20
+    spectrum: list = field(default_factory=lambda: [0.5, 1.0, 2.0])
+    R: float = 0.15
+    lams: list = field(default_factory=lambda: [0.01, 0.1, 0.5, 2.0, 10.0])
+    local_steps: int = 5
+    rounds: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        adm.integer("local_steps", self.local_steps, 1, "K")
+        adm.integer("rounds", self.rounds, 1, "T")
 
 
 def _rngs(seed: int, n: int):
@@ -60,6 +134,11 @@ def _errors(w_loc, w_star):
 
 
 # ---------------------------------------------------------------------------- fedclup.statistical
+STATISTICAL_CLAIMS = ("fedclup.lemma3", "fedclup.lemma4.pathwise", "fedclup.eq33", "fedclup.thm1.8a.pathwise",
+                      "fedclup.lemma4", "fedclup.thm1.8a", "fedclup.thm1.8b", "fedclup.thm1.explicit",
+                      "fedclup.cor1.explicit")
+
+
 def run_statistical(config: dict, seed: int):
     require(config.get("design") == "whitened", "design", config.get("design"),
             "'whitened' (the expectation checks need deterministic mu, L)")
@@ -69,48 +148,17 @@ def run_statistical(config: dict, seed: int):
     data = LR.draw(inst, data_rng, w_star, config["reps"])
     A, b = data["A"], data["b"]
     mu, L, rho = inst.mu_design, inst.L_design, float(np.sqrt(inst.rho_sq))
-    m, n, R = inst.m, inst.n, inst.R
+    base = {"mu": mu, "L": L, "rho": rho, "m": inst.m, "n": inst.n, "R": inst.R}
     lams = np.asarray(config["lams"], dtype=float)
     w_g, w_loc = _solve_chunked(A, b, lams, 8)
-    q = LR.pathwise_quantities(A, b, w_star, w_g, w_loc, R, mu=np.full(A.shape[0], mu))
-    err = _errors(w_loc, w_star[None, None])                          # (S, Lambda, m)
-    w_bar = w_star.mean(axis=0)
-    base = {"mu": mu, "L": L, "rho": rho, "m": m, "n": n, "R": R}
-    lam_col = lams[None, :, None]
-    outs = []
-    # deterministic, pathwise (every draw, lambda, client); tolerance: float rounding of the solves
-    tol = 1e-9 * max(1.0, float(np.max(err)))
-    outs += V.deterministic("fedclup.lemma3", base | {"lam": lam_col, "local_gap": q["local_gap"],
-                                                      "grad_at_global": q["grad_at_global"]}, tol=tol)
-    outs += V.deterministic("fedclup.lemma4.pathwise", base | {"gt_err": q["gt_err"],
-                                                               "grad_avg_norm": q["grad_avg_norm"]}, tol=tol)
-    outs += V.deterministic("fedclup.eq33", base | {"lam": lams[None, :], "eq33_lhs": q["eq33_lhs"],
-                                                    "eq33_inner_grad": q["eq33_inner_grad"],
-                                                    "eq33_inner_het": q["eq33_inner_het"]}, tol=tol)
-    outs += V.deterministic("fedclup.thm1.8a.pathwise", base | {
-        "lam": lam_col, "delta_local_sq": q["delta_local_sq"], "grad_star_i": q["grad_star_i"],
-        "het_i": q["het_i"], "global_gap_sq": q["global_gap_sq"][..., None],
-        "avg_local_sq": q["avg_local_sq"][..., None], "grad_star_sq_avg": q["grad_star_sq_avg"][..., None]}, tol=tol)
-    # expectation: Monte-Carlo means over the draws
-    gamma_g = np.sum((w_g - w_bar) ** 2, axis=-1)                         # (S, Lambda)
-    outs.append(V.expectation("fedclup.lemma4", "gt_err_sq", q["gt_err"] ** 2, base))
-    for cid in ("fedclup.thm1.8a", "fedclup.thm1.8b"):
-        hyp = np.asarray(B.claim(cid).hypotheses_hold(**(base | {"lam": lams})), bool)
-        hyp = np.broadcast_to(hyp, lams.shape)
-        outs.append(V.expectation(cid, "Gamma_g", gamma_g, base | {"lam": lams}, mask=hyp,
-                                  hypotheses_met=bool(hyp.any())))
-        outs.append(V.expectation(cid, "err_local", err, base | {"lam": lams[:, None]}, mask=hyp[:, None],
-                                  hypotheses_met=bool(hyp.any())))
-    outs.append(V.expectation("fedclup.thm1.explicit", "err_local", err, base | {"lam": lams[:, None]}))
     # Corollary 1: the solution at the rule's lambda (R = 0: the rule's lambda is infinite -> GlobalTrain)
-    cor1 = B.claim("fedclup.cor1.explicit")
-    lam_rule = float(cor1.prescribed(**base)["lam"]) if R > 0 else np.inf
-    if np.isfinite(lam_rule):
-        _, w_rule = LR.solve_pfl(A, b, np.array([lam_rule]))
-        err_rule = _errors(w_rule[:, 0], w_star[None])
-    else:
-        err_rule = _errors(LR.global_train(A, b)[:, None, :], w_star[None])
-    outs.append(V.expectation("fedclup.cor1.explicit", "err_local", err_rule, base))
+    lam_rule = float(B.claim("fedclup.cor1.explicit").prescribed(**base)["lam"]) if inst.R > 0 else np.inf
+    w_rule = (LR.solve_pfl(A, b, np.array([lam_rule]))[1][:, 0] if np.isfinite(lam_rule)
+              else LR.global_train(A, b)[:, None, :])
+    problem, trace = V.Draws(A, b, w_star, lams, base), V.Solutions(w_g, w_loc, lam_rule, w_rule)
+    outs = check_claims(V.check, [B.claim(cid) for cid in STATISTICAL_CLAIMS], problem, trace)
+    seen = V.statistical_observed(problem, trace)
+    err, gamma_g, err_rule = seen["err"], seen["gamma_g"], seen["err_rule"]
     lt = _errors(LR.local_train(A, b), w_star[None]).mean(axis=1)
     gt = _errors(LR.global_train(A, b)[:, None, :], w_star[None]).mean(axis=1)
     curve = err.mean(axis=2)                                              # (S, Lambda): client average
@@ -119,25 +167,20 @@ def run_statistical(config: dict, seed: int):
         "localtrain": np.array([lt.mean(), lt.std(ddof=1) / np.sqrt(lt.size)]),
         "globaltrain": np.array([gt.mean(), gt.std(ddof=1) / np.sqrt(gt.size)]),
         "lam_rule": np.array(lam_rule), "rule_err": np.array(err_rule.mean()),
-        "gamma_g_mean": gamma_g.mean(0), "het_max": np.array(float(q["het_i"].max()))}
+        "gamma_g_mean": gamma_g.mean(0), "het_max": np.array(float(seen["q"]["het_i"].max()))}
     return arrays, {"constants": base | {"rho_sq": inst.rho_sq, "kappa": L / mu},
                     "details": [o.details for o in outs]}
 
 
-def statistical_grid(profile: str) -> list[dict]:
+def statistical_grid(profile: str) -> list[StatisticalConfig]:
     check_profile(profile)
-    grid = []
-    for spectrum in ((0.5, 1.0, 2.0), (1.0, 5.5, 10.0)):
-        for m in (4, 10):
-            for n in (20, 100):
-                for R in (0.0, 0.05, 0.3, 1.5):
-                    grid.append({"design": "whitened", "m": m, "n": n, "spectrum": list(spectrum), "R": R,
-                                 "noise": 1.0, "reps": REPS[profile], "lams": list(LAMBDA_GRID)})
-    return grid
+    return [StatisticalConfig(m=m, n=n, spectrum=list(spectrum), R=R, reps=REPS[profile], profile=profile)
+            for spectrum in ((0.5, 1.0, 2.0), (1.0, 5.5, 10.0)) for m in (4, 10) for n in (20, 100)
+            for R in (0.0, 0.05, 0.3, 1.5)]
 
 
 def statistical_specs(profile: str) -> list[RunSpec]:
-    return [RunSpec("fedclup.statistical", cfg | {"profile": profile}, i, _FN + "run_statistical")
+    return [RunSpec("fedclup.statistical", cfg.as_dict(), i, _FN + "run_statistical")
             for i, cfg in enumerate(statistical_grid(profile))]
 
 
@@ -165,7 +208,7 @@ def run_minimax(config: dict, seed: int):
             {"constants": base | {"rho_sq": inst.rho_sq, "threshold_R_sq": inst.rho_sq / (inst.mu_design ** 2 * inst.n)}})
 
 
-MINIMAX_BASE = {"design": "gaussian", "spectrum": [0.5, 1.0], "noise": 1.0, "lams": list(LAMBDA_GRID)}
+# MinimaxConfig's defaults: Gaussian design, spectrum (0.5, 1.0), noise 1, the lambda grid LAMBDA_GRID.
 # rho^2 = 1.5, mu = 0.5: the case threshold of Corollary 1 is R^2 = rho^2/(mu^2 n) = 6/n.
 MINIMAX_GRID = {
     "heterogeneous": {"vary": "n", "values": (25, 50, 100, 200, 400, 800), "fixed": {"m": 10, "R": 3.0}},
@@ -182,9 +225,9 @@ def minimax_specs(profile: str) -> list[RunSpec]:
     specs = []
     for regime, g in MINIMAX_GRID.items():
         for j, value in enumerate(g["values"]):
-            cfg = MINIMAX_BASE | g["fixed"] | {g["vary"]: value, "regime": regime,
-                                               "reps": MINIMAX_REPS[profile][regime], "profile": profile}
-            specs.append(RunSpec("fedclup.minimax", cfg, 100 * list(MINIMAX_GRID).index(regime) + j,
+            cfg = MinimaxConfig(**(g["fixed"] | {g["vary"]: value}), regime=regime,
+                                reps=MINIMAX_REPS[profile][regime], profile=profile)
+            specs.append(RunSpec("fedclup.minimax", cfg.as_dict(), 100 * list(MINIMAX_GRID).index(regime) + j,
                                  _FN + "run_minimax"))
     return specs
 
@@ -209,12 +252,13 @@ def run_tradeoff(config: dict, seed: int):
         for j, lam in enumerate(lams):
             L_F = lam * L / (lam + L)
             trace = alg.run_fedclup(clients, alg.FedCLUPParams(lam=lam, gamma=1 / L_F, eta=1 / (L + lam),
-                                                               local_steps=K, rounds=T, server="eq12"),
-                                    run_rng, w0)
+                                                               local_steps=K, rounds=T, server="eq12", w_g0=w0),
+                                    run_rng)
             curves[f"fedclup_{j}"].append(_errors(trace.local_models, w_star[None]).mean(axis=1))
-        lt = alg.run_local_train(clients, alg.LocalTrainParams(eta=1 / L, local_steps=K, rounds=T), run_rng, w0)
+        lt = alg.run_local_train(clients, alg.LocalTrainParams(eta=1 / L, local_steps=K, rounds=T, w_g0=w0), run_rng)
         curves["localtrain"].append(_errors(lt.local_models, w_star[None]).mean(axis=1))
-        gtr = alg.run_global_train(clients, alg.GlobalTrainParams(eta=1 / L, local_steps=K, rounds=T), run_rng, w0)
+        gtr = alg.run_global_train(clients, alg.GlobalTrainParams(eta=1 / L, local_steps=K, rounds=T, w_g0=w0),
+                                   run_rng)
         curves["globaltrain"].append(_errors(gtr.local_models, w_star[None]).mean(axis=1))
         _, w_loc = LR.solve_pfl(data["A"][r], data["b"][r], lams)
         stat.append(_errors(w_loc, w_star[None]).mean(axis=-1))
@@ -223,12 +267,8 @@ def run_tradeoff(config: dict, seed: int):
                                   "threshold_R_sq": inst.rho_sq / (mu ** 2 * inst.n)}}
 
 
-TRADEOFF = {"design": "whitened", "m": 10, "n": 20, "spectrum": [0.5, 1.0, 2.0], "R": 0.15, "noise": 1.0,
-            "lams": [0.01, 0.1, 0.5, 2.0, 10.0], "local_steps": 5}
-
-
 def tradeoff_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
-    cfg = TRADEOFF | {"rounds": 150 if profile == "quick" else 400, "reps": 20 if profile == "quick" else 100,
-                      "profile": profile}
-    return [RunSpec("fedclup.tradeoff", cfg, 0, _FN + "run_tradeoff")]
+    cfg = TradeoffConfig(rounds=150 if profile == "quick" else 400, reps=20 if profile == "quick" else 100,
+                         profile=profile)
+    return [RunSpec("fedclup.tradeoff", cfg.as_dict(), 0, _FN + "run_tradeoff")]
