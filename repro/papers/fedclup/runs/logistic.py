@@ -46,7 +46,7 @@ from repro.batches import batch_spec, member_configs, stack
 from repro.errors import require
 from repro.papers.fedclup.problems import synthetic as SYN
 from repro.papers.fedclup.problems.stacked_clients import StackedClients
-from repro.papers.fedclup.runs import admissible as adm
+from repro import admissible as adm
 from repro.runner import RunSpec, watch
 from repro.experiment import Config, check_profile
 

@@ -43,7 +43,7 @@ import numpy as np
 from repro.papers.fedclup.algorithms import fedclup as alg
 from repro.errors import is_int, require
 from repro.papers.fedclup.problems import mnist_classes as MC
-from repro.papers.fedclup.runs import admissible as adm
+from repro import admissible as adm
 from repro.runner import RunSpec, watch
 from repro.experiment import Config, check_profile
 

@@ -34,7 +34,7 @@ from bounds import fedclup as B
 from repro.papers.fedclup.algorithms import fedclup as alg
 from repro.errors import require
 from repro.papers.fedclup.problems import linreg_pfl as LR
-from repro.papers.fedclup.runs import admissible as adm
+from repro import admissible as adm
 from repro.runner import RunSpec
 from repro.verify import check_claims, outcome_arrays
 from repro.papers.fedclup import checks as V

@@ -45,7 +45,8 @@ from repro.papers.fedsgm.problems.neyman_pearson import neyman_pearson_split
 from repro.runner import RunSpec, watch
 from repro.papers.fedsgm import checks as V
 from repro.verify import check_claims, outcome_arrays
-from repro.experiment import PROFILES, Config, check_profile
+from repro.experiment import Config, check_profile
+from repro import admissible
 
 _FN = "repro.papers.fedsgm.runs.theorems."
 
@@ -59,10 +60,6 @@ LABELS = ("sklearn", "flipped")
 SCALINGS = ("standard-full", "none")
 BREAST_CANCER_FEATURES = 30
 MAX_CLIENTS = 212   # samples of the smaller class: every client needs samples of both classes
-
-
-def _require_profile(profile) -> None:
-    require(profile in PROFILES, "profile", profile, f"one of {', '.join(PROFILES)}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,7 +96,7 @@ class Figure1Config(Config):
         require(is_real(self.level), "level", self.level, "a finite constraint level")
         require(self.w0 == "zeros", "w0", self.w0, "'zeros'")
         require(self.variant in FIGURE1_VARIANTS, "variant", self.variant, f"one of {', '.join(FIGURE1_VARIANTS)}")
-        _require_profile(self.profile)
+        admissible.profile(self.profile)
 
     def params(self) -> alg.FedSGMParams:
         """Algorithm 1's parameters of this run (w0 = 0)."""
@@ -178,7 +175,7 @@ def _require_instance(c) -> None:
     require(c.K_frac is None or (is_real(c.K_frac) and 0 < c.K_frac <= 1), "K_frac", c.K_frac,
             "None (no compression) or a fraction of the coordinates in (0, 1]")
     require(is_real(c.w0_scale) and c.w0_scale > 0, "w0_scale", c.w0_scale, "a finite ||w0|| > 0")
-    _require_profile(c.profile)
+    admissible.profile(c.profile)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -347,7 +344,7 @@ class AdversarialConfig(Config):
                 f"one of {', '.join(ADVERSARIAL_CONSTANTS)} (the constants that check Theorem 1 or 2)")
         require(is_int(self.budget) and self.budget >= 1, "budget", self.budget,
                 "an integer number of candidate instances >= 1")
-        _require_profile(self.profile)
+        admissible.profile(self.profile)
 
 
 def _theorem_ratio(config: dict, seed: int) -> tuple[float, bool]:

@@ -47,7 +47,8 @@ from repro.papers.pcfedavg.metrics import model_metrics
 from repro.papers.pcfedavg.problems import softmax
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem
 from repro.runner import RunSpec, watch
-from repro.experiment import PROFILES, Config, check_profile
+from repro import admissible
+from repro.experiment import Config, check_profile
 
 _FN = "repro.papers.pcfedavg.runs.data."
 METHODS = ("pcfedavg", "fedavg", "fedprox", "scaffold")
@@ -136,7 +137,7 @@ class DataConfig(Config):
     def __post_init__(self) -> None:
         require(self.dataset in DATASETS, "dataset", self.dataset, f"one of {DATASETS}")
         require(self.method in METHODS, "method", self.method, f"one of {METHODS}")
-        require(self.profile in PROFILES, "profile", self.profile, f"one of {PROFILES}")
+        admissible.profile(self.profile)
         for key in ("rounds", "local_steps"):
             require(is_int(getattr(self, key)) and getattr(self, key) >= 1, key, getattr(self, key), "an integer >= 1")
         require(is_real(self.batch_fraction) and 0 < self.batch_fraction <= 1, "batch_fraction", self.batch_fraction,

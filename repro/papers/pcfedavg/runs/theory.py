@@ -36,7 +36,8 @@ from repro.papers.pcfedavg.problems.instances import FAMILIES, SET_KINDS, random
 from repro.runner import RunSpec
 from repro.verify import check_claims, outcome_arrays
 from repro.papers.pcfedavg import checks as V
-from repro.experiment import PROFILES, Config, check_profile
+from repro.experiment import Config, check_profile
+from repro import admissible
 
 _FN = "repro.papers.pcfedavg.runs.theory."
 STARTS = ("feasible", "x_star")
@@ -50,10 +51,6 @@ def _rngs(seed: int, config_key: int = 0):
 
 
 # ---------------------------------------------------------------------------- configs
-def _require_count(key: str, value, least: int = 1) -> None:
-    require(is_int(value) and value >= least, key, value, f"an integer >= {least}")
-
-
 def _require_range(key: str, value, *, positive: bool = False) -> None:
     """A finite number in [0, 1e6), or in (0, 1e6) when ``positive``."""
     ok = is_real(value) and (value > 0 if positive else value >= 0) and value < 1e6
@@ -61,7 +58,7 @@ def _require_range(key: str, value, *, positive: bool = False) -> None:
 
 
 def _require_agents(m) -> None:
-    _require_count("m", m)
+    admissible.integer("m", m)
     require(m >= 2, "m", m, "an integer >= 2 (Theorem 3.4 assumes m >= 2 agents)")
 
 
@@ -71,14 +68,14 @@ def _check_instance(c) -> None:
     require(isinstance(c.sets, (list, tuple)) and len(c.sets) >= 1 and all(k in SET_KINDS for k in c.sets),
             "sets", c.sets, f"a non-empty list of kinds among {SET_KINDS}")
     _require_agents(c.m)
-    _require_count("n", c.n)
-    _require_count("H", c.H)
+    admissible.integer("n", c.n)
+    admissible.integer("H", c.H)
     _require_range("nu", c.nu)
     require(c.sigma == "hetero" or (is_real(c.sigma) and 0 < c.sigma < 1e6), "sigma", c.sigma,
             "'hetero' or a finite number in (0, 1e6)")
     _require_range("target_scale", c.target_scale)
     require(c.start in STARTS, "start", c.start, f"one of {STARTS}")
-    require(c.profile in PROFILES, "profile", c.profile, f"one of {PROFILES}")
+    admissible.profile(c.profile)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,8 +102,8 @@ class TheoryConfig(Config):
 
     def __post_init__(self) -> None:
         _check_instance(self)
-        _require_count("R", self.R)
-        _require_count("S", self.S)
+        admissible.integer("R", self.R)
+        admissible.integer("S", self.S)
         _require_range("rho", self.rho, positive=True)
         require(is_real(self.gamma_frac) and 0 < self.gamma_frac <= 1, "gamma_frac", self.gamma_frac,
                 "a number in (0, 1]: gamma = gamma_frac * gamma_max, and Props 4.7-4.8 assume gamma <= gamma_max")
@@ -134,8 +131,8 @@ class RateConfig(Config):
 
     def __post_init__(self) -> None:
         _check_instance(self)
-        _require_count("R", self.R)
-        _require_count("S", self.S)
+        admissible.integer("R", self.R)
+        admissible.integer("S", self.S)
         require(self.gamma_rule in GAMMA_RULES, "gamma_rule", self.gamma_rule, f"one of {GAMMA_RULES}")
 
 
@@ -147,8 +144,8 @@ class SearchConfig(Config):
     profile: str
 
     def __post_init__(self) -> None:
-        _require_count("budget", self.budget)
-        require(self.profile in PROFILES, "profile", self.profile, f"one of {PROFILES}")
+        admissible.integer("budget", self.budget)
+        admissible.profile(self.profile)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -167,11 +164,11 @@ class OneActiveConfig(Config):
     def __post_init__(self) -> None:
         require(self.search == "one_active", "search", self.search, "'one_active'")
         _require_agents(self.m)
-        _require_count("K", self.K)
+        admissible.integer("K", self.K)
         _require_range("rho", self.rho, positive=True)
         _require_range("sigma", self.sigma, positive=True)
         _require_range("target", self.target)
-        require(self.profile in PROFILES, "profile", self.profile, f"one of {PROFILES}")
+        admissible.profile(self.profile)
 
 
 def build_instance(config: dict, rng: np.random.Generator):

@@ -1,4 +1,4 @@
-"""The admissible values of FedCLUP's run configs: one-line checks the config dataclasses of the run modules
+"""Admissible values of run configs: the one-line checks that the config dataclasses of every paper's run modules
 (:class:`repro.experiment.Config` subclasses) call in their ``__post_init__``, each raising a
 :class:`~repro.errors.ConfigError` that names the key, the value and what is allowed."""
 from __future__ import annotations
