@@ -237,7 +237,7 @@ def _convergence_part(conv_runs) -> list[str]:
             markdown_table(["problem", "mode", "steps", "iterations judged", "violations", "inconclusive",
                             "median tightness bound/descent", "largest excess"], _lemma4_rows(conv_runs)), "",
             "mu = 2 tau (the modulus of the printed surrogate (8)/(18)), L_hat the exact global Lipschitz constant of "
-            "grad F0 (`ssca_problems`), err = ||grad F0(w^t) - grad F_bar^(t)(w^t)|| with grad F_bar^(t)(w^t) = "
+            "grad F0 (`repro/papers/ssca/problems/instances.py`), err = ||grad F0(w^t) - grad F_bar^(t)(w^t)|| with grad F_bar^(t)(w^t) = "
             "2 tau (w^t - omega_bar^t). Tightness 1 means equality.", "",
             "### Theorems 1-4: trends of the quantities that must vanish", "",
             markdown_table(["problem", "mode", "steps", "runs", "KKT residual at T (last/first)",
@@ -259,7 +259,7 @@ def _mnist_part(results) -> list[str]:
             "(35)-(36) and (40)-(42) with cvxpy to 1e-6 (all three regimes of (42) hit).", "",
             "### The paper's statements about Figures 2-3, against our runs", "",
             markdown_table(["figure", "statement", "ours (mean training cost)", "holds"], _prose_rows(results)), "",
-            "SGD learning rates chosen by the grid search (`SGD_GRID` in `ssca_mnist.py`; objective of (27) on a "
+            "SGD learning rates chosen by the grid search (`SGD_GRID` in `repro/papers/ssca/runs/mnist.py`; objective of (27) on a "
             "10k training subsample after the grid horizon). A choice on the grid's edge means a wider grid could "
             "make the baseline faster still:", "",
             markdown_table(["experiment", "mode", "B", "E", "seed", "learning rate", "on the grid's edge"],
@@ -298,7 +298,7 @@ def _not_reproduced_part(profile: str) -> list[str]:
             f"- Runs per curve: {mn.SEEDS[profile]} seed{'' if mn.SEEDS[profile] == 1 else 's'} at the {profile} profile "
             "(the paper averages 100 runs); the paper profile runs 100. The quick profile also evaluates fewer "
             "checkpoints, searches a smaller SGD grid and checks the closed forms against cvxpy on the middle batch "
-            "size only (`ssca_mnist.py`).",
+            "size only (`repro/papers/ssca/runs/mnist.py`).",
             "- The SGD baselines of refs [5], [12]-[18] cannot be resolved (no reference list): ours are FedAvg-style "
             "SGD and feature-based SGD with a grid-searched a / t^alpha.", ""]
 

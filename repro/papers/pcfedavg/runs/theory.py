@@ -30,7 +30,7 @@ from scipy import stats
 from bounds import pcfedavg as B
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.constraints import Box, ProductSet, Whole
-from repro.errors import is_int, is_real, require
+from repro.errors import is_real, require
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem, Quadratic
 from repro.papers.pcfedavg.problems.instances import FAMILIES, SET_KINDS, random_instance
 from repro.runner import RunSpec
