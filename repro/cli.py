@@ -8,6 +8,7 @@ and exits with status 130; the runs finished before it stay cached and a rerun r
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .errors import Interrupted, ReproError
@@ -188,6 +189,10 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     try:
         _dispatch(args)
+        sys.stdout.flush()                   # a closed pipe fails here, inside the handlers below
+    except BrokenPipeError:                  # the reader stopped early (`... | head`): no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141                           # 128 + SIGPIPE, as a shell reports it
     except (Interrupted, KeyboardInterrupt) as exc:
         message = str(exc).strip() if isinstance(exc, Interrupted) else "interrupted: rerun to resume"
         print(message, file=sys.stderr)

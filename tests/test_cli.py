@@ -50,3 +50,12 @@ def test_run_writes_results_with_provenance_and_second_run_is_cached(tmp_path):
     assert len(files) == 18
     out = cli("run", "fedsgm.figure1", "--no-progress", cwd=tmp_path)
     assert "0 computed, 18 cached" in out.stdout
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """`python -m repro list | head -1`: the closed pipe ends the command quietly (status 141, nothing on stderr)."""
+    proc = subprocess.Popen([sys.executable, "-m", "repro", "list"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()                      # before the command writes (it flushes its buffered output at the end)
+    stderr = proc.stderr.read()
+    assert proc.wait(timeout=120) in (0, 141) and "Traceback" not in stderr, stderr
