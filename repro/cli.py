@@ -1,4 +1,4 @@
-"""Command line: ``python -m repro {list,run,status,plan,figures,audit,notebooks,bounds}``.
+"""Command line: ``python -m repro {list,run,status,plan,figures,audit,verdicts,notebooks,bounds}``.
 
 Every user error (unknown experiment or profile, bad parameter, missing or corrupted data, unreachable
 scheduler, unwritable results folder, a run that fails or diverges) prints one line ``error: ...`` on stderr
@@ -58,6 +58,9 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument("--paper", action="append", default=[], dest="papers", metavar="KEY",
                        help="only this paper's section (repeatable; default: every paper)")
     audit.add_argument("--output", default="reports/audit.md")
+    verdicts = sub.add_parser("verdicts", help="the computed verdict of every claim (running what is missing)")
+    verdicts.add_argument("papers", nargs="*", metavar="paper", help="paper keys (default: all)")
+    add_run_options(verdicts)
     nb = sub.add_parser("notebooks", help="execute notebooks/*.py into notebooks/*.ipynb")
     nb.add_argument("names", nargs="*", help="paper keys (default: all)")
     bounds = sub.add_parser("bounds", help="print every encoded claim of a paper")
@@ -148,6 +151,18 @@ def _cmd_bounds(args) -> None:
         print(f"    {claim.latex() if args.latex else claim.statement}")
 
 
+def _cmd_verdicts(args) -> None:
+    from .registry import check_paper, papers, part
+    from .report import experiment_results, paper_verdicts
+
+    for paper in [check_paper(p) for p in args.papers] or list(papers()):
+        results = experiment_results(part(paper, "audit").AUDIT_EXPERIMENTS, args.profile, jobs=args.jobs,
+                                     scheduler=args.scheduler, progress=not args.no_progress)
+        print(f"{part(paper, 'experiments').TITLE} [{args.profile}]")
+        for v in paper_verdicts(paper, results):
+            print(f"  {v.claim:34s} {v.verdict.value:14s} {v.reason}")
+
+
 def _dispatch(args) -> None:
     if args.command == "list":
         from .registry import registry
@@ -183,6 +198,8 @@ def _dispatch(args) -> None:
             print(path)
     elif args.command == "bounds":
         _cmd_bounds(args)
+    elif args.command == "verdicts":
+        _cmd_verdicts(args)
 
 
 def main(argv=None) -> int:

@@ -7,8 +7,9 @@ What a paper package ``repro.papers.<key>`` provides to the shared layers (``doc
 * ``experiments``: ``TITLE`` (one line), ``ORDER`` (position in listings and in the audit; the built-in papers
   are ordered as the suite added them), ``CLAIMS`` (its encoded claims, :class:`bounds.core.Claim`) and
   ``EXPERIMENTS`` (:class:`repro.experiment.Experiment`, names ``"<key>.<name>"``);
-* ``audit``: ``AUDIT_EXPERIMENTS`` (the experiments whose results its section reads) and
-  ``audit_section(results, profile) -> str``.
+* ``audit``: ``AUDIT_EXPERIMENTS`` (the experiments whose results it reads), ``verdicts(results)`` (one
+  :class:`repro.verdicts.ClaimVerdict` per claim, rolled up from all of its evidence) and
+  ``audit_section(results, profile, verdicts) -> str``.
 
 This module is imported by no run module, so it is part of no run's code fingerprint
 (:func:`repro.runner.code_fingerprint`).

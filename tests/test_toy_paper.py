@@ -134,13 +134,23 @@ TOY = {
         ''',
     "audit.py": '''
         from repro.tables import markdown_table
+        from repro.verdicts import from_checks, roll_up
+
+        from .claims import CLAIMS
 
         AUDIT_EXPERIMENTS = ("toy.gd",)
 
-        def audit_section(results, profile):
-            rows = [[r.spec.config["eta"], bool(r.arrays["passed"].all()), float(r.arrays["ratio"].max())]
-                    for r in results["toy.gd"]]
-            return "## Toy paper\\n\\n" + markdown_table(["eta", "toy.contraction holds", "worst ratio"], rows)
+        def verdicts(results):
+            runs = results["toy.gd"]
+            failed = sum(int((~r.arrays["passed"]).sum()) for r in runs)
+            worst = max(float(r.arrays["ratio"].max()) for r in runs)
+            evidence = from_checks("toy.contraction", "toy.gd", checks=sum(r.arrays["passed"].size for r in runs),
+                                   failed=failed, worst=worst)
+            return roll_up([c.id for c in CLAIMS], evidence)
+
+        def audit_section(results, profile, verdicts):
+            rows = [[v.claim, v.verdict.value, v.reason] for v in verdicts]
+            return "## Toy paper\\n\\n" + markdown_table(["claim", "verdict", "why"], rows)
         ''',
 }
 
@@ -179,7 +189,8 @@ def test_a_toy_paper_is_listed_run_drawn_and_audited_with_no_shared_edit(tmp_pat
     assert (tmp_path / "figures/toy/figure1.png").stat().st_size > 0
     cli("audit", "--paper", "toy", "--output", str(tmp_path / "audit.md"), "--no-progress")
     audit = (tmp_path / "audit.md").read_text()
-    assert "## Toy paper" in audit and "| 0.5 | True |" in audit
+    assert "## Toy paper" in audit and "| toy.contraction | holds | 3 checks, none violated" in audit
+    assert "toy.contraction" in cli("verdicts", "toy", "--no-progress") and "### Toy paper" in audit
     assert "3 cached" in cli("status", "toy.gd")
     bad = subprocess.run([sys.executable, "-m", "repro", "run", "toy.gd", "--set", "eta=0.9"], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=600)

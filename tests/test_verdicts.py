@@ -1,0 +1,91 @@
+"""One verdict per claim (repro.verdicts): the roll-up rules, and that the committed report and notebooks never
+show a claim with two different verdicts."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from repro.verdicts import Bearing, Evidence, Verdict, from_checks, from_findings, roll_up
+
+ROOT = Path(__file__).resolve().parents[1]
+VERDICT_VALUES = {v.value for v in Verdict}
+
+
+def _e(claim, bearing, worst=None, source="exp", checks=1, replay=""):
+    return Evidence(claim, source, bearing, f"{bearing.value} evidence", checks, worst, replay)
+
+
+def test_a_violation_outranks_a_gap_which_outranks_support():
+    ev = [_e("a", Bearing.SUPPORTS, 0.5, checks=10), _e("a", Bearing.VIOLATES, 1.4, replay="python -m repro run x"),
+          _e("a", Bearing.VIOLATES, 1.1), _e("b", Bearing.SUPPORTS), _e("b", Bearing.GAP, source="finding.b"),
+          _e("c", Bearing.SUPPORTS, 0.9, checks=5), _e("c", Bearing.INCONCLUSIVE, checks=2),
+          _e("d", Bearing.INCONCLUSIVE), _e("e", Bearing.NOT_CHECKABLE)]
+    got = {v.claim: v for v in roll_up(["a", "b", "c", "d", "e", "f"], ev)}
+    assert [got[c].verdict for c in "abcdef"] == [Verdict.VIOLATED, Verdict.NOT_PROVEN, Verdict.HOLDS,
+                                                 Verdict.NOT_CHECKABLE, Verdict.NOT_CHECKABLE, Verdict.NOT_RUN]
+    assert "replay: python -m repro run x" in got["a"].reason          # the worst violation is the one cited
+    assert got["b"].reason.startswith("finding.b:")
+    assert got["c"].reason.startswith("5 checks, none violated; worst observed/bound 0.9; 2 inconclusive")
+
+
+def test_a_claim_resting_on_a_broken_one_is_not_proven_and_says_so():
+    ev = [_e("lemma", Bearing.VIOLATES, 1.2), _e("thm", Bearing.SUPPORTS, 0.3, checks=4)]
+    got = {v.claim: v for v in roll_up(["thm", "lemma"], ev, {"thm": ("lemma",)})}
+    assert got["thm"].verdict is Verdict.NOT_PROVEN and "rests on lemma (violated)" in got["thm"].reason
+    with pytest.raises(ValueError, match="dependency cycle"):
+        roll_up(["x", "y"], [], {"x": ("y",), "y": ("x",)})
+    with pytest.raises(ValueError, match="not encoded: z"):
+        roll_up(["x"], [_e("z", Bearing.SUPPORTS)])
+
+
+def test_findings_and_checks_map_to_bearings_by_rule():
+    class F:
+        def __init__(self, id, kind, verdict, claims=("a",)):
+            self.id, self.kind, self.verdict, self.claims, self.summary = id, kind, verdict, claims, "s"
+    ev = from_findings([F("f1", "mode", "discrepancy"), F("f2", "instance", "discrepancy"),
+                        F("f3", "experiment-settings", "discrepancy"), F("f4", "stated-rate", "consistent"),
+                        F("f5", "mode", "not checkable", ("a", "other"))], ["a"])
+    assert [(e.source, e.bearing) for e in ev] == [("f1", Bearing.GAP), ("f2", Bearing.VIOLATES),
+                                                   ("f4", Bearing.SUPPORTS), ("f5", Bearing.NOT_CHECKABLE)]
+    with pytest.raises(ValueError, match="has no bearing rule"):
+        from_findings([F("f6", "vibes", "discrepancy")], ["a"])
+    assert [e.bearing for e in from_checks("a", "x", checks=10, failed=0, inconclusive=2, not_judged=3)] \
+        == [Bearing.INCONCLUSIVE, Bearing.SUPPORTS]
+    assert [e.bearing for e in from_checks("a", "x", checks=10, failed=1)] == [Bearing.VIOLATES]
+
+
+def _table_rows(text: str):
+    for line in text.splitlines():
+        if line.startswith("|") and not line.startswith("|---"):
+            yield [c.strip() for c in line.strip().strip("|").split(" | ")]
+
+
+def _claim_verdicts(text: str, claim_ids: set) -> dict:
+    seen: dict[str, set] = {}
+    for cells in _table_rows(text):
+        if cells and cells[0] in claim_ids:
+            seen.setdefault(cells[0], set()).update(c for c in cells[1:] if c in VERDICT_VALUES)
+    return seen
+
+
+def _documents():
+    yield "reports/audit.md", (ROOT / "reports/audit.md").read_text(encoding="utf-8")
+    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        texts = ["".join(o.get("data", {}).get("text/markdown", "")) for c in cells for o in c.get("outputs", [])]
+        yield str(nb.relative_to(ROOT)), "\n".join(texts)
+
+
+def test_no_claim_shows_two_verdicts_in_the_report_or_the_notebooks():
+    from repro.registry import papers, part
+    claim_ids = {c.id for p in papers() for c in part(p, "experiments").CLAIMS}
+    report_seen = {}
+    for name, text in _documents():
+        seen = _claim_verdicts(text, claim_ids)
+        assert not {c: v for c, v in seen.items() if len(v) > 1}, name
+        for claim, values in seen.items():
+            report_seen.setdefault(claim, set()).update(values)
+    assert not {c: v for c, v in report_seen.items() if len(v) > 1}
+    headings = re.findall(r"^## (.+)$", (ROOT / "reports/audit.md").read_text(encoding="utf-8"), re.M)
+    assert headings[:1] == ["Verdicts"], "the report opens with the verdict tables"
