@@ -65,6 +65,36 @@ def verdict_summary(paper: str, verdicts: list) -> str:
                       markdown_table(["claim", "where", "verdict", "why"], verdict_table(verdicts, where)), ""])
 
 
+README_MARKERS = ("<!-- verdicts:start (written by `python -m repro audit`; do not edit by hand) -->",
+                  "<!-- verdicts:end -->")
+
+
+def readme_summary(verdicts_by_paper: dict, profile: str) -> str:
+    """The README's "What the suite found": per paper, the verdict counts and the claims that are violated or not
+    proven, each with the reason that decided it (the same objects as the report's tables)."""
+    lines = [f"Computed from the `{profile}` profile's results; every verdict, its evidence and the details are in "
+             "[`reports/audit.md`](reports/audit.md).", ""]
+    for paper, verdicts in verdicts_by_paper.items():
+        tally = ", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n)
+        lines.append(f"- **{part(paper, 'experiments').TITLE}**: {len(verdicts)} claims: {tally}.")
+        lines += [f"  - `{v.claim}` {v.verdict.value}: {v.reason}" for v in verdicts
+                  if v.verdict.value in ("violated", "not proven")]
+    return "\n".join(lines)
+
+
+def update_readme(path: Path, summary: str) -> bool:
+    """Replace the text between :data:`README_MARKERS` in ``path`` (atomically); False if the markers are absent."""
+    if not path.is_file():
+        return False
+    text = path.read_text(encoding="utf-8")
+    start, end = README_MARKERS
+    if start not in text or end not in text:
+        return False
+    head, rest = text.split(start, 1)
+    atomic_write_bytes(path, (head + start + "\n" + summary + "\n" + end + rest.split(end, 1)[1]).encode("utf-8"))
+    return True
+
+
 def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quick", jobs: int = 1,
                 scheduler=None, progress: bool = True, papers: list[str] | None = None) -> Path:
     """Write the audit of ``papers`` (default: every discovered paper, in their order) to ``output``."""
@@ -80,16 +110,18 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
              "fails on any single run; an expectation claim only when the lower confidence limit of its "
              "Monte-Carlo mean exceeds the bound. Violations within the solver tolerance of f* are "
              "inconclusive, never a pass.", ""] + GLOSSARY + ["## Verdicts", ""]
-    sections = []
+    sections, by_paper = [], {}
     for paper in keys:
         module = part(paper, "audit")
         results = experiment_results(module.AUDIT_EXPERIMENTS, profile, jobs=jobs, scheduler=scheduler,
                                      progress=progress)
-        verdicts = paper_verdicts(paper, results)
+        verdicts = by_paper[paper] = paper_verdicts(paper, results)
         parts.append(verdict_summary(paper, verdicts))
         sections.append(module.audit_section(results, profile, verdicts))
     parts += sections
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(output, ("\n".join(parts).rstrip() + "\n").encode("utf-8"))
+    if not papers:                      # the whole audit: the README's summary follows it
+        update_readme(Path("README.md"), readme_summary(by_paper, profile))
     return output

@@ -162,7 +162,7 @@ def test_a_paper_package_offers_the_shared_contracts(paper):
     assert all(e.config is not None and e.name.startswith(paper + ".") for e in experiments.EXPERIMENTS)
     assert {e.figure.__module__ for e in experiments.EXPERIMENTS if e.figure} == {f"repro.papers.{paper}.figures"}
     audit = part(paper, "audit")
-    assert callable(audit.audit_section) and set(audit.AUDIT_EXPERIMENTS) <= names
+    assert callable(audit.audit_section) and callable(audit.verdicts) and set(audit.AUDIT_EXPERIMENTS) <= names
     assert list(inspect.signature(part(paper, "checks").check).parameters) == ["claim", "problem", "trace"]
     algorithms = part(paper, "algorithms")
     entries = []

@@ -89,3 +89,21 @@ def test_no_claim_shows_two_verdicts_in_the_report_or_the_notebooks():
     assert not {c: v for c, v in report_seen.items() if len(v) > 1}
     headings = re.findall(r"^## (.+)$", (ROOT / "reports/audit.md").read_text(encoding="utf-8"), re.M)
     assert headings[:1] == ["Verdicts"], "the report opens with the verdict tables"
+
+
+def test_the_readme_summary_is_replaced_between_its_markers_only(tmp_path):
+    from repro.report import README_MARKERS, update_readme
+    readme = tmp_path / "README.md"
+    assert not update_readme(readme, "x")
+    readme.write_text(f"intro\n{README_MARKERS[0]}\nold\n{README_MARKERS[1]}\nrest\n")
+    assert update_readme(readme, "new summary")
+    assert readme.read_text() == f"intro\n{README_MARKERS[0]}\nnew summary\n{README_MARKERS[1]}\nrest\n"
+
+
+def test_the_readme_agrees_with_the_report():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    from repro.registry import papers, part
+    claim_ids = {c.id for p in papers() for c in part(p, "experiments").CLAIMS}
+    report = _claim_verdicts((ROOT / "reports/audit.md").read_text(encoding="utf-8"), claim_ids)
+    listed = re.findall(r"^  - `([^`]+)` (violated|not proven):", readme, re.M)
+    assert all(report.get(claim) == {verdict} for claim, verdict in listed), listed
