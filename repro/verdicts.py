@@ -167,7 +167,10 @@ def counts(verdicts: Sequence[ClaimVerdict]) -> dict[str, int]:
 #: gap; an instance that breaks the statement violates it; an experiment's settings say nothing about a claim's truth
 #: (they bear on the figure that uses them), so they are not evidence about the claim.
 DISCREPANCY_BEARING = {"statement-vs-proof": Bearing.GAP, "hypotheses": Bearing.GAP, "mode": Bearing.GAP,
-                       "stated-rate": Bearing.GAP, "instance": Bearing.VIOLATES, "experiment-settings": None}
+                       "stated-rate": Bearing.GAP, "instance": Bearing.VIOLATES}
+#: kinds of finding that judge an experiment's settings, whatever their verdict: evidence about the figure, not about
+#: the claim's truth
+NOT_ABOUT_THE_CLAIM = frozenset({"experiment-settings"})
 FINDING_BEARING = {"consistent": Bearing.SUPPORTS, "not checkable": Bearing.NOT_CHECKABLE}
 
 
@@ -177,6 +180,8 @@ def from_findings(findings, claims: Iterable[str]) -> list[Evidence]:
     claims = set(claims)
     out = []
     for f in findings:
+        if f.kind in NOT_ABOUT_THE_CLAIM:
+            continue
         if f.verdict == "discrepancy":
             if f.kind not in DISCREPANCY_BEARING:
                 raise ValueError(f"finding {f.id}: kind {f.kind!r} has no bearing rule (one of "
@@ -187,8 +192,6 @@ def from_findings(findings, claims: Iterable[str]) -> list[Evidence]:
         else:
             raise ValueError(f"finding {f.id}: verdict {f.verdict!r} is not one of consistent, discrepancy, "
                              "not checkable")
-        if bearing is None:
-            continue
         out += [Evidence(c, f.id, bearing, f.summary) for c in f.claims if c in claims]
     return out
 

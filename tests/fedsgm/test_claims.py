@@ -2,9 +2,12 @@
 
 Instances are drawn by hypothesis: problem family, clients n, dimension, local steps E, rounds T,
 Rand-K level, switching rule, ||w0|| and the instance seed, including tiny and degenerate sizes
-(n = 1, d = 1, T = 1, E = 1, K = d, K = 1). Each run uses the theorem's own eta, eps, beta. A
-deterministic claim must hold on every run; expectation claims are checked against exact
-conditional expectations (Rand-K closed form) per round, and by Monte Carlo for E[S_T].
+(n = 1, d = 1, T = 1, E = 1, K = d, K = 1). Each run uses the theorem's own eta, eps, beta. Where the
+proofs establish a statement (the lemmas, the round and summed inequalities, the theorems without compression at
+constants their proofs cover) it must hold on every run; where it can fail (a theorem under compression, the
+stated soft constants) the tests assert that the suite reports what it finds (a failed check makes the claim's
+verdict "violated"). Expectation claims are checked against exact conditional expectations (Rand-K closed form)
+per round, and by Monte Carlo for E[S_T].
 ``hypothesis.target`` steers the search towards large observed/bound.
 
 Assumption named here: D = ||w0 - w*|| > 0 (at D = 0 the theorems prescribe eta = eps = 0, outside
@@ -68,15 +71,43 @@ def _target_subopt(outcomes):
     _target_max(outcomes, lambda o: o.claim_id in THEOREM_IDS and o.relation.startswith("subopt"))
 
 
+#: constants whose theorems the appendix proofs establish without compression: the hard proofs cover the stated
+#: constants (finding fedsgm.hard.constants) and their own; the soft proof covers its own constants. Under
+#: compression the proofs bound expectations only (finding fedsgm.mode), and the soft proof does not cover the
+#: stated soft constants (fedsgm.soft.beta): there a theorem can fail, and the test asserts what the suite reports.
+PROVEN_UNCOMPRESSED = ("hard-stated", "hard-proof", "soft-proof")
+
+
+def _theory_result(config, outcomes):
+    """One run's outcomes as a ``fedsgm.theory`` result, as the audit reads it."""
+    from types import SimpleNamespace
+
+    from repro.verify import outcome_arrays
+    arrays = outcome_arrays(outcomes) | {"q_u": np.array(0.0 if config["K_frac"] is None else 1.0)}
+    return SimpleNamespace(hash="drawn", arrays=arrays, spec=SimpleNamespace(config=config, seed=0), meta={})
+
+
 @pytest.mark.parametrize("constants", ["hard-stated", "soft-stated", "soft-stated-beta10", "hard-proof", "soft-proof"])
 @given(data=st.data(), seed=st.integers(0, 2**31 - 1))
-def test_theorems_hold(constants, data, seed):
-    """Theorems 1, 2 and 6-9 with their stated eps, eta, beta (Theorem 2 also at beta = 10/eps), and
-    with the constants the appendix proofs derive (eta(Gamma_pf), (N+1) or 2 eps(Gamma_pf))."""
+def test_theorem_checks_report_what_they_find(constants, data, seed):
+    """Theorems 1, 2 and 6-9 with their stated eps, eta, beta (Theorem 2 also at beta = 10/eps), and with the
+    constants the appendix proofs derive (eta(Gamma_pf), (N+1) or 2 eps(Gamma_pf)). Where the proof establishes
+    the statement (no compression, constants in :data:`PROVEN_UNCOMPRESSED`) every check passes; everywhere, a
+    theorem with a failed judged check on the run is reported violated by the audit's verdicts, and one without
+    is not."""
+    from repro.papers.fedsgm import audit as AUD
+    from repro.verdicts import Verdict
     config = data.draw(instance_configs(constants))
     _, _, outcomes = _evaluate(config, seed)
     _target_subopt(outcomes)
-    _assert_all_pass(outcomes, THEOREM_IDS)
+    if config["K_frac"] is None and constants in PROVEN_UNCOMPRESSED:
+        _assert_all_pass(outcomes, THEOREM_IDS)
+    judged = [o for o in outcomes if o.claim_id in THEOREM_IDS and o.hypotheses_met]
+    assert judged, "no theorem judged on the run"
+    verdicts = {v.claim: v for v in AUD.verdicts({"fedsgm.theory": [_theory_result(config, outcomes)]}, findings=())}
+    for cid in {o.claim_id for o in judged}:
+        failed = any(not o.passed for o in judged if o.claim_id == cid)
+        assert (verdicts[cid].verdict is Verdict.VIOLATED) == failed, (cid, verdicts[cid])
     if constants.startswith("soft-stated"):    # beta = 2/eps (on Theorem 2's boundary) or 10/eps: always judged
         assert all(o.hypotheses_met for o in outcomes if o.claim_id == "fedsgm.thm2")
 
