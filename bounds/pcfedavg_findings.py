@@ -227,7 +227,7 @@ def check_48ii(terms=TERMS_48II, terms12=TERMS_12):
         summary = "Each printed term of (ii) equals (or exceeds) 5 times the square of its term of (12)."
         verdict = A.CONSISTENT
     return rows, A.Finding("pcfedavg.b.prop4.8.ii.terms", "statement-vs-proof",
-                           ("pcfedavg.prop4.8.ii", "pcfedavg.eq12"), verdict, summary, evidence,
+                           ("pcfedavg.prop4.8.ii",), verdict, summary, evidence,
                            "proven symbolically term by term (simplify) + exact evaluation at a point")
 
 
@@ -1162,7 +1162,7 @@ def _rate_findings(admissible: bool) -> list:
             verdict = A.CONSISTENT
         evidence = " | ".join(f"[{r['status']}] " + fmt(r) for r in rows)
         out.append(A.Finding(f"pcfedavg.thm3.4.{part}.rate" + (".admissible" if admissible else ""), "stated-rate",
-                             (f"pcfedavg.thm3.4.{part}", f"pcfedavg.prop4.8.{part}"), verdict, summary, evidence,
+                             (f"pcfedavg.thm3.4.{part}",), verdict, summary, evidence,
                              "term-by-term exponent bookkeeping (sympy) + LP for AM-GM domination"))
     return out
 

@@ -50,8 +50,10 @@ from repro.papers.pcfedavg.runs import data as XD
 from repro.papers.pcfedavg.runs import theory as XT
 from repro.plotting import figures_root
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem, Quadratic
+from repro import runner
 from repro.registry import get
 from repro.report import experiment_results
+from repro.verdicts import counts, verdict_table
 from repro.tables import markdown_table
 
 PROFILE = "quick"
@@ -63,9 +65,15 @@ def esc(text) -> str:
     return str(text).replace("*", r"\*")
 
 
+# this notebook only reads cached results: a missing run is an error, never computed here
+uncached = [s_ for name in XA.AUDIT_EXPERIMENTS for s_ in get(name).specs(PROFILE) if runner.load_cached(s_) is None]
+if uncached:
+    raise RuntimeError(f"{len(uncached)} {PROFILE} runs are not cached; run `python -m repro run` for "
+                       f"{sorted({s_.experiment for s_ in uncached})} first")
 results = experiment_results(XA.AUDIT_EXPERIMENTS, PROFILE)
 for name, res in results.items():
     print(f"{name}: {len(res)} runs")
+verdicts = XA.verdicts(results)      # one computed verdict per claim (repro.verdicts.roll_up), used below
 
 # %% [markdown]
 # ## 1. Algorithm 1 and the compact update (CR)
@@ -225,7 +233,7 @@ display(Markdown(markdown_table(["claim", "step", "evidence", "counterexample"],
 # empirical checks of part 5 below.
 
 # %%
-findings = BF.audit_findings(np.random.default_rng(0))
+findings = list(XA.symbolic_findings())
 print({v: sum(f.verdict == v for f in findings) for v in sorted({f.verdict for f in findings})})
 display(Markdown(markdown_table(["id", "kind", "verdict", "method", "summary"],
                                 [[f.id, f.kind, f.verdict, f.method, esc(f.summary)] for f in findings])))
@@ -319,16 +327,17 @@ display(Markdown(f"Finding `{f36.id}`: **{f36.verdict}** -- {esc(f36.summary)}")
 # when it is positive within that margin.
 
 # %%
-rows = XA._claim_rows(theory_runs)
-display(Markdown(markdown_table(["claim", "mode", "instances (CR path)", "verdict", "worst observed/bound",
-                                 "printed line-8 path"], rows)))
+rows = XA._claim_rows(theory_runs, verdicts)
+display(Markdown(markdown_table(["claim", "mode", "instances (CR path)", "verdict", "why (all evidence)",
+                                 "worst observed/bound (CR path)", "printed line-8 path"],
+                                [[esc(x) for x in row] for row in rows])))
 compact_runs = by_path["compact"]
 n_fail = sum(int(np.sum(~r.arrays["passed"].astype(bool))) for r in compact_runs)
 n_inc = sum(int(np.sum(r.arrays["inconclusive"].astype(bool))) for r in compact_runs)
 n_chk = sum(r.arrays["passed"].size for r in compact_runs)
 print(f"(CR) path: {n_chk} checks on {len(compact_runs)} instances: {n_fail} violated, {n_inc} inconclusive")
-symbolic_only = [row[0] for row in rows if row[2] == "symbolic only (see findings)"]
-print("checked symbolically only (no run-level check):", ", ".join(symbolic_only) or "none")
+symbolic_only = [row[0] for row in rows if row[2] == "none"]
+print("no run-level check (symbolic evidence only):", ", ".join(symbolic_only) or "none")
 
 # %% [markdown]
 # How to read the ratio plot: one dot per instance, the worst observed/bound over iterations and
@@ -426,6 +435,8 @@ display(Markdown(
     f"Prop. 4.8 (ii) is exceeded, with every hypothesis met, at {len(over)} of {len(one)} (m, K) points"
     + (": " + ", ".join(f"m = {r.spec.config['m']}, K = {r.spec.config['K']}" for r in over) + "."
        if over else ".")))
+v48 = next(v for v in verdicts if v.claim == "pcfedavg.prop4.8.ii")
+display(Markdown(f"Verdict of `pcfedavg.prop4.8.ii` (all evidence): **{v48.verdict.value}** -- {esc(v48.reason)}"))
 display(Image(filename=str(FIG / "prop48ii_one_active.png")))
 
 # %% [markdown]
@@ -603,3 +614,17 @@ display(Markdown(markdown_table(["experiment", "what it checks"], [[e.name, e.de
 #   paper's values; only Section 5's worded claims are checked, against the metrics chosen above.
 # * The results depend on the Section 5 defaults listed above (partition, preprocessing, the
 #   baselines' penalty and SCAFFOLD variant), none of which the paper states.
+
+# %% [markdown]
+# ## 8. Verdicts
+#
+# One verdict per encoded claim, computed by `repro.verdicts.roll_up` from all of the claim's evidence (the
+# per-run checks, the adversarial instances, the re-derived proof steps and the symbolic findings above;
+# `repro.papers.pcfedavg.audit.claim_evidence`) and from the claims each proof uses (`DEPENDS_ON`). It is the
+# same object the audit report shows.
+
+# %%
+print(", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n))
+display(Markdown(markdown_table(["claim", "location", "verdict", "reason"],
+                                [[esc(x) for x in row]
+                                 for row in verdict_table(verdicts, {c.id: c.location for c in B.CLAIMS})])))

@@ -66,13 +66,20 @@ def _outcomes(claim, problem, ref, trace):
 @pytest.mark.parametrize("claim_id", CHECKED)
 @settings(max_examples=6)
 @given(inst=instances)
-def test_claim_holds_on_admissible_instances(claim_id, inst):
+def test_check_reports_consistent_outcomes_on_admissible_instances(claim_id, inst):
+    """The check reports what it computes on every admissible instance: the hypotheses are met, every outcome is
+    judged, and a reported violation shows in its own numbers (worst observed beyond its bound). (Whether the paper's bound holds is the
+    audit's verdict, not an assumption: Prop. 4.8 (ii) fails on the one-active instance below.)"""
     problem, ref, trace = _run(inst)
     outs = _outcomes(claim_id, problem, ref, trace)
     assert outs, claim_id
     for o in outs:
         assert o.hypotheses_met, (claim_id, o.relation)
-        assert o.passed, (claim_id, o.relation, o.observed, o.bound, o.details, inst)
+        assert isinstance(o.passed, bool) and isinstance(o.inconclusive, bool)
+        assert not (o.inconclusive and not o.passed)              # inconclusive is never also a violation
+        assert o.n_checked >= 1 and np.isfinite(o.observed) and np.isfinite(o.bound), (claim_id, o)
+        if not o.passed:                                          # a violation is one of its own numbers
+            assert (o.observed < o.bound) if claim_id == "pcfedavg.prop4.8.iii" else (o.observed > o.bound), o
 
 
 def _scaled(claim, factor=None, shift=None):
@@ -93,7 +100,6 @@ def test_each_check_can_fail(claim_id):
     """Shrinking the bound below what the run shows (or raising a lower bound above it) is caught."""
     problem, ref, trace = _run(FIXED, S=32)
     honest = _outcomes(claim_id, problem, ref, trace)
-    assert all(o.passed for o in honest)
     claim = B.claim(claim_id)
     if claim_id == "pcfedavg.prop4.8.iii":
         gap = max(o.observed - o.bound for o in honest)          # how far the lower bound is below
@@ -142,7 +148,7 @@ def test_check_dispatches_every_checked_claim_and_refuses_the_others():
     pairs = V.sample_pairs(problem, np.random.default_rng(0), pairs=20)
     outcomes = check_claims(V.check, V.THEORY_CLAIMS + V.PAIR_CLAIMS, V.Instance(problem, ref, pairs), trace)
     assert [o.claim_id for o in outcomes] == order           # Lemma 4.5: rounds r >= 1, then round 0
-    assert all(o.passed for o in outcomes)
+    assert all(isinstance(o.passed, bool) for o in outcomes)
     with pytest.raises(ValueError, match="pcfedavg.remark3.5.subopt has no run-level check"):
         V.check(B.claim("pcfedavg.remark3.5.subopt"), V.Instance(problem, ref), trace)
     with pytest.raises(ValueError, match="random point pairs"):

@@ -83,12 +83,16 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
         paths += get(name).figure(results[name], "quick")
     assert {p.name for p in paths} >= {"figure1.png", "figure2.png", "figure3.png", "figure4.png",
                                        "theory_ratio.png", "rates.png", "prop48ii_one_active.png"}
-    text = A.audit_section(results, "quick")
+    verdicts = A.verdicts(results)
+    assert sorted(v.claim for v in verdicts) == sorted(c.id for c in X.CLAIMS)
+    text = A.audit_section(results, "quick", verdicts)
     for heading in ("### Claims on synthetic instances", "### Proof steps re-derived",
                     "### Communication complexity derived", "### Empirical rates", "### Section 5 experiments",
                     "### Symbolic and settings findings"):
         assert heading in text
     assert "pcfedavg.settings.cifar10.stepsize" in text and "pcfedavg.settings.rho_schedule" in text
+    for v in verdicts:                                   # the claims table shows the computed verdicts
+        assert f"| {v.claim} |" in text and f"| {v.verdict.value} |" in text
 
 
 def test_bad_data_config_is_refused():
