@@ -38,10 +38,12 @@ from repro.papers.ssca.runs import mnist as M
 from repro.plotting import figures_root
 from repro.report import experiment_results
 from repro.tables import findings_table, markdown_table
+from repro.verdicts import counts, verdict_table
 
 PROFILE = "quick"
 FIG = figures_root() / "ssca"
 results = experiment_results(A.AUDIT_EXPERIMENTS, PROFILE)
+verdicts = A.verdicts(results)        # one computed verdict per claim (repro.verdicts.roll_up), shown in section 9
 
 # %% [markdown]
 # ## 1. The encoded results
@@ -161,5 +163,17 @@ display(Markdown(markdown_table(["item", "status"], [[r["item"], r["status"]] fo
 # ## 8. Audit findings
 
 # %%
-display(Markdown(findings_table(BF.audit_findings())))
+display(Markdown(findings_table(A.findings())))
 print("quick-profile seeds per curve:", M.SEEDS[PROFILE], "(the paper averages 100 runs)")
+
+# %% [markdown]
+# ## 9. One verdict per claim
+#
+# Every claim's verdict is rolled up by `repro.verdicts.roll_up` from all of its evidence above (Lemma 4 on the
+# runs, the closed forms against cvxpy, the Theorem 5 instances, the symbolic findings, the claim's mode) and from
+# the claims its proof uses (`A.DEPENDS_ON`): the same objects as the audit report's table.
+
+# %%
+print(", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n))
+display(Markdown(markdown_table(["claim", "location", "verdict", "reason"],
+                                verdict_table(verdicts, {c.id: c.location for c in B.CLAIMS}))))

@@ -193,7 +193,7 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
         assert a["train_cost"][-1] < a["train_cost"][0]                   # every method trains on the stand-in
         if r.spec.config["solver_checks"]:                               # closed forms vs cvxpy on the run's own data
             errs = a["closed_form_error"][np.isfinite(a["closed_form_error"])]
-            assert errs.size == 2 and errs.max() <= 1e-6
+            assert errs.size == 2
     printed = {r.spec.config["a_bar"]: r for r in results["ssca.printed_32"]}
     # (32) as printed: the surrogate constraint is always slack, nu = 0, the model shrinks towards 0
     assert np.all(printed["printed"].arrays["nu"] == 0)
@@ -205,10 +205,21 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
         if exp.figure:
             paths += exp.figure(results[name], "quick")
     assert {p.name for p in paths} >= {"figure2.png", "figure3.png", "figure4.png", "convergence.png"}
-    text = A.audit_section(results, "quick")
+    verdicts = A.verdicts(results)
+    assert [v.claim for v in verdicts] == [c.id for c in B.CLAIMS]
+    # the closed-form evidence counts what the runs computed: a violation iff an error beyond the tolerance
+    for claim, formulation in (("ssca.eq35_36", "27"), ("ssca.lemma1", "37")):
+        errs = np.concatenate([r.arrays["closed_form_error"][np.isfinite(r.arrays["closed_form_error"])
+                                                              & (r.arrays["solver_status"] == 1.0)]
+                               for n in ("ssca.figure2", "ssca.figure3") for r in results[n]
+                               if r.spec.config.get("formulation") == formulation and "closed_form_error" in r.arrays])
+        ev = [e for v in verdicts if v.claim == claim for e in v.evidence if "vs cvxpy" in e.source]
+        assert any(e.bearing.value == "violates" for e in ev) == bool((errs > A.CLOSED_FORM_TOL).any())
+    text = A.audit_section(results, "quick", verdicts)
     for heading in ("### Step-size conditions (4) and (6)", "### Lemma 4, the descent inequality (51)",
                     "### Theorems 1-4: trends", "### Closed forms on the experiments' own quantities",
-                    "### (32) as printed", "### Theorem 5", "### Not reproduced", "### Symbolic and settings findings"):
+                    "### (32) as printed", "### Theorem 5", "### Not reproduced", "### Symbolic and settings findings",
+                    "### Claims and verdicts"):
         assert heading in text
 
 
@@ -219,13 +230,17 @@ def _convergence_run(problem: str, steps: str = "theory_a", mode: str = "sample"
 
 @pytest.mark.parametrize("problem", ["logistic_l2", "nonconvex_logistic"])
 @pytest.mark.parametrize("mode", ["sample", "feature"])
-def test_lemma4_holds_at_every_iteration_and_can_fail(problem, mode):
+def test_lemma4_is_judged_at_every_iteration_and_can_fail(problem, mode):
     arrays, meta = _convergence_run(problem, mode=mode)
     claims, trace = [B.claim("ssca.lemma4")], V.cached_trace(arrays)
     (out,) = check_claims(V.check, claims, V.CheckProblem(meta["mu"], meta["L_hat"]), trace)
-    assert out.claim_id == "ssca.lemma4" and out.passed and out.n_checked == 399
-    assert 0 < out.details["tightness"] <= 1
+    assert out.claim_id == "ssca.lemma4" and out.n_checked == 399
     assert out == V.lemma4_outcome(*V.lemma4_series(trace), meta["mu"], meta["L_hat"])
+    # the outcome reports what (51) computes on the logged series: passed iff no iteration exceeds the bound
+    descent, gamma, delta, err = V.lemma4_series(trace)
+    bound = gamma * delta * err - gamma * (meta["mu"] - meta["L_hat"] * gamma / 2) * delta**2
+    excess = np.max(descent - bound)
+    assert out.passed == (excess <= 1e-10 or excess <= 1e-12 * max(1.0, np.abs(descent).max(), np.abs(bound).max()))
     # the same check with the modulus overstated (the surrogate claimed 5x more strongly convex) must fail
     (over,) = check_claims(V.check, claims, V.CheckProblem(5 * meta["mu"], meta["L_hat"]), trace)
     assert not over.passed
@@ -241,25 +256,37 @@ def test_check_is_the_one_entry_and_refuses_claims_it_does_not_observe():
         V.CheckProblem(0.0, 1.0)
 
 
-def test_kkt_residuals_decrease_when_4_and_6_hold():
-    for problem in C.PROBLEMS:
-        arrays, meta = _convergence_run(problem, iterations=1500)
-        assert meta["conditions_4"] and meta["conditions_6"]
-        # a trend, not a limit (the theorems are almost-sure limit statements): the nonconvex constrained problem
-        # converges slowest (the audit reports the fitted slopes), so it is only required to decrease
-        factor = 0.95 if problem == "nonconvex_loss_limit" else 0.5
-        assert arrays["kkt"][-1] < factor * arrays["kkt"][0], problem
-        if "dist_reference" in arrays:
-            assert arrays["dist_reference"][-1] < 0.5 * arrays["dist_reference"][0], problem
+def test_the_trend_evidence_reports_what_the_runs_computed():
+    """Theorems 1-4 are almost-sure limits: the audit reports the trend of the KKT residual on the runs inside (4)
+    and (6) as not-checkable evidence; it must count what the runs computed (whether or not the residual fell)."""
+    runs = []
+    for i, problem in enumerate(C.PROBLEMS):
+        arrays, meta = _convergence_run(problem, iterations=400)
+        v = B.power_law_conditions(*C.STEPS["theory_a"])
+        assert (meta["conditions_4"], meta["conditions_6"]) == (v.holds4, v.holds6)
+        spec = type("S", (), {"config": {"problem": problem, "mode": "sample"}, "seed": 0})()
+        runs.append(type("R", (), {"spec": spec, "arrays": arrays, "meta": {"metadata": meta}, "hash": f"h{i}"})())
+    ev = {e.claim: e for e in A._trend_evidence(runs)}
+    for claim, problems in (("ssca.thm1", C.PROBLEMS[:2]), ("ssca.thm2", C.PROBLEMS[2:])):
+        fell = sum(r.arrays["kkt"][-1] < r.arrays["kkt"][0] for r in runs if r.spec.config["problem"] in problems)
+        assert ev[claim].bearing.value == "not checkable" and ev[claim].checks == len(problems)
+        assert f"fell on {fell} of {len(problems)} runs" in ev[claim].summary
 
 
 def test_theorem5_on_the_tiny_network():
     config = T5.Theorem5Config(lambdas=[1e-2], limit_fractions=[0.4], starts=T5.STARTS["quick"], profile="quick")
     arrays, _ = T5.run_theorem5(config.as_dict(), 0)
+    # the solvers reach the theorem's hypotheses on this instance (a local minimiser of (27); a KKT point of (37))
     assert arrays["i_grad_norm"][0] < 1e-8 and arrays["i_hess_min_27"][0] > 0
-    assert arrays["i_violation"][0] <= 1e-10
     assert arrays["ii_xi"][0] > 0 and arrays["ii_kkt_residual_37"][0] < 1e-5
-    assert arrays["ii_stationarity_27"][0] < 1e-4
+    # the evidence reports what the run computed: a violation iff the instance breaks the statement
+    run = type("R", (), {"arrays": arrays, "hash": "t5"})()
+    ev = A._theorem5_evidence([run])
+    i_bad = arrays["i_violation"][0] > A.THM5_TOL
+    ii_bad = arrays["ii_stationarity_27"][0] > A.KKT_TOL
+    assert any(e.claim == "ssca.thm5.i" and e.bearing.value == "violates" for e in ev) == bool(i_bad)
+    assert any(e.claim == "ssca.thm5.ii" and e.source == "ssca.theorem5" and e.bearing.value == "violates"
+               for e in ev) == bool(ii_bad)
 
 
 PACKAGE = Path(X.__file__).resolve().parent
@@ -272,7 +299,7 @@ def test_registry_contract():
     assert part("ssca", "experiments") is X and part("ssca", "audit") is A
     assert A.AUDIT_EXPERIMENTS == tuple(e.name for e in X.EXPERIMENTS)
     assert all(e.figure.__module__ == FIG.__name__ for e in X.EXPERIMENTS if e.figure)
-    assert callable(A.audit_section) and X.PAPER == S.PAPER == "ssca"
+    assert callable(A.audit_section) and callable(A.verdicts) and X.PAPER == S.PAPER == "ssca"
 
 
 def test_summaries_on_fake_runs():

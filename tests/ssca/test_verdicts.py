@@ -1,0 +1,152 @@
+"""SSCA: one computed verdict per claim (repro.papers.ssca.audit.verdicts). These tests assert what the suite
+computes from its evidence, never that the paper is right."""
+import dataclasses
+
+import numpy as np
+import pytest
+
+from bounds import ssca as B
+from repro.papers.ssca import audit as A
+from repro.tables import markdown_table
+from repro.verdicts import Bearing, Verdict
+
+CLAIM_IDS = [c.id for c in B.CLAIMS]
+
+
+@pytest.fixture(scope="module")
+def cached():
+    """The cached quick results (loaded, never computed: a missing run skips instead of running)."""
+    from repro import runner
+    from repro.registry import get
+    from repro.report import experiment_results
+    missing = [s for name in A.AUDIT_EXPERIMENTS for s in get(name).specs("quick") if runner.load_cached(s) is None]
+    if missing:
+        pytest.skip(f"the quick-profile cache lacks {len(missing)} runs of the SSCA audit (python -m repro run ...)")
+    return experiment_results(A.AUDIT_EXPERIMENTS, "quick")
+
+
+def test_depends_on_names_encoded_claims_and_has_no_cycle():
+    assert set(A.DEPENDS_ON) <= set(CLAIM_IDS)
+    assert all(set(deps) <= set(CLAIM_IDS) for deps in A.DEPENDS_ON.values())
+    assert A.DEPENDS_ON["ssca.thm1"] == A.DEPENDS_ON["ssca.thm3"]   # Appendix A: the proofs are identical
+    A.verdicts({})                                                    # roll_up raises on a cycle
+
+
+def test_without_results_every_claim_gets_one_verdict_from_findings_and_modes():
+    got = A.verdicts({})
+    assert [v.claim for v in got] == CLAIM_IDS
+    by = {v.claim: v for v in got}
+    # no run evidence: a deterministic claim with no symbolic finding is not run; an almost-sure one not checkable
+    assert by["ssca.lemma4"].verdict is Verdict.NOT_RUN
+    assert by["ssca.appA.delta1"].verdict is Verdict.NOT_CHECKABLE
+    for v in got:
+        if any(e.bearing is Bearing.GAP for e in v.evidence):
+            assert v.verdict is Verdict.NOT_PROVEN, v.claim
+
+
+def test_findings_are_built_once_per_process():
+    assert A.findings() is A.findings()
+
+
+def test_cached_verdicts_include_what_the_suite_finds(cached):
+    got = A.verdicts(cached)
+    assert [v.claim for v in got] == CLAIM_IDS and len({v.claim for v in got}) == len(got)
+    by = {v.claim: v for v in got}
+    for v in got:
+        bearings = {e.bearing for e in v.evidence}
+        if Bearing.VIOLATES in bearings:
+            assert v.verdict is Verdict.VIOLATED and "replay: python -m repro run" in v.reason, v.claim
+        elif Bearing.GAP in bearings:
+            assert v.verdict is Verdict.NOT_PROVEN, v.claim
+        elif not v.evidence:
+            assert v.verdict is Verdict.NOT_RUN
+    # the symbolic findings the audit reports as discrepancies between statement and proof or hypotheses
+    gaps = {c for f in A.findings() if f.verdict == "discrepancy" and f.kind in ("statement-vs-proof", "hypotheses")
+            for c in f.claims}
+    assert gaps and all(by[c].verdict in (Verdict.NOT_PROVEN, Verdict.VIOLATED) for c in gaps)
+    # Lemma 4 on the runs: the verdict counts the runs the Lemma 4 table judges, and is violated iff one failed
+    rows = A._lemma4_rows(cached["ssca.convergence"])
+    runs = sum(len(p) for *_, p in A._lemma4_outcomes(cached["ssca.convergence"]))
+    failed = sum(r[4] for r in rows)
+    assert by["ssca.lemma4"].verdict is (Verdict.VIOLATED if failed else Verdict.HOLDS)
+    assert sum(e.checks for e in by["ssca.lemma4"].evidence if e.source == "ssca.convergence"
+               and e.bearing is not Bearing.INCONCLUSIVE) in (runs, runs - sum(r[5] for r in rows))
+    # Theorem 5 (i): violated iff an instance the audit's table reports has a positive violation beyond the tolerance
+    viol = np.concatenate([r.arrays["i_violation"] for r in cached["ssca.theorem5"]])
+    assert (by["ssca.thm5.i"].verdict is Verdict.VIOLATED) == bool((viol > A.THM5_TOL).any())
+    # a claim whose proof rests on a violated or not-proven claim never holds
+    for v in got:
+        if any(by[d].verdict in (Verdict.VIOLATED, Verdict.NOT_PROVEN) for d in A.DEPENDS_ON.get(v.claim, ())):
+            assert v.verdict is not Verdict.HOLDS, v.claim
+
+
+def test_the_section_shows_exactly_the_computed_verdicts(cached):
+    got = A.verdicts(cached)
+    text = A.audit_section(cached, "quick", got)
+    rows = {line.split(" | ")[0].strip("| ").strip(): line for line in text.splitlines() if line.startswith("| ssca.")}
+    values = {v.value for v in Verdict}
+    for v in got:
+        line = rows[v.claim]
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        reason = markdown_table(["why"], [[v.reason]]).splitlines()[-1].strip().strip("|").strip()   # as escaped
+        assert [c for c in cells if c in values] == [v.verdict.value] and reason in line
+    assert "pass (" not in text and "FAIL" not in text
+
+
+# ---------------------------------------------------------------------------- evidence gathering on fake results
+@dataclasses.dataclass
+class _Spec:
+    config: dict
+    seed: int = 0
+
+
+@dataclasses.dataclass
+class _Run:
+    spec: _Spec
+    arrays: dict
+    hash: str
+    meta: dict = dataclasses.field(default_factory=dict)
+
+
+def _fake_theorem5(violation: float) -> list:
+    arrays = {"i_lam": np.array([1e-2, 1e-1]), "i_grad_norm": np.zeros(2), "i_hess_min_27": np.array([0.1, 0.2]),
+              "i_violation": np.array([0.0, violation]), "i_U": np.array([0.3, 0.4]),
+              "i_n_feasible_probes": np.array([10, 10]),
+              "ii_U": np.array([0.5]), "ii_xi": np.array([10.0]), "ii_lam": np.array([0.1]),
+              "ii_kkt_residual_37": np.array([0.0]), "ii_stationarity_27": np.array([1e-12]),
+              "ii_hess_min_printed": np.array([0.01]), "ii_hess_min_27": np.array([0.02])}
+    return [_Run(_Spec({}), arrays, "fakehash0000t5")]
+
+
+def _fake_closed_forms(error: float) -> dict:
+    runs = []
+    for formulation, h in (("27", "fakecf27"), ("37", "fakecf37")):
+        runs.append(_Run(_Spec({"method": "ssca", "formulation": formulation, "batch": 10}),
+                         {"closed_form_error": np.array([1e-16, error if formulation == "27" else 1e-16]),
+                          "solver_status": np.array([1.0, 1.0])}, h))
+    return {"ssca.figure2": runs}
+
+
+def test_flipping_one_check_to_failed_makes_the_claim_violated():
+    ok = {v.claim: v for v in A.verdicts({"ssca.theorem5": _fake_theorem5(0.0)})}
+    assert ok["ssca.thm5.i"].verdict is Verdict.HOLDS and ok["ssca.thm5.i"].reason.startswith("2 checks, none violated")
+    bad = {v.claim: v for v in A.verdicts({"ssca.theorem5": _fake_theorem5(1e-3)})}
+    assert bad["ssca.thm5.i"].verdict is Verdict.VIOLATED
+    assert "1 of 2 checks violated" in bad["ssca.thm5.i"].reason
+    assert "python -m repro run ssca.theorem5; result fakehash0000t5" in bad["ssca.thm5.i"].reason
+    assert bad["ssca.thm5.ii"].verdict is Verdict.HOLDS                      # the other part is untouched
+    # within the tolerance: inconclusive, not a violation and not a pass
+    tiny = {v.claim: v for v in A.verdicts({"ssca.theorem5": _fake_theorem5(A.THM5_TOL / 2)})}
+    assert [e.bearing for e in tiny["ssca.thm5.i"].evidence if e.source == "ssca.theorem5"] \
+        == [Bearing.INCONCLUSIVE, Bearing.SUPPORTS]
+
+
+def test_a_closed_form_error_beyond_the_solver_tolerance_violates():
+    ok = {v.claim: v for v in A.verdicts(_fake_closed_forms(1e-16))}
+    ev = [e for e in ok["ssca.eq35_36"].evidence if e.source.startswith("ssca.figure2")]
+    assert [e.bearing for e in ev] == [Bearing.SUPPORTS] and ev[0].checks == 2
+    bad = {v.claim: v for v in A.verdicts(_fake_closed_forms(1e-3))}
+    assert bad["ssca.eq35_36"].verdict is Verdict.VIOLATED and "result fakecf27" in bad["ssca.eq35_36"].reason
+    mid = {v.claim: v for v in A.verdicts(_fake_closed_forms(1e-8))}        # above rounding, within tolerance
+    assert [e.bearing for e in mid["ssca.eq35_36"].evidence if e.source.startswith("ssca.figure2")] \
+        == [Bearing.INCONCLUSIVE, Bearing.SUPPORTS]
