@@ -29,7 +29,6 @@
 # cached results of `make reproduce`; `make notebooks` re-executes it.
 
 # %%
-import numpy as np
 from IPython.display import Image, Markdown, display
 
 from bounds import fedclup as B
@@ -40,10 +39,12 @@ from repro.papers.fedclup.runs import mnist as mn
 from repro.plotting import figures_root
 from repro.report import experiment_results
 from repro.tables import findings_table, markdown_table
+from repro.verdicts import counts, verdict_table
 
 PROFILE = "quick"
 FIG = figures_root() / "fedclup"
 results = experiment_results(A.AUDIT_EXPERIMENTS, PROFILE)
+verdicts = A.verdicts(results)          # one computed verdict per claim (repro.verdicts.roll_up); shown below
 
 
 def esc(text) -> str:
@@ -86,11 +87,11 @@ display(Markdown(markdown_table(["item", "status", "method"], [[esc(r["item"]), 
                                                               for r in BF.derived_checks()])))
 
 # %%
-display(Markdown(markdown_table(["regime", "condition", "rate", "upper / lower", "verdict"],
+display(Markdown(markdown_table(["regime", "condition", "rate", "upper / lower", "order match (symbolic)"],
                                 [[r["regime"], esc(r["condition"]), esc(r["rate"]), esc(r["upper_over_lower"]),
                                   r["verdict"]] for r in BF.regime_table()])))
 comm = BF.communication_in_lambda()
-display(Markdown(markdown_table(["item", "result"], [[k, esc(v)] for k, v in comm.items()])))
+display(Markdown(markdown_table(["item", "result"], [[k, esc(v)] for k, v in comm.items() if k != "verdict"])))
 
 # %% [markdown]
 # ## 3. Statistical accuracy on exact instances
@@ -102,10 +103,10 @@ display(Markdown(markdown_table(["item", "result"], [[k, esc(v)] for k, v in com
 # Monte-Carlo means with a Bonferroni-raised confidence rule.
 
 # %%
-theory = (results["fedclup.statistical"] + results["fedclup.theorem2"]
-          + [r for r in results["fedclup.stochastic"] if r.spec.config.get("part") == "lemma7"])
-display(Markdown(markdown_table(["claim", "instances", "outcomes", "entries judged", "verdict", "worst observed/bound",
-                                 "hypotheses met"], A._claim_rows(theory))))
+checked = [v for v in verdicts if v.claim in A._run_checks(A._theory_runs(results))]
+display(Markdown(markdown_table(["claim", "mode", "instances", "outcomes", "entries judged", "worst observed/bound",
+                                 "hypotheses met", "verdict", "reason"],
+                                [[esc(x) for x in row] for row in A._claim_rows(A._theory_runs(results), checked)])))
 display(Image(str(FIG / "theory_ratio.png")))
 
 # %% [markdown]
@@ -181,8 +182,21 @@ display(Image(str(FIG / "figure5.png")))
 # ## 8. Findings and what is not reproduced
 
 # %%
-findings = BF.audit_findings(np.random.default_rng(0)) + A._logistic_settings(results["fedclup.figure4"])
+findings = list(A.symbolic_findings()) + A.settings_findings(results)
 display(Markdown(esc(findings_table([f for f in findings if f.verdict != "not checkable"]))))
 display(Markdown(f"{sum(f.verdict == 'not checkable' for f in findings)} further items are not checkable against "
                  "the paper: their formulas are not recovered."))
 display(Markdown(markdown_table(["item", "reason"], [list(x) for x in A.NOT_REPRODUCED])))
+
+# %% [markdown]
+# ## 9. One verdict per claim
+#
+# Computed by `repro.verdicts.roll_up` from all of a claim's evidence (`verdicts()` in
+# `repro/papers/fedclup/audit.py`: per-run checks, derived proof steps, symbolic findings, order-level fits, and
+# the claims its proof rests on); the same objects as the audit report's table.
+
+# %%
+where = {c.id: c.location for c in B.CLAIMS}
+display(Markdown(f"{len(verdicts)} claims: " + ", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n)))
+display(Markdown(markdown_table(["claim", "location", "verdict", "reason"],
+                                [[esc(x) for x in row] for row in verdict_table(verdicts, where)])))

@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bounds import fedclup as B
 from repro import runner
 from repro.batches import MEMBERS, batch_spec, member_configs, members
 from repro.papers.fedclup import audit as A
@@ -96,8 +97,14 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
     root = tmp_path / "results"
     results = {name: members(runner.run_all(specs, results_root=root, progress=False))
                for name, specs in _tiny_specs().items()}
+    verdicts = {v.claim: v for v in A.verdicts(results)}
     for r in results["fedclup.statistical"] + results["fedclup.theorem2"]:
-        assert (r.arrays["passed"] | ~r.arrays["hypotheses_met"]).all()   # K = 1 runs break (14-D) on purpose
+        # what the suite reports: a claim with a failed check (hypotheses met) on these runs is violated and cites a
+        # replayable run; K = 1 runs break (14-D) on purpose, and a failure there is no evidence
+        for cid, passed, met in zip(r.arrays["claim_id"], r.arrays["passed"], r.arrays["hypotheses_met"]):
+            if met and not passed:
+                assert verdicts[str(cid)].verdict.value == "violated" and "python -m repro run" in \
+                    verdicts[str(cid)].reason
     for r in results["fedclup.figure3"]:
         assert r.arrays["local_err"].shape == (5,) and np.all(np.isfinite(r.arrays["local_err"]))
     for r in results["fedclup.mnist"]:
@@ -108,8 +115,12 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
     assert {p.name for p in paths} >= {f"figure{k}.png" for k in (1, 2, 3, 4, 5, 6)} | {
         "theorem1_lambda_curves.png", "theory_ratio.png", "minimax_regimes.png", "theorem2_contraction.png",
         "tables7_8.png", "theorem3_lemma7.png"}
-    text = A.audit_section(results, "quick")
-    for heading in ("### Derived bounds on exact linear-regression instances", "### Minimax rate",
+    text = A.audit_section(results, "quick", list(verdicts.values()))
+    rows = {line.split(" | ")[0][2:]: line for line in text.splitlines() if line.startswith("| fedclup.")}
+    for v in verdicts.values():      # the claims table shows every claim's verdict, and only that one
+        assert rows[v.claim].startswith(f"| {v.claim} | {B.claim(v.claim).mode.value} |")
+        assert f" | {v.verdict.value} | " in rows[v.claim]
+    for heading in ("### Claims: derived bounds on exact linear-regression instances", "### Minimax rate",
                     "### Corollary 2 and the Tables 7-8 pattern", "### Tables 2 and 4, MNIST Logit rows",
                     "### Not reproduced", "### Symbolic and settings findings"):
         assert heading in text
@@ -120,8 +131,8 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
 
 def test_registry_contract():
     """What the shared layers read: the experiments (their figures drawn by :mod:`.figures`) and the audit's
-    ``AUDIT_EXPERIMENTS`` and ``audit_section``."""
+    ``AUDIT_EXPERIMENTS``, ``verdicts`` and ``audit_section``."""
     assert part("fedclup", "experiments") is X and part("fedclup", "audit") is A
     assert A.AUDIT_EXPERIMENTS == tuple(e.name for e in X.EXPERIMENTS)
     assert all(e.figure.__module__ == "repro.papers.fedclup.figures" for e in X.EXPERIMENTS)
-    assert callable(A.audit_section) and X.PAPER == "fedclup"
+    assert callable(A.audit_section) and callable(A.verdicts) and X.PAPER == "fedclup"
