@@ -77,9 +77,14 @@ def readme_summary(verdicts_by_paper: dict, profile: str) -> str:
     for paper, verdicts in verdicts_by_paper.items():
         tally = ", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n)
         lines.append(f"- **{part(paper, 'experiments').TITLE}**: {len(verdicts)} claims: {tally}.")
-        lines += [f"  - `{v.claim}` {v.verdict.value}: {v.reason}" for v in verdicts
+        lines += [f"  - `{v.claim}` {v.verdict.value}: {_short(v.reason)}" for v in verdicts
                   if v.verdict.value in ("violated", "not proven")]
     return "\n".join(lines)
+
+
+def _short(text: str, width: int = 180) -> str:
+    """``text`` cut at a word boundary to at most ``width`` characters (the full reason is in the report)."""
+    return text if len(text) <= width else text[:width].rsplit(" ", 1)[0] + " ..."
 
 
 def update_readme(path: Path, summary: str) -> bool:
