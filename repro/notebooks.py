@@ -14,11 +14,28 @@ NOTEBOOK_DIR = Path("notebooks")
 TIMEOUT_SECONDS = 1200
 
 
+def _merge_streams(outputs: list) -> list:
+    """Adjacent stream outputs of the same stream as one: the kernel may split one print into several messages
+    depending on timing, which would make the saved notebook differ between two identical runs."""
+    merged: list = []
+    for out in outputs:
+        last = merged[-1] if merged else None
+        if (out.get("output_type") == "stream" and last is not None and last.get("output_type") == "stream"
+                and last.get("name") == out.get("name")):
+            last["text"] = "".join(last["text"]) + "".join(out["text"])
+        else:
+            merged.append(out)
+    return merged
+
+
 def _make_deterministic(nb) -> None:
-    """Drop execution timing and replace jupytext's random cell ids by positional ones."""
+    """Drop execution timing, merge split stream outputs and replace jupytext's random cell ids by positional
+    ones."""
     for index, cell in enumerate(nb.cells):
         cell.metadata.pop("execution", None)
         cell["id"] = f"cell-{index:03d}"
+        if "outputs" in cell:
+            cell["outputs"] = _merge_streams(cell["outputs"])
     nb.metadata.pop("widgets", None)
 
 

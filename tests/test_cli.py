@@ -59,3 +59,13 @@ def test_a_reader_that_stops_early_gets_no_traceback():
     proc.stdout.close()                      # before the command writes (it flushes its buffered output at the end)
     stderr = proc.stderr.read()
     assert proc.wait(timeout=120) in (0, 141) and "Traceback" not in stderr, stderr
+
+
+def test_split_stream_outputs_are_merged_so_notebooks_are_deterministic():
+    from repro.notebooks import _merge_streams
+    outs = [{"output_type": "stream", "name": "stdout", "text": "dist:"},
+            {"output_type": "stream", "name": "stdout", "text": [" [0. 0.]\n"]},
+            {"output_type": "stream", "name": "stderr", "text": "warn\n"},
+            {"output_type": "display_data", "data": {}}, {"output_type": "stream", "name": "stdout", "text": "x"}]
+    merged = _merge_streams(outs)
+    assert [o.get("text") for o in merged] == ["dist: [0. 0.]\n", "warn\n", None, "x"]
