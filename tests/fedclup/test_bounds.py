@@ -464,7 +464,9 @@ def test_algorithm1_obeys_lemmas_5_6_and_theorem2(seed, m_, d, lam, gfrac):
     muF = lam * mu / (lam + mu)
     gamma, eta, K = gfrac / LF, 1 / (L + lam), cor2_K(mu, L, lam)
     base = dict(mu=mu, L=L, lam=lam, gamma=gamma, eta=eta, K=K, m=m_)
-    assert B.thm2.hypotheses_hold(**base) and B.lemma5.hypotheses_hold(**base)
+    # gamma = gfrac / LF with gfrac = 1 is on the boundary of (14): judged with the checks' stated tolerance
+    from repro.papers.fedclup.checks import HYPOTHESIS_RTOL
+    assert B.thm2.hypotheses_hold(rtol=HYPOTHESIS_RTOL, **base) and B.lemma5.hypotheses_hold(rtol=HYPOTHESIS_RTOL, **base)
     rec = run_algorithm1(inst, gamma, eta, K, 12, np.random.default_rng(seed))
     wgt = 12 * gamma * lam**2 / muF
     for t, r in enumerate(rec):

@@ -47,6 +47,12 @@ from repro.verify import Outcome, check_relation
 FAMILY_LEVEL = 1e-3
 
 
+#: relative tolerance of a hypothesis judged on its boundary (``Claim.hypotheses_hold(rtol=...)``): Theorem 2's step
+#: size set to its hypothesis's bound (``gamma_frac = 1``) is on the boundary up to float rounding, and rounding must
+#: not decide whether the theorem is judged (the same rule as FedSGM's prescribed parameters)
+HYPOTHESIS_RTOL = 1e-9
+
+
 def z_threshold(n_checks: int) -> float:
     """Standard errors needed to call a violation among ``n_checks`` simultaneous comparisons
     (at least 3; Bonferroni at family-wise level 1e-3)."""
@@ -187,7 +193,8 @@ def _statistical_expectation(claim: Claim, problem: Draws, trace: Solutions) -> 
         return [expectation(claim, "err_local", o["err"], base | {"lam": lams[:, None]})]
     if claim.id == "fedclup.cor1.explicit":
         return [expectation(claim, "err_local", o["err_rule"], base)]
-    hyp = np.broadcast_to(np.asarray(claim.hypotheses_hold(**(base | {"lam": lams})), bool), lams.shape)
+    hyp = np.broadcast_to(np.asarray(claim.hypotheses_hold(rtol=HYPOTHESIS_RTOL, **(base | {"lam": lams})), bool),
+                          lams.shape)
     return [expectation(claim, "Gamma_g", o["gamma_g"], base | {"lam": lams}, mask=hyp, hypotheses_met=bool(hyp.any())),
             expectation(claim, "err_local", o["err"], base | {"lam": lams[:, None]}, mask=hyp[:, None],
                         hypotheses_met=bool(hyp.any()))]
@@ -266,7 +273,7 @@ def _theorem2(claim: Claim, problem: Instance, trace) -> list[Outcome]:
     return deterministic(claim, base | {"Phi_next": Phi[1:][keep], "Phi_t": Phi[:-1][keep],
                                         "local_opt_err": local_err[:-1][keep], "d_t": d_t[:-1][keep, None],
                                         "e_t": e[:T - 1][keep, None]},
-                         tol=tol, hypotheses_met=bool(claim.hypotheses_hold(**base)))
+                         tol=tol, hypotheses_met=bool(claim.hypotheses_hold(rtol=HYPOTHESIS_RTOL, **base)))
 
 
 # ---------------------------------------------------------------------------- Lemma 7
