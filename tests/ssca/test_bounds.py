@@ -301,3 +301,20 @@ def test_audit_findings():
     assert fs["ssca.lemma1.derivation"].verdict == CONSISTENT and fs["ssca.thm5.algebra"].verdict == CONSISTENT
     for f in fs.values():
         assert f.as_dict()["claims"]
+
+
+def test_the_step_size_finding_words_follow_the_decided_conditions():
+    """The summary of ssca.section_vi.step_sizes is computed from the decisions of (4) and (6): were the triples to
+    satisfy (6), the finding would say so (and be consistent), not print 'violate (6)' regardless."""
+    from types import SimpleNamespace as NS
+
+    from bounds import ssca_findings as F
+    ok = [NS(holds6=True, holds4=True)] * 3
+    assert "satisfy (6) for all 3 triples" in F._step_size_summary(ok) and "violate" not in F._step_size_summary(ok)
+    mixed = [NS(holds6=False, holds4=True), NS(holds6=True, holds4=False), NS(holds6=True, holds4=True)]
+    assert "violate (6) for 1 of 3 triples" in F._step_size_summary(mixed)
+    assert "(4) fails for 1 of 3" in F._step_size_summary(mixed)
+    finding = next(f for f in F.audit_findings() if f.id == "ssca.section_vi.step_sizes")
+    decided = F.section_vi_step_sizes()
+    assert finding.summary == F._step_size_summary(decided)
+    assert (finding.verdict == "discrepancy") == any(not v.holds6 or not v.holds4 for v in decided)
