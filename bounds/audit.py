@@ -27,7 +27,7 @@ class Finding:
     """One audit row: what was compared, the verdict, how it was established, and the evidence."""
 
     id: str
-    kind: str                 # statement-vs-proof | stated-rate | hypotheses | mode | experiment-settings | instance
+    kind: str                 # statement-vs-proof | stated-rate | hypotheses | mode | experiment-settings | instance | wording
     claims: tuple[str, ...]
     verdict: str              # consistent | discrepancy | not checkable
     summary: str

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sympy as sp
 
+from .core import Mode
+
 from .fedsgm import (
     D, E, EPS_STATED, EPS_THM8, ETA_STATED, ETA_THM8, G, Gamma_proof, Gamma_stated, ROUNDS_STATED,
     SHARED_CONSTANTS, SPECIAL_CASES, T, beta, eps, eps_of, eta, eta_of, n, q, ratio_pf_st,
@@ -61,20 +63,59 @@ def _statement_vs_proof(rng) -> list:
         f"r = Gamma_pf/Gamma_st = {ratio_pf_st}; c = {S_at_stated}; required beta >= {soft_beta_needed_stated}; "
         f"at E = 1, q_u = 0: beta >= {needed_E1} (i.e. up to 24/eps when Sigma_A ~ T)",
         "derived symbolically (sympy simplify)"))
-    out.append(A.Finding(
-        "fedsgm.mode", "mode", ("fedsgm.thm1", "fedsgm.thm2", "fedsgm.thm6", "fedsgm.thm7"), A.DISCREPANCY,
-        "The theorems are stated deterministically ('A is nonempty ... w_bar is an eps-solution'), but with "
-        "compression the proofs take expectations over the compressors round by round, so they bound "
-        "E[S_T] only; the sets A, B and w_bar are random and the deterministic conclusion does not follow. "
-        "The suite checks the stated (deterministic) mode on every compressed run and reports E[S_T] "
-        "separately (Monte Carlo).",
-        "proof of Theorem 6: 'Taking the expectation with respect to the compression operator ... we get (5)'; "
-        "statement of Theorem 6 has no expectation qualifier", "reading of statement vs proof"))
-    out.append(A.Finding(
-        "fedsgm.thm7.assumptions", "hypotheses", ("fedsgm.thm7",), A.DISCREPANCY,
-        "Theorem 7 is stated 'under Assumption 1' only, but its proof uses Lemma 3, i.e. Assumption 2 "
-        "(unbiased compression with variance q).", "Theorem 7 statement vs 'using Lemmas 3' in its proof",
-        "reading of statement vs proof"))
+    out += _mode_and_assumption_findings()
+    return out
+
+
+#: Theorem 7 as printed: "Under Assumption 1 ..." (Appendix A.3), and its proof: "using Lemmas 3 ..."
+THM7_STATED_ASSUMPTIONS = ("Assumption 1",)
+THM7_PROOF_USES = ("fedsgm.lemma3",)
+
+
+def _mode_gap_theorems() -> tuple[str, ...]:
+    """The theorems stated deterministically that involve compression (q_u among their symbols) while the summed
+    inequality their proofs rest on, (S), holds only in expectation over the compressors: computed from the encoded
+    claims' modes and symbols."""
+    from . import fedsgm as B
+    if B.S_summed.mode is not Mode.EXPECTATION or q not in B.S_summed.domains:
+        return ()
+    return tuple(c.id for c in B.THEOREMS if c.mode is Mode.DETERMINISTIC and q in c.domains)
+
+
+def _assumptions_used(claim) -> set[str]:
+    """The assumptions a claim's encoded proof steps name ("Assumption k" in a step label)."""
+    import re
+    return {m for label, _ in claim.steps for m in re.findall(r"Assumption \d+", label)}
+
+
+def _mode_and_assumption_findings() -> list:
+    """fedsgm.mode and fedsgm.thm7.assumptions, each present only when its computation finds the discrepancy."""
+    from . import audit as A
+    from . import fedsgm as B
+    out = []
+    gap = _mode_gap_theorems()
+    if gap:
+        out.append(A.Finding(
+            "fedsgm.mode", "mode", gap, A.DISCREPANCY,
+            f"{', '.join(gap)} are stated deterministically ('A is nonempty ... w_bar is an eps-solution'), but "
+            f"with compression the proofs rest on (S), which is in {B.S_summed.mode.value} over the compressors "
+            "(round by round), so they bound E[S_T] only; the sets A, B and w_bar are random and the deterministic "
+            "conclusion does not follow. The suite checks the stated (deterministic) mode on every compressed run "
+            "and reports E[S_T] separately (Monte Carlo).",
+            "proof of Theorem 6: 'Taking the expectation with respect to the compression operator ... we get (5)'; "
+            f"encoded modes: {', '.join(f'{c} {B.claim(c).mode.value}' for c in gap)}, fedsgm.S_summed "
+            f"{B.S_summed.mode.value}", "encoded modes of the statements and of (S)"))
+    claims = {c.id: c for c in B.CLAIMS}
+    needed = set().union(*(_assumptions_used(claims[c]) for c in THM7_PROOF_USES))
+    missing = sorted(needed - set(THM7_STATED_ASSUMPTIONS))
+    if missing:
+        out.append(A.Finding(
+            "fedsgm.thm7.assumptions", "hypotheses", ("fedsgm.thm7",), A.DISCREPANCY,
+            f"Theorem 7 is stated 'under {', '.join(THM7_STATED_ASSUMPTIONS)}' only, but its proof uses "
+            f"{', '.join(THM7_PROOF_USES)}, whose steps need {', '.join(missing)} (unbiased compression with "
+            "variance q).", "Theorem 7 statement vs 'using Lemmas 3' in its proof; assumptions named by the encoded "
+            f"steps of {', '.join(THM7_PROOF_USES)}: {', '.join(sorted(needed))}",
+            "the statement's assumptions vs those the encoded proof steps name"))
     return out
 
 

@@ -168,9 +168,9 @@ def counts(verdicts: Sequence[ClaimVerdict]) -> dict[str, int]:
 #: (they bear on the figure that uses them), so they are not evidence about the claim.
 DISCREPANCY_BEARING = {"statement-vs-proof": Bearing.GAP, "hypotheses": Bearing.GAP, "mode": Bearing.GAP,
                        "stated-rate": Bearing.GAP, "instance": Bearing.VIOLATES}
-#: kinds of finding that judge an experiment's settings, whatever their verdict: evidence about the figure, not about
-#: the claim's truth
-NOT_ABOUT_THE_CLAIM = frozenset({"experiment-settings"})
+#: kinds of finding that bear on no claim's truth, whatever their verdict: an experiment's settings (evidence about
+#: the figure) and the wording of a statement (a typo that changes no mathematics)
+NOT_ABOUT_THE_CLAIM = frozenset({"experiment-settings", "wording"})
 FINDING_BEARING = {"consistent": Bearing.SUPPORTS, "not checkable": Bearing.NOT_CHECKABLE}
 
 

@@ -299,3 +299,18 @@ def test_audit_soft_eps_counterexample_is_genuine(findings):
     for e in range(1, 5):
         assert (B.Gamma_stated - 4 * B.Gamma_proof).subs({E: e, q: 0, n: 1}) < 0
     assert (B.Gamma_stated - 4 * B.Gamma_proof).subs({E: 5, q: 0, n: 1}) > 0
+
+
+def test_the_mode_and_assumption_findings_exist_only_when_their_computation_says_so(monkeypatch):
+    """fedsgm.mode needs a deterministic compressed theorem over an in-expectation (S); fedsgm.thm7.assumptions needs
+    an assumption the proof's lemma names that the statement does not: each disappears when its gate is false."""
+    import dataclasses
+
+    from bounds import fedsgm as B
+    from bounds import fedsgm_findings as F
+    from bounds.core import Mode
+    ids = {f.id for f in F._mode_and_assumption_findings()}
+    assert ids == {"fedsgm.mode", "fedsgm.thm7.assumptions"}
+    monkeypatch.setattr(B, "S_summed", dataclasses.replace(B.S_summed, mode=Mode.DETERMINISTIC))
+    monkeypatch.setattr(F, "THM7_STATED_ASSUMPTIONS", ("Assumption 1", "Assumption 2"))
+    assert F._mode_and_assumption_findings() == []

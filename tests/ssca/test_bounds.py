@@ -294,8 +294,10 @@ def test_audit_findings():
     assert sw.verdict == DISCREPANCY and sw.kind == "statement-vs-proof"
     assert fs["ssca.a_bar_sign"].verdict == DISCREPANCY and "2*ce" in fs["ssca.a_bar_sign"].evidence
     assert fs["ssca.thm4.problem_reference"].verdict == DISCREPANCY
-    for k in ("ssca.section_v.assumption_2_4", "ssca.section_v.compactness", "ssca.section_v.penalty_sequence"):
+    for k in ("ssca.section_v.assumption_2_4", "ssca.section_v.compactness"):
         assert fs[k].kind == "hypotheses" and fs[k].verdict == DISCREPANCY
+    assert fs["ssca.section_v.penalty_sequence"].kind == "experiment-settings"   # about Section VI's runs
+    assert fs["ssca.thm4.problem_reference"].kind == "wording"
     assert "= 0" in fs["ssca.section_v.compactness"].evidence
     assert fs["ssca.theorems.asymptotic"].verdict == NOT_CHECKABLE
     assert fs["ssca.lemma1.derivation"].verdict == CONSISTENT and fs["ssca.thm5.algebra"].verdict == CONSISTENT
@@ -318,3 +320,18 @@ def test_the_step_size_finding_words_follow_the_decided_conditions():
     decided = F.section_vi_step_sizes()
     assert finding.summary == F._step_size_summary(decided)
     assert (finding.verdict == "discrepancy") == any(not v.holds6 or not v.holds4 for v in decided)
+
+
+def test_the_penalty_and_problem_reference_findings_are_gated(monkeypatch):
+    """Each exists only while its comparison finds the discrepancy, and neither bears on a theorem's verdict: one
+    judges Section VI's settings, the other a typo."""
+    from bounds import ssca_findings as F
+    from repro.verdicts import from_findings
+
+    def ids():
+        return {f.id for f in F.audit_findings()} & {"ssca.section_v.penalty_sequence", "ssca.thm4.problem_reference"}
+    found = [f for f in F.audit_findings() if f.id in ids()]
+    assert len(found) == 2 and not from_findings(found, ["ssca.thm2", "ssca.thm4"])
+    monkeypatch.setattr(F, "SECTION_VI_PENALTIES", (1e3, 1e4, 1e5))
+    monkeypatch.setattr(F, "THM4_CONSTRAINT_PROBLEM", 8)
+    assert ids() == set()
