@@ -34,6 +34,19 @@ from .fedclup import (
 _UNPROVEN = "sampled-no-counterexample"
 
 
+#: the server-step branch of the authors' code, as written (FedCLUP's public implementation)
+AUTHORS_SERVER_BRANCH = 'args.method == "FedAvg" or "LocalTrain"'
+
+
+def _fedprox_server_step_runs() -> bool:
+    """Whether the authors' branch lets a FedProx run reach its own aggregation: the quoted condition, evaluated with
+    method = 'FedProx' (a fixed expression of this module, evaluated on a namespace holding only ``args``)."""
+    from types import SimpleNamespace
+    takes_averaging_branch = eval(compile(AUTHORS_SERVER_BRANCH, "<authors' code>", "eval"),  # noqa: S307
+                                  {"__builtins__": {}}, {"args": SimpleNamespace(method="FedProx")})
+    return not takes_averaging_branch
+
+
 def _box(expr: sp.Expr) -> dict:
     """Sampling box for :func:`sample_nonnegative` from the symbols' assumptions."""
     out = {}
@@ -714,13 +727,15 @@ def settings_findings(settings: dict) -> list:
         f"{(rk['q'] ** K_v if 0 <= rk['q'] else float('nan')):.4g}; mu_F = {rk['mu_F']:.4g}, L_F = {rk['L_F']:.4g}, "
         f"theta = {rk['theta']:.4g}", "numeric"))
     passed = 1 / lam_v + 1 / Lu
-    out.append(A.Finding(
-        f"fedclup.settings.{fig}.server_step", "experiment-settings", ("fedclup.eq12", "fedclup.cor2.explicit"),
-        A.DISCREPANCY,
-        f"{fig}: the code passes gamma = 1/lam + 1/L = {passed:.6g} (= 1/L_F with L = {Lu}) but never applies it: "
-        "the server averages all stored client models, which is (12) with gamma = 1/lam = "
-        f"{1 / lam_v:.6g}; the executed algorithm differs from the described one"
-        + (f"; the passed gamma would also exceed 1/L_F(L_data) = {1 / lam_v + 1 / Ld:.6g}" if Ld > Lu else "") + ".",
-        "The authors' code, server step: the branch `args.method == \"FedAvg\" or \"LocalTrain\"` is always true, so the FedProx "
-        "aggregation() with lr_global = gamma is not executed", "reading of the authors' code"))
+    if not _fedprox_server_step_runs():
+        out.append(A.Finding(
+            f"fedclup.settings.{fig}.server_step", "experiment-settings", ("fedclup.eq12", "fedclup.cor2.explicit"),
+            A.DISCREPANCY,
+            f"{fig}: the code passes gamma = 1/lam + 1/L = {passed:.6g} (= 1/L_F with L = {Lu}) but never applies it: "
+            "the server averages all stored client models, which is (12) with gamma = 1/lam = "
+            f"{1 / lam_v:.6g}; the executed algorithm differs from the described one"
+            + (f"; the passed gamma would also exceed 1/L_F(L_data) = {1 / lam_v + 1 / Ld:.6g}" if Ld > Lu else "") + ".",
+            f"The authors' code, server step: the branch `{AUTHORS_SERVER_BRANCH}` evaluates to true for "
+            "method = 'FedProx', so the FedProx aggregation() "
+            "with lr_global = gamma is not executed", "the authors' branch condition evaluated for method = 'FedProx'"))
     return out

@@ -32,6 +32,10 @@ from .pcfedavg import (
 )
 
 
+#: Lemma 4.5: "Let v = T_{r+1} - 1, for any r >= 1"; (P4.7-a) sums sum_{t=1}^{r} over rounds t - 1 = 0, 1, ...
+LEMMA45_STATED_FROM_ROUND, LEMMA45_USED_FROM_ROUND = 1, 0
+
+
 _BY_NAME = {str(s): s for s in (m, n, L_f, sigma, sigma_i, rho, gamma, H, R, K, nu, M, Q, D, eps)}
 
 
@@ -973,13 +977,15 @@ def _findings_e_to_h(rng) -> list:
         f"(grad G_rho(x*_rho) = {inst['grad_G_rho_at_x_star_rho']}); (1/m) sum_i ||grad G_(i,rho)(x*_rho)||^2 = "
         f"{inst['mean_sq_grad_G_at_x_star_rho']} > M = {inst['M']}", "exact (sympy, enumerated active patterns)"))
     # ---- f
-    out.append(A.Finding(
-        "pcfedavg.f.lemma4.5.range", "hypotheses", ("pcfedavg.lemma4.5", "pcfedavg.prop4.7"), A.DISCREPANCY,
-        "Lemma 4.5 is stated 'for any r >= 1' but (P4.7-a) applies it to every round, r = 0 included. The proof "
-        "only uses the common start x_{i,T_r} of the round, which line 3 of Algorithm 1 also provides at r = 0, so "
-        "the argument covers r = 0; the statement's range is narrower than its use.",
-        "Lemma 4.5: 'Let v = T_{r+1} - 1, for any r >= 1'; (P4.7-a): sum_{t=1}^{r} sum_{k=T_{t-1}}^{T_t - 1} "
-        "(first round t = 1 is r = 0)", "reading of statement vs proof"))
+    if LEMMA45_USED_FROM_ROUND < LEMMA45_STATED_FROM_ROUND:
+        out.append(A.Finding(
+            "pcfedavg.f.lemma4.5.range", "wording", ("pcfedavg.lemma4.5", "pcfedavg.prop4.7"), A.DISCREPANCY,
+            f"Lemma 4.5 is stated 'for any r >= {LEMMA45_STATED_FROM_ROUND}' but (P4.7-a) applies it from r = "
+            f"{LEMMA45_USED_FROM_ROUND}. The proof only uses the common start x_(i,T_r) of the round, which line 3 of "
+            "Algorithm 1 also provides at r = 0, so the argument covers r = 0; the statement's range is narrower than "
+            "its use (wording: it bears on no verdict).",
+            "Lemma 4.5: 'Let v = T_{r+1} - 1, for any r >= 1'; (P4.7-a): sum_{t=1}^{r} sum_{k=T_{t-1}}^{T_t - 1} "
+            "(first round t = 1 is r = 0)", "the stated range of r vs the first round (P4.7-a) sums over"))
     step_a = [s for s in _proof_steps() if s["step"] == "(L4.5-a)"][0]
     step_b = [s for s in _proof_steps() if s["step"] == "(L4.5-b)"][0]
     out.append(A.Finding(

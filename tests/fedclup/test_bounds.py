@@ -633,3 +633,12 @@ def test_import_is_fast():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]))
     assert float(out.stdout.strip()) < 2.0
+
+
+def test_the_server_step_finding_evaluates_the_authors_branch(monkeypatch):
+    """The finding exists because the quoted branch condition is true for a FedProx run (a non-empty string is
+    truthy); with the condition the authors presumably meant, FedProx reaches its aggregation and the finding goes."""
+    from bounds import fedclup_findings as F
+    assert F._fedprox_server_step_runs() is False
+    monkeypatch.setattr(F, "AUTHORS_SERVER_BRANCH", 'args.method in ("FedAvg", "LocalTrain")')
+    assert F._fedprox_server_step_runs() is True

@@ -631,3 +631,15 @@ def test_import_is_fast():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]))
     assert float(out.stdout.strip()) < 2.0
+
+
+def test_the_lemma45_range_finding_is_gated_and_bears_on_no_verdict(monkeypatch):
+    from bounds import pcfedavg_findings as F
+    from repro.verdicts import from_findings
+
+    def found():
+        return [f for f in F.audit_findings() if f.id == "pcfedavg.f.lemma4.5.range"]
+    assert len(found()) == 1 and found()[0].kind == "wording"
+    assert not from_findings(found(), ["pcfedavg.lemma4.5", "pcfedavg.prop4.7"])
+    monkeypatch.setattr(F, "LEMMA45_USED_FROM_ROUND", 1)
+    assert found() == []
