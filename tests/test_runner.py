@@ -333,12 +333,19 @@ def test_failed_write_leaves_nothing_behind(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------- resume after interruption
 
+def _executing(dask_worker) -> int:
+    """Tasks a worker's threads are running, cancelled ones included (run on each worker by ``Client.run``)."""
+    return dask_worker.state.executing_count
+
+
 def _wait_until_idle(cluster, timeout: float = 30.0) -> None:
-    """Until no worker of the dask cluster is processing a task (or ``timeout`` seconds)."""
+    """Until no task is processing on the scheduler's side and no worker thread is still running one (a cancelled task
+    leaves the scheduler's view at once but runs to its end on the worker), or ``timeout`` seconds."""
     import distributed
     with distributed.Client(cluster) as client:
         deadline = time.time() + timeout
-        while any(client.processing().values()) and time.time() < deadline:
+        while time.time() < deadline and (any(client.processing().values())
+                                          or any(client.run(_executing).values())):
             time.sleep(0.05)
 
 
