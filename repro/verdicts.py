@@ -25,6 +25,8 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
+from bounds.core import Mode
+
 
 class Verdict(str, enum.Enum):
     HOLDS = "holds"
@@ -212,4 +214,20 @@ def from_checks(claim: str, source: str, *, checks: int, failed: int, inconclusi
     if passed > 0 and not failed:
         out.append(Evidence(claim, source, Bearing.SUPPORTS, f"{passed} checks, none violated", passed, worst))
     return out
-__all__ = ["Verdict", "Bearing", "Evidence", "ClaimVerdict", "roll_up", "from_findings", "from_checks", "verdict_table", "counts"]
+
+#: why no finite run can decide a claim stated in these modes
+UNDECIDABLE_MODES = {
+    Mode.ORDER: "an order (O(.)) statement: no finite run decides it (its constants and limit are not fixed)",
+    Mode.ALMOST_SURE_LIMIT: "an almost-sure limit: no finite run confirms or refutes it",
+}
+
+
+def from_modes(claims, decided: Iterable[str] = ()) -> list[Evidence]:
+    """``not checkable`` evidence, computed from the mode, for every claim whose mode no finite run can decide
+    (:data:`UNDECIDABLE_MODES`) and that is not in ``decided`` (claims a symbolic check already decides)."""
+    decided = set(decided)
+    return [Evidence(c.id, f"mode ({c.mode.value})", Bearing.NOT_CHECKABLE, UNDECIDABLE_MODES[c.mode])
+            for c in claims if c.mode in UNDECIDABLE_MODES and c.id not in decided]
+
+
+__all__ = ["Verdict", "Bearing", "Evidence", "ClaimVerdict", "roll_up", "from_findings", "from_checks", "from_modes", "UNDECIDABLE_MODES", "verdict_table", "counts"]

@@ -16,14 +16,15 @@ import numpy as np
 from bounds import fedclup as BC
 from bounds import fedclup_findings as BF
 from bounds.audit import DISCREPANCY, Finding
-from bounds.core import Mode
 from repro.tables import findings_table, fmt, markdown_table, select_results
 from repro.papers.fedclup.experiments import EXPERIMENTS
 from repro.papers.fedclup.problems import synthetic as SYN
 from repro.papers.fedclup.runs import logistic as logi
 from repro.papers.fedclup.runs import mnist as mn
 from repro.papers.fedclup.summaries import grouped, method_label, minimax_fits, noise_ball_fits
-from repro.verdicts import Bearing, ClaimVerdict, Evidence, from_checks, from_findings, roll_up
+from repro.verdicts import (
+    UNDECIDABLE_MODES, Bearing, ClaimVerdict, Evidence, from_checks, from_findings, from_modes, roll_up,
+)
 
 NOT_REPRODUCED = (
     ("Figures 7, 8", "content and settings not recovered from the paper copy"),
@@ -73,10 +74,6 @@ CHECKED_EXPERIMENTS = ("fedclup.statistical", "fedclup.theorem2", "fedclup.stoch
 
 #: Modes no finite computation can decide, and why (the evidence a claim in that mode gets when nothing symbolic
 #: decides it, and the bearing of an order-level fit on it).
-UNDECIDABLE_MODES = {
-    Mode.ORDER: "an O(.) statement: finite runs cannot decide it (its constants and the limit are not fixed)",
-    Mode.ALMOST_SURE_LIMIT: "an almost-sure limit: a finite run can neither confirm nor refute it",
-}
 
 #: Derived proof steps (rows of bounds.fedclup_findings.derived_checks(), by the prefix of their item) -> the
 #: claim whose derivation they are (the labels (i)-(vii) of that module).
@@ -235,14 +232,12 @@ def evidence(results) -> list[Evidence]:
     findings (by kind, :func:`repro.verdicts.from_findings`), the order-level fits, and, for a claim in an
     undecidable mode that nothing symbolic decides, why it cannot be checked."""
     ids = [c.id for c in BC.CLAIMS]
-    # An experiment's settings bear on the figure that uses them, not on a claim (DISCREPANCY_BEARING maps a
-    # settings discrepancy to no evidence): a settings finding that is consistent is no support either.
-    findings = [f for f in list(symbolic_findings()) + settings_findings(results) if f.kind != "experiment-settings"]
+    # settings findings bear on the figures, not on a claim: from_findings leaves them out (NOT_ABOUT_THE_CLAIM)
+    findings = list(symbolic_findings()) + settings_findings(results)
     out = (_check_evidence(_run_checks(_theory_runs(results))) + _proof_step_evidence() + from_findings(findings, ids)
            + _fit_evidence(results))
     decided = {e.claim for e in out if e.bearing in (Bearing.SUPPORTS, Bearing.GAP, Bearing.VIOLATES)}
-    out += [Evidence(c.id, "mode", Bearing.NOT_CHECKABLE, UNDECIDABLE_MODES[c.mode]) for c in BC.CLAIMS
-            if c.mode in UNDECIDABLE_MODES and c.id not in decided]
+    out += from_modes(BC.CLAIMS, decided)
     return out
 
 

@@ -30,13 +30,14 @@ import numpy as np
 from bounds import fedsgm as B
 from bounds import fedsgm_findings as BF
 
-from bounds.core import Mode
 
 from repro.papers.fedsgm.runs.theorems import (CONSTANTS, FAMILIES, FIGURE1_DEFAULTS, FIGURE1_VARIANTS,
                                                neyman_pearson_problem)
 from repro.papers.fedsgm.summaries import violations
 from repro.tables import findings_table, markdown_table, select_results
-from repro.verdicts import Bearing, ClaimVerdict, Evidence, from_checks, from_findings, roll_up
+from repro.verdicts import (
+    Bearing, ClaimVerdict, Evidence, from_checks, from_findings, from_modes, roll_up,
+)
 
 AUDIT_EXPERIMENTS = ("fedsgm.theory", "fedsgm.montecarlo", "fedsgm.adversarial", "fedsgm.figure1")
 
@@ -433,27 +434,16 @@ def _findings() -> list:
 
 # ---------------------------------------------------------------------------- evidence and verdicts
 #: why a claim of this mode cannot be decided by finite runs (used only when nothing symbolic checks it)
-UNDECIDABLE_MODES = {
-    Mode.ALMOST_SURE_LIMIT: "an almost-sure limit of the iterates: no finite run confirms or refutes it",
-    Mode.ORDER: "an order (O(.)) statement: no finite run decides it, and no symbolic check of it is encoded",
-}
-
-
 def _mode_evidence(symbolic_evidence: list[Evidence]) -> list[Evidence]:
     """``not checkable`` evidence for every claim whose mode no finite run can decide and that no symbolic finding
-    decides either (computed from the claim's mode)."""
-    symbolic = {e.claim for e in symbolic_evidence if e.bearing is not Bearing.NOT_CHECKABLE}
-    out = []
-    for c in B.CLAIMS:
-        if c.mode is Mode.ALMOST_SURE_LIMIT or (c.mode in UNDECIDABLE_MODES and c.id not in symbolic):
-            out.append(Evidence(c.id, f"mode ({c.mode.value})", Bearing.NOT_CHECKABLE, UNDECIDABLE_MODES[c.mode]))
-    return out
+    decides either (:func:`repro.verdicts.from_modes`)."""
+    return from_modes(B.CLAIMS, {e.claim for e in symbolic_evidence if e.bearing is not Bearing.NOT_CHECKABLE})
 
 
 def symbolic_evidence(findings) -> list[Evidence]:
-    """The findings' evidence about the claims (:func:`repro.verdicts.from_findings`); the experiment-settings
-    findings are about Figure 1's settings, not about a claim's truth, and are left out."""
-    return from_findings([f for f in findings if f.kind != "experiment-settings"], CLAIM_IDS)
+    """The findings' evidence about the claims (:func:`repro.verdicts.from_findings`, which leaves out the
+    experiment-settings findings: they are about Figure 1's settings, not about a claim's truth)."""
+    return from_findings(findings, CLAIM_IDS)
 
 
 def evidence(results: dict, findings=None) -> list[Evidence]:

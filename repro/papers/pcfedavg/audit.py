@@ -34,9 +34,10 @@ import numpy as np
 from bounds import pcfedavg as B
 from bounds import pcfedavg_findings as BF
 from bounds.audit import DISCREPANCY, Finding
-from bounds.core import Mode
 from repro.tables import findings_table, fmt, markdown_table, select_results
-from repro.verdicts import Bearing, ClaimVerdict, Evidence, from_checks, from_findings, roll_up
+from repro.verdicts import (
+    UNDECIDABLE_MODES, Bearing, ClaimVerdict, Evidence, from_checks, from_findings, from_modes, roll_up,
+)
 from repro.papers.pcfedavg.checks import THEORY_CLAIM_IDS
 from repro.papers.pcfedavg.runs import data as data_exp
 from repro.papers.pcfedavg.summaries import DATASET_LABELS, METHOD_LABELS, k_free_term, one_active_runs, rate_fits
@@ -90,9 +91,6 @@ SHARED_STEPS = {"pcfedavg.prop4.8": {"(P4.8-a)": _PROP48_ALL, "(P4.8-b)": _PROP4
 SHARED_DEFAULT = {"pcfedavg.prop4.8": _PROP48_PENALTY,
                   "pcfedavg.thm3.4": ("pcfedavg.thm3.4.i", "pcfedavg.thm3.4.ii", "pcfedavg.thm3.4.iii")}
 #: modes no finite computation decides: order statements (R = O(.)) and almost-sure limits
-UNDECIDABLE_MODES = {Mode.ORDER: "an order statement R = O(.) is about how a bound scales, not a value a finite run "
-                                 "can check", Mode.ALMOST_SURE_LIMIT: "an almost-sure limit is not decided by "
-                                                                      "finite runs"}
 #: a deterministic one-active run within this relative distance of its bound is inconclusive (solver precision)
 ONE_ACTIVE_TOL = 1e-9
 
@@ -236,16 +234,10 @@ def claim_evidence(results) -> list[Evidence]:
     """All the evidence the audit computes, one :class:`Evidence` per (source, claim)."""
     ids = [c.id for c in B.CLAIMS]
     adversarial = results.get("pcfedavg.adversarial", [])
-    symbolic = _step_evidence() + from_findings([f for f in symbolic_findings()
-                                                 if f.kind != "experiment-settings"], ids)
+    symbolic = _step_evidence() + from_findings(symbolic_findings(), ids)
     evidence = (_theory_evidence(results.get("pcfedavg.theory", [])) + _search_evidence(adversarial)
                 + _one_active_evidence(adversarial) + symbolic + _rate_evidence(results.get("pcfedavg.rates", [])))
-    symbolic = {e.claim for e in symbolic}
-    for c in B.CLAIMS:
-        if c.mode in UNDECIDABLE_MODES and c.id not in symbolic:
-            evidence.append(Evidence(c.id, "mode", Bearing.NOT_CHECKABLE,
-                                     f"{UNDECIDABLE_MODES[c.mode]}, and no symbolic check covers it"))
-    return evidence
+    return evidence + from_modes(B.CLAIMS, {e.claim for e in symbolic})
 
 
 def verdicts(results) -> list[ClaimVerdict]:

@@ -23,7 +23,7 @@ Evidence and its bearing (:func:`evidence`):
   recursions, the sign of (32) and Theorem 5's algebra fold their proof-step rows into one finding each: a step
   that does not follow makes the finding a discrepancy, hence a gap) via :func:`repro.verdicts.from_findings`
   (experiment-settings findings bear on the figures, not on a claim);
-* a claim whose mode no finite run can decide (:data:`UNDECIDABLE_MODES`: almost-sure limits, order statements)
+* a claim whose mode no finite run can decide (:data:`repro.verdicts.UNDECIDABLE_MODES`: almost-sure limits, order statements)
   gets ``not checkable`` evidence from its mode, and, where ``ssca.convergence`` logs the quantities its proof says
   vanish, the trend on the runs inside its step-size hypotheses (also ``not checkable``: a trend decides no limit).
 """
@@ -35,7 +35,6 @@ import numpy as np
 
 from bounds import ssca as B
 from bounds import ssca_findings as BF
-from bounds.core import Mode
 from repro.tables import findings_table, fmt, markdown_table
 from repro.papers.ssca import checks as V
 from repro.papers.ssca.algorithms import ssca as alg
@@ -44,7 +43,9 @@ from repro.papers.ssca.runs import convergence as conv
 from repro.papers.ssca.runs import mnist as mn
 from repro.papers.ssca.summaries import final, mean_at
 from repro.tables import select_results
-from repro.verdicts import Bearing, ClaimVerdict, Evidence, from_checks, from_findings, roll_up
+from repro.verdicts import (
+    Bearing, ClaimVerdict, Evidence, from_checks, from_findings, from_modes, roll_up,
+)
 from repro.verify import check_claims, check_relation
 
 AUDIT_EXPERIMENTS = tuple(e.name for e in EXPERIMENTS)
@@ -76,10 +77,6 @@ DEPENDS_ON: dict[str, tuple[str, ...]] = {
 }
 
 #: The modes no finite run can decide, and why (the not-checkable evidence of a claim is computed from its mode).
-UNDECIDABLE_MODES = {
-    Mode.ALMOST_SURE_LIMIT: "an almost-sure statement about limit points: no finite run can confirm or refute it",
-    Mode.ORDER: "an order statement (constants unspecified): no finite run can confirm or refute it",
-}
 
 #: Tolerances of the per-run checks. Closed forms: the relative accuracy of the cvxpy reference (the tests compare
 #: the closed forms with cvxpy to the same 1e-6); a difference above float rounding but within it is inconclusive.
@@ -239,8 +236,7 @@ def _theorem5_evidence(t5_runs) -> list[Evidence]:
 
 def _mode_evidence() -> list[Evidence]:
     """``not checkable`` evidence for every claim whose mode no finite run can decide."""
-    return [Evidence(c.id, f"mode: {c.mode.value}", Bearing.NOT_CHECKABLE, UNDECIDABLE_MODES[c.mode])
-            for c in B.CLAIMS if c.mode in UNDECIDABLE_MODES]
+    return from_modes(B.CLAIMS)
 
 
 def _trend_evidence(conv_runs) -> list[Evidence]:
