@@ -5,12 +5,22 @@ A :class:`Finding` records one such comparison with its verdict and evidence (a 
 expression, a counterexample, or numbers). The paper findings modules build their findings with
 these helpers (``bounds.<paper>_findings.audit_findings``); ``repro.report`` adds the empirical
 evidence.
+
+Findings are computed, never typed: every function that builds a :class:`Finding` is a *producer*
+(decorated with :func:`producer`), and every finding it returns carries its :class:`Gate` -- the producer
+bound to the same arguments -- so that anyone can re-run the computation that decided it
+(``finding.gate()``) and see the same finding come back, or none. A producer returns a finding only
+when its computation says so (a discrepancy that is not found is not reported), or returns a finding
+whose verdict is an expression of what it computed. ``tests/test_findings.py`` re-runs every gate and
+checks statically that no verdict constant is used outside a condition of a producer.
 """
 from __future__ import annotations
 
+import copy
+import functools
 import itertools
-from dataclasses import dataclass
-from typing import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Callable, Mapping
 
 import numpy as np
 import sympy as sp
@@ -33,9 +43,65 @@ class Finding:
     summary: str
     evidence: str
     method: str = ""          # proven symbolically / refuted by counterexample / sampled / numeric
+    gate: "Gate | None" = field(default=None, compare=False, repr=False)   # the computation that decided it
 
     def as_dict(self) -> dict:
-        return dict(self.__dict__) | {"claims": list(self.claims)}
+        out = {k: v for k, v in self.__dict__.items() if k != "gate"}
+        return out | {"claims": list(self.claims), "computed_by": self.gate.name if self.gate else None}
+
+
+class Gate:
+    """A finding producer bound to its arguments: calling it re-runs the computation and returns the findings it
+    decides now (a list, possibly empty). A ``numpy.random.Generator`` argument is copied as it was before the first
+    call, and copied again for every re-run, so a re-run draws the same numbers."""
+
+    def __init__(self, fn: Callable, args: tuple, kwargs: dict):
+        self.fn, self._args, self._kwargs = fn, _snapshot(args), _snapshot(kwargs)
+
+    @property
+    def name(self) -> str:
+        return f"{self.fn.__module__}.{self.fn.__qualname__}"
+
+    def __call__(self) -> list[Finding]:
+        return _as_list(self.fn(*_snapshot(self._args), **_snapshot(self._kwargs)), self)
+
+    def __repr__(self) -> str:
+        return f"Gate({self.name})"
+
+
+def _snapshot(values):
+    """``values`` with every generator deep-copied (its state frozen); other arguments are shared."""
+    if isinstance(values, dict):
+        return {k: copy.deepcopy(v) if isinstance(v, np.random.Generator) else v for k, v in values.items()}
+    return tuple(copy.deepcopy(v) if isinstance(v, np.random.Generator) else v for v in values)
+
+
+def _as_list(result, gate: Gate) -> list[Finding]:
+    """A producer's result (a finding, a list of findings or None) as a list, each finding stamped with ``gate``
+    unless an inner producer already stamped it (the innermost computation is the finest gate)."""
+    items = [] if result is None else [result] if isinstance(result, Finding) else list(result)
+    bad = [type(f).__name__ for f in items if not isinstance(f, Finding)]
+    if bad:
+        raise TypeError(f"finding producer {gate.name} returned {', '.join(bad)}, not Finding")
+    return [f if f.gate is not None else replace(f, gate=gate) for f in items]
+
+
+def producer(fn: Callable) -> Callable:
+    """Decorator: ``fn`` computes findings (returns a :class:`Finding`, a list of them, or None). The decorated
+    function returns the same shape, each finding carrying the :class:`Gate` that re-runs ``fn`` on the same
+    arguments."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        gate = Gate(fn, args, kwargs)
+        result = fn(*args, **kwargs)
+        items = _as_list(result, gate)
+        if result is None or isinstance(result, Finding):
+            return items[0] if items else None
+        return items
+
+    wrapper.is_producer = True
+    return wrapper
 
 
 def check_row(item: str, status: str, method: str, evidence: str, **extra) -> dict:
@@ -52,6 +118,7 @@ def _method(result: ProofResult) -> str:
     return result.method
 
 
+@producer
 def dominates(id_: str, claims: tuple[str, ...], larger: sp.Expr, smaller: sp.Expr,
               lower: Mapping[sp.Symbol, object], sampling_domains, rng: np.random.Generator,
               summary_ok: str, summary_bad: str) -> Finding:
@@ -68,6 +135,7 @@ def dominates(id_: str, claims: tuple[str, ...], larger: sp.Expr, smaller: sp.Ex
                    summary_ok if ok else summary_bad, evidence, _method(result))
 
 
+@producer
 def identity(id_: str, claims: tuple[str, ...], lhs: sp.Expr, rhs: sp.Expr, summary: str,
              kind: str = "statement-vs-proof") -> Finding:
     """Finding for a claimed algebraic identity ``lhs == rhs``."""
@@ -77,6 +145,7 @@ def identity(id_: str, claims: tuple[str, ...], lhs: sp.Expr, rhs: sp.Expr, summ
                    _method(result))
 
 
+@producer
 def rate_comparison(id_: str, claims: tuple[str, ...], implied: sp.Expr, quoted: sp.Expr,
                     free, sampling_domains, rng: np.random.Generator) -> Finding:
     """Is the value implied by the general bound O(quoted)? Ratio range implied/quoted sampled over

@@ -29,7 +29,17 @@ def markdown_table(header: list[str], rows: list[list]) -> str:
 
 
 def findings_table(findings) -> str:
-    """The audit's "Symbolic and settings findings" table, one row per :class:`bounds.audit.Finding`."""
-    return markdown_table(["id", "kind", "claims", "verdict", "method", "summary", "evidence"],
-                          [[f.id, f.kind, ", ".join(f.claims), f.verdict, f.method, f.summary, f.evidence]
-                           for f in findings])
+    """The audit's "Symbolic and settings findings" table: one row per :class:`bounds.audit.Finding` whose check
+    did not pass (a consistent finding is support for its claims' verdicts, not a finding), each naming the
+    computation that decided it; then how many checks passed. A finding without its gate is refused."""
+    ungated = [f.id for f in findings if getattr(f, "gate", None) is None]
+    if ungated:
+        raise ValueError(f"findings without the computation that decided them: {', '.join(ungated)}")
+    shown = [f for f in findings if f.verdict != "consistent"]
+    table = markdown_table(["id", "kind", "claims", "verdict", "summary", "evidence", "computed by"],
+                           [[f.id, f.kind, ", ".join(f.claims), f.verdict, f.summary, f.evidence,
+                             f"{f.method}; `{f.gate.fn.__qualname__}`" if f.method else f"`{f.gate.fn.__qualname__}`"]
+                            for f in shown]) if shown else "No symbolic or settings check found a discrepancy."
+    passed = len(findings) - len(shown)
+    return table + (f"\n\n{passed} further symbolic and settings checks passed; they count as support in the "
+                    "verdicts of the claims they name." if passed else "")

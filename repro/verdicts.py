@@ -62,6 +62,19 @@ class Evidence:
 
 
 @dataclass(frozen=True)
+class Statement:
+    """A statement a paper makes about its own figures or tables -- an ordering of methods, a trend, "feasible
+    throughout", "around 4x" -- which gets a verdict like a numbered result. ``id`` reads ``<paper>.<figure>.<what>``;
+    ``location`` is where the paper says it (section, figure or table); ``words`` the paper's exact words;
+    ``experiment`` the experiment whose results test it. A paper's audit lists them in ``STATEMENTS``."""
+
+    id: str
+    location: str
+    words: str
+    experiment: str
+
+
+@dataclass(frozen=True)
 class ClaimVerdict:
     claim: str
     verdict: Verdict
@@ -230,4 +243,4 @@ def from_modes(claims, decided: Iterable[str] = ()) -> list[Evidence]:
             for c in claims if c.mode in UNDECIDABLE_MODES and c.id not in decided]
 
 
-__all__ = ["Verdict", "Bearing", "Evidence", "ClaimVerdict", "roll_up", "from_findings", "from_checks", "from_modes", "UNDECIDABLE_MODES", "verdict_table", "counts"]
+__all__ = ["Verdict", "Bearing", "Evidence", "Statement", "ClaimVerdict", "roll_up", "from_findings", "from_checks", "from_modes", "UNDECIDABLE_MODES", "verdict_table", "counts"]
