@@ -15,16 +15,19 @@ from __future__ import annotations
 import copy
 import functools
 import itertools
+import re
 from typing import Mapping
 
 import numpy as np
 import sympy as sp
 
+from .audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, producer
 from .audit import check_row as _row
-from .core import prove_identity, prove_nonnegative
+from .core import Mode, prove_identity, prove_nonnegative
 from .ssca import (
-    A_sym, D_42, HPRIME_PRINTED, H_PRINTED, OMEGA_40, OMEGA_BAR_9, ROOT_42, U_sym, _D, _require, _tau_p,
-    b_sym, f_hat, nu_sym, section_vi_step_sizes, theta, xi,
+    A_sym, CLAIMS, D_42, HPRIME_PRINTED, H_PRINTED, OMEGA_40, OMEGA_BAR_9, ROOT_42, SECTION_VI_GAMMA_OFFSET,
+    SECTION_VI_TRIPLES, U_sym, _D, _require, _tau_p, b_sym, f_hat, nu_sym, power_law_conditions,
+    section_vi_step_sizes, theta, xi,
 )
 
 __all__ = ["lemma1_checks", "unrolling_checks", "a_bar_sign_check", "thm5_checks", "identity_checks",
@@ -250,8 +253,10 @@ def unrolling_checks(T: int = 3) -> list[dict]:
 
 
 # ============================================================================ 5. sign of (32)
-def a_bar_sign_check() -> dict:
+def a_bar_sign_check(log_q_sign: int = 1) -> dict:
     """Constant term of surrogate (11) for f_1 = ce - U versus the increment of (39) with the printed (32).
+
+    ``log_q_sign`` is the sign (32) puts on sum_l y_l log Q_l (printed: +1); -1 is the sign of (11).
 
     Scalar omega_t (coordinatewise identical). ce = -sum_l y_l log Q_l (> 0), g the batch gradient of ce.
     Literal constant of (11): ce - g omega_t + tau omega_t^2 - U. Printed increment of (39) with (32):
@@ -266,7 +271,7 @@ def a_bar_sign_check() -> dict:
     x = sp.Symbol("omega", real=True)
     surrogate_11 = (ce - U) + g * (x - w) + tau_ * (x - w)**2
     literal_const = sp.expand(surrogate_11).coeff(x, 0) + U          # the part A^(t) tracks (U kept separate in (38))
-    a_bar_32 = -ce + tau_ * w**2                                     # (32): sum y log Q + tau ||omega||^2
+    a_bar_32 = log_q_sign * (-ce) + tau_ * w**2                      # (32): sum y log Q + tau ||omega||^2
     printed_incr = a_bar_32 - g * w                                  # (39) increment: A_bar - <Theta_bar, W>
     diff = sp.simplify(literal_const - printed_incr)
     theta_1 = g - 2 * tau_ * w                                       # (31) with rho_1 = 1
@@ -282,6 +287,7 @@ def a_bar_sign_check() -> dict:
         "printed_increment_39_32": str(sp.expand(printed_incr)),
         "difference": str(diff),
         "difference_is_2ce": ok_diff,
+        "difference_is_zero": prove_identity(diff, 0).proven is True,
         "printed_constraint_at_iterate": str(printed_constraint),
         "literal_constraint_at_iterate": str(literal_constraint),
         "printed_constraint_negative": neg,
@@ -432,78 +438,182 @@ def _ray_evidence() -> dict:
     return {"F": F, "limit": lim, "surrogate_limit": lim_sur}
 
 
-def audit_findings() -> list:
-    """Symbolic audit rows (ids "ssca.*"); the empirical evidence is added elsewhere (repro.report)."""
-    return _printed_formulas() + _section_v_hypotheses() + _derivations_and_modes()
+# ---------------------------------------------------------------------------- the paper's words the findings weigh
+#: Section VI, the experiments' step sizes, and condition (6) of Section III-A that Theorems 1-4 assume.
+STEP_SIZE_WORDS = ("Section VI: 'rho(t) = a1/t^alpha and gamma(t) = a2/t^(alpha+0.05) with a1 = 0.4, 0.6, 0.9, "
+                   "a2 = 0.4, 0.9, 0.9, and alpha = 0.4, 0.3, 0.3'; (6), Section III-A: "
+                   "'sum_(t=1)^oo (gamma(t))^2 < oo'")
+#: Section III-A, the printed surrogate (8) (likewise (12), (18), (23)-(24)).
+SURROGATE_8_WORDS = ("Section III-A: 'Substituting (7) into (3), F_bar(t)_s,0(omega) can be rewritten as: "
+                     "F_bar(t)_s,0(omega) = (f_hat(t)_s,0,1)^T omega + tau ||omega||_2^2, (8)'")
+#: Section V, (32) as printed (the a = f line; the a = s line has the factor 1/B).
+A_BAR_32_WORDS = ("(32), Section V: 'A_bar(t)_a = sum_(n in N(t)) sum_(l in L) y_n,l log(Q_l(omega(t)_a, x_n)) + "
+                  "tau ||omega(t)_a||_2^2, a = f'")
+#: Theorem 4, Section IV-B, as printed.
+THM4_WORDS = ("Theorem 4 (Convergence of Algorithm 4), Section IV-B: '... f_bar_f,m satisfies "
+              "f_bar_f,m(omega, omega, x) = f_f,m(omega, x) and Assumption 2 for all m = 1, ..., M, the constraint "
+              "set of Problem 3 is compact, and the sequence {c_j} satisfies 0 < c_j < c_j+1 and lim_(j->oo) c_j = oo'")
+#: Section V on Algorithms 2 and 4 for (37).
+SECTION_V_WORDS = ("Section V: 'The convergences of Algorithm 2 and Algorithm 4 are guaranteed by Theorem 2 and "
+                   "Theorem 4, respectively, as Assumption 1 and Assumption 2 are satisfied.'")
+#: Theorems 2 and 4 (Sections III-B, IV-B) on the penalties, and Section VI's single penalty.
+PENALTY_WORDS = ("Theorems 2 and 4: 'the sequence {c_j} satisfies 0 < c_j < c_j+1 and lim_(j->oo) c_j = oo'; "
+                 "Section VI: 'tau = 0.1, c = 10^5'")
+#: Theorem 1, Section III-A (Theorems 2-4 and Lemmas 2-3 are worded alike).
+THM1_WORDS = "Theorem 1: 'every limit point of {omega(t)_s} is a KKT point of Problem 1 almost surely'"
 
 
-def _step_size_summary(verdicts) -> str:
-    """What the decided conditions (4) and (6) say about Section VI's three step-size triples, in words computed from
-    the decisions (so a triple that satisfied (6) would be reported as satisfying it)."""
-    fails6 = [v for v in verdicts if not v.holds6]
-    fails4 = [v for v in verdicts if not v.holds4]
-    head = "Section VI's step sizes gamma^(t) = a2/t^(alpha+0.05) "
-    six = (f"violate (6) for {len(fails6)} of {len(verdicts)} triples (sum gamma^2 diverges when 2 (alpha + 0.05) "
-           "<= 1), so Theorems 1-4 do not cover those experiments" if fails6 else
-           f"satisfy (6) for all {len(verdicts)} triples")
-    four = f"; (4) fails for {len(fails4)} of {len(verdicts)}." if fails4 else "; (4) holds for all of them."
-    return head + six + four
-
-
-def _printed_formulas() -> list:
-    """Section VI's step sizes, the surrogate weight, the sign in (32) and Theorem 4's problem reference."""
-    from . import audit as A
-
-    out = []
-    # Section VI step sizes
-    verdicts = section_vi_step_sizes()
-    bad = [v for v in verdicts if not v.holds6 or not v.holds4]
-    ev = "; ".join(f"(a1, a2, alpha) = ({v.a1}, {v.a2}, {v.alpha}), beta = {v.beta}: 2 beta = {2 * v.beta} "
-                   f"{'<=' if 2 * v.beta <= 1 else '>'} 1, failed {list(v.failed)}" for v in verdicts)
-    out.append(A.Finding(
-        "ssca.section_vi.step_sizes", "experiment-settings", ("ssca.thm1", "ssca.thm2", "ssca.thm3", "ssca.thm4"),
-        A.DISCREPANCY if bad else A.CONSISTENT, _step_size_summary(verdicts), ev,
-        "sympy limits/series and the p-series rule (ssca.power_law_conditions)"))
-    # surrogate weight
-    rows = unrolling_checks(3)
-    ok = all(r["status"] == "proven" for r in rows)
-    out.append(A.Finding(
-        "ssca.surrogate_weight", "statement-vs-proof", ("ssca.eq9", "ssca.eq19", "ssca.eq35_36", "ssca.lemma1"),
-        A.DISCREPANCY if ok else A.NOT_CHECKABLE,      # the mismatch is one of the facts the unrolling proves
-        "Printed (8)/(12)/(18)/(23) put tau ||omega||^2, but the recursions (3)/(10)/(13)/(20) started from 0 give "
-        "tau w_t ||omega||^2 with w_t = 1 - prod_(s<=t)(1 - rho_s); linear (and constant) coefficients agree. Hence "
-        "(9)/(19)/(35)/(36)/(38) describe the printed surrogates, and (9) = w_t x (literal minimiser). The two agree "
-        "iff rho_1 = 1 (Section VI: rho_1 = a1 = 0.4, 0.6, 0.9); asymptotically equivalent since w_t -> 1 when "
-        "sum rho = oo.", " | ".join(f"[{r['status']}] {r['item']}" for r in rows),
-        "proven symbolically (unrolled t = 3)" if ok else "partly not proven"))
-    # (32) sign
-    sg = a_bar_sign_check()
-    out.append(A.Finding(
-        "ssca.a_bar_sign", "statement-vs-proof", ("ssca.lemma1", "ssca.thm2", "ssca.thm4"),
-        A.DISCREPANCY if sg["difference_is_2ce"] else A.NOT_CHECKABLE,
-        "(32) adds +sum y log Q = -(batch cross-entropy) to A^(t); the constant term of surrogate (11) for "
-        "f_1 = F - U needs +cross-entropy. " + sg["consequence"],
-        f"literal constant {sg['literal_constant_11']}; printed increment {sg['printed_increment_39_32']}; "
-        f"difference {sg['difference']}; printed constraint at the iterate {sg['printed_constraint_at_iterate']}; "
-        f"literal {sg['literal_constraint_at_iterate']}", "proven symbolically" if sg["status"] == "proven" else
-        "not proven"))
-    # Theorem 4 problem reference
-    if THM4_CONSTRAINT_PROBLEM != ALGORITHM4_PROBLEM:
-        out.append(A.Finding(
-            "ssca.thm4.problem_reference", "wording", ("ssca.thm4",), A.DISCREPANCY,
-            f"Theorem 4 (Algorithm 4, Problem {ALGORITHM4_PROBLEM}) assumes 'the constraint set of Problem "
-            f"{THM4_CONSTRAINT_PROBLEM} is compact'; Problem {ALGORITHM4_PROBLEM} is meant (Appendix B: 'Problem 3 "
-            "(Problem 8)'). A typo, not a mathematical error: it bears on no verdict.",
-            "Theorem 4, Section IV-B: '... and Assumption 2 for all m = 1, ..., M, the constraint set of Problem 3 is "
-            "compact, and the sequence {c_j} satisfies 0 < c_j < c_{j+1} ...'; Algorithm 4 solves Problem 8",
-            "the problem the statement names vs the problem Algorithm 4 solves"))
-    return out
+def _problem_number(words: str, before: str) -> int:
+    """The number of the problem that ``words`` names right after ``before`` (e.g. "constraint set of Problem")."""
+    found = re.search(re.escape(before) + r"\s+(\d+)", words)
+    _require(found is not None, "words", words, f"a sentence naming '{before} <number>'")
+    return int(found.group(1))
 
 
 #: Section VI: "tau = 0.1, c = 10^5" (the penalties its experiments use)
 SECTION_VI_PENALTIES = (1e5,)
-#: Theorem 4 (Section IV-B): "the constraint set of Problem 3 is compact"; Algorithm 4 solves Problem 8
-THM4_CONSTRAINT_PROBLEM, ALGORITHM4_PROBLEM = 3, 8
+#: the problem Theorem 4's compactness hypothesis names (parsed from the quoted words) and the problem Algorithm 4
+#: solves (parsed from the encoded claim ssca.thm4: "... for Algorithm 4 and Problem 8")
+THM4_CONSTRAINT_PROBLEM = _problem_number(THM4_WORDS, "constraint set of Problem")
+ALGORITHM4_PROBLEM = _problem_number(next(c.statement for c in CLAIMS if c.id == "ssca.thm4"), "Algorithm 4 and Problem")
+
+
+def audit_findings() -> list:
+    """Symbolic audit rows (ids "ssca.*"), each computed by a producer whose gate re-runs it; the empirical evidence
+    is added elsewhere (repro.papers.ssca.audit). The module constants are read at call time."""
+    found = [step_size_finding(), surrogate_weight_finding(), a_bar_sign_finding(),
+             problem_reference_finding(THM4_CONSTRAINT_PROBLEM, ALGORITHM4_PROBLEM), assumption_2_4_finding(),
+             compactness_finding(), penalty_sequence_finding(SECTION_VI_PENALTIES), lemma1_finding(),
+             thm5_finding(), asymptotic_mode_finding()]
+    return [f for f in found if f is not None]
+
+
+def _step_size_summary(verdicts, offset=SECTION_VI_GAMMA_OFFSET) -> str:
+    """What the decided conditions (4) and (6) say about Section VI's step-size triples, in words computed from
+    the decisions (so a triple that satisfied (6) would be reported as satisfying it)."""
+    fails6 = [v for v in verdicts if not v.holds6]
+    fails4 = [v for v in verdicts if not v.holds4]
+    head = f"Section VI's step sizes gamma^(t) = a2/t^(alpha+{offset:g}) "
+    six = (f"violate (6) for {len(fails6)} of {len(verdicts)} triples (sum gamma^2 diverges when 2 (alpha + "
+           f"{offset:g}) <= 1)" if fails6 else f"satisfy (6) for all {len(verdicts)} triples")
+    four = f"; (4) fails for {len(fails4)} of {len(verdicts)}" if fails4 else "; (4) holds for all of them"
+    tail = ", so Theorems 1-4 do not cover those experiments." if fails4 or fails6 else "."
+    return head + six + four + tail
+
+
+@producer
+def step_size_finding(triples=SECTION_VI_TRIPLES, offset=SECTION_VI_GAMMA_OFFSET):
+    """(4) and (6) decided exactly (:func:`bounds.ssca.power_law_conditions`) for rho = a1/t^alpha and
+    gamma = a2/t^(alpha + offset) with Section VI's triples (a1, a2, alpha)."""
+    decided = [power_law_conditions(a1, al, a2, sp.Rational(str(al)) + sp.Rational(str(offset)))
+               for a1, a2, al in triples]
+    bad = [v for v in decided if not v.holds6 or not v.holds4]
+    ev = "; ".join(f"(a1, a2, alpha) = ({v.a1}, {v.a2}, {v.alpha}), beta = {v.beta}: 2 beta = {2 * v.beta} "
+                   f"{'<=' if 2 * v.beta <= 1 else '>'} 1, failed {list(v.failed)}" for v in decided)
+    return Finding("ssca.section_vi.step_sizes", "experiment-settings", ("ssca.thm1", "ssca.thm2", "ssca.thm3",
+                                                                         "ssca.thm4"),
+                   DISCREPANCY if bad else CONSISTENT, _step_size_summary(decided, offset),
+                   f"{STEP_SIZE_WORDS}. {ev}", "sympy limits/series and the p-series rule (ssca.power_law_conditions)")
+
+
+def _literal_quadratic(T: int, rho1=None) -> sp.Expr:
+    """The ||omega||^2 coefficient of recursion (3) with surrogate (7), unrolled from 0 for t = T with symbolic
+    rho_1..rho_T (rho_1 fixed to ``rho1`` when given): c_t = (1 - rho_t) c_(t-1) + rho_t tau, c_0 = 0."""
+    rho = list(sp.symbols(f"rho1:{T + 1}", positive=True))
+    if rho1 is not None:
+        rho[0] = sp.nsimplify(rho1)
+    c = sp.Integer(0)
+    for r in rho:
+        c = (1 - r) * c + r * _tau_p
+    return sp.factor(c)
+
+
+@producer
+def surrogate_weight_finding(T: int = 3, rho1=None, section_vi_rho1=tuple(a1 for a1, _, _ in SECTION_VI_TRIPLES)):
+    """Printed (8)/(12)/(18)/(23) (tau ||omega||^2) against the recursion they unroll, at t = T: a finding only when
+    the literal coefficient differs from the printed tau (exactly, at a rational point)."""
+    literal = _literal_quadratic(T, rho1)
+    row = identity_row(f"literal ||omega||^2 coefficient at t = {T} equals the printed tau", literal, _tau_p)
+    if row["status"] == "proven":
+        return None
+    at_vi = "; ".join(f"rho_1 = {a1}: literal - printed = {sp.factor(_literal_quadratic(T, a1) - _tau_p)}"
+                      for a1 in section_vi_rho1)
+    rows = unrolling_checks(T)
+    return Finding(
+        "ssca.surrogate_weight", "statement-vs-proof", ("ssca.eq9", "ssca.eq19", "ssca.eq35_36", "ssca.lemma1"),
+        DISCREPANCY if row["status"] == "refuted" else NOT_CHECKABLE,
+        f"Printed (8)/(12)/(18)/(23) put tau ||omega||^2, but the recursions (3)/(10)/(13)/(20) started from 0 give "
+        f"{literal} ||omega||^2 at t = {T}, i.e. tau w_t with w_t = 1 - prod_(s<=t)(1 - rho_s); linear (and constant) "
+        "coefficients agree. Hence (9)/(19)/(35)/(36)/(38) describe the printed surrogates, and (9) = w_t x (literal "
+        f"minimiser). Section VI's rho_1 = a1 = {', '.join(map(str, section_vi_rho1))}; asymptotically equivalent "
+        "since w_t -> 1 when sum rho = oo.",
+        f"{SURROGATE_8_WORDS}. [{row['status']}] {row['evidence']}; {at_vi} | "
+        + " | ".join(f"[{r['status']}] {r['item']}" for r in rows), row["method"])
+
+
+@producer
+def a_bar_sign_finding(log_q_sign: int = 1):
+    """The constant A^(t) that (32) feeds into (38) against the constant term of surrogate (11) of F - U: a finding
+    only when they differ (:func:`a_bar_sign_check` with (32)'s sign on sum y log Q)."""
+    sg = a_bar_sign_check(log_q_sign)
+    if sg["difference_is_zero"]:
+        return None
+    return Finding(
+        "ssca.a_bar_sign", "statement-vs-proof", ("ssca.lemma1", "ssca.thm2", "ssca.thm4"),
+        DISCREPANCY if sg["status"] == "proven" else NOT_CHECKABLE,
+        "(32) adds +sum y log Q = -(batch cross-entropy) to A^(t); the constant term of surrogate (11) for "
+        "f_1 = F - U needs +cross-entropy. " + sg["consequence"],
+        f"{A_BAR_32_WORDS}. Literal constant {sg['literal_constant_11']}; printed increment "
+        f"{sg['printed_increment_39_32']}; difference {sg['difference']}; printed constraint at the iterate "
+        f"{sg['printed_constraint_at_iterate']}; literal {sg['literal_constraint_at_iterate']}",
+        "proven symbolically" if sg["status"] == "proven" else "not proven")
+
+
+@producer
+def problem_reference_finding(named: int, solved: int):
+    """Theorem 4's compactness hypothesis names Problem ``named``; Algorithm 4 solves Problem ``solved``."""
+    if named == solved:
+        return None
+    return Finding(
+        "ssca.thm4.problem_reference", "wording", ("ssca.thm4",), DISCREPANCY,
+        f"Theorem 4 (Algorithm 4, Problem {solved}) assumes 'the constraint set of Problem {named} is compact'; "
+        f"Problem {solved} is meant (Appendix B: 'Problem 3 (Problem 8)'). A typo, not a mathematical error: it "
+        "bears on no verdict.", f"{THM4_WORDS}; the encoded claim ssca.thm4: Algorithm 4 solves Problem {solved}",
+        "the problem number the statement names vs the one Algorithm 4 solves (parsed)")
+
+
+_W, _W0 = sp.symbols("w w0", real=True)
+
+
+@producer
+def assumption_2_4_finding(proximal: sp.Expr = _tau_p * (_W - _W0)**2):
+    """Assumption 2.4 (surrogate uniformly bounded) for the surrogates (7)/(11)/(15)/(22) on R^d: their proximal
+    term ``proximal`` (in w, w0) along w -> oo. A finding only when the limit is not finite."""
+    lim = sp.limit(proximal, _W, sp.oo)
+    if lim.is_finite:
+        return None
+    return Finding(
+        "ssca.section_v.assumption_2_4", "hypotheses", ("ssca.thm1", "ssca.thm2", "ssca.thm3", "ssca.thm4",
+                                                         "ssca.lemma2"),
+        DISCREPANCY if lim in (sp.oo, -sp.oo) else NOT_CHECKABLE,
+        "Assumption 2.4 (surrogate and derivatives uniformly bounded) fails on R^d for (7)/(11)/(15)/(22): "
+        f"{proximal} is unbounded; it holds only on bounded sets (e.g. under the boundedness hypothesis of "
+        "Theorems 1/3).", f"{SECTION_V_WORDS} lim_(w -> oo) {proximal} = {lim}", "sympy.limit")
+
+
+@producer
+def compactness_finding():
+    """Theorems 2/4's compact constraint set against (37): F along a ray of the one-sample swish network."""
+    rv = _ray_evidence()
+    if rv["limit"].is_positive:
+        return None
+    return Finding(
+        "ssca.section_v.compactness", "hypotheses", ("ssca.thm2", "ssca.thm4"),
+        DISCREPANCY if rv["limit"] == 0 else NOT_CHECKABLE,
+        "Theorems 2/4 need a compact constraint set, but for (37) the set {omega : F(omega) <= U} is unbounded for "
+        "every U > 0: along a direction with positive margin F(s omega_0) -> 0, so the sublevel set contains a ray.",
+        f"{SECTION_V_WORDS} One-sample swish net K = J = 1, L = 2, x = 1, y = class 1, omega_0 = (W1 = 1, "
+        f"W2 = (1, 0)): F(s omega_0) = {rv['F']}; lim_(s -> oo) = {rv['limit']}", "sympy.limit")
 
 
 def _increasing_unbounded(penalties) -> bool:
@@ -512,68 +622,59 @@ def _increasing_unbounded(penalties) -> bool:
     return len(penalties) >= 2 and all(0 < a < b for a, b in zip(penalties, penalties[1:]))
 
 
-def _section_v_hypotheses() -> list:
-    """Section V's hypotheses (Assumption 2.4, compactness, the penalty sequence) against problem (37)."""
-    from . import audit as A
-
-    out = []
-    # Section V hypotheses
-    rv = _ray_evidence()
-    ray_ok = rv["limit"] == 0
-    out.append(A.Finding(
-        "ssca.section_v.assumption_2_4", "hypotheses", ("ssca.thm1", "ssca.thm2", "ssca.thm3", "ssca.thm4",
-                                                         "ssca.lemma2"),
-        A.DISCREPANCY if rv["surrogate_limit"] == sp.oo else A.NOT_CHECKABLE,
-        "Section V: convergence is 'guaranteed ... as Assumption 1 and Assumption 2 are satisfied'. Assumption 2.4 "
-        "(surrogate and derivatives uniformly bounded) fails on R^d for (7)/(11)/(15)/(22): tau ||omega - omega'||^2 "
-        "is unbounded; it holds only on bounded sets (e.g. under the boundedness hypothesis of Theorems 1/3).",
-        f"lim_(w -> oo) tau (w - w0)^2 = {rv['surrogate_limit']}", "sympy.limit"))
-    out.append(A.Finding(
-        "ssca.section_v.compactness", "hypotheses", ("ssca.thm2", "ssca.thm4"),
-        A.DISCREPANCY if ray_ok else A.NOT_CHECKABLE,
-        "Theorems 2/4 need a compact constraint set, but for (37) the set {omega : F(omega) <= U} is unbounded for "
-        "every U > 0: along a direction with positive margin F(s omega_0) -> 0, so the sublevel set contains a ray.",
-        f"one-sample swish net K = J = 1, L = 2, x = 1, y = class 1, omega_0 = (W1 = 1, W2 = (1, 0)): "
-        f"F(s omega_0) = {rv['F']}; lim_(s -> oo) = {rv['limit']}", "sympy.limit"))
-    if not _increasing_unbounded(SECTION_VI_PENALTIES):
-        out.append(A.Finding(
-            "ssca.section_v.penalty_sequence", "experiment-settings", ("ssca.thm2", "ssca.thm4"), A.DISCREPANCY,
-            "Theorems 2/4 are stated for penalties 0 < c_j < c_{j+1} -> oo (Algorithm 2/4 repeated per c_j); Section "
-            f"VI uses {len(SECTION_VI_PENALTIES)} penalty value(s) c = {', '.join(f'{c:g}' for c in SECTION_VI_PENALTIES)}, "
-            "so only part (i) (conditional on zeta* = 0) can apply to its experiments.",
-            "Section VI: 'tau = 0.1, c = 10^5'; Theorem 2: 'the sequence {c_j} satisfies 0 < c_j < c_{j+1} and "
-            "lim c_j = oo'", "Section VI's penalties vs the increasing unbounded sequence the theorems need"))
-    return out
+@producer
+def penalty_sequence_finding(penalties):
+    """Section VI's penalties against the increasing unbounded sequence {c_j} of Theorems 2/4."""
+    if _increasing_unbounded(penalties):
+        return None
+    return Finding(
+        "ssca.section_v.penalty_sequence", "experiment-settings", ("ssca.thm2", "ssca.thm4"), DISCREPANCY,
+        "Theorems 2/4 are stated for penalties 0 < c_j < c_{j+1} -> oo (Algorithm 2/4 repeated per c_j); Section "
+        f"VI uses {len(penalties)} penalty value(s) c = {', '.join(f'{c:g}' for c in penalties)}, so only part (i) "
+        "(conditional on zeta* = 0) can apply to its experiments.", PENALTY_WORDS,
+        "Section VI's penalties vs the increasing unbounded sequence the theorems need")
 
 
-def _derivations_and_modes() -> list:
-    """Lemma 1 and Theorem 5 re-derived, and the asymptotic mode of Theorems 1-4."""
-    from . import audit as A
+@producer
+def derivation_finding(id_: str, claims: tuple, check, args: tuple, ok_summary: str, method: str) -> Finding:
+    """One finding folding the proof-step rows ``check(*args)``: consistent when every row is proven, else a
+    discrepancy naming the rows that do not follow (the gate re-runs the derivation)."""
+    rows = check(*args)
+    bad = [r for r in rows if r["status"] != "proven"]
+    return Finding(id_, "statement-vs-proof", claims, CONSISTENT if not bad else DISCREPANCY,
+                   ok_summary if not bad else "does not follow: " + "; ".join(r["item"] for r in bad),
+                   " | ".join(f"[{r['status']}] {r['item']}" for r in rows), method)
 
-    out = []
-    # Lemma 1 and Theorem 5 derivations (consistent if all proven)
-    l1 = lemma1_checks()
-    bad_l1 = [r for r in l1 if r["status"] != "proven"]
-    out.append(A.Finding(
-        "ssca.lemma1.derivation", "statement-vs-proof", ("ssca.lemma1",), A.CONSISTENT if not bad_l1 else A.DISCREPANCY,
+
+def lemma1_finding(h_printed: sp.Expr = H_PRINTED, hprime_printed: sp.Expr = HPRIME_PRINTED,
+                   root_printed: sp.Expr = ROOT_42) -> Finding:
+    """Lemma 1 re-derived from the Lagrangian of (38) against the printed H, H' and root of (42)."""
+    return derivation_finding(
+        "ssca.lemma1.derivation", ("ssca.lemma1",), lemma1_checks, (h_printed, hprime_printed, root_printed),
         "Lemma 1 re-derived from the Lagrangian of (38): argmin (40)-(41), H, H', the root of (42), concavity and the "
-        "regime logic agree with the printed formulas" if not bad_l1 else
-        "Lemma 1 derivation: " + "; ".join(r["item"] for r in bad_l1),
-        " | ".join(f"[{r['status']}] {r['item']}" for r in l1), "proven symbolically (core.prove_*)"))
-    t5 = thm5_checks()
-    bad_t5 = [r for r in t5 if r["status"] != "proven"]
-    out.append(A.Finding(
-        "ssca.thm5.algebra", "statement-vs-proof", ("ssca.thm5.i", "ssca.thm5.ii"),
-        A.CONSISTENT if not bad_t5 else A.DISCREPANCY,
+        "regime logic agree with the printed formulas", "proven symbolically (core.prove_*)")
+
+
+def thm5_finding(lam_map: sp.Expr | None = None) -> Finding:
+    """Theorem 5's algebra with the printed map lambda = 1/xi (or ``lam_map``)."""
+    return derivation_finding(
+        "ssca.thm5.algebra", ("ssca.thm5.i", "ssca.thm5.ii"), thm5_checks, (lam_map,),
         "Theorem 5's maps U = F(omega*) and lam = 1/xi: the KKT condition of (37) is equivalent to the stationarity "
         "of (27); the printed second-order condition grad^2 F + lam I >= 0 is sufficient (the Hessian of (27) is "
-        "grad^2 F + 2 lam I).", " | ".join(f"[{r['status']}] {r['item']}" for r in t5), "proven symbolically"))
-    # asymptotic statements
-    out.append(A.Finding(
-        "ssca.theorems.asymptotic", "mode", ("ssca.thm1", "ssca.thm2", "ssca.thm3", "ssca.thm4", "ssca.lemma2",
-                                              "ssca.lemma3", "ssca.appA.delta1"),
-        A.NOT_CHECKABLE,
-        "Theorems 1-4 state that every limit point is a KKT point almost surely; no rate and no finite-T bound is "
-        "given. Finite runs cannot confirm or refute this; they report trends of the KKT residual, "
-        "||bar omega - omega|| and the tracking error over seeds.", "Theorems 1-4, wording", "not checkable"))
-    return out
+        "grad^2 F + 2 lam I).", "proven symbolically")
+
+
+@producer
+def asymptotic_mode_finding(claims=CLAIMS):
+    """The encoded claims stated as almost-sure limits (no rate, no finite-T bound): no finite run decides them."""
+    limits = tuple(c.id for c in claims if c.mode is Mode.ALMOST_SURE_LIMIT)
+    if not limits:
+        return None
+    return Finding(
+        "ssca.theorems.asymptotic", "mode", limits, NOT_CHECKABLE,
+        f"{', '.join(limits)} are stated as almost-sure limits (every limit point is a KKT point, or a quantity "
+        "vanishes, almost surely); no rate and no finite-T bound is given. Finite runs cannot confirm or refute "
+        "this; they report trends of the KKT residual, ||bar omega - omega|| and the tracking error over seeds.",
+        f"{THM1_WORDS}; encoded modes: " + ", ".join(f"{c.id} {c.mode.value}" for c in claims
+                                                     if c.mode is Mode.ALMOST_SURE_LIMIT),
+        "the encoded claims' modes")

@@ -18,7 +18,8 @@ from repro.papers.fedclup import audit as A
 from repro.verdicts import Bearing, Verdict, counts
 
 ROOT = Path(__file__).resolve().parents[2]
-IDS = [c.id for c in B.CLAIMS]
+CLAIM_IDS = [c.id for c in B.CLAIMS]
+IDS = CLAIM_IDS + [s.id for s in A.STATEMENTS]          # every claim, then every figure/table statement
 
 
 def _run(experiment, rows, hash_="h", part=None):
@@ -55,7 +56,7 @@ def test_every_claim_gets_exactly_one_verdict():
     for cid in ("fedclup.lemma3", "fedclup.eq12", "fedclup.lemma5"):   # checked on runs only: nothing to roll up
         assert got[cid].verdict in (Verdict.NOT_RUN, Verdict.NOT_CHECKABLE), got[cid]
     # the dependencies name encoded claims, and the mode-based evidence only claims in an undecidable mode
-    assert set(A.DEPENDS_ON) | {d for ds in A.DEPENDS_ON.values() for d in ds} <= set(IDS)
+    assert set(A.DEPENDS_ON) | {d for ds in A.DEPENDS_ON.values() for d in ds} <= set(CLAIM_IDS)
     for e in A.evidence({}):
         if e.source == "mode":
             assert e.bearing is Bearing.NOT_CHECKABLE and B.claim(e.claim).mode in A.UNDECIDABLE_MODES

@@ -16,6 +16,7 @@ from repro.papers.fedsgm import audit as A
 from repro.verdicts import Bearing, Verdict
 
 CLAIM_IDS = [c.id for c in B.CLAIMS]
+STATEMENT_IDS = [s.id for s in A.STATEMENTS]
 
 
 # ---------------------------------------------------------------------------- tiny fake results
@@ -47,12 +48,14 @@ def _by_claim(verdicts):
 
 def test_every_claim_gets_exactly_one_verdict_even_without_results():
     verdicts = A.verdicts({}, findings=())
-    assert [v.claim for v in verdicts] == CLAIM_IDS
+    assert [v.claim for v in verdicts] == CLAIM_IDS + STATEMENT_IDS
     by = _by_claim(verdicts)
     # nothing ran: runnable claims are "not run"; order statements with no symbolic check are "not checkable"
     for c in B.CLAIMS:
         expected = Verdict.NOT_CHECKABLE if c.mode.value == "order" else Verdict.NOT_RUN
         assert by[c.id].verdict is expected, by[c.id]
+    # a statement about Figure 1 without its runs is not run
+    assert all(by[s].verdict is Verdict.NOT_RUN for s in STATEMENT_IDS)
 
 
 def test_flipping_one_check_to_failed_makes_the_claim_violated():
@@ -127,7 +130,7 @@ def cached():
 
 def test_cached_verdicts_cover_every_claim_once(cached):
     _, verdicts = cached
-    assert sorted(v.claim for v in verdicts) == sorted(CLAIM_IDS)
+    assert sorted(v.claim for v in verdicts) == sorted(CLAIM_IDS + STATEMENT_IDS)
     assert all(isinstance(v.verdict, Verdict) and v.reason for v in verdicts)
 
 
@@ -170,3 +173,17 @@ def test_the_section_shows_the_rolled_up_verdicts_and_no_other(cached):
         reason = v.reason.replace("|", "\\|").replace("\n", " ")      # as markdown_table escapes a cell
         assert row.endswith(f"| {v.verdict.value} | {reason} |"), (v.claim, row)
     assert "failed checks)" not in section and "| FAIL |" not in section and "| pass |" not in section
+
+
+def test_cached_theorem2_runs_not_judged_are_exactly_those_below_its_beta_bound(cached):
+    """Which Theorem 2 checks are "hypotheses not met" must not move between machines: it is decided in
+    ``checks._theorem`` with the tolerance ``PRESCRIBED_RTOL`` (beta = 2/eps is on the boundary), so the count equals
+    the checks of the runs whose beta is below 2/eps by construction (the ``soft-stated-beta1`` sensitivity runs),
+    not a count that depends on rounding."""
+    from repro.papers.fedsgm.runs.theorems import CONSTANTS
+    results, _ = cached
+    tallies, _ = A.theory_tallies(results["fedsgm.theory"])
+    below = sum(int(np.sum(r.arrays["claim_id"] == "fedsgm.thm2")) for r in results["fedsgm.theory"]
+                if (CONSTANTS[r.spec.config["constants"]][2] or np.inf) < 2.0)
+    assert below > 0
+    assert tallies[("fedsgm.thm2", "statement")]["hyp_not_met"] == below

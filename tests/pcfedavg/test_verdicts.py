@@ -15,6 +15,7 @@ from repro.papers.pcfedavg import audit as A
 from repro.verdicts import Bearing, Verdict
 
 IDS = [c.id for c in B.CLAIMS]
+ALL_IDS = IDS + [s.id for s in A.STATEMENTS]          # claims and Section 5's statements about Figures 1-4
 
 
 # ---------------------------------------------------------------------------- tiny fake results
@@ -40,7 +41,7 @@ def _by_claim(verdicts):
 
 def test_every_claim_gets_exactly_one_verdict():
     got = [v.claim for v in A.verdicts({})]
-    assert sorted(got) == sorted(IDS) and len(got) == len(set(got))
+    assert sorted(got) == sorted(ALL_IDS) and len(got) == len(set(got))
     assert all(isinstance(v.verdict, Verdict) and v.reason for v in A.verdicts(_fake()))
 
 
@@ -127,7 +128,11 @@ def quick():
 def test_quick_verdicts_include_what_the_audit_reports(quick):
     results, verdicts = quick
     v = _by_claim(verdicts)
-    assert sorted(v) == sorted(IDS)
+    assert sorted(v) == sorted(ALL_IDS)
+    # every statement whose experiment ran gets evidence from it (none is left "not run")
+    for s in A.STATEMENTS:
+        if results.get(s.experiment):
+            assert v[s.id].verdict is not Verdict.NOT_RUN, s.id
     # every claim a run of the theory grid violates (hypotheses met) is violated
     for r in results["pcfedavg.theory"]:
         a = r.arrays

@@ -206,7 +206,7 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
             paths += exp.figure(results[name], "quick")
     assert {p.name for p in paths} >= {"figure2.png", "figure3.png", "figure4.png", "convergence.png"}
     verdicts = A.verdicts(results)
-    assert [v.claim for v in verdicts] == [c.id for c in B.CLAIMS]
+    assert [v.claim for v in verdicts] == [c.id for c in B.CLAIMS] + [s.id for s in A.STATEMENTS]
     # the closed-form evidence counts what the runs computed: a violation iff an error beyond the tolerance
     for claim, formulation in (("ssca.eq35_36", "27"), ("ssca.lemma1", "37")):
         errs = np.concatenate([r.arrays["closed_form_error"][np.isfinite(r.arrays["closed_form_error"])

@@ -34,7 +34,7 @@ def test_depends_on_names_encoded_claims_and_has_no_cycle():
 
 def test_without_results_every_claim_gets_one_verdict_from_findings_and_modes():
     got = A.verdicts({})
-    assert [v.claim for v in got] == CLAIM_IDS
+    assert [v.claim for v in got] == CLAIM_IDS + list(A.STATEMENT_IDS)
     by = {v.claim: v for v in got}
     # no run evidence: a deterministic claim with no symbolic finding is not run; an almost-sure one not checkable
     assert by["ssca.lemma4"].verdict is Verdict.NOT_RUN
@@ -44,13 +44,14 @@ def test_without_results_every_claim_gets_one_verdict_from_findings_and_modes():
             assert v.verdict is Verdict.NOT_PROVEN, v.claim
 
 
-def test_findings_are_built_once_per_process():
-    assert A.findings() is A.findings()
+def test_findings_are_built_once_per_process_and_need_no_results():
+    assert A._symbolic_findings() is A._symbolic_findings()
+    assert A.findings({}) == list(A._symbolic_findings())
 
 
 def test_cached_verdicts_include_what_the_suite_finds(cached):
     got = A.verdicts(cached)
-    assert [v.claim for v in got] == CLAIM_IDS and len({v.claim for v in got}) == len(got)
+    assert [v.claim for v in got] == CLAIM_IDS + list(A.STATEMENT_IDS) and len({v.claim for v in got}) == len(got)
     by = {v.claim: v for v in got}
     for v in got:
         bearings = {e.bearing for e in v.evidence}
@@ -61,7 +62,7 @@ def test_cached_verdicts_include_what_the_suite_finds(cached):
         elif not v.evidence:
             assert v.verdict is Verdict.NOT_RUN
     # the symbolic findings the audit reports as discrepancies between statement and proof or hypotheses
-    gaps = {c for f in A.findings() if f.verdict == "discrepancy" and f.kind in ("statement-vs-proof", "hypotheses")
+    gaps = {c for f in A.findings(cached) if f.verdict == "discrepancy" and f.kind in ("statement-vs-proof", "hypotheses")
             for c in f.claims}
     assert gaps and all(by[c].verdict in (Verdict.NOT_PROVEN, Verdict.VIOLATED) for c in gaps)
     # Lemma 4 on the runs: the verdict counts the runs the Lemma 4 table judges, and is violated iff one failed
