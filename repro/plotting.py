@@ -1,19 +1,28 @@
-"""One figure style for the suite, and deterministic, atomic saving of PDF + PNG + provenance.
+"""One figure style for the suite, the shared pieces of every figure, and deterministic, atomic saving of
+PDF + PNG + provenance.
 
-Figures are functions of cached results; :func:`save_figure` writes ``<stem>.pdf``,
-``<stem>.png`` and ``<stem>.json`` (the provenance: experiment, profile, configs, result hashes,
-commit) with fixed metadata so that an unchanged result rewrites byte-identical files.
+Figures are functions of cached results. Every title ends with :func:`title_suffix` (the profile and the number
+of seeds actually drawn); :func:`band` draws a mean curve with a band only where more than one seed is drawn;
+legends go outside the axes (:func:`legend_below`, :func:`legend_right`). :func:`save_figure` writes
+``<stem>.pdf``, ``<stem>.png`` and ``<stem>.json`` -- the provenance: experiment, profile, the claims the figure
+tests, the commit it was built from, and every run it was drawn from with that run's own commit -- with fixed
+metadata so that unchanged results and code rewrite byte-identical files.
 """
 from __future__ import annotations
 
 import io
+import json
 import os
+import re
+import subprocess
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
+import numpy as np  # noqa: E402
 
 from .io import atomic_write_bytes, atomic_write_json  # noqa: E402
 
@@ -32,6 +41,13 @@ STYLE = {
     "pdf.compression": 6,
 }
 COLORS = {"hard": "#d62728", "soft": "#1f77b4", "bound": "#444444", "reference": "#2ca02c"}
+# Line styles / markers to tell apart curves that may coincide (cycled by index, never a change of data).
+LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1)), (0, (1, 1)))
+MARKERS = ("o", "s", "^", "v", "D", "P", "X")
+BANDS = {"std": "mean ± std", "range": "min-max"}
+# A figure's claims: encoded claim ids (``<paper>.<claim>``) or the prefix of a reproduced figure's statements
+# (``<paper>.figureN``).
+CLAIM_ID = re.compile(r"^[a-z0-9_]+\.[A-Za-z0-9_.]+$")
 
 
 def figures_root() -> Path:
@@ -46,15 +62,163 @@ def new_figure(ncols: int = 1, nrows: int = 1, width: float = 3.2, height: float
                         constrained_layout=True)
 
 
+# ---------------------------------------------------------------------------- seeds, titles, bands
+def seeds_drawn(results, key: str | None = None) -> tuple[int, int]:
+    """The fewest and most distinct seeds behind one drawn curve or point: runs are grouped by configuration
+    (without ``key``) and the distinct seeds of each group counted -- the run seed, and ``config[key]`` when a
+    configuration entry is a seed too (e.g. a data seed)."""
+    groups: dict[str, set] = {}
+    for r in results:
+        config = {k: v for k, v in r.spec.config.items() if k != key}
+        seed = (r.spec.seed, r.spec.config[key] if key is not None else None)
+        groups.setdefault(json.dumps(config, sort_keys=True, default=str), set()).add(seed)
+    counts = [len(s) for s in groups.values()] or [0]
+    return min(counts), max(counts)
+
+
+def title_suffix(results, profile: str, key: str | None = None, band: str | None = None,
+                 shown: str = "band") -> str:
+    """``"quick profile, 3 seeds"`` (``"1 seed"``; ``"1-3 seeds"`` when curves differ) from the seeds actually
+    drawn (:func:`seeds_drawn`); with ``band`` (a key of :data:`BANDS`) and more than one seed, what the band (or
+    what ``shown`` names, e.g. error bars) shows: ``"quick profile, 3 seeds, band: mean ± std"``."""
+    lo, hi = seeds_drawn(results, key)
+    text = f"{profile} profile, {hi if lo == hi else f'{lo}-{hi}'} seed{'' if hi == 1 else 's'}"
+    return text + (f", {shown}: {BANDS[band]}" if band is not None and hi > 1 else "")
+
+
+def titled(fig, text: str, results, profile: str, key: str | None = None, band: str | None = None,
+           shown: str = "band", **kw):
+    """``fig.suptitle`` of ``text`` followed by ``[<title_suffix>]`` (on its own line if ``text`` ends with a
+    newline)."""
+    sep = "" if not text or text.endswith("\n") else " "
+    return fig.suptitle(f"{text}{sep}[{title_suffix(results, profile, key, band, shown)}]", **kw)
+
+
+def band(ax, t, curves, color, label, kind: str = "std", nonnegative: bool = False, center: str = "mean",
+         **line):
+    """The mean (or ``center="median"``) of ``curves`` (one row per seed) over ``t``, and -- only when there is
+    more than one row -- a band: mean ± std (``kind="std"``, clipped at 0 when ``nonnegative``) or min-max
+    (``kind="range"``)."""
+    curves = np.atleast_2d(np.asarray(curves, dtype=float))
+    mean = np.median(curves, axis=0) if center == "median" else curves.mean(axis=0)
+    (handle,) = ax.plot(t, mean, color=color, label=label, **{"lw": 1.2} | line)
+    if curves.shape[0] > 1:
+        if kind == "std":
+            lo, hi = mean - curves.std(axis=0), mean + curves.std(axis=0)
+            lo = np.maximum(lo, 0.0) if nonnegative else lo
+        else:
+            lo, hi = curves.min(axis=0), curves.max(axis=0)
+        ax.fill_between(t, lo, hi, color=color, alpha=line.get("alpha", 1.0) * 0.2, lw=0,
+                        zorder=handle.get_zorder() - 0.5)
+    return handle
+
+
+def overlap_style(i: int) -> dict:
+    """Line keywords of the ``i``-th of curves that may coincide: its own line style and marker, and drawn
+    narrower and above the ones before it, so that none hides another."""
+    return {"ls": LINESTYLES[i % len(LINESTYLES)], "marker": MARKERS[i % len(MARKERS)], "ms": 3,
+            "lw": max(2.6 - 0.45 * i, 0.9), "zorder": 2 + 0.1 * i}
+
+
+def spread(values, kind: str = "std"):
+    """Mean and error-bar half-widths of ``values`` (one row per seed): ``None`` for the error with one row."""
+    values = np.atleast_2d(np.asarray(values, dtype=float))
+    mean = values.mean(axis=0)
+    if values.shape[0] == 1:
+        return mean, None
+    if kind == "std":
+        return mean, values.std(axis=0)
+    return mean, np.vstack([mean - values.min(axis=0), values.max(axis=0) - mean])
+
+
+# ---------------------------------------------------------------------------- legends and ticks
+def _handles(axes):
+    handles, labels = [], []
+    for ax in np.ravel(axes):
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    return handles, labels
+
+
+def legend_below(fig, axes, ncol: int = 3, **kw):
+    """One legend for ``axes`` (labels deduplicated) below all axes of ``fig``, outside every plotting area."""
+    handles, labels = _handles(axes)
+    if handles:
+        fig.legend(handles, labels, loc="outside lower center", ncol=min(ncol, len(labels)),
+                   **{"fontsize": 7, "frameon": False} | kw)
+
+
+def legend_right(ax, **kw):
+    """The legend of ``ax`` to the right of its plotting area."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
+                  **{"fontsize": 7, "frameon": False} | kw)
+
+
+def legend_under(ax, ncol: int = 1, **kw):
+    """The legend of ``ax`` below its plotting area (and its x label)."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=ncol, borderaxespad=0.0,
+                  **{"fontsize": 7, "frameon": False} | kw)
+
+
+def log_ticks(ax, axis: str = "x", values=None):
+    """Log-axis ticks at ``values`` (default: 1, 2 and 5 times the powers of ten) with plain labels and no
+    minor labels, so that tick labels cannot overlap."""
+    target = ax.xaxis if axis == "x" else ax.yaxis
+    if values is None:
+        target.set_major_locator(matplotlib.ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0), numticks=8))
+        target.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    else:
+        target.set_major_locator(matplotlib.ticker.FixedLocator(list(values)))
+        target.set_major_formatter(matplotlib.ticker.FixedFormatter([f"{v:g}" for v in values]))
+    target.set_minor_formatter(matplotlib.ticker.NullFormatter())
+
+
+# ---------------------------------------------------------------------------- provenance and saving
+def _git(args: list[str]) -> str | None:
+    try:
+        proc = subprocess.run(["git", *args], cwd=Path(__file__).resolve().parent, capture_output=True,
+                              text=True, timeout=20, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def built_from() -> dict | None:
+    """The commit the figure is built from: ``git rev-parse HEAD`` of the checkout holding this code and
+    ``dirty`` (``git status --porcelain`` not empty); None when git or the repository is unavailable."""
+    commit = _git(["rev-parse", "HEAD"])
+    if not commit:
+        return None
+    status = _git(["status", "--porcelain"])
+    return {"commit": commit.strip(), "dirty": None if status is None else bool(status.strip())}
+
+
 def run_provenance(results, profile: str, experiment: str) -> dict:
-    """The provenance record of a figure: the experiment, the profile, and every run it was drawn from."""
+    """The provenance record of a figure: the experiment, the profile, and every run it was drawn from with the
+    commit that run was computed at (``run_commit``)."""
     return {"experiment": experiment, "profile": profile,
             "runs": [{"hash": r.hash, "seed": r.spec.seed, "config": r.spec.config,
-                      "git_commit": r.meta["git_commit"]} for r in results]}
+                      "run_commit": r.meta.get("git_commit")} for r in results]}
 
 
-def save_figure(fig, paper: str, name: str, provenance: dict) -> list[Path]:
-    """Write ``figures/<paper>/<name>.{pdf,png,json}`` atomically and deterministically."""
+def check_claims(paper: str, claims) -> list[str]:
+    """``claims`` as a list, each an id of ``paper`` (``<paper>.<...>``); ValueError otherwise."""
+    out = [str(c) for c in claims]
+    bad = [c for c in out if not CLAIM_ID.match(c) or c.split(".", 1)[0] != paper]
+    if bad:
+        raise ValueError(f"figure claims {bad!r} are not ids of paper {paper!r} ('{paper}.<claim>')")
+    return out
+
+
+def save_figure(fig, paper: str, name: str, provenance: dict, claims=()) -> list[Path]:
+    """Write ``figures/<paper>/<name>.{pdf,png,json}`` atomically and deterministically. The JSON is
+    ``provenance`` with ``claims`` (the ids of what the figure tests) and ``built_from`` (:func:`built_from`)."""
+    record = {"experiment": provenance.get("experiment"), "profile": provenance.get("profile"),
+              "claims": check_claims(paper, claims), "built_from": built_from()} | provenance
     out_dir = figures_root() / paper
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -66,7 +230,7 @@ def save_figure(fig, paper: str, name: str, provenance: dict) -> list[Path]:
         atomic_write_bytes(path, buf.getvalue())
         paths.append(path)
     path = out_dir / f"{name}.json"
-    atomic_write_json(path, provenance)
+    atomic_write_json(path, record)
     paths.append(path)
     plt.close(fig)
     return paths

@@ -4,12 +4,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from repro.plotting import COLORS, new_figure, run_provenance, save_figure
+from repro.plotting import (COLORS, band, legend_below, log_ticks, new_figure, run_provenance, save_figure,
+                            spread, titled)
 from repro.papers.fedsgm.runs.theorems import FIGURE1_VARIANTS
 from repro.papers.fedsgm.summaries import violations
 from repro.tables import select_results
 
 PAPER = "fedsgm"   # the package key (as ``experiments.PAPER``): figures are written to figures/fedsgm/
+
+# What each figure tests: encoded claim ids (experiments.CLAIMS) and "<paper>.figureN" for a reproduced figure.
+FIGURE_CLAIMS = {
+    "figure1": ("fedsgm.figure1", "fedsgm.thm1", "fedsgm.thm2"),
+    **{f"figure1_{v}": ("fedsgm.figure1", "fedsgm.thm1", "fedsgm.thm2") for v in FIGURE1_VARIANTS if v != "default"},
+    "theory_ratio": ("fedsgm.thm1", "fedsgm.thm2"),
+}
+
+
+def _violation_bars(ax, runs, x: int, color) -> None:
+    """Rounds with g(w_t) > eps, over all rounds and after the transient (error bar: std, with >1 seed)."""
+    for offset, values, extra in ((-0.18, violations(runs)[0], {"label": "all rounds"}),
+                                  (0.18, violations(runs)[1], {"alpha": 0.45, "hatch": "//",
+                                                               "label": "after transient"})):
+        mean, err = spread(values[:, None])
+        ax.bar(x + offset, mean[0], 0.36, yerr=None if err is None else err[0], color=color, capsize=3,
+               **(extra if x == 0 else {k: v for k, v in extra.items() if k != "label"}))
 
 
 def figure1(results, profile: str):
@@ -18,55 +36,54 @@ def figure1(results, profile: str):
     for variant in FIGURE1_VARIANTS:
         chosen = select_results(results, variant=variant)
         fig, axes = new_figure(ncols=3, width=3.0)
-        eps = chosen[0].spec.config["eps"]
-        for switching in ("hard", "soft"):
+        cfg = chosen[0].spec.config
+        for x, switching in enumerate(("hard", "soft")):
             runs = select_results(chosen, switching=switching)
             for ax, key in zip(axes[0][:2], ("f", "g")):
                 curves = np.stack([r.arrays[key] for r in runs])
-                mean, std = curves.mean(axis=0), curves.std(axis=0)
-                t = np.arange(curves.shape[1])
-                ax.plot(t, mean, color=COLORS[switching], label=f"{switching} switching")
-                ax.fill_between(t, mean - std, mean + std, color=COLORS[switching], alpha=0.25, lw=0)
-            counts, after = violations(runs)
-            x = 0 if switching == "hard" else 1
-            axes[0][2].bar(x - 0.18, counts.mean(), 0.36, yerr=counts.std(), color=COLORS[switching],
-                           capsize=3, label="all rounds" if x == 0 else None)
-            axes[0][2].bar(x + 0.18, after.mean(), 0.36, yerr=after.std(), color=COLORS[switching],
-                           alpha=0.45, hatch="//", capsize=3, label="after transient" if x == 0 else None)
-        axes[0][1].axhline(eps, color=COLORS["bound"], ls="--", lw=1, label=r"$\epsilon$")
+                band(ax, np.arange(curves.shape[1]), curves, COLORS[switching], f"{switching} switching")
+            _violation_bars(axes[0][2], runs, x, COLORS[switching])
+        axes[0][1].axhline(cfg["eps"], color=COLORS["bound"], ls="--", lw=1, zorder=1, label=r"$\epsilon$")
         axes[0][0].set(xlabel="round t", ylabel=r"objective $f(w_t)$ (class 0)")
         axes[0][1].set(xlabel="round t", ylabel=r"constraint $g(w_t)$ (class 1)")
         axes[0][2].set(xticks=[0, 1], xticklabels=["hard", "soft"],
-                       ylabel=f"violations $g(w_t)>\\epsilon$ (of {chosen[0].spec.config['T']})")
-        for ax in axes[0]:
-            ax.legend()
-        fig.suptitle(f"FedSGM NP classification, Rand-K K={chosen[0].spec.config['K']}, variant {variant}, "
-                     f"mean ± std over {len(chosen) // 2} seeds [{profile}]")
+                       ylabel=f"violations $g(w_t)>\\epsilon$ (of {cfg['T']})")
+        legend_below(fig, axes, ncol=5)
+        titled(fig, f"FedSGM NP classification, Rand-K K={cfg['K']}, variant {variant}", chosen, profile,
+               band="std")
         name = "figure1" if variant == "default" else f"figure1_{variant}"
-        paths += save_figure(fig, PAPER, name, run_provenance(chosen, profile, "fedsgm.figure1"))
+        paths += save_figure(fig, PAPER, name, run_provenance(chosen, profile, "fedsgm.figure1"),
+                             claims=FIGURE_CLAIMS[name])
     return paths
+
+
+def _theory_points(results, label: str, claim_id: str, compressed: bool):
+    """Per run of the stated-constants family ``label``: local steps E and max(subopt, infeas)/bound."""
+    xs, ys = [], []
+    for r in results:
+        if r.spec.config["constants"] != label or (r.spec.config["K_frac"] is not None) != compressed:
+            continue
+        a = r.arrays
+        rows = (a["claim_id"] == claim_id) & (np.char.startswith(a["relation"], "subopt")
+                                              | np.char.startswith(a["relation"], "infeas"))
+        xs.append(r.spec.config["E"])
+        ys.append(np.nanmax(a["observed"][rows] / a["bound"][rows]))
+    return np.asarray(xs, dtype=float), np.asarray(ys)
 
 
 def theory_figure(results, profile: str):
     """observed / bound of Theorems 1 and 2 (stated constants) across E and q_u."""
-    fig, axes = new_figure(ncols=2, width=3.4)
+    fig, axes = new_figure(ncols=2, width=3.4, height=2.7)
     for ax, (label, claim_id) in zip(axes[0], (("hard-stated", "fedsgm.thm1"), ("soft-stated", "fedsgm.thm2"))):
-        for compressed, marker in ((False, "o"), (True, "^")):
-            xs, ys = [], []
-            for r in results:
-                if r.spec.config["constants"] != label or (r.spec.config["K_frac"] is not None) != compressed:
-                    continue
-                a = r.arrays
-                rows = (a["claim_id"] == claim_id) & (np.char.startswith(a["relation"], "subopt")
-                                                      | np.char.startswith(a["relation"], "infeas"))
-                xs.append(r.spec.config["E"] * (1 + 0.06 * (marker == "^")))
-                ys.append(np.nanmax(a["observed"][rows] / a["bound"][rows]))
-            ax.scatter(xs, ys, marker=marker, s=18, alpha=0.7,
-                       label="Rand-K ($q_u>0$)" if compressed else "no compression ($q_u=0$)")
+        for compressed, marker, shift, text in ((False, "o", 1.0, "no compression ($q_u=0$)"),
+                                                (True, "^", 1.06, "Rand-K ($q_u>0$), drawn at 1.06 E")):
+            xs, ys = _theory_points(results, label, claim_id, compressed)
+            ax.scatter(xs * shift, ys, marker=marker, s=18, alpha=0.7, label=text)
         ax.axhline(1.0, color=COLORS["bound"], ls="--", lw=1, label="bound")
         ax.set(xscale="log", xlabel="local steps E", ylabel=r"$\max(f(\bar w)-f^*,\ g(\bar w))/\epsilon$",
                title=f"{claim_id.split('.')[1].replace('thm', 'Theorem ')} ({label})")
-        ax.set_xticks([1, 2, 5], ["1", "2", "5"])
-        ax.legend()
-    fig.suptitle(f"FedSGM: observed / bound on synthetic families [{profile}]")
-    return save_figure(fig, PAPER, "theory_ratio", run_provenance(results, profile, "fedsgm.theory"))
+        log_ticks(ax, "x", sorted({r.spec.config["E"] for r in results}))
+    legend_below(fig, axes, ncol=3)
+    titled(fig, "FedSGM: observed / bound on synthetic families", results, profile)
+    return save_figure(fig, PAPER, "theory_ratio", run_provenance(results, profile, "fedsgm.theory"),
+                       claims=FIGURE_CLAIMS["theory_ratio"])

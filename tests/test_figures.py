@@ -1,0 +1,159 @@
+"""Figures: the title suffix (profile, seeds drawn), bands only over more than one seed, and the provenance JSON
+(claims the figure tests, the commit it was built from, each run's own commit). Built from tiny synthetic
+results -- no results cache is needed -- through the shared helpers and through a real paper figure
+(FedSGM Figure 1), plus a static check that every figure of every paper declares its claims."""
+import ast
+import importlib
+import json
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import matplotlib.collections
+import matplotlib.text
+import numpy as np
+import pytest
+
+from repro import plotting
+from repro.registry import papers
+
+ROOT = Path(__file__).resolve().parents[1]
+PAPERS = ("fedsgm", "pcfedavg", "fedclup", "ssca")
+
+
+def fake_run(seed: int, **config):
+    arrays = {"f": np.linspace(1.0, 0.1, 12) + 0.01 * seed, "g": np.linspace(0.5, 0.05, 12) + 0.01 * seed,
+              "violations": np.float64(3 + seed), "violations_after_transient": np.float64(seed)}
+    return SimpleNamespace(hash=f"h{seed}{sorted(config.items())}", spec=SimpleNamespace(seed=seed, config=config),
+                           meta={"git_commit": "a" * 40}, arrays=arrays)
+
+
+def figure1_results(n_seeds: int):
+    from repro.papers.fedsgm.runs.theorems import FIGURE1_VARIANTS
+    return [fake_run(s, variant=v, switching=sw, eps=0.1, K=9, T=12)
+            for v in FIGURE1_VARIANTS for sw in ("hard", "soft") for s in range(n_seeds)]
+
+
+def valid_claim(paper: str, claim: str) -> bool:
+    ids = {c.id for c in importlib.import_module(f"repro.papers.{paper}.experiments").CLAIMS}
+    return claim in ids or re.fullmatch(rf"{paper}\.figure\d+", claim) is not None
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """Capture, per saved figure, every text on it and the number of bands (filled areas) before it is closed."""
+    from repro.papers.fedsgm import figures as F
+    seen = {}
+
+    def capture(fig, paper, name, provenance, claims=()):
+        texts = [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
+        bands = sum(isinstance(c, matplotlib.collections.PolyCollection) for ax in fig.axes for c in ax.collections)
+        seen[name] = {"title": fig.get_suptitle(), "texts": texts, "bands": bands}
+        return plotting.save_figure(fig, paper, name, provenance, claims=claims)
+
+    monkeypatch.setattr(F, "save_figure", capture)
+    return F, seen
+
+
+# ---------------------------------------------------------------------------- title suffix and bands
+@pytest.mark.parametrize("seeds, profile, expected", [(1, "quick", "quick profile, 1 seed"),
+                                                      (2, "paper", "paper profile, 2 seeds"),
+                                                      (3, "quick", "quick profile, 3 seeds")])
+def test_title_suffix_counts_distinct_seeds_singular_and_plural(seeds, profile, expected):
+    runs = [fake_run(s, method=m) for m in ("a", "b") for s in range(seeds)]
+    assert plotting.title_suffix(runs, profile) == expected
+    with_band = plotting.title_suffix(runs, profile, band="std")
+    assert with_band == (expected if seeds == 1 else expected + ", band: mean ± std")
+
+
+def test_title_suffix_counts_a_config_seed_and_ignores_repeated_runs():
+    runs = [fake_run(0, method="a", data_seed=d) for d in (0, 1, 2)] * 2
+    assert plotting.title_suffix(runs, "quick", key="data_seed") == "quick profile, 3 seeds"
+    assert plotting.title_suffix(runs, "quick") == "quick profile, 1 seed"
+
+
+def test_band_only_with_more_than_one_seed():
+    fig, axes = plotting.new_figure()
+    ax = axes[0][0]
+    plotting.band(ax, np.arange(4), np.ones((1, 4)), "k", "one seed")
+    assert not ax.collections
+    plotting.band(ax, np.arange(4), np.vstack([np.zeros(4), np.ones(4)]), "k", "two seeds", kind="range")
+    assert len(ax.collections) == 1
+    plotting.plt.close(fig)
+
+
+@pytest.mark.parametrize("n_seeds", [1, 3])
+def test_paper_figure_title_band_and_provenance(drawn, n_seeds, tmp_path, monkeypatch):
+    monkeypatch.setenv("REPRO_FIGURES_DIR", str(tmp_path))
+    F, seen = drawn
+    paths = F.figure1(figure1_results(n_seeds), "quick")
+    fig1 = seen["figure1"]
+    assert fig1["title"].endswith(f"[quick profile, {n_seeds} seed{'s' if n_seeds > 1 else ''}"
+                                  + (", band: mean ± std]" if n_seeds > 1 else "]"))
+    if n_seeds == 1:
+        assert fig1["bands"] == 0
+        assert not [t for t in fig1["texts"] if "±" in t or "std" in t]
+    else:
+        assert fig1["bands"] == 4            # f and g, hard and soft
+    record = json.loads((tmp_path / "fedsgm/figure1.json").read_text())
+    assert record["claims"] and all(valid_claim("fedsgm", c) for c in record["claims"])
+    assert "fedsgm.figure1" in record["claims"]
+    assert record["runs"] and all(r["run_commit"] == "a" * 40 and "git_commit" not in r for r in record["runs"])
+    assert len(record["runs"]) == 2 * n_seeds
+    assert any(p.suffix == ".png" for p in paths)
+
+
+# ---------------------------------------------------------------------------- provenance
+def test_built_from_names_the_working_tree_commit(tmp_path, monkeypatch):
+    monkeypatch.setenv("REPRO_FIGURES_DIR", str(tmp_path))
+    fig, _ = plotting.new_figure()
+    plotting.save_figure(fig, "toy", "f", plotting.run_provenance([fake_run(0)], "quick", "toy.x"),
+                         claims=("toy.thm1",))
+    record = json.loads((tmp_path / "toy/f.json").read_text())
+    assert record["claims"] == ["toy.thm1"] and record["experiment"] == "toy.x" and record["profile"] == "quick"
+    built = record["built_from"]
+    if (ROOT / ".git").exists():
+        assert re.fullmatch(r"[0-9a-f]{40}", built["commit"]) and isinstance(built["dirty"], bool)
+    else:
+        assert built is None
+
+
+def test_built_from_is_null_without_git(monkeypatch):
+    monkeypatch.setenv("PATH", "")
+    assert plotting.built_from() is None
+
+
+def test_claims_of_another_paper_are_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("REPRO_FIGURES_DIR", str(tmp_path))
+    fig, _ = plotting.new_figure()
+    with pytest.raises(ValueError, match="fedsgm"):
+        plotting.save_figure(fig, "fedsgm", "f", {}, claims=("ssca.thm1",))
+    assert not (tmp_path / "fedsgm/f.json").exists()
+    plotting.plt.close(fig)
+
+
+# ---------------------------------------------------------------------------- every paper declares its claims
+def _save_figure_calls(path: Path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and getattr(node.func, "id", getattr(node.func, "attr", None)) == "save_figure"]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_save_figure_call_passes_claims(paper):
+    calls = _save_figure_calls(ROOT / f"repro/papers/{paper}/figures.py")
+    assert calls
+    for call in calls:
+        claims = [k for k in call.keywords if k.arg == "claims"]
+        assert claims and not (isinstance(claims[0].value, ast.Constant) and claims[0].value.value is None), \
+            f"{paper}/figures.py line {call.lineno}: save_figure without claims"
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_declared_figure_claims_are_valid_ids(paper):
+    assert paper in papers()
+    module = importlib.import_module(f"repro.papers.{paper}.figures")
+    assert module.FIGURE_CLAIMS
+    for name, claims in module.FIGURE_CLAIMS.items():
+        assert claims, name
+        assert all(valid_claim(paper, c) for c in claims), (name, claims)
