@@ -14,9 +14,9 @@ RESULTS := $(RESULTS_DIR)/.complete-$(PROFILE)
 FIGURES := $(RESULTS_DIR)/.figures-$(PROFILE)
 NOTEBOOKS := $(patsubst %.py,%.ipynb,$(wildcard notebooks/*.py))
 
-.PHONY: reproduce test figures notebooks audit bench clean venv results status
+.PHONY: reproduce test figures notebooks audit report bench clean venv results status
 
-reproduce: $(RESULTS) $(FIGURES) reports/audit.md $(NOTEBOOKS)
+reproduce: $(RESULTS) $(FIGURES) reports/audit.md $(NOTEBOOKS) reports/html/audit.html
 
 venv: $(INSTALLED)
 $(INSTALLED): pyproject.toml
@@ -35,8 +35,13 @@ $(FIGURES): $(RESULTS)
 	touch $@
 
 audit: reports/audit.md
-reports/audit.md: $(RESULTS)
+reports/audit.md: $(RESULTS) $(FIGURES)
 	$(PY) -m repro audit --profile $(PROFILE) --jobs $(JOBS) --no-progress
+
+# the static HTML report (git-ignored): the Markdown pages, the figures and the executed notebooks, links checked
+report: reports/html/audit.html
+reports/html/audit.html: reports/audit.md $(NOTEBOOKS) $(FIGURES)
+	$(PY) -m repro html
 
 notebooks: $(NOTEBOOKS)
 notebooks/%.ipynb: notebooks/%.py $(RESULTS) $(FIGURES)

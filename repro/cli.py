@@ -1,4 +1,4 @@
-"""Command line: ``python -m repro {list,run,status,plan,figures,audit,verdicts,notebooks,bounds}``.
+"""Command line: ``python -m repro {list,run,status,plan,figures,audit,verdicts,html,notebooks,bounds}``.
 
 Every user error (unknown experiment or profile, bad parameter, missing or corrupted data, unreachable
 scheduler, unwritable results folder, a run that fails or diverges) prints one line ``error: ...`` on stderr
@@ -61,6 +61,9 @@ def _parser() -> argparse.ArgumentParser:
     verdicts = sub.add_parser("verdicts", help="the computed verdict of every claim (running what is missing)")
     verdicts.add_argument("papers", nargs="*", metavar="paper", help="paper keys (default: all)")
     add_run_options(verdicts)
+    site = sub.add_parser("html", help="write the static HTML report (reports/html) from reports/*.md and the "
+                          "executed notebooks, and check that every link and image resolves")
+    site.add_argument("--output", default="reports/html")
     nb = sub.add_parser("notebooks", help="execute notebooks/*.py into notebooks/*.ipynb")
     nb.add_argument("names", nargs="*", help="paper keys (default: all)")
     bounds = sub.add_parser("bounds", help="print every encoded claim of a paper")
@@ -163,6 +166,17 @@ def _cmd_verdicts(args) -> None:
             print(f"  {v.claim:34s} {v.verdict.value:14s} {v.reason}")
 
 
+def _cmd_html(args) -> None:
+    from pathlib import Path
+    from .html import broken_links, build_html
+
+    entry = build_html(out=Path(args.output))
+    bad = broken_links(Path(args.output))
+    if bad:
+        raise ReproError(f"{len(bad)} broken links in {args.output}, e.g. {bad[0]}")
+    print(entry)
+
+
 def _dispatch(args) -> None:
     if args.command == "list":
         from .registry import registry
@@ -200,6 +214,8 @@ def _dispatch(args) -> None:
         _cmd_bounds(args)
     elif args.command == "verdicts":
         _cmd_verdicts(args)
+    elif args.command == "html":
+        _cmd_html(args)
 
 
 def main(argv=None) -> int:

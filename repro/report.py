@@ -48,7 +48,7 @@ GLOSSARY = [
 def paper_verdicts(paper: str, results: dict) -> list:
     """The verdict of every claim of ``paper`` (its audit module's ``verdicts``), one per encoded claim."""
     verdicts = part(paper, "audit").verdicts(results)
-    claims = [c.id for c in part(paper, "experiments").CLAIMS]
+    claims = [c.id for c in part(paper, "experiments").CLAIMS] + [s.id for s in statements(paper)]
     got = [v.claim for v in verdicts]
     if sorted(got) != sorted(claims):
         missing, extra = sorted(set(claims) - set(got)), sorted(set(got) - set(claims))
@@ -56,29 +56,77 @@ def paper_verdicts(paper: str, results: dict) -> list:
     return verdicts
 
 
+def statements(paper: str) -> tuple:
+    """The statements ``paper`` makes about its figures and tables (:class:`repro.verdicts.Statement`), from its
+    audit's ``STATEMENTS`` (none when it declares none)."""
+    return tuple(getattr(part(paper, "audit"), "STATEMENTS", ()))
+
+
+def locations(paper: str) -> dict[str, str]:
+    """Where the paper states each claim and each figure statement."""
+    return ({c.id: c.location for c in part(paper, "experiments").CLAIMS}
+            | {s.id: s.location for s in statements(paper)})
+
+
 def verdict_summary(paper: str, verdicts: list) -> str:
-    """The summary table of one paper: counts by verdict, then claim · where · verdict · why."""
+    """The summary table of one paper: counts by verdict, then claim · where · what it says (a few words) · verdict
+    · one line of evidence · link to the claim on the paper's detail page."""
+    from .pages import anchor
     experiments = part(paper, "experiments")
-    where = {c.id: c.location for c in experiments.CLAIMS}
+    where = locations(paper)
+    says = {c.id: c.statement for c in experiments.CLAIMS} | {s.id: f'"{s.words}"' for s in statements(paper)}
     tally = ", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n)
-    return "\n".join([f"### {experiments.TITLE}", "", f"{len(verdicts)} claims: {tally}.", "",
-                      markdown_table(["claim", "where", "verdict", "why"], verdict_table(verdicts, where)), ""])
+    rows = [[v.claim, where.get(v.claim, ""), _short(says.get(v.claim, ""), 90), v.verdict.value,
+             _short(v.reason, 140), f"[details]({paper}.md#{anchor(v.claim)})"] for v in verdicts]
+    return "\n".join([f"### {experiments.TITLE}", "", f"{len(verdicts)} claims and figure statements: {tally}. "
+                      f"Details: [`reports/{paper}.md`]({paper}.md).", "",
+                      markdown_table(["claim", "where", "what it says", "verdict", "evidence", "details"], rows), ""])
+
+
+def headline(paper: str, verdicts: list) -> list[str]:
+    """The paper's headline findings: every claim or figure statement that is violated or not proven, with the
+    evidence that decided it."""
+    from .pages import anchor
+    bad = [v for v in verdicts if v.verdict.value in ("violated", "not proven")]
+    if not bad:
+        return [f"- **{part(paper, 'experiments').TITLE}**: nothing violated or unproven."]
+    return [f"- **{part(paper, 'experiments').TITLE}**:"] + [
+        f"  - [`{v.claim}`]({paper}.md#{anchor(v.claim)}) {v.verdict.value}: {_short(v.reason, 220)}" for v in bad]
 
 
 README_MARKERS = ("<!-- verdicts:start (written by `python -m repro audit`; do not edit by hand) -->",
                   "<!-- verdicts:end -->")
 
 
-def readme_summary(verdicts_by_paper: dict, profile: str) -> str:
-    """The README's "What the suite found": per paper, the verdict counts and the claims that are violated or not
-    proven, each with the reason that decided it (the same objects as the report's tables)."""
-    lines = [f"Computed from the `{profile}` profile's results; every verdict, its evidence and the details are in "
-             "[`reports/audit.md`](reports/audit.md).", ""]
+def scale(results: dict) -> str:
+    """How many runs and seeds per configuration stand behind a paper's verdicts (``results`` as the audit reads
+    them: ``{experiment: [result, ...]}``)."""
+    import json
+    runs = [r for rs in results.values() for r in rs]
+    seeds: dict[str, set] = {}
+    for r in runs:
+        config = {k: v for k, v in r.spec.config.items() if k != "seed"}
+        seeds.setdefault(json.dumps(config, sort_keys=True, default=str), set()).add(r.spec.seed)
+    per = sorted({len(s) for s in seeds.values()}) or [0]
+    spread = str(per[0]) if per[0] == per[-1] else f"{per[0]}-{per[-1]}"
+    return f"{len(runs)} runs, {spread} seed{'s' if per[-1] != 1 else ''} per configuration"
+
+
+def readme_summary(verdicts_by_paper: dict, profile: str, scales: dict | None = None) -> str:
+    """The README's "What the suite found": per paper, the verdict counts, the runs behind them, and the claims
+    that are violated or not proven with the evidence that decided them and a link to their details (the same
+    objects as the report's tables)."""
+    from .pages import anchor
+    scales = scales or {}
+    lines = [f"Computed from the `{profile}` profile's results (the committed report, figures and notebooks); every "
+             "verdict, its evidence and the details are in [`reports/audit.md`](reports/audit.md).", ""]
     for paper, verdicts in verdicts_by_paper.items():
         tally = ", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n)
-        lines.append(f"- **{part(paper, 'experiments').TITLE}**: {len(verdicts)} claims: {tally}.")
-        lines += [f"  - `{v.claim}` {v.verdict.value}: {_short(v.reason)}" for v in verdicts
-                  if v.verdict.value in ("violated", "not proven")]
+        behind = f" ({scales[paper]})" if paper in scales else ""
+        lines.append(f"- **{part(paper, 'experiments').TITLE}**: {len(verdicts)} claims and figure statements"
+                     f"{behind}: {tally}.")
+        lines += [f"  - [`{v.claim}`](reports/{paper}.md#{anchor(v.claim)}) {v.verdict.value}: {_short(v.reason)}"
+                  for v in verdicts if v.verdict.value in ("violated", "not proven")]
     return "\n".join(lines)
 
 
@@ -100,33 +148,43 @@ def update_readme(path: Path, summary: str) -> bool:
     return True
 
 
+INTRO = ["How to read it: one table per paper gives every claim (numbered results and the statements the paper "
+         "makes about its figures) with its computed verdict and the evidence that decided it; the headline findings "
+         "follow; each claim links to its paper's detail page (`reports/<paper>.md`): all of its evidence, the "
+         "figures that test it, and the paper's audit section. A deterministic claim fails on any single run; an "
+         "expectation claim only when the lower confidence limit of its Monte-Carlo mean exceeds the bound; a "
+         "comparison of noisy runs only when the confidence interval over seeds excludes what the paper says "
+         "(inconclusive otherwise, and never counted as a pass).", ""]
+
+
 def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quick", jobs: int = 1,
                 scheduler=None, progress: bool = True, papers: list[str] | None = None) -> Path:
-    """Write the audit of ``papers`` (default: every discovered paper, in their order) to ``output``."""
+    """Write the summary ``output`` and one detail page ``<paper>.md`` beside it for each of ``papers`` (default:
+    every discovered paper, in their order); the whole audit also rewrites the README's summary."""
+    from .pages import paper_page
+    from .plotting import figures_root
     check_profile(profile)
     keys = [check_paper(key) for key in papers] if papers else list(all_papers())
-    parts = ["# fedbounds audit report", "",
-             f"Profile: `{profile}`. Generated by `python -m repro audit` from cached results "
-             "(`results/`); every number below is traceable to a result file by its hash.", "",
-             "How to read it: the verdict tables below give one computed verdict per claim with the evidence "
-             "that decided it; each paper's section then has the details -- per claim its mode, what was proven "
-             "symbolically, how many instances were run and the worst observed/bound; every failure or "
-             "discrepancy with its evidence (instance, seed, numbers, or sympy expression). A deterministic claim "
-             "fails on any single run; an expectation claim only when the lower confidence limit of its "
-             "Monte-Carlo mean exceeds the bound. Violations within the solver tolerance of f* are "
-             "inconclusive, never a pass.", ""] + GLOSSARY + ["## Verdicts", ""]
-    sections, by_paper = [], {}
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    parts = ["# fedbounds audit report", "", f"Profile: `{profile}`. Generated by `python -m repro audit` from cached "
+             "results (`results/`); every number is traceable to a result file by its hash.", ""] + INTRO + GLOSSARY + [
+             "Executed notebooks: " + ", ".join(f"[{paper}](../notebooks/{paper}.ipynb)" for paper in keys
+                                                if Path("notebooks", f"{paper}.ipynb").is_file()) + ".", ""]
+    tables, headlines, by_paper, scales = ["## Verdicts", ""], ["## Headline findings", ""], {}, {}
     for paper in keys:
         module = part(paper, "audit")
         results = experiment_results(module.AUDIT_EXPERIMENTS, profile, jobs=jobs, scheduler=scheduler,
                                      progress=progress)
         verdicts = by_paper[paper] = paper_verdicts(paper, results)
-        parts.append(verdict_summary(paper, verdicts))
-        sections.append(module.audit_section(results, profile, verdicts))
-    parts += sections
-    output = Path(output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(output, ("\n".join(parts).rstrip() + "\n").encode("utf-8"))
+        scales[paper] = scale(results)
+        tables.append(verdict_summary(paper, verdicts))
+        headlines += headline(paper, verdicts)
+        page = paper_page(paper, verdicts, module.audit_section(results, profile, verdicts), output.parent,
+                          figures_root())
+        atomic_write_bytes(output.parent / f"{paper}.md", (page.rstrip() + "\n").encode("utf-8"))
+    text = "\n".join(parts + tables + headlines).rstrip() + "\n"
+    atomic_write_bytes(output, text.encode("utf-8"))
     if not papers:                      # the whole audit: the README's summary follows it
-        update_readme(Path("README.md"), readme_summary(by_paper, profile))
+        update_readme(Path("README.md"), readme_summary(by_paper, profile, scales))
     return output

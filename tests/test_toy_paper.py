@@ -188,9 +188,10 @@ def test_a_toy_paper_is_listed_run_drawn_and_audited_with_no_shared_edit(tmp_pat
     assert "figure1.png" in cli("figures", "toy.gd", "--no-progress")
     assert (tmp_path / "figures/toy/figure1.png").stat().st_size > 0
     cli("audit", "--paper", "toy", "--output", str(tmp_path / "audit.md"), "--no-progress")
-    audit = (tmp_path / "audit.md").read_text()
-    assert "## Toy paper" in audit and "| toy.contraction | holds | 3 checks, none violated" in audit
-    assert "toy.contraction" in cli("verdicts", "toy", "--no-progress") and "### Toy paper" in audit
+    audit, page = (tmp_path / "audit.md").read_text(), (tmp_path / "toy.md").read_text()
+    assert "### Toy paper" in audit and "[details](toy.md#toy-contraction)" in audit
+    assert "## Toy paper" in page and "| toy.contraction | " in page and '<a id="toy-contraction">' in page
+    assert "| holds | 3 checks, none violated" in page and "toy.contraction" in cli("verdicts", "toy", "--no-progress")
     assert "3 cached" in cli("status", "toy.gd")
     bad = subprocess.run([sys.executable, "-m", "repro", "run", "toy.gd", "--set", "eta=0.9"], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=600)

@@ -70,8 +70,16 @@ def _claim_verdicts(text: str, claim_ids: set) -> dict:
     return seen
 
 
+def _claim_ids() -> set:
+    from repro.registry import papers, part
+    from repro.report import statements
+    return {c.id for p in papers() for c in part(p, "experiments").CLAIMS} | {
+        s.id for p in papers() for s in statements(p)}
+
+
 def _documents():
-    yield "reports/audit.md", (ROOT / "reports/audit.md").read_text(encoding="utf-8")
+    for page in sorted((ROOT / "reports").glob("*.md")):
+        yield str(page.relative_to(ROOT)), page.read_text(encoding="utf-8")
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
         texts = ["".join(o.get("data", {}).get("text/markdown", "")) for c in cells for o in c.get("outputs", [])]
@@ -79,8 +87,7 @@ def _documents():
 
 
 def test_no_claim_shows_two_verdicts_in_the_report_or_the_notebooks():
-    from repro.registry import papers, part
-    claim_ids = {c.id for p in papers() for c in part(p, "experiments").CLAIMS}
+    claim_ids = _claim_ids()
     report_seen = {}
     for name, text in _documents():
         seen = _claim_verdicts(text, claim_ids)
@@ -103,8 +110,8 @@ def test_the_readme_summary_is_replaced_between_its_markers_only(tmp_path):
 
 def test_the_readme_agrees_with_the_report():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    from repro.registry import papers, part
-    claim_ids = {c.id for p in papers() for c in part(p, "experiments").CLAIMS}
-    report = _claim_verdicts((ROOT / "reports/audit.md").read_text(encoding="utf-8"), claim_ids)
-    listed = re.findall(r"^  - `([^`]+)` (violated|not proven):", readme, re.M)
+    report = _claim_verdicts((ROOT / "reports/audit.md").read_text(encoding="utf-8"), _claim_ids())
+    listed = re.findall(r"^  - \[`([^`]+)`\]\(reports/[a-z]+\.md#[\w-]+\) (violated|not proven):", readme, re.M)
     assert all(report.get(claim) == {verdict} for claim, verdict in listed), listed
+    bad = {c for c, v in report.items() if v & {"violated", "not proven"}}
+    assert {claim for claim, _ in listed} == bad, "the README lists exactly the violated and unproven claims"

@@ -1,0 +1,82 @@
+"""``reports/<paper>.md``: one detail page per paper -- every claim and figure statement with its verdict, all of
+its evidence, the claims its proof rests on and the figures that test it, then the paper's audit section.
+
+The summary ``reports/audit.md`` (:mod:`repro.report`) links each claim to its anchor here. Figures are matched to
+claims by their provenance JSON (``figures/<paper>/<name>.json``, key ``claims``): a figure lists the numbered
+claims it illustrates and the id prefix ``<paper>.figureN`` of the paper's figure it rebuilds, whose statements
+(``<paper>.figureN.<what>``) it therefore tests.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from .registry import part
+from .tables import markdown_table
+from .verdicts import ClaimVerdict, counts, verdict_table
+
+
+def anchor(claim_id: str) -> str:
+    """The HTML anchor of a claim on its paper's page (ids contain dots, which some renderers drop)."""
+    return claim_id.replace(".", "-")
+
+
+def figures_testing(paper: str, figures_dir: Path) -> dict[str, list[Path]]:
+    """``{claim id or figure prefix: [png, ...]}`` from the provenance of every figure of ``paper``."""
+    out: dict[str, list[Path]] = {}
+    for meta in sorted((figures_dir / paper).glob("*.json")):
+        png = meta.with_suffix(".png")
+        if not png.is_file():
+            continue
+        for claim in json.loads(meta.read_text(encoding="utf-8")).get("claims", ()):
+            out.setdefault(claim, []).append(png)
+    return out
+
+
+def _figures_of(claim_id: str, testing: dict[str, list[Path]]) -> list[Path]:
+    """The figures that test ``claim_id``: those naming it, or naming the figure prefix of a statement."""
+    prefix = claim_id.rsplit(".", 1)[0]
+    return sorted(set(testing.get(claim_id, []) + (testing.get(prefix, []) if prefix.count(".") else [])))
+
+
+def _what_it_says(paper: str) -> dict[str, str]:
+    """The statement of every claim (the encoded one-sentence paraphrase) and every figure statement (the paper's
+    own words, quoted)."""
+    from .report import statements
+    out = {c.id: f"{c.statement} *(paraphrase of {c.location})*" for c in part(paper, "experiments").CLAIMS}
+    return out | {s.id: f"\"{s.words}\" *({s.location})*" for s in statements(paper)}
+
+
+def _claim_block(v: ClaimVerdict, says: str, figures: list[Path], page_dir: Path) -> list[str]:
+    lines = [f'<a id="{anchor(v.claim)}"></a>', "", f"### `{v.claim}`: {v.verdict.value}", "", f"> {says}", "",
+             f"**Why:** {v.reason}", ""]
+    if v.depends_on:
+        lines += ["**Its proof rests on:** " + ", ".join(f"[`{d}`](#{anchor(d)})" for d in v.depends_on), ""]
+    if v.evidence:
+        lines += ["**Evidence:**", ""] + [
+            f"- {e.bearing.value} -- `{e.source}`: {e.summary}" + (f" (replay: `{e.replay}`)" if e.replay else "")
+            for e in v.evidence] + [""]
+    for png in figures:
+        rel = Path(os.path.relpath(png, page_dir)).as_posix()
+        lines += [f"![{png.stem}]({rel})", ""]
+    return lines
+
+
+def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir: Path, figures_dir: Path) -> str:
+    """The Markdown of ``reports/<paper>.md``."""
+    from .report import locations
+    experiments = part(paper, "experiments")
+    says, testing = _what_it_says(paper), figures_testing(paper, figures_dir)
+    tally = ", ".join(f"{n} {k}" for k, n in counts(verdicts).items() if n)
+    lines = [f"# {experiments.TITLE}", "", "[Back to the summary](audit.md). Definitions of the verdicts, modes and "
+             "observed/bound are in the summary's glossary.", "", f"{len(verdicts)} claims and figure statements: "
+             f"{tally}.", "", markdown_table(["claim", "where", "verdict", "why"],
+                                            verdict_table(verdicts, locations(paper))), "",
+             "## Claims in detail", ""]
+    for v in verdicts:
+        lines += _claim_block(v, says.get(v.claim, ""), _figures_of(v.claim, testing), page_dir)
+    return "\n".join(lines + [section])
+
+
+__all__ = ["anchor", "figures_testing", "paper_page"]
