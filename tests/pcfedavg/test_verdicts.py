@@ -164,3 +164,19 @@ def test_quick_section_shows_the_verdicts(quick):
     for v, row in zip(verdicts, rows):
         assert row.startswith(f"| {v.claim} |") and f"| {v.verdict.value} |" in row
     assert "failed on 0, inconclusive" not in text and "symbolic only" not in text
+
+
+def test_the_suite_finds_prop48ii_violated_on_the_one_active_instance_without_a_cache(tmp_path, monkeypatch):
+    """Computed here (about 4 s), not read from a cache: the one-active instance with m = 16 agents and K = 20000
+    iterations exceeds Prop. 4.8(ii)'s bound, and the verdict says violated with the command that replays it."""
+    from repro import runner
+    from repro.registry import get
+
+    monkeypatch.setenv(runner.RESULTS_DIR_ENV, str(tmp_path))
+    spec = next(s for s in get("pcfedavg.adversarial").specs("quick")
+                if s.config.get("search") == "one_active" and s.config["m"] == 16 and s.config["K"] == 20000)
+    result, = runner.run_all([spec], jobs=1, progress=False)
+    assert float(result.arrays["ratio"]) > 1
+    v = _by_claim(A.verdicts({"pcfedavg.adversarial": [result]}))["pcfedavg.prop4.8.ii"]
+    assert v.verdict is Verdict.VIOLATED
+    assert "python -m repro run pcfedavg.adversarial" in v.reason and result.hash in v.reason
