@@ -108,7 +108,7 @@ display(Image(str(figures_root() / "fedsgm" / "theory_ratio.png")))
 # The theorem bounds are loose on these instances (observed/bound well below 1): the
 # deterministic analysis charges every round the worst-case drift $\eta^2E^3G^2/3$ and compression
 # variance. Under compression the theorems are stated deterministically but proved only in
-# expectation; the Monte-Carlo table in `reports/audit.md` reports $\mathbb E[S_T]$ with a confidence
+# expectation; the Monte-Carlo table in `reports/fedsgm.md` reports $\mathbb E[S_T]$ with a confidence
 # interval and the frequency of single-run success.
 
 # %% [markdown]
@@ -144,10 +144,12 @@ display(Image(str(figures_root() / "fedsgm" / "figure1_no_bias.png")))
 display(Image(str(figures_root() / "fedsgm" / "figure1_flipped_labels.png")))
 
 # %% [markdown]
-# **What the figure can and cannot show.** With the constraint of eq. (2) at level 0, problem (1)
-# has no feasible point (a logistic loss is positive everywhere), so $w^*$ and $D$ do not exist and
-# no theorem applies; the experiment also fixes $\epsilon=0.1$ and $\eta$ directly instead of from
-# the theorems' formulas. See the settings rows of `reports/audit.md`.
+# **What the figure can and cannot show**: the computed findings about Figure 1's settings (whether problem (1) has
+# a solution, and the theorems' tolerance and step size against the figure's):
+
+# %%
+display(Markdown(markdown_table(["finding", "verdict", "summary"],
+                                [[f.id, f.verdict, f.summary] for f in findings if f.id.startswith("fedsgm.figure1")])))
 
 # %% [markdown]
 # ## 5. One verdict per claim and per figure statement

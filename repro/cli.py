@@ -1,4 +1,4 @@
-"""Command line: ``python -m repro {list,run,status,plan,figures,audit,verdicts,html,notebooks,bounds}``.
+"""Command line: ``python -m repro {list,run,status,plan,figures,audit,verdicts,findings,html,notebooks,bounds}``.
 
 Every user error (unknown experiment or profile, bad parameter, missing or corrupted data, unreachable
 scheduler, unwritable results folder, a run that fails or diverges) prints one line ``error: ...`` on stderr
@@ -61,6 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     verdicts = sub.add_parser("verdicts", help="the computed verdict of every claim (running what is missing)")
     verdicts.add_argument("papers", nargs="*", metavar="paper", help="paper keys (default: all)")
     add_run_options(verdicts)
+    fnd = sub.add_parser("findings", help="re-run the computation behind every finding (or one, --id) and print "
+                         "what it decides now")
+    fnd.add_argument("papers", nargs="*", metavar="paper", help="paper keys (default: all)")
+    fnd.add_argument("--id", dest="finding", default=None, help="only this finding (e.g. fedsgm.mode)")
+    add_run_options(fnd)
     site = sub.add_parser("html", help="write the static HTML report (reports/html) from reports/*.md and the "
                           "executed notebooks, and check that every link and image resolves")
     site.add_argument("--output", default="reports/html")
@@ -166,6 +171,31 @@ def _cmd_verdicts(args) -> None:
             print(f"  {v.claim:34s} {v.verdict.value:14s} {v.reason}")
 
 
+def _cmd_findings(args) -> None:
+    """Each finding is re-decided by its gate; those that need results load them (running what is missing)."""
+    from .registry import check_paper, papers, part
+    from .report import experiment_results
+
+    keys = [check_paper(p) for p in args.papers] or [p for p in papers()
+                                                     if not args.finding or args.finding.startswith(p + ".")]
+    shown = 0
+    for paper in keys:
+        audit = part(paper, "audit")
+        found = audit.findings({})
+        if args.finding is None or args.finding not in {f.id for f in found}:
+            found = audit.findings(experiment_results(audit.AUDIT_EXPERIMENTS, args.profile, jobs=args.jobs,
+                                                      scheduler=args.scheduler, progress=not args.no_progress))
+        for f in found:
+            if args.finding in (None, f.id):
+                again = {g.id: g for g in f.gate()}.get(f.id)
+                verdict = again.verdict if again else "no longer found"
+                print(f"{f.id}  [{f.kind}] {verdict}  (computed by {f.gate.name})\n    {f.summary}")
+                shown += 1
+    if args.finding and not shown:
+        raise ReproError(f"--id={args.finding} is not a finding of {', '.join(keys) or 'any paper'}: see "
+                         "`python -m repro findings` for the list")
+
+
 def _cmd_html(args) -> None:
     from pathlib import Path
     from .html import broken_links, build_html
@@ -214,6 +244,8 @@ def _dispatch(args) -> None:
         _cmd_bounds(args)
     elif args.command == "verdicts":
         _cmd_verdicts(args)
+    elif args.command == "findings":
+        _cmd_findings(args)
     elif args.command == "html":
         _cmd_html(args)
 

@@ -38,8 +38,8 @@ def findings_table(findings) -> str:
     shown = [f for f in findings if f.verdict != "consistent"]
     table = markdown_table(["id", "kind", "claims", "verdict", "summary", "evidence", "computed by"],
                            [[f.id, f.kind, ", ".join(f.claims), f.verdict, f.summary, f.evidence,
-                             f"{f.method}; `{f.gate.fn.__qualname__}`" if f.method else f"`{f.gate.fn.__qualname__}`"]
-                            for f in shown]) if shown else "No symbolic or settings check found a discrepancy."
+                             (f"{f.method}; " if f.method else "") + f"`{f.gate.fn.__qualname__}`; replay: "
+                             f"`python -m repro findings --id {f.id}`"] for f in shown]) if shown else "No symbolic or settings check found a discrepancy."
     passed = len(findings) - len(shown)
     return table + (f"\n\n{passed} further symbolic and settings checks passed; they count as support in the "
                     "verdicts of the claims they name." if passed else "")

@@ -147,3 +147,16 @@ def test_a_gate_replays_its_computation_and_a_passing_check_reports_nothing():
     assert [g.summary for g in again] == [found.summary] and again[0].gate is found.gate
     assert _threshold(-5.0, np.random.default_rng(3)) is None
     assert found.as_dict()["computed_by"].endswith("_threshold") and "gate" not in found.as_dict()
+
+
+def test_every_finding_can_be_replayed_by_one_command(capsys, monkeypatch):
+    from repro import report
+    from repro.cli import main
+    monkeypatch.setattr(report, "experiment_results", lambda *a, **k: {})      # no runs in this test
+    first = part("fedsgm", "audit").findings({})[0]
+    assert main(["findings", "--id", first.id, "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{first.id}  [{first.kind}] {first.verdict}  (computed by {first.gate.name})")
+    assert main(["findings", "--id", "fedsgm.no_such_finding", "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: --id=fedsgm.no_such_finding is not a finding of fedsgm") and "\n" not in err
