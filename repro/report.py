@@ -83,6 +83,37 @@ def verdict_summary(paper: str, verdicts: list) -> str:
                       markdown_table(["claim", "where", "what it says", "verdict", "evidence", "details"], rows), ""])
 
 
+def coverage(paper: str, verdicts: list, findings) -> str:
+    """Claims x methods (:data:`repro.verdicts.METHODS`): per cell the pieces of evidence a method gave about the
+    claim, with how many of them found something (a violation or a gap; for settings and text, a discrepancy);
+    a last row counts the claims each method reached and its findings. Statements about figures count under
+    "figures"."""
+    from .verdicts import METHODS, Bearing, method_of
+    statement_ids = {s.id for s in statements(paper)}
+    cells: dict[tuple[str, str], list[int]] = {}
+    for v in verdicts:
+        for e in v.evidence:
+            method = "figures" if v.claim in statement_ids else method_of(e)
+            cell = cells.setdefault((v.claim, method), [0, 0])
+            cell[0] += 1
+            cell[1] += e.bearing in (Bearing.VIOLATES, Bearing.GAP)
+    for f in findings:
+        if f.kind in ("experiment-settings", "wording", "code"):
+            for claim in f.claims or ():
+                cell = cells.setdefault((claim, "settings" if f.kind != "code" else "code"), [0, 0])
+                cell[0] += 1
+                cell[1] += f.verdict == "discrepancy"
+    used = [m for m in METHODS if any(m == k[1] for k in cells)]
+
+    def text(cell):
+        return "" if cell is None else f"{cell[0]}" + (f" ({cell[1]} found)" if cell[1] else "")
+    rows = [[v.claim] + [text(cells.get((v.claim, m))) for m in used] for v in verdicts]
+    rows.append(["**claims reached (found)**"] + [
+        f"{sum((c, m) in cells for c in (v.claim for v in verdicts))} "
+        f"({sum(cells[k][1] for k in cells if k[1] == m)})" for m in used])
+    return markdown_table(["claim"] + used, rows)
+
+
 def headline(paper: str, verdicts: list) -> list[str]:
     """The paper's headline findings: every claim or figure statement that is violated or not proven, with the
     evidence that decided it."""
@@ -172,6 +203,9 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
              "Executed notebooks: " + ", ".join(f"[{paper}](../notebooks/{paper}.ipynb)" for paper in keys
                                                 if Path("notebooks", f"{paper}.ipynb").is_file()) + ".", ""]
     tables, headlines, by_paper, scales = ["## Verdicts", ""], ["## Headline findings", ""], {}, {}
+    covered = ["## Coverage: what was tried on each claim", "", "Pieces of evidence per claim and method, with how "
+               "many found something (a violation, a proof gap, a settings or text discrepancy); an empty cell: the "
+               "method was not applied to that claim.", ""]
     for paper in keys:
         module = part(paper, "audit")
         results = experiment_results(module.AUDIT_EXPERIMENTS, profile, jobs=jobs, scheduler=scheduler,
@@ -180,10 +214,12 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
         scales[paper] = scale(results)
         tables.append(verdict_summary(paper, verdicts))
         headlines += headline(paper, verdicts)
+        covered += [f"### {part(paper, 'experiments').TITLE}", "",
+                    coverage(paper, verdicts, getattr(module, "findings", lambda r: [])(results)), ""]
         page = paper_page(paper, verdicts, module.audit_section(results, profile, verdicts), output.parent,
                           figures_root())
         atomic_write_bytes(output.parent / f"{paper}.md", (page.rstrip() + "\n").encode("utf-8"))
-    text = "\n".join(parts + tables + headlines).rstrip() + "\n"
+    text = "\n".join(parts + tables + headlines + [""] + covered).rstrip() + "\n"
     atomic_write_bytes(output, text.encode("utf-8"))
     if not papers:                      # the whole audit: the README's summary follows it
         update_readme(Path("README.md"), readme_summary(by_paper, profile, scales))

@@ -59,6 +59,32 @@ class Evidence:
     checks: int = 0
     worst: float | None = None
     replay: str = ""
+    method: str = ""          # one of METHODS; empty: inferred from the source by :func:`method_of`
+
+
+#: the ways the suite examines a claim (the columns of the report's coverage table)
+METHODS = ("runs", "monte carlo", "adversarial", "exact probability", "proof steps", "symbolic", "mode",
+           "figures", "settings", "code")
+#: a finding's kind -> the method that produced it
+FINDING_METHOD = {"statement-vs-proof": "symbolic", "hypotheses": "symbolic", "mode": "mode",
+                  "stated-rate": "symbolic", "instance": "adversarial", "experiment-settings": "settings",
+                  "wording": "settings", "code": "code"}
+
+
+def method_of(e: Evidence) -> str:
+    """The method behind a piece of evidence: its ``method`` if set, else by the source's name -- an experiment or
+    source named ``*adversarial*``/``*search*``, ``*montecarlo*``, ``*exact*``, ``*proof step*``, ``mode (...)``;
+    otherwise per-run checks ("runs"). Assumption, named: audits name their sources this way (the coverage test
+    checks every evidence of every paper maps to one of :data:`METHODS`)."""
+    if e.method:
+        return e.method
+    source = e.source.lower()
+    for needle, method in (("adversarial", "adversarial"), ("search", "adversarial"), ("montecarlo", "monte carlo"),
+                           ("monte carlo", "monte carlo"), ("exact", "exact probability"),
+                           ("proof step", "proof steps"), ("mode (", "mode")):
+        if needle in source:
+            return method
+    return "runs"
 
 
 @dataclass(frozen=True)
@@ -207,7 +233,8 @@ def from_findings(findings, claims: Iterable[str]) -> list[Evidence]:
         else:
             raise ValueError(f"finding {f.id}: verdict {f.verdict!r} is not one of consistent, discrepancy, "
                              "not checkable")
-        out += [Evidence(c, f.id, bearing, f.summary) for c in f.claims if c in claims]
+        out += [Evidence(c, f.id, bearing, f.summary, method=FINDING_METHOD.get(f.kind, "symbolic"))
+                for c in f.claims if c in claims]
     return out
 
 
@@ -243,4 +270,4 @@ def from_modes(claims, decided: Iterable[str] = ()) -> list[Evidence]:
             for c in claims if c.mode in UNDECIDABLE_MODES and c.id not in decided]
 
 
-__all__ = ["Verdict", "Bearing", "Evidence", "Statement", "ClaimVerdict", "roll_up", "from_findings", "from_checks", "from_modes", "UNDECIDABLE_MODES", "verdict_table", "counts"]
+__all__ = ["Verdict", "Bearing", "Evidence", "Statement", "METHODS", "FINDING_METHOD", "method_of", "ClaimVerdict", "roll_up", "from_findings", "from_checks", "from_modes", "UNDECIDABLE_MODES", "verdict_table", "counts"]

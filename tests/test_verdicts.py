@@ -115,3 +115,20 @@ def test_the_readme_agrees_with_the_report():
     assert all(report.get(claim) == {verdict} for claim, verdict in listed), listed
     bad = {c for c, v in report.items() if v & {"violated", "not proven"}}
     assert {claim for claim, _ in listed} == bad, "the README lists exactly the violated and unproven claims"
+
+
+def test_coverage_counts_evidence_per_method_and_what_it_found():
+    from repro.report import coverage
+    from repro.verdicts import METHODS, ClaimVerdict, method_of
+    ev = [_e("fedsgm.thm1", Bearing.VIOLATES, source="fedsgm.adversarial"),
+          _e("fedsgm.thm1", Bearing.SUPPORTS, source="fedsgm.theory"),
+          _e("fedsgm.thm1", Bearing.GAP, source="fedsgm.theory proof steps"),
+          _e("fedsgm.lemma3", Bearing.SUPPORTS, source="fedsgm.montecarlo")]
+    assert [method_of(e) for e in ev] == ["adversarial", "runs", "proof steps", "monte carlo"]
+    assert set(map(method_of, ev)) <= set(METHODS)
+    verdicts = [ClaimVerdict("fedsgm.thm1", Verdict.VIOLATED, "", tuple(ev[:3])),
+                ClaimVerdict("fedsgm.lemma3", Verdict.HOLDS, "", (ev[3],))]
+    rows = {cells[0]: cells for cells in _table_rows(coverage("fedsgm", verdicts, []))}
+    assert rows["claim"] == ["claim", "runs", "monte carlo", "adversarial", "proof steps"]
+    assert rows["fedsgm.thm1"] == ["fedsgm.thm1", "1", "", "1 (1 found)", "1 (1 found)"]
+    assert rows["**claims reached (found)**"][1:] == ["1 (0)", "1 (0)", "1 (1)", "1 (1)"]
