@@ -104,6 +104,38 @@ def producer(fn: Callable) -> Callable:
     return wrapper
 
 
+def _fmt_value(value) -> str:
+    """One value of :func:`fmt_point`: floats to 4 significant digits, integers and sympy numbers (rationals,
+    surds) as printed, sequences as ``(a, b)``, a nested mapping as ``(k = v, ...)``, anything else by ``str``."""
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)) or (isinstance(value, sp.Basic) and value.is_Float):
+        return f"{float(value):.4g}"
+    if isinstance(value, np.ndarray):
+        return _fmt_value(value.item() if value.ndim == 0 else value.tolist())
+    if isinstance(value, Mapping):
+        return f"({fmt_point(value)})"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return "(" + ", ".join(_fmt_value(v) for v in value) + ")"
+    return str(value)
+
+
+def fmt_point(mapping: Mapping, sep: str = ", ") -> str:
+    """A point, an instance, a configuration or an exponent map as prose: ``k = v`` joined by ``sep``, in the
+    mapping's order, ``None`` values left out (``{'E': 50.0, 'n': 1.0}`` -> ``E = 50, n = 1``). The key ``value``
+    (the value of the expression at the point, as in a counterexample of :func:`bounds.core.sample_nonnegative`)
+    comes last, in parentheses: ``E = 50, n = 1 (value -5937)``. The one formatter every finding, check row and report
+    page uses for such mappings, so that no raw Python dict reaches the prose."""
+    items = [(k, v) for k, v in mapping.items() if v is not None]
+    body = sep.join(f"{k} = {_fmt_value(v)}" for k, v in items if k != "value")
+    value = [_fmt_value(v) for k, v in items if k == "value"]
+    if not value:
+        return body
+    return f"{body} (value {value[0]})" if body else f"value {value[0]}"
+
+
 def check_row(item: str, status: str, method: str, evidence: str, **extra) -> dict:
     """One row of a symbolic check table (e.g. ``bounds.fedclup_findings.derived_checks()``):
     ``{item, status, method, evidence}`` plus any ``extra`` keys."""
@@ -130,7 +162,7 @@ def dominates(id_: str, claims: tuple[str, ...], larger: sp.Expr, smaller: sp.Ex
     ok = result.proven is not False
     evidence = f"{larger} - ({smaller}) = {sp.factor(diff)}"
     if result.counterexample:
-        evidence += f"; counterexample {result.counterexample}"
+        evidence += f"; counterexample {fmt_point(result.counterexample)}"
     return Finding(id_, "statement-vs-proof", claims, CONSISTENT if ok else DISCREPANCY,
                    summary_ok if ok else summary_bad, evidence, _method(result))
 
@@ -170,5 +202,5 @@ def rate_comparison(id_: str, claims: tuple[str, ...], implied: sp.Expr, quoted:
                 "; not tight: implied/quoted tends to 0 along some limit, so the quoted O(.) overstates the bound")
     extremes = {k: str(v) for k, v in corners.items() if v.is_zero or v.is_finite is False}
     evidence = (f"implied {implied}; quoted O({quoted}); implied/quoted = {ratio}, sampled range "
-                f"[{lo:.3g}, {hi:.3g}]; degenerate iterated limits: {extremes or 'none'}")
+                f"[{lo:.3g}, {hi:.3g}]; degenerate iterated limits: {fmt_point(extremes, sep='; ') or 'none'}")
     return Finding(id_, "stated-rate", claims, verdict, summary, evidence, "sympy limits + sampling")

@@ -21,7 +21,7 @@ import math
 
 import sympy as sp
 
-from .audit import check_row as _row, producer
+from .audit import check_row as _row, fmt_point, producer
 from .core import prove_identity, prove_nonnegative, sample_nonnegative
 from .fedclup import (
     ETA_COR2, GAMMA_COR2, K, KAPPA, KAPPA_F, K_COR2_REAL, L, L_F, MAX_COR2, MINIMAX_ORDER, MU_F, PHI_WEIGHT,
@@ -77,7 +77,7 @@ def _nonneg(item: str, expr: sp.Expr, evidence: str, subs: dict | None = None) -
     samp = sample_nonnegative(e, _box(e), np.random.default_rng(0))
     status = "refuted" if samp.proven is False else _UNPROVEN
     return _row(item, status, f"not proven symbolically; fallback core.sample_nonnegative: {samp.method}",
-                evidence + (f"; counterexample {samp.counterexample}" if samp.counterexample else ""))
+                evidence + (f"; counterexample {fmt_point(samp.counterexample)}" if samp.counterexample else ""))
 
 
 def _ident(item: str, lhs: sp.Expr, rhs: sp.Expr, evidence: str = "") -> dict:

@@ -17,7 +17,8 @@ import re
 import numpy as np
 import sympy as sp
 
-from .audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, dominates, identity, producer, rate_comparison
+from .audit import (CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, dominates, fmt_point, identity, producer,
+                    rate_comparison)
 from .core import Mode, order_in_inverse_eps, prove_identity, prove_nonnegative, sample_nonnegative
 from .fedsgm import (
     D, E, EPS_STATED, EPS_THM8, ETA_STATED, ETA_THM8, G, Gamma_proof, Gamma_stated, ROUNDS_STATED,
@@ -113,7 +114,7 @@ def soft_beta(eta_used: sp.Expr, eps_used: sp.Expr, stated: sp.Expr, rng) -> Fin
     evidence = (f"c = S_bar(eta; Gamma_pf)/eps = {c}; step 4 needs beta >= {needed.subs(_SIGMA, Sigma_A)} (equals "
                 f"fedsgm.derived.soft_beta's condition: {'yes' if encoded else 'no'}); at Sigma_A -> T: beta >= "
                 f"{worst}, at E = 1, q_u = 0: beta >= {at_e1}; stated beta >= {stated}; stated - needed = "
-                f"{sp.factor(margin)}" + (f"; counterexample {result.counterexample}" if result.counterexample else ""))
+                f"{sp.factor(margin)}" + (f"; counterexample {fmt_point(result.counterexample)}" if result.counterexample else ""))
     outcome = {True: ">= 0", None: "not refuted", False: "refuted"}[result.proven]
     method = f"sympy solve; stated - needed {outcome} ({result.method})"
     if result.proven is not False:

@@ -26,7 +26,7 @@ import re
 
 import sympy as sp
 
-from .audit import producer
+from .audit import fmt_point, producer
 from .core import prove_identity, prove_nonnegative, sample_nonnegative
 from .pcfedavg import (
     BOUND_47, BOUND_48I, D, E_EXPR, H, K, LF_SUM, L_G_EXPR, L_G_I_EXPR, L_SYM, L_f, M, PRINTED_O, Q, R,
@@ -175,7 +175,7 @@ def _compare(id_, claims, candidate, derived, what, rng=None):
     if pos.proven is False:
         return A.Finding(id_, "statement-vs-proof", claims, A.DISCREPANCY,
                          f"{what}: the printed bound is smaller than what the proof's steps give, so it is not implied.",
-                         f"printed - re-derived = {sp.factor(diff)}; counterexample {pos.counterexample}",
+                         f"printed - re-derived = {sp.factor(diff)}; counterexample {fmt_point(pos.counterexample)}",
                          A._method(pos))
     return A.Finding(id_, "statement-vs-proof", claims, A.CONSISTENT,
                      f"{what}: the printed bound is implied (looser than what the proof's steps give).",
@@ -250,7 +250,7 @@ def finding_48ii(terms=TERMS_48II, terms12=TERMS_12):
     implied_at_point = bool(val_ii >= sq12)
     evidence = "; ".join(f"{r['label']}: printed {r['printed']} vs 5*(12-term)^2 = {r['from_12']} (ratio {r['ratio']}, "
                          f"{r['status']})" for r in rows)
-    evidence += (f". At the admissible point {II_COUNTEREXAMPLE} (step-size conditions hold: {hyp_ok}; D <= M): "
+    evidence += (f". At the admissible point {fmt_point(II_COUNTEREXAMPLE)} (step-size conditions hold: {hyp_ok}; D <= M): "
                  f"rhs_12^2 = {sq12}, printed (ii) = {val_ii}")
     if bad:
         summary = ("Squaring (12) with (a_1+...+a_5)^2 <= 5 sum a_k^2 does not give (ii) as printed: "
@@ -1286,8 +1286,9 @@ def finding_remark35():
         A.CONSISTENT if ok else A.DISCREPANCY,
         ("Leading powers of 1/eps are 2 (i), 1 (ii), 2 (iii) both in the printed Theorem 3.4 and in the derivation "
          "from Prop. 4.8 (also under an admissible step size), as Remark 3.5 says." if ok else
-         f"Leading powers of 1/eps printed {printed} differ from the derived ones or from Remark 3.5's 2, 1, 2."),
-        f"proof's choices: {lp}; admissible step: {lpa}", "exponent bookkeeping (sympy)")
+         f"Leading powers of 1/eps printed {', '.join(map(str, printed))} differ from the derived ones or from Remark 3.5's 2, 1, 2."),
+        f"proof's choices: {fmt_point(lp, sep='; ')}; admissible step: {fmt_point(lpa, sep='; ')}",
+        "exponent bookkeeping (sympy)")
 
 
 @producer
@@ -1364,9 +1365,13 @@ def finding_half(printed_coeff=sp.Integer(1), point=(1, sp.Rational(1, 10))):
 
 
 def _fmt_rate_row(r) -> str:
-    de = {k: str(v) for k, v in (r["derived_exponents"] or {}).items()}
-    pe = {k: str(v) for k, v in (r["printed_exponents"] or {}).items()}
-    return f"derived {r['derived_term']} {de} vs printed {r['printed_term']} {pe}"
+    def term(t, exponents):
+        if t is None:
+            return "none"
+        return f"{t} (exponents {fmt_point(exponents)})" if exponents else str(t)
+
+    return (f"derived {term(r['derived_term'], r['derived_exponents'])} vs printed "
+            f"{term(r['printed_term'], r['printed_exponents'])}")
 
 
 @producer
@@ -1382,7 +1387,7 @@ def finding_rate(part: str, admissible: bool):
     if bad:
         summary = (f"Under {choice}, Prop. 4.8 ({part}) gives requirement terms the printed O(.) of Theorem 3.4 "
                    f"({part}) does not cover: " + "; ".join(
-                       f"{r['derived_term']} (printed {r['printed_term']})" for r in bad if r["derived_term"]) + ".")
+                       f"{r['derived_term']} (printed {r['printed_term'] or 'none'})" for r in bad if r["derived_term"]) + ".")
         verdict = A.DISCREPANCY
     else:
         summary = (f"Under {choice}, every requirement term derived from Prop. 4.8 ({part}) is a printed O-term of "

@@ -21,7 +21,7 @@ from typing import Mapping
 import numpy as np
 import sympy as sp
 
-from .audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, producer
+from .audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, fmt_point, producer
 from .audit import check_row as _row
 from .core import Mode, prove_identity, prove_nonnegative
 from .ssca import (
@@ -69,7 +69,7 @@ def identity_row(item: str, lhs: sp.Expr, rhs: sp.Expr, evidence: str = "", posi
         if val.is_number and val.is_finite and val != 0:
             return _row(item, "refuted", "exact evaluation at a rational point",
                         (evidence + "; " if evidence else "") + f"{lhs} - ({rhs}) = {val} != 0 at "
-                        f"{ {str(k): str(v) for k, v in point.items()} }")
+                        f"{fmt_point({str(k): v for k, v in point.items()})}")
     return _row(item, "not proven", f"core.prove_identity: {res.method}", f"difference {res.expression}")
 
 

@@ -33,6 +33,7 @@ from IPython.display import Image, Markdown, display
 
 from bounds import fedclup as B
 from bounds import fedclup_findings as BF
+from bounds.audit import fmt_point
 from repro.papers.fedclup import audit as A
 from repro.papers.fedclup import summaries as S
 from repro.papers.fedclup.runs import mnist as mn
@@ -82,7 +83,7 @@ rows = BF.lemma1_checks() + BF.closed_form_limits() + BF.derived_checks()
 status = {}
 for r in rows:
     status[r["status"]] = status.get(r["status"], 0) + 1
-display(Markdown(f"{len(rows)} symbolic items; status counts: {status}"))
+display(Markdown(f"{len(rows)} symbolic items; status counts: {fmt_point(status)}"))
 display(Markdown(markdown_table(["item", "status", "method"], [[esc(r["item"]), r["status"], esc(r["method"])]
                                                               for r in BF.derived_checks()])))
 
@@ -91,7 +92,9 @@ display(Markdown(markdown_table(["regime", "condition", "rate", "upper / lower",
                                 [[r["regime"], esc(r["condition"]), esc(r["rate"]), esc(r["upper_over_lower"]),
                                   r["verdict"]] for r in BF.regime_table()])))
 comm = BF.communication_in_lambda()
-display(Markdown(markdown_table(["item", "result"], [[k, esc(v)] for k, v in comm.items() if k != "verdict"])))
+display(Markdown(markdown_table(["item", "what", "status", "method", "evidence"],
+                                [[k, esc(v["item"]), v["status"], esc(v["method"]), esc(v["evidence"])]
+                                 for k, v in comm.items() if k != "verdict"])))
 
 # %% [markdown]
 # ## 3. Statistical accuracy on exact instances

@@ -40,6 +40,7 @@ from sympy.parsing.sympy_parser import parse_expr
 
 from bounds import pcfedavg as B
 from bounds import pcfedavg_findings as BF
+from bounds.audit import fmt_point
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.constraints import Box, ProductSet
 from repro.papers.pcfedavg import audit as XA
@@ -211,7 +212,7 @@ for cid in ("pcfedavg.prop4.7", "pcfedavg.prop4.8.ii", "pcfedavg.eq12"):
 # %%
 steps = BF.proof_steps()
 statuses = sorted({s["status"] for s in steps})
-print({s: sum(x["status"] == s for x in steps) for s in statuses})
+print(fmt_point({s: sum(x["status"] == s for x in steps) for s in statuses}))
 display(Markdown(markdown_table(
     ["claim", "step", "status", "method"],
     [[s["claim"], esc(s["step"]), f"**{s['status']}**" if s["status"] == "not implied" else s["status"],
@@ -223,7 +224,7 @@ display(Markdown(markdown_table(
 
 # %%
 display(Markdown(markdown_table(["claim", "step", "evidence", "counterexample"],
-                                [[s["claim"], esc(s["step"]), esc(s["evidence"]), esc(s["counterexample"] or "")]
+                                [[s["claim"], esc(s["step"]), esc(s["evidence"]), esc(fmt_point(s["counterexample"] or {}))]
                                  for s in steps if s["status"] == "not implied"])))
 
 # %% [markdown]
@@ -234,7 +235,7 @@ display(Markdown(markdown_table(["claim", "step", "evidence", "counterexample"],
 
 # %%
 findings = XA.findings({})
-print({v: sum(f.verdict == v for f in findings) for v in sorted({f.verdict for f in findings})})
+print(fmt_point({v: sum(f.verdict == v for f in findings) for v in sorted({f.verdict for f in findings})}))
 display(Markdown(markdown_table(["id", "kind", "verdict", "method", "summary"],
                                 [[f.id, f.kind, f.verdict, f.method, esc(f.summary)] for f in findings])))
 
@@ -247,7 +248,7 @@ display(Markdown(markdown_table(["id", "kind", "verdict", "method", "summary"],
 # %%
 inst = BF.interval_instance()
 display(Markdown(markdown_table(["quantity", "exact value"],
-                                [["instance", str(BF.LEMMA45_M_INSTANCE)], ["x*", inst["x_star"]],
+                                [["instance", fmt_point(BF.LEMMA45_M_INSTANCE)], ["x*", inst["x_star"]],
                                  ["x*_rho", inst["x_star_rho"]], ["M", inst["M"]],
                                  ["(1/m) sum_i ||grad G_(i,rho)(x*_rho)||^2", inst["mean_sq_grad_G_at_x_star_rho"]],
                                  ["grad G_rho(x*_rho) (should be 0)", inst["grad_G_rho_at_x_star_rho"]]])))
@@ -416,7 +417,7 @@ adv = results["pcfedavg.adversarial"]
 one = sorted(XS.one_active_runs(adv), key=lambda r: (r.spec.config["K"], r.spec.config["m"]))
 print("parameters (rho, sigma_i, c):", sorted({(r.spec.config["rho"], r.spec.config["sigma"], r.spec.config["target"])
                                              for r in one}))
-print("sets (m = 2):", XT.one_active_instance(2)[0].sets.describe())
+print("sets (m = 2):", "; ".join(fmt_point(s) for s in XT.one_active_instance(2)[0].sets.describe()))
 
 
 def k_free_ratio(r):
@@ -448,7 +449,7 @@ for r in [r for r in adv if r.spec.config.get("search") != "one_active"]:
     best = r.meta["metadata"]["best"]
     print(f"{r.spec.config['budget']} random instances, failed checks: {int(r.arrays['n_failures'])}")
     display(Markdown(markdown_table(["claim", "largest observed/bound", "config"],
-                                    [[cid, f"{b['ratio']:.4g}", esc(b["config"])] for cid, b in best.items()])))
+                                    [[cid, f"{b['ratio']:.4g}", esc(fmt_point(b["config"]))] for cid, b in best.items()])))
 
 # %% [markdown]
 # ## 6. Section 5: the experiments
@@ -559,8 +560,8 @@ def rst_table(doc):
 
 
 display(Markdown(markdown_table(["item", "default"], rst_table(XD.__doc__))))
-print("Section 5 hyperparameters as stated:", XD.HYPER)
-print("defaults:", XD.DEFAULTS)
+print("Section 5 hyperparameters as stated:", fmt_point(XD.HYPER, sep="; "))
+print("defaults:", fmt_point(XD.DEFAULTS))
 
 # %% [markdown]
 # **Synthetic instances** (`repro.papers.pcfedavg.runs.theory`):

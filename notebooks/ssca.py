@@ -33,6 +33,7 @@ from IPython.display import Image, Markdown, display
 
 from bounds import ssca as B
 from bounds import ssca_findings as BF
+from bounds.audit import fmt_point
 from repro.papers.ssca import audit as A
 from repro.papers.ssca.runs import mnist as M
 from repro.plotting import figures_root
@@ -110,7 +111,7 @@ print("w_t for t = 1, 2, 5, 10, 20:", np.round(B.surrogate_weight(rho)[[0, 1, 4,
 
 # %%
 check = BF.a_bar_sign_check()
-print({k: (str(v)[:200] if not isinstance(v, (bool, float)) else v) for k, v in check.items()})
+print(fmt_point({k: (str(v)[:200] if not isinstance(v, (bool, float)) else v) for k, v in check.items()}, sep="; "))
 display(Markdown(markdown_table(
     ["a_bar", "training cost at T", "||omega||^2 at T", "test accuracy (%)", "nu regimes"],
     A._printed_rows(results["ssca.printed_32"]))))

@@ -1,4 +1,4 @@
-"""FedCLUP's section of ``reports/audit.md`` (:func:`audit_section`, reading the results of
+"""FedCLUP's section of ``reports/fedclup.md`` (its detail page) (:func:`audit_section`, reading the results of
 :data:`AUDIT_EXPERIMENTS`) and one computed verdict per claim (:func:`verdicts`, rolled up by
 :func:`repro.verdicts.roll_up` from all of the claim's evidence: the per-run checks, the derived proof steps, the
 symbolic findings of :mod:`bounds.fedclup_findings`, and order-level fits that cannot decide an O(.) statement).
@@ -704,7 +704,8 @@ def _audit_optimization(results, verdicts_) -> list[str]:
                                                                          r.arrays["T_eps"], r.arrays["K"],
                                                                          r.arrays["grad_evals"])]), "",
             "Symbolic (`bounds.fedclup_findings.communication_in_lambda`): " + "; ".join(
-                f"{k}: {v}" for k, v in BF.communication_in_lambda().items() if k != "verdict") + ". Verdicts: "
+                f"{k}: {row['item']}, {row['status']} ({row['method']}): {row['evidence']}"
+                for k, row in BF.communication_in_lambda().items() if k != "verdict") + ". Verdicts: "
             + "; ".join(f"{v.claim}: {v.verdict.value}" for v in verdicts_
                         if v.claim in ("fedclup.cor2.communication", "fedclup.cor2.computation")) + ".", ""]
     t2 = results["fedclup.theorem2"]

@@ -1,4 +1,4 @@
-"""FedSGM's section of ``reports/audit.md``: ``AUDIT_EXPERIMENTS``, ``DEPENDS_ON``, ``STATEMENTS`` (what Section 4.1
+"""FedSGM's section of ``reports/fedsgm.md`` (its detail page): ``AUDIT_EXPERIMENTS``, ``DEPENDS_ON``, ``STATEMENTS`` (what Section 4.1
 says about Figure 1), ``findings(results)`` (every finding the section shows, each computed by a producer and
 carrying its gate), ``verdicts(results)`` (one :class:`repro.verdicts.ClaimVerdict` per claim of
 :data:`bounds.fedsgm.CLAIMS` and per statement, rolled up from all the evidence this module computes) and
@@ -35,7 +35,7 @@ import numpy as np
 
 from bounds import fedsgm as B
 from bounds import fedsgm_findings as BF
-from bounds.audit import DISCREPANCY, Finding, producer
+from bounds.audit import DISCREPANCY, Finding, fmt_point, producer
 
 
 from repro.papers.fedsgm.runs.theorems import (CONSTANTS, FAMILIES, FIGURE1_DEFAULTS, FIGURE1_VARIANTS,
@@ -316,7 +316,8 @@ def _adversarial_evidence(adv_results) -> list[Evidence]:
         rejected = int(r.arrays["rejected"])
         best = float(r.arrays["best_ratio"])
         meta = r.meta["metadata"]
-        replay = f"{_replay('fedsgm.adversarial', r)}; instance {meta['best_instance']}, seed {meta['best_seed']}"
+        replay = (f"{_replay('fedsgm.adversarial', r)}; instance ({fmt_point(meta['best_instance'] or {})}), "
+                  f"seed {meta['best_seed']}")
         for cid in _adversarial_claims(r):
             out += from_checks(cid, "fedsgm.adversarial", checks=passed.size, failed=int((~passed).sum()),
                                worst=best if np.isfinite(best) or best > 0 else None,
@@ -329,7 +330,7 @@ def _adversarial_rows(adv_results) -> list:
     for r in adv_results:
         adv_rows.append([r.spec.config["constants"], r.spec.config["budget"], int(r.arrays["rejected"]),
                          _fmt(r.arrays["best_ratio"]), int((~np.asarray(r.arrays["passed_history"], bool)).sum()),
-                         r.meta["metadata"]["best_seed"], r.meta["metadata"]["best_instance"]])
+                         r.meta["metadata"]["best_seed"], fmt_point(r.meta["metadata"]["best_instance"] or {})])
     return adv_rows
 
 

@@ -1,4 +1,4 @@
-"""PC-FedAvg's section of ``reports/audit.md``: the claims on synthetic instances, the re-derived proof steps,
+"""PC-FedAvg's section of ``reports/pcfedavg.md`` (its detail page): the claims on synthetic instances, the re-derived proof steps,
 the communication complexities, the empirical rates, the adversarial instances, the Section 5 experiments and
 the symbolic and settings findings. The shared report (:mod:`repro.report`) reads ``AUDIT_EXPERIMENTS``, calls
 ``verdicts(results)`` (one :class:`repro.verdicts.ClaimVerdict` per claim, rolled up from all of its evidence) and
@@ -42,7 +42,7 @@ import sympy as sp
 
 from bounds import pcfedavg as B
 from bounds import pcfedavg_findings as BF
-from bounds.audit import CONSISTENT, DISCREPANCY, Finding, producer
+from bounds.audit import CONSISTENT, DISCREPANCY, Finding, fmt_point, producer
 from repro.comparisons import compare
 from repro.tables import findings_table, fmt, markdown_table, select_results
 from repro.verdicts import (
@@ -449,7 +449,7 @@ def finding_round_start(words=ROUND_START_WORDS, tiny=None):
         "pcfedavg.method.round_start", "wording", (), DISCREPANCY,
         f"{words[0]}: \"{words[1]}\" -- in Algorithm 1 (line 3) every agent starts round r from the server's vector "
         "z_r; the suite's implementation does so (the proof of Lemma 4.5 uses it: x_(T_r) = x_(i,T_r) for all i).",
-        f"tiny instance {tiny}: max over rounds and agents of |x_hat_i at the first step - mean of z_r's blocks| = "
+        f"tiny instance ({fmt_point(tiny)}): max over rounds and agents of |x_hat_i at the first step - mean of z_r's blocks| = "
         f"{start_gap:.3g} (<= {STATE_TOL:g}), while the agents' x_hat_i differ by up to {spread:.3g} within rounds",
         "one run of the suite's Algorithm 1 (printed line 8)")
 
@@ -490,7 +490,7 @@ def finding_feasibility(words=FEASIBLE_WORDS, tiny=None):
         "pcfedavg.method.feasibility", "wording", (), DISCREPANCY,
         " and ".join(f"{w[0]}: \"{w[1]}\"" for w in words) + " -- Algorithm 1 never projects: line 8 penalises "
         "dist(x_i^(i), X_i)^2 with a finite rho, so an iterate leaves its set where the constraint is active.",
-        f"tiny instance {tiny} from a feasible start (max distance {start:.3g}): agent {i}'s own block leaves X_{i} at "
+        f"tiny instance ({fmt_point(tiny)}) from a feasible start (max distance {start:.3g}): agent {i}'s own block leaves X_{i} at "
         f"local iteration {k} (distance {own[k, i]:.3g} > {FEAS_TOL:g}); largest distance {own.max():.3g}",
         "one run of the suite's Algorithm 1 (printed line 8)")
 

@@ -1,7 +1,7 @@
 """Mini-batch SSCA: ``AUDIT_EXPERIMENTS``, ``DEPENDS_ON``, ``STATEMENTS``, ``findings(results)``, ``verdicts(results)``
 (one :class:`repro.verdicts.ClaimVerdict` per claim of :data:`bounds.ssca.CLAIMS` and per statement, rolled up by
 :func:`repro.verdicts.roll_up` from all the evidence this module computes) and
-``audit_section(results, profile, verdicts)``, the section of ``reports/audit.md`` (:mod:`repro.report` computes the
+``audit_section(results, profile, verdicts)``, the section of ``reports/ssca.md`` (its detail page) (:mod:`repro.report` computes the
 verdicts once and passes them in). The section is built one report part at a time (claims and verdicts, conditions
 and symbolic findings, Theorems 1-4 on small problems, Figures 2-4 on MNIST, the literal (32), Theorem 5, what is
 not reproduced), each from row helpers that compute and a part function that writes the prose.
@@ -759,7 +759,7 @@ def _not_reproduced_part(profile: str) -> list[str]:
 
 
 def audit_section(results, profile: str, verdicts) -> str:
-    """The SSCA section of ``reports/audit.md`` (Markdown) from the results of ``AUDIT_EXPERIMENTS`` at ``profile``
+    """The SSCA section of ``reports/ssca.md`` (its detail page) (Markdown) from the results of ``AUDIT_EXPERIMENTS`` at ``profile``
     and the claims' verdicts (:func:`verdicts` of the same results, computed once by the report)."""
     conditions = _conditions_part(results)      # heading and intro (4 lines), then the conditions and findings
     out = (conditions[:4] + _claims_part(verdicts) + conditions[4:] + _convergence_part(results["ssca.convergence"])
