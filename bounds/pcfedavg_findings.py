@@ -1225,7 +1225,8 @@ def finding_k_eq_tr(H_v: int = 2, R_v: int = 2, rounds: int = 4):
     lengths, T = found
     return A.Finding(
         "pcfedavg.prop4.7.K_eq_Tr", "hypotheses", ("pcfedavg.prop4.7", "pcfedavg.prop4.8.i"), A.DISCREPANCY,
-        "The proof uses 'K = T_r for some r' with K = RH, which holds when every round has exactly H local steps "
+        "The proof of Proposition 4.7 ('As we mentioned, let K = HR. [...] Since K = T_r for some r in N, applying "
+        "Lemma 4.5 to the second term') uses K = T_r with K = RH, which holds when every round has exactly H local steps "
         "(T_r = rH, the harness default) but is not implied by max_r |T_{r+1} - T_r| <= H.",
         f"H = {H_v}, round lengths {lengths}: T = {T}; R = {R_v} gives K = RH = {R_v * H_v}, not a synchronization index",
         "counterexample (enumeration of round lengths)")

@@ -15,6 +15,7 @@ exists, by the per-paper verdict tests.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import numpy as np
@@ -160,3 +161,15 @@ def test_every_finding_can_be_replayed_by_one_command(capsys, monkeypatch):
     assert main(["findings", "--id", "fedsgm.no_such_finding", "--no-progress"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: --id=fedsgm.no_such_finding is not a finding of fedsgm") and "\n" not in err
+
+
+LOCATION = re.compile(r"(Section|Theorem|Lemma|Eq\.|eq\.|Figure|Fig\.|Table|Appendix|Algorithm|Proposition|Prop\.|"
+                      r"Corollary|Assumption|Remark|Conclusion|\(\d+[a-z]?\)|line \d+)")
+
+
+@pytest.mark.parametrize("paper", papers())
+def test_every_discrepancy_names_where_the_paper_says_what_it_disputes(paper):
+    """A discrepancy cites the paper's own numbering (section, equation, theorem, figure, line of an algorithm)."""
+    bad = [f.id for f in part(paper, "audit").findings({})
+           if f.verdict == A.DISCREPANCY and not LOCATION.search(f"{f.summary} {f.evidence}")]
+    assert not bad, bad
