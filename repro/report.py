@@ -16,7 +16,7 @@ from .io import atomic_write_bytes
 from repro.experiment import check_profile
 from .registry import check_paper, get, part
 from .tables import markdown_table
-from .verdicts import counts, verdict_table
+from .verdicts import COUNTS_ORDER, counts, verdict_table
 from .registry import papers as all_papers
 
 
@@ -219,7 +219,10 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
         page = paper_page(paper, verdicts, module.audit_section(results, profile, verdicts), output.parent,
                           figures_root())
         atomic_write_bytes(output.parent / f"{paper}.md", (page.rstrip() + "\n").encode("utf-8"))
-    text = "\n".join(parts + tables + headlines + [""] + covered).rstrip() + "\n"
+    glance = markdown_table(["paper", "claims and statements"] + [v.value for v in COUNTS_ORDER],
+                            [[f"[{part(p, 'experiments').TITLE.split(':')[0]}]({p}.md)", len(v)]
+                             + list(counts(v).values()) for p, v in by_paper.items()])
+    text = "\n".join(parts + tables[:2] + [glance, ""] + tables[2:] + headlines + [""] + covered).rstrip() + "\n"
     atomic_write_bytes(output, text.encode("utf-8"))
     if not papers:                      # the whole audit: the README's summary follows it
         update_readme(Path("README.md"), readme_summary(by_paper, profile, scales))
