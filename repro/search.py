@@ -23,8 +23,32 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 from scipy import optimize
 
+from . import admissible
+from .experiment import Config
+
 #: below this best observed/bound a bound is reported as loose on the family searched
 LOOSE = 0.1
+
+
+@dataclass(frozen=True, kw_only=True)
+class SearchConfig(Config):
+    """The config every paper's ``<paper>.search`` run shares: the ``claim`` searched, its ``family``, the search's
+    budget (``maxiter`` generations of ``popsize`` x dimension points, ``polish_evals`` Nelder-Mead evaluations) and
+    the ``profile``. A paper subclasses it, adds its own keys, and checks ``claim`` and ``family`` against its families
+    in ``__post_init__`` after calling this one's."""
+
+    claim: str
+    family: str
+    maxiter: int
+    popsize: int
+    polish_evals: int
+    profile: str
+
+    def __post_init__(self) -> None:
+        admissible.integer("maxiter", self.maxiter, 1, "generations")
+        admissible.integer("popsize", self.popsize, 1, "population per dimension")
+        admissible.integer("polish_evals", self.polish_evals, 0, "Nelder-Mead evaluations")
+        admissible.profile(self.profile)
 
 
 @dataclass(frozen=True)
@@ -101,4 +125,4 @@ def detects_halved_constant(result: SearchResult) -> bool:
     return 2.0 * result.ratio > 1.0
 
 
-__all__ = ["Family", "SearchResult", "maximize_ratio", "best_of", "detects_halved_constant", "LOOSE"]
+__all__ = ["SearchConfig", "Family", "SearchResult", "maximize_ratio", "best_of", "detects_halved_constant", "LOOSE"]
