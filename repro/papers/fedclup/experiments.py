@@ -16,6 +16,7 @@ from repro.papers.fedclup.figures import (  # noqa: F401  (PAPER: the paper key,
 from repro.papers.fedclup.runs import logistic as logi
 from repro.papers.fedclup.runs import mnist as mn
 from repro.papers.fedclup.runs import optimization as opt
+from repro.papers.fedclup.runs import search as srch
 from repro.papers.fedclup.runs import statistical as stat
 
 TITLE = "FedCLUP: statistical accuracy vs communication in personalized federated learning"
@@ -48,4 +49,6 @@ EXPERIMENTS = (
                config=logi.LogisticConfig),
     Experiment("fedclup.mnist", "Tables 2/4 MNIST Logit rows and Figure 5 (class-restricted MNIST)",
                mn.mnist_specs, figure5, config=(mn.MnistConfig, mn.MnistProxConfig)),
+    Experiment("fedclup.search", "Adversarial search: the instance closest to breaking each derived bound, per family",
+               srch.search_specs, None, work=product_of("maxiter", "popsize", "reps"), config=srch.SearchConfig),
 )

@@ -3,7 +3,11 @@
 * ``fedsgm.figure1``      Figure 1 (Section 4.1): federated Neyman-Pearson classification, hard vs soft switching;
 * ``fedsgm.theory``       Theorems 1, 2, 6-9 and Lemmas 3-5 on synthetic convex Lipschitz families;
 * ``fedsgm.montecarlo``   the summed inequality and the theorems under Rand-K, Monte Carlo over compressors;
-* ``fedsgm.adversarial``  a search for the instance maximising observed/bound of Theorems 1 and 2.
+* ``fedsgm.adversarial``  a search for the instance maximising observed/bound of Theorems 1 and 2;
+* ``fedsgm.search``       the tight adversarial search of every claim with a bound over structured families
+  (:mod:`.runs.search`), which is also the halved-constant detector;
+* ``fedsgm.exact``        the exact probability, over every Rand-K choice pattern of a tiny instance, that the
+  deterministically stated Theorems 1, 2, 6, 7 fail (:mod:`.runs.exact`).
 
 Run functions, spec builders and the choices the paper leaves open are in :mod:`.runs.theorems`, which imports no
 figure or report code, so that editing a figure or a sentence of the audit recomputes no run. The figures are
@@ -15,6 +19,8 @@ from __future__ import annotations
 from bounds.fedsgm import CLAIMS  # noqa: F401  (the paper's encoded claims: the registry's CLAIMS)
 from repro.experiment import Experiment, product_of
 from repro.papers.fedsgm.figures import figure1, theory_figure
+from repro.papers.fedsgm.runs import exact as EXACT
+from repro.papers.fedsgm.runs import search as SEARCH
 from repro.papers.fedsgm.runs import theorems as RUNS
 
 PAPER = "fedsgm"
@@ -31,4 +37,9 @@ EXPERIMENTS = (
                RUNS.montecarlo_specs, None, config=RUNS.MonteCarloConfig),
     Experiment("fedsgm.adversarial", "Search for the instance maximising observed/bound of Theorems 1 and 2",
                RUNS.adversarial_specs, None, work=product_of("budget"), config=RUNS.AdversarialConfig),
+    Experiment("fedsgm.search", "Tight adversarial search of every bound (lemmas, proof inequalities, theorems) "
+               "over structured families", SEARCH.search_specs, None, work=product_of("maxiter", "popsize"),
+               config=SEARCH.SearchConfig),
+    Experiment("fedsgm.exact", "Exact probability over all Rand-K patterns (d = 2, K = 1) that Theorems 1, 2, 6, 7 "
+               "fail", EXACT.exact_specs, None, work=product_of("T", "n_clients"), config=EXACT.ExactConfig),
 )

@@ -7,7 +7,8 @@ section is :mod:`.audit`):
 * ``pcfedavg.rates``        the rate sweep rho = sqrt(R) of Theorem 3.4 (admissible and proof step sizes);
 * ``pcfedavg.adversarial``  random search for the largest observed/bound, and the one-active-constraint family;
 * ``pcfedavg.comparison``   Figures 1-3: PC-FedAvg vs Penalized-FedAvg/-FedProx/-SCAFFOLD, MNIST and CIFAR-10;
-* ``pcfedavg.local_steps``  Figure 4: PC-FedAvg for 1, 5, 10, 20, 40 local steps.
+* ``pcfedavg.local_steps``  Figure 4: PC-FedAvg for 1, 5, 10, 20, 40 local steps;
+* ``pcfedavg.search``       optimisation-based adversarial search per (claim, structured family) (:mod:`.runs.search`).
 
 Each experiment's ``config`` is the frozen dataclass of one run's config, defined in the run module that builds
 its specs (``--set`` is checked against it).
@@ -19,6 +20,7 @@ from repro.experiment import Experiment, product_of
 from repro.papers.pcfedavg.figures import (adversarial_figure, comparison_figures, local_steps_figure, rates_figure,
                                            theory_figure)
 from repro.papers.pcfedavg.runs import data as data_exp
+from repro.papers.pcfedavg.runs import search as search
 from repro.papers.pcfedavg.runs import theory as theory
 from repro.papers.pcfedavg.summaries import PAPER  # noqa: F401  (the paper's key: figures/pcfedavg/, results/pcfedavg/)
 
@@ -38,4 +40,6 @@ EXPERIMENTS = (
                data_exp.comparison_specs, comparison_figures, config=data_exp.DataConfig, work=data_exp.work),
     Experiment("pcfedavg.local_steps", "Figure 4: PC-FedAvg for 1, 5, 10, 20, 40 local steps",
                data_exp.local_steps_specs, local_steps_figure, config=data_exp.DataConfig, work=data_exp.work),
+    Experiment("pcfedavg.search", "Adversarial search (differential evolution) per claim and structured family",
+               search.search_specs, None, config=search.FamilySearchConfig, work=search.work),
 )

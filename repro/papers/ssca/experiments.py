@@ -14,6 +14,7 @@ from repro.experiment import Experiment, product_of
 from repro.papers.ssca.figures import convergence_figure, figure2, figure3, figure4
 from repro.papers.ssca.runs import convergence as conv
 from repro.papers.ssca.runs import mnist as mn
+from repro.papers.ssca.runs import search as se
 from repro.papers.ssca.runs import theorem5 as t5
 from repro.papers.ssca.summaries import PAPER  # noqa: F401  (the paper's key: figures/ssca/, results/ssca/)
 
@@ -34,4 +35,7 @@ EXPERIMENTS = (
                mn.figure4_specs, figure4, work=mn.work, config=(mn.SSCA27Config, mn.SSCA37Config)),
     Experiment("ssca.printed_32", "Algorithm 2 with (32) as printed vs the surrogate-(11) sign (audit)",
                mn.printed_sign_specs, None, work=mn.work, config=mn.SSCA37Config),
+    Experiment("ssca.search", "Adversarial search: the instance closest to breaking Lemma 4 (51) and the closed forms "
+               "(9), (19), (35)-(36), (40)-(42), per structured family", se.search_specs, None,
+               work=product_of("maxiter", "popsize"), config=se.SearchConfig),
 )

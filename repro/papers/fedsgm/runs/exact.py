@@ -1,0 +1,156 @@
+"""FedSGM's exact failure probabilities (``fedsgm.exact``): Theorems 1, 2, 6 and 7 are stated deterministically
+("A is nonempty ... and w_bar is an eps-solution"), yet with compression the run is random through the Rand-K
+coordinate choices. On a tiny instance (d = 2, K = 1, one or two clients, a few rounds) every choice pattern -- one
+K-subset per client per round, uniform and independent, so each of the C(d, K)^(n T) patterns has the same
+probability -- is run, and the probability that the stated conclusion fails is computed exactly (a fraction).
+A probability > 0 refutes the deterministic statement; the failing patterns are its replay.
+
+The instance and the parameters are those of one ``fedsgm.theory`` run
+(:func:`repro.papers.fedsgm.runs.theorems.evaluate_instance`); each pattern is then replayed through Algorithm 1
+(:func:`repro.papers.fedsgm.algorithms.fedsgm.run`) with a generator that scripts the Rand-K draws
+(:class:`ScriptedDraws`), and checked with :func:`repro.papers.fedsgm.checks.check`. Assumption, named: Rand-K
+keeps the K coordinates with the smallest uniform keys (:meth:`repro.compression.RandK.draw`); every run asserts
+that the coordinates the trace records are the pattern's, so a change in that rule fails loudly instead of
+enumerating the wrong patterns.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+
+from bounds import fedsgm as B
+from repro import admissible
+from repro.errors import is_int, is_real, require
+from repro.experiment import Config, check_profile
+from repro.papers.fedsgm import checks as V
+from repro.papers.fedsgm.algorithms import fedsgm as alg
+from repro.papers.fedsgm.runs.search import outcome_ratio
+from repro.papers.fedsgm.runs.theorems import evaluate_instance
+from repro.runner import RunSpec
+
+_FN = "repro.papers.fedsgm.runs.exact."
+
+#: constants label -> the deterministic theorems checked on its compressed runs
+EXACT_CLAIMS = {"hard-stated": ("fedsgm.thm1", "fedsgm.thm6"), "soft-stated": ("fedsgm.thm2", "fedsgm.thm7")}
+EXACT_FAMILIES = ("max_affine", "huber_ball", "logistic_ball")
+DIM, K = 2, 1
+MAX_PATTERNS = 2**14
+#: failing patterns kept in the metadata (the replay of a violation)
+KEEP_FAILING = 5
+
+
+class ScriptedDraws:
+    """A stand-in for the Rand-K generator: its i-th ``random((n, d))`` call returns keys whose K smallest are the
+    coordinates ``pattern[i]`` selects for each client (0 on them, 1 elsewhere)."""
+
+    def __init__(self, pattern: np.ndarray, dim: int):
+        self.pattern, self.dim, self.calls = pattern, dim, 0
+
+    def random(self, shape):
+        keys = np.ones(shape)
+        np.put_along_axis(keys, self.pattern[self.calls], 0.0, axis=1)
+        self.calls += 1
+        return keys
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExactConfig(Config):
+    """One instance of ``fedsgm.exact``: ``family`` in d = 2 with Rand-K K = 1, ``n_clients`` clients, ``E`` local
+    steps, ``T`` rounds, the theorems of ``constants`` (:data:`EXACT_CLAIMS`); every choice pattern is run."""
+
+    family: str
+    n_clients: int
+    E: int
+    T: int
+    w0_scale: float = 2.0
+    constants: str
+    profile: str
+
+    def __post_init__(self) -> None:
+        require(self.family in EXACT_FAMILIES, "family", self.family, f"one of {', '.join(EXACT_FAMILIES)}")
+        require(self.constants in EXACT_CLAIMS, "constants", self.constants, f"one of {', '.join(EXACT_CLAIMS)}")
+        for key in ("n_clients", "E", "T"):
+            value = getattr(self, key)
+            require(is_int(value) and value >= 1, key, value, "an integer >= 1")
+        require(comb(DIM, K) ** (self.n_clients * self.T) <= MAX_PATTERNS, "T", self.T,
+                f"n_clients x T small enough that C({DIM}, {K})^(n T) <= {MAX_PATTERNS} patterns")
+        require(is_real(self.w0_scale) and self.w0_scale > 0, "w0_scale", self.w0_scale, "a finite ||w0|| > 0")
+        admissible.profile(self.profile)
+
+    def theory_config(self) -> dict:
+        """The ``fedsgm.theory`` config of this instance (d = 2, K/d = 1/2)."""
+        return {"family": self.family, "dim": DIM, "n_clients": self.n_clients, "E": self.E, "T": self.T,
+                "K_frac": K / DIM, "w0_scale": self.w0_scale, "constants": self.constants}
+
+
+def patterns(n_clients: int, T: int):
+    """Every choice pattern (T, n, K) of K-subsets of the d = 2 coordinates, in lexicographic order."""
+    subsets = [np.array(s) for s in itertools.combinations(range(DIM), K)]
+    for choice in itertools.product(range(len(subsets)), repeat=T * n_clients):
+        yield np.array([subsets[i] for i in choice]).reshape(T, n_clients, K)
+
+
+def pattern_outcomes(instance, params: alg.FedSGMParams, pattern: np.ndarray, claim_ids) -> list:
+    """Algorithm 1 with the Rand-K choices ``pattern`` and the outcomes of ``claim_ids`` on that run."""
+    trace = alg.run(instance.problem, params, ScriptedDraws(pattern, instance.problem.dim))
+    if not np.array_equal(trace.selected, pattern):
+        raise AssertionError("Rand-K did not keep the scripted coordinates: repro.compression.RandK.draw changed")
+    return [o for cid in claim_ids for o in V.check(B.claim(cid), instance, trace)]
+
+
+def _fails(outcomes) -> bool:
+    return any(o.hypotheses_met and not o.passed and not o.inconclusive for o in outcomes)
+
+
+def _worst_ratio(outcomes) -> float:
+    """The largest (f(w_bar) - f*)/eps of the outcomes (+inf for a failed conclusion: the search's reading)."""
+    return max((r for r in map(outcome_ratio, outcomes) if r is not None), default=float("nan"))
+
+
+def run_exact(config: dict, seed: int):
+    """P(the conclusion of each theorem of ``constants`` fails) over all Rand-K patterns, exactly; and the largest
+    observed/bound over the patterns."""
+    c = ExactConfig.from_dict(config)
+    instance, trace, _ = evaluate_instance(c.theory_config(), seed, record_directions=False)
+    params = alg.FedSGMParams(**(trace.params.__dict__ | {"record_directions": False}))
+    claim_ids = EXACT_CLAIMS[c.constants]
+    failed = {cid: 0 for cid in claim_ids}
+    failing: list[list] = []
+    total, worst = 0, -np.inf
+    for pattern in patterns(c.n_clients, c.T):
+        total += 1
+        outcomes = pattern_outcomes(instance, params, pattern, claim_ids)
+        worst = max(worst, _worst_ratio(outcomes))
+        for cid in claim_ids:
+            failed[cid] += _fails([o for o in outcomes if o.claim_id == cid])
+        if _fails(outcomes) and len(failing) < KEEP_FAILING:
+            failing.append(pattern[:, :, 0].tolist())
+    probability = {cid: Fraction(k, total) for cid, k in failed.items()}
+    return ({"failure_probability": np.array([float(p) for p in probability.values()]),
+             "failed_patterns": np.array(list(failed.values())), "patterns": np.array(total),
+             "worst_ratio": np.array(worst)},
+            {"claims": list(claim_ids), "probability": {cid: str(p) for cid, p in probability.items()},
+             "failing_patterns": failing, "instance": c.theory_config() | {"seed": seed},
+             "eps": float(params.eps), "D": float(instance.optimum.D)})
+
+
+#: the enumerated instances per profile: (family, n_clients, E, T, ||w0||), each with seeds 0..seeds-1 and both
+#: constants; the small ||w0|| and E = 1 are where the tight search (fedsgm.search, family randk-K1-E1) finds
+#: Theorems 1 and 6 tightest
+EXACT_GRID = {"quick": {"cases": (("max_affine", 1, 1, 8, 0.3), ("max_affine", 1, 2, 6, 2.0),
+                                  ("huber_ball", 1, 1, 8, 0.3), ("max_affine", 2, 1, 4, 0.3)), "seeds": 2},
+              "paper": {"cases": (("max_affine", 1, 1, 11, 0.3), ("max_affine", 1, 2, 10, 2.0),
+                                  ("huber_ball", 1, 1, 11, 0.3), ("logistic_ball", 1, 1, 11, 2.0),
+                                  ("max_affine", 2, 1, 6, 0.3), ("huber_ball", 2, 2, 6, 0.7)), "seeds": 4}}
+
+
+def exact_specs(profile: str) -> list[RunSpec]:
+    check_profile(profile)
+    grid = EXACT_GRID[profile]
+    return [RunSpec("fedsgm.exact", ExactConfig(family=family, n_clients=n, E=E, T=T, w0_scale=w0, constants=label,
+                                                profile=profile).as_dict(), seed, _FN + "run_exact")
+            for family, n, E, T, w0 in grid["cases"] for label in EXACT_CLAIMS for seed in range(grid["seeds"])]

@@ -1,0 +1,288 @@
+"""Adversarial search (:mod:`repro.search`) for every SSCA claim with a finite, checkable bound: the admissible
+instance that comes closest to breaking it, per structured family, and the halved-constant detector it gives.
+
+Claims searched (``SEARCHES``) and the ratio each objective returns (> 1 exactly when the claim's check, with its
+own tolerance, fails):
+
+* ``ssca.lemma4`` (51). Rewritten with a positive right-hand side, (51) reads
+  ``descent - gamma Delta err + gamma mu Delta^2 <= (L_hat/2) gamma^2 Delta^2`` (the same inequality). The ratio is
+  the largest over iterations of ``lhs / (factor (L_hat/2) gamma^2 Delta^2 + tol)``, ``tol`` the float slack of
+  :func:`repro.papers.ssca.checks.lemma4_outcome`: it exceeds 1 iff that check (with L_hat scaled by ``factor``)
+  fails beyond its tolerance, and it is the multiple of the printed constant L_hat/2 that (51) needs on the run.
+  (The check's own Outcome.ratio, observed/bound, is undefined where the bound is negative, the usual case.)
+  Instances: Algorithm 1 / 3 (:mod:`repro.papers.ssca.algorithms.ssca`) on the M = 0 problems of
+  :func:`repro.papers.ssca.runs.convergence.build_problem`, monitored by its ``_Monitor`` (both sides of (51)).
+* ``ssca.eq9`` / ``ssca.eq19``: (9) on hat f of Algorithm 1 / 3's own iterates (and, for (9), on coefficient vectors
+  of extreme scale), ``ssca.eq35_36``: (35)-(36), ``ssca.lemma1``: (40)-(42), each against the cvxpy reference of
+  :mod:`repro.papers.ssca.problems.server`; the ratio is the relative error (as the audit measures it) over
+  ``CLOSED_FORM_TOL``; an instance whose reference is not solved to optimality is not judged (nan).
+
+``factor`` multiplies the claim's constant (0.5: the constant halved): L_hat/2 in (51); 1/(2 tau) in the closed
+forms (evaluated with tau / factor). The searches' families are structured boxes: one sample / one feature / one
+client / batch 1, few iterations, step sizes rho = a1/t^alpha, gamma = a2/t^beta at the edge of (4)/(6) (beta just
+above max(alpha, 1/2)), extreme tau, lambda, c and coefficient scales, and every regime of (42).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from bounds import ssca as B
+
+from repro.errors import require
+from repro.experiment import check_profile
+from repro.papers.ssca import checks as V
+from repro.papers.ssca.algorithms import ssca as alg
+from repro.papers.ssca.problems.instances import ReferenceSolveError
+from repro.papers.ssca.runs import convergence as conv
+from repro.runner import RunSpec
+from repro.search import Family, SearchConfig as SharedSearchConfig, maximize_ratio
+
+_FN = "repro.papers.ssca.runs.search."
+#: the audit's tolerance of a closed form against its cvxpy reference (repro.papers.ssca.audit.CLOSED_FORM_TOL)
+CLOSED_FORM_TOL = 1e-6
+#: (maxiter, popsize, polish_evals) of each search per profile
+BUDGET = {"quick": (2, 3, 12), "paper": (12, 8, 60)}
+#: the float slack of (51): that of repro.papers.ssca.checks.lemma4_outcome
+LEMMA4_TOL = 1e-10
+
+
+# ---------------------------------------------------------------------------- the families' coordinates
+def _int(x: float) -> int:
+    return int(round(float(x)))
+
+
+#: coordinate name -> (box, value of the instance parameter); beta and n are derived in _derive
+COORDS: dict[str, tuple[tuple[float, float], Callable]] = {
+    "problem": ((0.0, 1.0), lambda x: conv.PROBLEMS[int(x >= 0.5)]),        # logistic_l2 / nonconvex_logistic
+    "reg": ((-3.0, 1.0), lambda x: 10.0 ** x),
+    "tau": ((-2.0, 1.0), lambda x: 10.0 ** x),
+    "a1": ((0.01, 1.0), float), "alpha": ((0.01, 1.0), float), "a2": ((0.01, 1.0), float),
+    "beta_edge": ((0.0, 1.0), float),
+    "iterations": ((2.0, 30.0), _int), "few_iterations": ((2.0, 6.0), _int), "init_scale": ((0.0, 3.0), float),
+    "data_seed": ((0.0, 999.0), _int),
+    "d": ((1.0, 5.0), _int), "clients": ((1.0, 4.0), _int), "per_client": ((1.0, 5.0), _int),
+    "n": ((1.0, 20.0), _int), "batch_frac": ((0.0, 1.0), float),
+    "dim": ((1.0, 8.0), _int), "scale": ((-3.0, 3.0), lambda x: 10.0 ** x), "spread": ((0.0, 3.0), float),
+    "lam": ((-5.0, 1.0), lambda x: 10.0 ** x), "beta_scale": ((-3.0, 3.0), lambda x: 10.0 ** x),
+    "c": ((-1.0, 2.0), lambda x: 10.0 ** x), "gap": ((-2.0, 1.0), float), "A": ((-5.0, 5.0), float),
+}
+_STEPS = ("problem", "reg", "tau", "a1", "alpha", "a2", "beta_edge", "iterations", "init_scale", "data_seed")
+
+
+def _derive(p: dict) -> dict:
+    """Derived parameters: beta just above max(alpha, 1/2) (the edge of (6)), T and the sample count."""
+    if "few_iterations" in p:
+        p["iterations"] = p.pop("few_iterations")
+    if "beta_edge" in p:
+        low = max(p["alpha"], 0.5) + 1e-3
+        p["beta"] = low + p.pop("beta_edge") * (1.0 - low)
+    if "per_client" in p:                 # sample-based: N_i samples per client; build_problem also gives each
+        p["n"] = p["clients"] * p.pop("per_client")     # client a feature block, so d >= clients
+        p["d"] = max(p["d"], p["clients"])
+    if "batch_frac" in p:
+        p["batch"] = 1 + _int(p.pop("batch_frac") * (p["n"] - 1))
+    if p.get("mode") == "feature" and p.get("clients") == "d":
+        p["clients"] = p["d"]
+    return p
+
+
+def family(name: str, coords: tuple[str, ...], **fixed) -> Family:
+    """A :class:`Family` over ``coords`` (of :data:`COORDS`), with the ``fixed`` instance parameters."""
+    def decode(x: np.ndarray) -> dict:
+        return _derive({k: COORDS[k][1](v) for k, v in zip(coords, x)} | dict(fixed))
+
+    return Family(name, coords, tuple(COORDS[k][0] for k in coords), decode)
+
+
+# ---------------------------------------------------------------------------- instances: Algorithms 1 and 3
+class _Recorder(conv._Monitor):
+    """The convergence run's monitor (both sides of (51)), also keeping hat f_{0,1}^(t) at every checkpoint."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.f_hat: list[np.ndarray] = []
+
+    def __call__(self, t: int, state) -> dict:
+        if t > 1:
+            self.f_hat.append(np.array(state.f_hat_lin[0]))
+        return super().__call__(t, state)
+
+
+def run_instance(p: dict):
+    """Algorithm 1 (``mode`` sample) or 3 (feature) on the instance ``p``: (problem, trace, recorder)."""
+    config = {"problem": p["problem"], "n": p["n"], "d": p["d"], "clients": p["clients"], "flip": 0.1,
+              "reg": p["reg"]}
+    ss = np.random.SeedSequence([p["data_seed"], 2104_06011])
+    data_rng, init_rng, run_rng, part_rng = (np.random.default_rng(s) for s in ss.spawn(4))
+    problem, _, _, info = conv.build_problem(config, data_rng)
+    recorder = _Recorder(problem, 100.0, info.get("reference"))
+    clients = part_rng.permutation(p["n"]).reshape(p["clients"], -1) if p["mode"] == "sample" else None
+    params = alg.SSCAParams(tau=p["tau"], steps=alg.PowerLawSteps(p["a1"], p["alpha"], p["a2"], p["beta"]),
+                            iterations=p["iterations"], batch=p["batch"],
+                            omega1=p["init_scale"] * init_rng.normal(size=problem.dim),
+                            checkpoints=tuple(range(1, p["iterations"] + 1)), client_indices=clients,
+                            monitor=recorder)
+    run = alg.run_sample_based if p["mode"] == "sample" else alg.run_feature_based
+    return problem, run(problem, params, run_rng), recorder
+
+
+def lemma4_ratio(descent, gamma, delta, err, mu: float, L_hat: float, factor: float = 1.0) -> float:
+    """max over iterations of (descent - gamma Delta err + gamma mu Delta^2) / (factor L_hat gamma^2 Delta^2 / 2 +
+    tol): > 1 iff (51) with L_hat scaled by ``factor`` fails beyond the check's float tolerance."""
+    gamma, delta = np.asarray(gamma, float), np.asarray(delta, float)
+    lhs = np.asarray(descent, float) - gamma * delta * np.asarray(err, float) + gamma * mu * delta**2
+    ratios = lhs / (factor * L_hat * gamma**2 * delta**2 / 2 + LEMMA4_TOL)
+    return float(np.max(ratios)) if ratios.size else math.nan
+
+
+def lemma4_objective(p: dict, factor: float = 1.0) -> float:
+    try:
+        problem, trace, _ = run_instance(p)
+    except ReferenceSolveError:
+        return math.nan
+    return lemma4_ratio(*V.lemma4_series(trace), 2 * p["tau"], problem.lipschitz_gradient(), factor)
+
+
+# ---------------------------------------------------------------------------- closed forms against cvxpy
+def _relative(x, ref) -> float:
+    return float(np.linalg.norm(np.ravel(x) - np.ravel(ref)) / max(1.0, float(np.linalg.norm(ref))))
+
+
+def _minimiser_28_error(closed: np.ndarray, coef: np.ndarray, tau: float) -> float:
+    """Relative error of ``closed`` against cvxpy's argmin <coef, w> + tau ||w||^2, over CLOSED_FORM_TOL."""
+    from repro.papers.ssca.problems.server import solve_problem_28
+
+    ref = solve_problem_28(np.asarray(coef, float), tau)
+    return _relative(closed, ref["omega"]) / CLOSED_FORM_TOL if ref["status"] == "optimal" else math.nan
+
+
+def _coefficients(p: dict, scale: float, salt: int = 0) -> np.ndarray:
+    """A vector of ``p['dim']`` entries of magnitude scale * 10^(spread u), u uniform in [0, 1], random signs."""
+    rng = np.random.default_rng([p["data_seed"], salt])
+    mags = scale * 10.0 ** (p.get("spread", 0.0) * rng.random(p["dim"]))
+    return mags * rng.choice([-1.0, 1.0], size=p["dim"])
+
+
+def eq9_objective(p: dict, factor: float = 1.0) -> float:
+    """(9) on hat f: of the algorithm's own iterates (``p['mode']`` set) or a vector of extreme scale."""
+    if "mode" in p:
+        try:
+            _, _, recorder = run_instance(p)
+        except ReferenceSolveError:
+            return math.nan
+        coefs = recorder.f_hat
+    else:
+        coefs = [_coefficients(p, p["scale"])]
+    errors = [_minimiser_28_error(B.omega_bar_unconstrained(f, p["tau"] / factor), f, p["tau"]) for f in coefs]
+    return float(max(errors)) if errors else math.nan
+
+
+def eq35_36_objective(p: dict, factor: float = 1.0) -> float:
+    theta, beta = _coefficients(p, p["scale"], 1), _coefficients(p, p["beta_scale"], 2)
+    closed = B.omega_bar_regularized(theta, beta, p["lam"], p["tau"] / factor)
+    return _minimiser_28_error(closed, theta + 2 * p["lam"] * beta, p["tau"])
+
+
+def lemma1_objective(p: dict, factor: float = 1.0) -> float:
+    """(40)-(42) against cvxpy on (38); U - A = gap b / (4 tau): gap >= 0 inactive, -1 < gap < 0 active or
+    saturated, gap <= -1 saturated with b + 4 tau (U - A) <= 0 (the case split of (42))."""
+    from repro.papers.ssca.problems.server import solve_problem_38
+
+    theta = _coefficients(p, p["scale"])
+    U = p["A"] + p["gap"] * float(theta @ theta) / (4 * p["tau"])
+    sol = B.lemma1_solution(theta, p["A"], U, p["tau"] / factor, p["c"])
+    ref = solve_problem_38(theta, p["A"], U, p["tau"], p["c"])
+    if ref["status"] != "optimal":
+        return math.nan
+    error = max(_relative(sol.omega, ref["omega"]), abs(sol.zeta - ref["zeta"]) / max(1.0, abs(ref["zeta"])))
+    return float(error / CLOSED_FORM_TOL)
+
+
+# ---------------------------------------------------------------------------- the searches
+_SAMPLE = dict(mode="sample", batch=1)
+_ONE = dict(n=1, d=1, clients=1)
+_ITER_CF = ("tau", "few_iterations", "init_scale", "data_seed")        # closed forms on few iterations
+SEARCHES: dict[str, tuple[Callable, tuple[Family, ...]]] = {
+    "ssca.lemma4": (lemma4_objective, (
+        family("one sample, one feature, one client, batch 1", _STEPS, **_SAMPLE, **_ONE),
+        family("sample-based, few clients, batch 1", _STEPS + ("d", "clients", "per_client"), **_SAMPLE),
+        family("feature-based, one block", _STEPS + ("d", "n", "batch_frac"), mode="feature", clients=1),
+        family("feature-based, one feature per block", _STEPS + ("d", "n", "batch_frac"), mode="feature",
+               clients="d"))),
+    "ssca.eq9": (eq9_objective, (
+        family("Algorithm 1 iterates, one sample and client, few iterations", _ITER_CF + ("problem", "reg", "d"),
+               **_SAMPLE, n=1, clients=1, a1=1.0, alpha=0.5, a2=0.9, beta=0.75),
+        family("coefficients of extreme scale and spread", ("dim", "tau", "scale", "spread", "data_seed")))),
+    "ssca.eq19": (eq9_objective, (
+        family("Algorithm 3 iterates, one block, few iterations", _ITER_CF + ("problem", "reg", "d", "n"),
+               mode="feature", clients=1, batch=1, a1=1.0, alpha=0.5, a2=0.9, beta=0.75),
+        family("Algorithm 3 iterates, one feature per block, few iterations", _ITER_CF + ("problem", "reg", "d", "n"),
+               mode="feature", clients="d", batch=1, a1=1.0, alpha=0.5, a2=0.9, beta=0.75))),
+    "ssca.eq35_36": (eq35_36_objective, (
+        family("Theta, beta of extreme scale; lambda, tau extreme", ("dim", "tau", "lam", "scale", "beta_scale",
+                                                                    "spread", "data_seed")),)),
+    "ssca.lemma1": (lemma1_objective, (
+        family("every regime of (42); tau, c, scale extreme", ("dim", "tau", "c", "scale", "gap", "A", "data_seed")),
+        family("one dimension, every regime of (42)", ("tau", "c", "scale", "gap", "A", "data_seed"), dim=1))),
+}
+#: the constant each claim's ``factor`` scales (the halved-constant detector halves it)
+CONSTANT = {"ssca.lemma4": "L_hat/2 of (51)", "ssca.eq9": "1/(2 tau) of (9)", "ssca.eq19": "1/(2 tau) of (19)",
+            "ssca.eq35_36": "1/(2 tau) of (35)-(36)", "ssca.lemma1": "tau of (40)-(42)"}
+
+
+def searched_family(claim: str, name: str) -> Family:
+    (fam,) = [f for f in SEARCHES[claim][1] if f.name == name]
+    return fam
+
+
+def objective(claim: str, factor: float = 1.0) -> Callable[[dict], float]:
+    """The claim's objective with its constant (:data:`CONSTANT`) scaled by ``factor``."""
+    fn = SEARCHES[claim][0]
+    return lambda p: fn(p, factor)
+
+
+def search(claim: str, name: str, *, seed: int, maxiter: int, popsize: int, polish_evals: int, factor: float = 1.0):
+    """One seeded search of ``claim`` over its family ``name`` (a :class:`repro.search.SearchResult`)."""
+    return maximize_ratio(objective(claim, factor), searched_family(claim, name), seed=seed, maxiter=maxiter,
+                          popsize=popsize, polish_evals=polish_evals)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SearchConfig(SharedSearchConfig):
+    """One ``ssca.search`` run: the ``claim`` and its ``family`` (:data:`SEARCHES`), the differential evolution's
+    ``maxiter`` generations of ``popsize`` x dimension points, the Nelder-Mead ``polish_evals``, the ``profile``."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require(self.claim in SEARCHES, "claim", self.claim, f"one of {tuple(SEARCHES)}")
+        names = tuple(f.name for f in SEARCHES[self.claim][1])
+        require(self.family in names, "family", self.family, f"one of {names} (the families of {self.claim})")
+
+
+def _plain(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def run_search(config: dict, seed: int):
+    """Search one (claim, family): arrays best ratio and history, metadata the best instance (plain JSON)."""
+    cfg = SearchConfig.from_dict(config)
+    result = search(cfg.claim, cfg.family, seed=seed, maxiter=cfg.maxiter, popsize=cfg.popsize,
+                    polish_evals=cfg.polish_evals)
+    arrays = {"best_ratio": np.array([result.ratio]), "history": np.asarray(result.history, float)}
+    meta = {"claim": cfg.claim, "family": cfg.family, "constant": CONSTANT[cfg.claim],
+            "params": {k: _plain(v) for k, v in result.params.items()}, "evaluations": result.evaluations,
+            "violated": result.violated, "loose": result.loose}
+    return arrays, meta
+
+
+def search_specs(profile: str) -> list[RunSpec]:
+    check_profile(profile)
+    maxiter, popsize, polish = BUDGET[profile]
+    return [RunSpec("ssca.search", SearchConfig(claim=claim, family=f.name, maxiter=maxiter, popsize=popsize,
+                                                polish_evals=polish, profile=profile).as_dict(), 0,
+                    _FN + "run_search")
+            for claim, (_, families) in SEARCHES.items() for f in families]
