@@ -135,3 +135,19 @@ def test_each_check_can_fail(claim_id, monkeypatch):
     monkeypatch.setattr(B, "claim", lambda cid: perturbed if cid == claim_id else original(cid))
     broken = _run(CAN_FAIL[claim_id])
     assert not all(broken["passed"][i] for i, c in enumerate(broken["claim_id"]) if c == claim_id)
+
+
+def test_lemma7_rounding_below_the_float_tolerance_is_not_a_violation():
+    """Full batch, many steps: both sides of Lemma 7 fall below float rounding (observed ~1e-32, bound ~1e-61); the
+    check reports that as inconclusive with the stated tolerance and as a violation without it."""
+    import numpy as np
+    from bounds import fedclup as B
+    from repro.papers.fedclup import checks as V
+
+    claim = B.claim("fedclup.lemma7")
+    values = {"mu": 1.0, "L": 2.0, "lam": 0.0, "eta": 0.5, "K": 200, "B": 1, "sigma": 0.0, "inner_err_0": 1.0}
+    samples = np.full((4,), 1e-32)
+    rounding = V.expectation(claim, "inner_err_K", samples, values, tol=V.LEMMA7_RTOL)
+    assert rounding.passed and rounding.inconclusive
+    assert not V.expectation(claim, "inner_err_K", samples, values).passed      # no tolerance: rounding would fail
+    assert not V.expectation(claim, "inner_err_K", np.full((4,), 1e-6), values, tol=V.LEMMA7_RTOL).passed
