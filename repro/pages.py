@@ -63,6 +63,43 @@ def _claim_block(v: ClaimVerdict, says: str, figures: list[Path], page_dir: Path
     return lines
 
 
+def _proofs_module(paper: str):
+    import importlib
+    try:
+        return importlib.import_module(f"bounds.{paper}_proofs")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"bounds.{paper}_proofs":
+            raise
+        return None
+
+
+def proof_displays(paper: str) -> tuple:
+    """The paper's inventory of displayed proof steps (``bounds.<paper>_proofs.DISPLAYS``), or () without one."""
+    module = _proofs_module(paper)
+    return tuple(module.DISPLAYS) if module else ()
+
+
+def no_inventory_reason(paper: str) -> str:
+    """Why a paper has no inventory of its displayed proof steps (its module's ``NO_INVENTORY``), or "not yet"."""
+    return getattr(_proofs_module(paper), "NO_INVENTORY", "no inventory of the displayed proof steps yet")
+
+
+def proof_coverage_lines(paper: str) -> list[str]:
+    """The detail page's "Proof-step coverage": per proof, the displayed steps the suite checks, and which not."""
+    from bounds.proofs import coverage
+    displays = proof_displays(paper)
+    head = ['<a id="proof-step-coverage"></a>', "", "## Proof-step coverage", ""]
+    if not displays:
+        return head + [f"No coverage table: {no_inventory_reason(paper)}.", ""]
+    rows = [[proof, f"{checked} of {shown}", ", ".join(d.label for d in displays
+                                                        if d.proof == proof and not d.checked_by) or "--"]
+            for proof, checked, shown in coverage(displays)]
+    total = sum(r[1] for r in coverage(displays)), len(displays)
+    return head + [f"{total[0]} of {total[1]} displayed proof steps are checked "
+            "(symbolically, numerically or by a finding); the unchecked ones are listed by the paper's label.", "",
+            markdown_table(["proof", "steps checked", "not checked yet"], rows), ""]
+
+
 def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir: Path, figures_dir: Path) -> str:
     """The Markdown of ``reports/<paper>.md``."""
     from .report import locations
@@ -76,7 +113,7 @@ def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir:
              "## Claims in detail", ""]
     for v in verdicts:
         lines += _claim_block(v, says.get(v.claim, ""), _figures_of(v.claim, testing), page_dir)
-    return "\n".join(lines + [section])
+    return "\n".join(lines + proof_coverage_lines(paper) + [section])
 
 
 __all__ = ["anchor", "figures_testing", "paper_page"]

@@ -114,6 +114,17 @@ def coverage(paper: str, verdicts: list, findings) -> str:
     return markdown_table(["claim"] + used, rows)
 
 
+def proof_summary(paper: str) -> str:
+    """One line: displayed proof steps checked, over all of the paper's proofs, with a link to the per-proof table."""
+    from .pages import no_inventory_reason, proof_displays
+    displays = proof_displays(paper)
+    if not displays:
+        return f"Proof-step coverage: {no_inventory_reason(paper)}."
+    checked, proofs = sum(bool(d.checked_by) for d in displays), len({d.proof for d in displays})
+    return (f"Proof-step coverage: {checked} of {len(displays)} displayed steps checked, over {proofs} proofs "
+            f"([per proof]({paper}.md#proof-step-coverage)).")
+
+
 def headline(paper: str, verdicts: list) -> list[str]:
     """The paper's headline findings: every claim or figure statement that is violated or not proven, with the
     evidence that decided it."""
@@ -215,7 +226,8 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
         tables.append(verdict_summary(paper, verdicts))
         headlines += headline(paper, verdicts)
         covered += [f"### {part(paper, 'experiments').TITLE}", "",
-                    coverage(paper, verdicts, getattr(module, "findings", lambda r: [])(results)), ""]
+                    coverage(paper, verdicts, getattr(module, "findings", lambda r: [])(results)), "",
+                    proof_summary(paper), ""]
         page = paper_page(paper, verdicts, module.audit_section(results, profile, verdicts), output.parent,
                           figures_root())
         atomic_write_bytes(output.parent / f"{paper}.md", (page.rstrip() + "\n").encode("utf-8"))
