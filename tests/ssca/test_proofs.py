@@ -1,0 +1,112 @@
+"""SSCA proof-step inventory (bounds.ssca_proofs): every ``checked_by`` id names something the suite really has, the
+inventory is well formed, and coverage() counts what the inventory says."""
+import functools
+
+import pytest
+
+from bounds import ssca as B
+from bounds.proofs import Display, coverage
+from bounds.ssca_proofs import DISPLAYS, PROOFS
+
+
+@functools.cache
+def _finding_ids() -> frozenset:
+    from repro.papers.ssca import audit
+    return frozenset(f.id for f in audit.findings({}))
+
+
+def _resolve(check_id: str) -> str:
+    """What ``check_id`` names: "claim", "claim step" or "finding"; KeyError when it names nothing."""
+    claims = {c.id: c for c in B.CLAIMS}
+    if "#" in check_id:
+        claim_id, _, step = check_id.partition("#")
+        if claim_id in claims and step in {label for label, _ in claims[claim_id].steps}:
+            return "claim step"
+        raise KeyError(f"{check_id!r}: no step {step!r} in claim {claim_id!r}")
+    if check_id in claims:
+        return "claim"
+    if check_id in _finding_ids():
+        return "finding"
+    raise KeyError(f"{check_id!r} is neither a claim of bounds.ssca.CLAIMS nor a finding of the SSCA audit")
+
+
+def test_every_checked_by_id_resolves():
+    unresolved = []
+    for d in DISPLAYS:
+        for check_id in d.checked_by:
+            try:
+                _resolve(check_id)
+            except KeyError as exc:
+                unresolved.append(f"{d.proof} {d.label}: {exc}")
+    assert not unresolved, "\n".join(unresolved)
+
+
+@pytest.mark.parametrize("typo", ["ssca.lemma5", "ssca.lemma1.derivaton", "ssca.lemma4#(53) step 1", "lemma1"])
+def test_a_typo_in_an_id_does_not_resolve(typo):
+    with pytest.raises(KeyError):
+        _resolve(typo)
+
+
+def test_the_kinds_of_check_used():
+    kinds = {_resolve(c) for d in DISPLAYS for c in d.checked_by}
+    assert kinds == {"claim", "finding"}          # no SSCA claim has proof steps
+
+
+def test_displays_are_well_formed():
+    assert all(isinstance(d, Display) for d in DISPLAYS)
+    for d in DISPLAYS:
+        assert d.proof in PROOFS, d
+        assert d.label and d.says and len(d.says) <= 60 and d.says.isascii(), d
+        assert isinstance(d.checked_by, tuple) and len(set(d.checked_by)) == len(d.checked_by), d
+
+
+def test_at_least_one_display_per_proof_in_the_papers_order_and_unique_labels():
+    seen = list(dict.fromkeys(d.proof for d in DISPLAYS))
+    assert seen == list(PROOFS)
+    for proof in PROOFS:
+        labels = [d.label for d in DISPLAYS if d.proof == proof]
+        assert labels, proof
+        assert len(labels) == len(set(labels)), proof
+    # displays of one proof are contiguous (the paper's order)
+    runs = [d.proof for i, d in enumerate(DISPLAYS) if i == 0 or DISPLAYS[i - 1].proof != d.proof]
+    assert runs == list(PROOFS)
+
+
+def test_coverage_counts_match_the_inventory():
+    cov = coverage(DISPLAYS)
+    assert [p for p, _, _ in cov] == list(PROOFS)
+    for proof, checked, shown in cov:
+        mine = [d for d in DISPLAYS if d.proof == proof]
+        assert shown == len(mine)
+        assert checked == sum(1 for d in mine if d.checked_by)
+    assert sum(s for _, _, s in cov) == len(DISPLAYS)
+
+
+def test_coverage_as_inventoried():
+    """The inventory as read from the paper (a change to it must be deliberate)."""
+    assert coverage(DISPLAYS) == [
+        ("Proof of Lemma 2 (Appendix A)", 2, 2),
+        ("Proof of Lemma 3 (Appendix A)", 3, 9),
+        ("Proof of Lemma 4 (Appendix A)", 1, 7),
+        ("Proof of Theorems 1 and 3 (Appendix A)", 2, 28),
+        ("Proof of Lemma 5 (Appendix B)", 0, 3),
+        ("Proof of Lemma 6 (Appendix B)", 0, 3),
+        ("Proof of Theorems 2 and 4 (Appendix B)", 0, 5),
+        ("Proof of Lemma 1 (Appendix C)", 4, 9),
+        ("Proof of Theorem 5 (Appendix D)", 1, 4),
+    ]
+
+
+def test_every_numbered_display_of_the_appendices_is_listed():
+    """(43)-(75) are all displays of the appendix proofs; each appears as a label (alone or with a step suffix)."""
+    labels = " ".join(d.label for d in DISPLAYS)
+    missing = [n for n in range(43, 76) if f"({n})" not in labels and f"({n}a)" not in labels]
+    assert not missing, missing
+
+
+def test_the_encoded_appendix_claims_are_linked_to_their_displays():
+    linked = {c for d in DISPLAYS for c in d.checked_by}
+    for claim_id in ("ssca.lemma1", "ssca.lemma2", "ssca.lemma3", "ssca.lemma4", "ssca.appA.delta1",
+                     "ssca.thm1", "ssca.thm3", "ssca.thm5.i"):
+        assert claim_id in linked, claim_id
+    assert {"ssca.lemma1.derivation", "ssca.thm5.algebra"} <= linked
