@@ -438,8 +438,7 @@ def _steps_lemmas_4_3_4_4() -> list[dict]:
     out.append(_step(cid, "(L4.3-c)", VALID, "co-coercivity of a convex L_G-smooth function (standard; Lemmas 4.1-4.2)",
                      f"certificate on 1-d convex quadratics G = p x^2/2, L = p + l: L p d^2 - (p d)^2 >= 0 proven: "
                      f"{cc.proven}"))
-    out.append(_step(cid, "(L4.3-d)", IDENTITY, "grad G_rho(x*_rho) = 0 removes the inner product",
-                     "-6 L_G <0, xbar - x*> = 0"))
+    out.append(row_l43d())
     res = prove_identity(3 * nu**2 / m + 3 * L**2 * drift + 6 * L * gap, _rhs43)
     out.append(_step(cid, "statement", _status_identity(res), "(L4.3-d) substituted into (3)",
                      f"3 nu^2/m + 3 L^2 drift + 6 L gap == printed right side: {res.proven}; m >= 2 unused"))
@@ -591,8 +590,7 @@ def _steps_lemma_4_6_prop_4_7() -> list[dict]:
                      "statement - (L4.6-d) = gamma L_G (1/2 - 3w) drift + gamma (1 - 6w) gap >= 0 for w <= 1/6"))
     # ---------------- Prop 4.7
     cid = "pcfedavg.prop4.7"
-    out.append(_step(cid, "(7)", IDENTITY, "Lemma 4.6 summed over k = 0..K-1 (linear)",
-                     "sum of both sides; the sum of dist_{k+1} - dist_k telescopes to dist_K - Q"))
+    out.append(row_7())
     cc_ = gamma**2 * (H - 1)**2
     pa = prove_identity(sp.Rational(3, 2) * L * (5 * cc_ * K * (M + nu**2 / m) + 10 * cc_ * L * _Sg) - _Sg,
                         (15 * cc_ * L**2 - 1) * _Sg + sp.Rational(15, 2) * L * cc_ * K * (M + nu**2 / m))
@@ -614,13 +612,368 @@ def _steps_lemma_4_6_prop_4_7() -> list[dict]:
     return out
 
 
+# ============================================================================ computed rows of the proof-step table
+# Rows whose status used to be typed by hand; each is now the outcome of a computation that can come out otherwise
+# (the keyword arguments let a test feed a perturbed input and see the status flip).
+NOT_CHECKED = "not checked"
+"""Status of a row no honest computation decides (not a verdict: it counts as neither support nor gap)."""
+
+
+def _instance_f(c, sig):
+    """Block variables and f(x) = (1/m) sum_i [f_i(A x) + sigma_i/2 (x_i - xbar)^2], f_i(y) = (y - c_i)^2/2 (n = 1),
+    as in :func:`interval_instance`."""
+    m_ = len(c)
+    xs = sp.symbols(f"_x0:{m_}", real=True)
+    xbar = sum(xs) / m_
+    f_expr = sum((xbar - sp.Rational(c[i]))**2 / 2 + sp.Rational(sig[i]) / 2 * (xs[i] - xbar)**2
+                 for i in range(m_)) / m_
+    return xs, f_expr
+
+
+def _cal_h(point, X):
+    """cal-H(x) = (1/m) sum_i h_i(x_i), h_i = (x_i - Pi_{X_i} x_i)^2/2 (definition (2)), exactly."""
+    lo_hi = [(sp.Rational(a), sp.Rational(b)) for a, b in X]
+    return sum((v - min(max(v, lo), hi))**2 / 2 for v, (lo, hi) in zip(point, lo_hi)) / len(point)
+
+
+PROP48_INSTANCES = (
+    LEMMA45_M_INSTANCE,
+    {"c": (2, -1), "sigma": (1, 2), "X": ((0, 1), (-1, 0)), "rho": 1},
+    {"c": (3, 3, -2), "sigma": (sp.Rational(1, 2), 1, 3), "X": ((0, 1), (0, 2), (-1, 1)), "rho": 5},
+)
+"""Exact instances (n = 1, f_i(y) = (y - c_i)^2/2, X_i intervals) on which (P4.8-a) and (P4.8-e) are evaluated."""
+
+
+def _inst(d):
+    return tuple(d["c"]), tuple(d["sigma"]), tuple(tuple(b) for b in d["X"]), d["rho"]
+
+
+def row_l43d(shift=0):
+    """(L4.3-d): (L4.3-c) with grad G_rho(x*_rho) = 0 on G = p x^2/2 + b x (minimizer from grad G = 0, moved by
+    ``shift`` in tests); the inner product must vanish and 6 L_G gap - 3 (grad G(xb) - grad G(x*))^2 >= 0."""
+    z, b_, d_ = sp.symbols("_z _b _d", real=True)
+    p_, l_ = sp.symbols("_p _l", positive=True)
+    G = lambda v: p_ * v**2 / 2 + b_ * v          # noqa: E731
+    grad = lambda v: p_ * v + b_                  # noqa: E731
+    x_star = sp.solve(sp.diff(G(z), z), z)[0] + shift
+    xb = x_star + d_
+    L = p_ + l_
+    inner = sp.simplify(grad(x_star) * (xb - x_star))
+    c_rhs = 6 * L * (G(xb) - G(x_star)) - 6 * L * inner
+    same = prove_identity(c_rhs, 6 * L * (G(xb) - G(x_star)))
+    slack = sp.expand(6 * L * (G(xb) - G(x_star)) - 3 * (grad(xb) - grad(x_star))**2)
+    bound = prove_nonnegative(slack, {})
+    ok = same.proven is True and bound.proven is True
+    return _step("pcfedavg.lemma4.3", "(L4.3-d)", IDENTITY if ok else NOT_IMPLIED,
+                 "grad G_rho(x*_rho) = 0 removes the inner product of (L4.3-c)",
+                 f"G = p x^2/2 + b x, x* = {x_star} (grad G(x*) = {sp.simplify(grad(x_star))}), L = p + l: "
+                 f"-6L <grad G(x*), xb - x*> = {sp.simplify(-6 * L * inner)}; (L4.3-c) right side == 6 L gap proven: "
+                 f"{same.proven}; 6 L gap - 3 (grad G(xb) - grad G(x*))^2 = {sp.factor(slack)} >= 0 proven: "
+                 f"{bound.proven}")
+
+
+def _printed_7(d, dr, g, Kv):
+    """Right side of (7) as printed: sum_k dist_k + gamma ((3/2) L_G sum_k drift_k - sum_k gap_k) + 3 K gamma^2 nu^2/m."""
+    return sum(d[:Kv]) + gamma * (sp.Rational(3, 2) * L_G_EXPR * sum(dr) - sum(g)) + 3 * Kv * gamma**2 * nu**2 / m
+
+
+def row_7(lemma46_rhs=None, horizons=(1, 2, 3, 5)):
+    """(7): Lemma 4.6's encoded right side summed over k = 0..K-1 (K in ``horizons``) against (7) as printed, and the
+    telescoping of the left sides."""
+    rhs46 = lemma46.conclusion[0].rhs if lemma46_rhs is None else lemma46_rhs
+    sums, tels = [], []
+    for Kv in horizons:
+        d = sp.symbols(f"_dist0:{Kv + 1}")
+        dr, g = sp.symbols(f"_drift0:{Kv}"), sp.symbols(f"_gap0:{Kv}")
+        summed = sum(rhs46.subs({dist: d[k], drift: dr[k], gap: g[k]}, simultaneous=True) for k in range(Kv))
+        sums.append(prove_identity(summed, _printed_7(d, dr, g, Kv)).proven is True)
+        tels.append(prove_identity(sum(d[1:]) - sum(d[:Kv]), d[Kv] - d[0]).proven is True)
+    ok = all(sums) and all(tels)
+    return _step("pcfedavg.prop4.7", "(7)", IDENTITY if ok else NOT_IMPLIED,
+                 "Lemma 4.6 summed over k = 0..K-1 (linear); the dist_{k+1} - dist_k telescope to dist_K - Q",
+                 f"sum_k (Lemma 4.6 right side at k) == printed right side of (7) for K = {list(horizons)}: {sums}; "
+                 f"sum_k dist_(k+1) - sum_k dist_k == dist_K - dist_0: {tels}")
+
+
+def row_p48a(minimizer=None, instances=PROP48_INSTANCES):
+    """(P4.8-a): G_rho(x*) >= G_rho(x*_rho) (x*_rho minimizes G_rho) exactly on ``instances``; ``minimizer``
+    replaces x*_rho of the first instance in tests."""
+    rows = []
+    for j, d in enumerate(instances):
+        c, sig, X, r = _inst(d)
+        inst = interval_instance(c, sig, X, r)
+        xs, f_expr = _instance_f(c, sig)
+        G = lambda pt: f_expr.subs(dict(zip(xs, pt))) + sp.Rational(r) * _cal_h(pt, X)   # noqa: E731
+        xr = tuple(minimizer) if (minimizer is not None and j == 0) else inst["x_star_rho"]
+        diff = sp.nsimplify(G(inst["x_star"]) - G(xr))
+        rows.append((inst["x_star"], xr, diff, bool(diff >= 0)))
+    ok = all(r[3] for r in rows)
+    return _step("pcfedavg.prop4.8", "(P4.8-a)", VALID if ok else NOT_IMPLIED,
+                 "G_rho(x*_rho) <= G_rho(x*) (x*_rho minimizes G_rho), so E[G(xb) - G(x*)] <= E[G(xb) - G(x*_rho)]",
+                 "exact instances (n = 1, f_i = (y - c_i)^2/2, X_i intervals, G_rho = f + rho cal-H): "
+                 + "; ".join(f"x* = {a}, x*_rho = {b}: G_rho(x*) - G_rho(x*_rho) = {v} ({'>= 0' if ok_ else '< 0'})"
+                             for a, b, v, ok_ in rows) + " (instances, not a proof)",
+                 counterexample=None if ok else {"instances": [[str(a), str(b), str(v)] for a, b, v, _ in rows]})
+
+
+def _block_functions(m_: int = 3, penalty_weight=None):
+    """Sympy encodings of the definitions for m_ scalar blocks: F_i(x) = f_i(A x) + sigma_i/2 (x_i - A x)^2,
+    H_i(x) = h_i(B_i x) = (x_i - Pi_i(x_i))^2/2, G_{i,rho} = F_i + rho H_i, G_rho = (1/m) sum_i G_{i,rho},
+    f = (1/m) sum_i F_i, cal-H = (1/m) sum_i H_i (f_i and Pi_i undefined functions). ``penalty_weight`` replaces
+    rho in G_{i,rho} (tests)."""
+    w = rho if penalty_weight is None else penalty_weight
+    fi = [sp.Function(f"f_{i}") for i in range(m_)]
+    Pi = [sp.Function(f"Pi_{i}") for i in range(m_)]
+    sg = sp.symbols(f"_sigma0:{m_}", positive=True)
+
+    def F(i, x):
+        return fi[i](sum(x) / m_) + sg[i] / 2 * (x[i] - sum(x) / m_)**2
+
+    def Hi(i, x):
+        return (x[i] - Pi[i](x[i]))**2 / 2
+
+    G = lambda x: sum(F(i, x) + w * Hi(i, x) for i in range(m_)) / m_     # noqa: E731
+    f = lambda x: sum(F(i, x) for i in range(m_)) / m_                   # noqa: E731
+    calH = lambda x: sum(Hi(i, x) for i in range(m_)) / m_               # noqa: E731
+    return G, f, calH, Pi
+
+
+def row_p48b(penalty_weight=None, m_: int = 3):
+    """(P4.8-b): its left side f(xb) + rho cal-H(xb) - (f(x*) + rho cal-H(x*)) is G_rho(xb) - G_rho(x*) for the
+    encoded definitions (an identity in undefined f_i, Pi_i)."""
+    G, f, calH, _ = _block_functions(m_, penalty_weight)
+    xb, xs = sp.symbols(f"_xb0:{m_}", real=True), sp.symbols(f"_xs0:{m_}", real=True)
+    pt = prove_identity(G(xb), f(xb) + rho * calH(xb))
+    res = prove_identity(f(xb) + rho * calH(xb) - (f(xs) + rho * calH(xs)), G(xb) - G(xs))
+    ok = pt.proven is True and res.proven is True
+    return _step("pcfedavg.prop4.8", "(P4.8-b)", IDENTITY if ok else NOT_IMPLIED, "G_rho = f + rho cal-H",
+                 f"m = {m_} scalar blocks, f_i and Pi_i undefined functions: G_rho(x) == f(x) + rho cal-H(x) proven: "
+                 f"{pt.proven}; left side of (P4.8-b) == G_rho(xb) - G_rho(x*) proven: {res.proven}")
+
+
+def row_8(coeff_8=None, m_: int = 3):
+    """(8): (P4.8-c)'s printed left side with x*_i = Pi_{X_i}[x*_i] against (8)'s printed left side (coefficient
+    ``coeff_8`` of sum dbar_i^2 in (8), printed rho/m)."""
+    c8 = rho / m if coeff_8 is None else coeff_8
+    Pi = [sp.Function(f"Pi_{i}") for i in range(m_)]
+    Ef_b, Ef_s = sp.symbols("_Ef_xb _Ef_xs", real=True)
+    dbar = sp.symbols(f"_dbar0:{m_}", nonnegative=True)
+    xs = sp.symbols(f"_xs0:{m_}", real=True)
+    lhs_c = Ef_b + rho / m * sum(v**2 for v in dbar) - (Ef_s + rho / m * sum((xs[i] - Pi[i](xs[i]))**2
+                                                                             for i in range(m_)))
+    feasible = {Pi[i](xs[i]): xs[i] for i in range(m_)}
+    lhs_8 = (Ef_b - Ef_s) + c8 * sum(v**2 for v in dbar)
+    res = prove_identity(lhs_c.subs(feasible), lhs_8)
+    return _step("pcfedavg.prop4.8", "(8)", IDENTITY if res.proven is True else NOT_IMPLIED,
+                 "x*_i = Pi_{X_i}[x*_i] removes the x* penalty (given (P4.8-c))",
+                 f"(P4.8-c) left side with Pi_i(x*_i) = x*_i == (8) left side (m = {m_}): {res.proven}; (8) inherits "
+                 "the factor of (P4.8-c): with the definitions the coefficient is rho/(2m) (pcfedavg.P4.8-c.half)")
+
+
+def _convexity_search(rng, trials: int = 200, sigma_scale: float = 1.0, tol: float = 1e-9) -> dict:
+    """Falsification search for (9) on random convex instances of f(x) = (1/m) sum_i [f_i(A x) + sigma_i/2
+    ||x_i - xbar||^2], f_i(y) = logsumexp(C_i y + e_i) + a_i/2 ||y||^2 (convex, A3.1): grad f(x*)^T E[xb - x*] <=
+    E[f(xb)] - f(x*) for random x* and random discrete distributions of xb. ``sigma_scale`` < 0 makes the
+    regularizer concave (tests)."""
+    import numpy as np
+    from scipy.special import logsumexp, softmax
+
+    worst, violations = -np.inf, 0
+    for _ in range(trials):
+        m_, n_ = int(rng.integers(2, 5)), int(rng.integers(1, 4))
+        C = rng.normal(size=(m_, 3, n_))
+        e = rng.normal(size=(m_, 3))
+        a = rng.exponential(size=m_) * (rng.random(m_) < 0.5)
+        sg = sigma_scale * rng.exponential(size=m_)
+
+        def f(x):
+            xbar = x.mean(0)
+            return np.mean([logsumexp(C[i] @ xbar + e[i]) + a[i] / 2 * xbar @ xbar
+                            + sg[i] / 2 * np.sum((x[i] - xbar)**2) for i in range(m_)])
+
+        def grad(x):
+            xbar = x.mean(0)
+            gbar = np.mean([C[i].T @ softmax(C[i] @ xbar + e[i]) + a[i] * xbar for i in range(m_)], axis=0)
+            g = np.tile(gbar / m_, (m_, 1))
+            for i in range(m_):
+                dev = x[i] - xbar
+                g[i] += sg[i] * dev / m_
+                g -= sg[i] * dev / m_**2
+            return g
+
+        xs = rng.normal(size=(m_, n_)) * 2
+        atoms = int(rng.integers(1, 4))
+        pts = [rng.normal(size=(m_, n_)) * 2 for _ in range(atoms)]
+        p = rng.dirichlet(np.ones(atoms))
+        lhs = float(np.sum(grad(xs) * (sum(pj * x for pj, x in zip(p, pts)) - xs)))
+        rhs = float(sum(pj * f(x) for pj, x in zip(p, pts)) - f(xs))
+        excess = lhs - rhs
+        worst = max(worst, excess)
+        violations += excess > tol * (1 + abs(rhs))
+    return {"trials": trials, "violations": int(violations), "worst_excess": float(worst)}
+
+
+def row_9(rng=None, trials: int = 200, sigma_scale: float = 1.0):
+    """(9): convexity of f (gradient inequality, in expectation) by a falsification search on random convex
+    instances (:func:`_convexity_search`); not implied when a violation is found."""
+    import numpy as np
+
+    s = _convexity_search(np.random.default_rng(0) if rng is None else rng, trials, sigma_scale)
+    return _step("pcfedavg.prop4.8", "(9)", VALID if s["violations"] == 0 else NOT_IMPLIED,
+                 "convexity of f (average of convex F_i): gradient inequality at x*, then expectation (linear)",
+                 f"falsification search, {s['trials']} random instances (m = 2..4, n = 1..3, f_i = logsumexp(C_i y + e_i)"
+                 f" + a_i/2||y||^2, sigma_i > 0 scaled by {sigma_scale}, xb a random discrete distribution): "
+                 f"{s['violations']} violations, largest grad f(x*)^T E[xb - x*] - E[f(xb) - f(x*)] = "
+                 f"{s['worst_excess']:.3g} (a search, not a proof)",
+                 counterexample=None if s["violations"] == 0 else {"violations": s["violations"],
+                                                                   "worst_excess": s["worst_excess"]})
+
+
+def row_p48d(added=None):
+    """(P4.8-d): adding and subtracting Pi_X[xb] (``added`` replaces the added term in tests) leaves
+    grad f(x*)^T E[xb - x*] unchanged (vectors in R^3)."""
+    g = sp.symbols("_g0:3", real=True)
+    xb, xs, P = (sp.symbols(f"_{s}0:3", real=True) for s in ("xb", "xs", "P"))
+    add = P if added is None else added
+    lhs_d = sum(g[j] * (xb[j] - xs[j] + add[j] - P[j]) for j in range(3))
+    res = prove_identity(lhs_d, sum(g[j] * (xb[j] - xs[j]) for j in range(3)))
+    return _step("pcfedavg.prop4.8", "(P4.8-d)", IDENTITY if res.proven is True else NOT_IMPLIED,
+                 "add and subtract Pi_X[xbar_{K*}]",
+                 f"grad f(x*)^T (xb - x* + Pi_X[xb] - Pi_X[xb]) == grad f(x*)^T (xb - x*) in R^3: {res.proven}")
+
+
+def row_p48e(point=None, instances=PROP48_INSTANCES):
+    """(P4.8-e): the split grad^T(xb - x*) = grad^T(xb - Pi xb) + grad^T(Pi xb - x*) (identity) and first-order
+    optimality grad f(x*)^T (y - x*) >= 0 on every vertex y of the box X (where a linear function attains its minimum
+    over X), exactly on ``instances``; ``point`` replaces x* of the first instance in tests."""
+    g = sp.symbols("_g0:3", real=True)
+    xb, xs, P = (sp.symbols(f"_{s}0:3", real=True) for s in ("xb", "xs", "P"))
+    split = prove_identity(sum(g[j] * (xb[j] - xs[j]) for j in range(3)),
+                           sum(g[j] * (xb[j] - P[j]) + g[j] * (P[j] - xs[j]) for j in range(3)))
+    rows = []
+    for j, d in enumerate(instances):
+        c, sig, X, r = _inst(d)
+        x_star = tuple(point) if (point is not None and j == 0) else interval_instance(c, sig, X, r)["x_star"]
+        x_star = tuple(sp.nsimplify(v) for v in x_star)
+        xsyms, f_expr = _instance_f(c, sig)
+        grad = [sp.diff(f_expr, v).subs(dict(zip(xsyms, x_star))) for v in xsyms]
+        worst = min(sum(gi * (sp.Rational(vi) - xi) for gi, vi, xi in zip(grad, vert, x_star))
+                    for vert in itertools.product(*X))
+        rows.append((x_star, tuple(grad), worst))
+    ok = split.proven is True and all(w >= 0 for _, _, w in rows)
+    return _step("pcfedavg.prop4.8", "(P4.8-e)", VALID if ok else NOT_IMPLIED,
+                 "first-order optimality of x* over X: grad f(x*)^T (y - x*) >= 0, y in X, at y = Pi_X[xbar_{K*}]",
+                 f"split identity proven: {split.proven}; exact instances: "
+                 + "; ".join(f"x* = {a}, grad f(x*) = {b}, min over vertices of X of grad f(x*)^T (y - x*) = {w}"
+                             for a, b, w in rows) + " (instances, not a proof)",
+                 counterexample=None if ok else {"instances": [[str(a), str(b), str(w)] for a, b, w in rows]})
+
+
+_S, _P, _Ed, _gn, _Ev = sp.symbols("_S _P _Ed _gn _E", real=True)
+"""E[f(xb) - f(x*)], sum_i E dbar_i^2, E[dbar], ||grad f(x*)||, E (the bound of Prop. 4.7)."""
+_Pp = sp.Symbol("_Pp", positive=True)
+
+
+def _jensen_identity():
+    """E t^2 - (E t)^2 == sum_{j<k} p_j p_k (t_j - t_k)^2 for a 3-atom distribution (so E[dbar] <= sqrt(E dbar^2))."""
+    p1, p2 = sp.symbols("_q1 _q2", positive=True)
+    t = sp.symbols("_t0:3", nonnegative=True)
+    p = (p1, p2, 1 - p1 - p2)
+    lhs = sum(p[j] * t[j]**2 for j in range(3)) - sum(p[j] * t[j] for j in range(3))**2
+    rhs = sum(p[j] * p[k] * (t[j] - t[k])**2 for j in range(3) for k in range(j + 1, 3))
+    return prove_identity(lhs, rhs)
+
+
+def row_10(coeff_10=None):
+    """(10): slack of (10) as printed == slack of (8) + slack of (P4.8-f) (both >= 0); ``coeff_10`` is the printed
+    coefficient of sum_i dbar_i^2 in (10) (rho/m)."""
+    c10 = rho / m if coeff_10 is None else coeff_10
+    slack8 = _Ev - _S - rho / m * _P
+    slackf = _S + _gn * _Ed
+    slack10 = _Ev - (-_gn * _Ed + c10 * _P)
+    res = prove_identity(slack10, slack8 + slackf)
+    return _step("pcfedavg.prop4.8", "(10)", VALID if res.proven is True else NOT_IMPLIED, "(P4.8-f) into (8)",
+                 f"E - (left side of (10)) == [E - (left side of (8))] + [E(f - f*) + ||grad f(x*)|| E dbar] (sum of "
+                 f"two nonnegative slacks): {res.proven}; (10) inherits the factor rho/m of (8)")
+
+
+def row_11(rng=None, coeff_11=None):
+    """(11): slack(11) == slack(10) + ||grad f|| (sqrt(sum_i E dbar_i^2) - E dbar), the last term >= 0 by Jensen
+    (variance identity; sampled on random distributions by :func:`check_d_facts`)."""
+    import numpy as np
+
+    c11 = rho / m if coeff_11 is None else coeff_11
+    slack10 = _Ev - (-_gn * _Ed + rho / m * _Pp**2)
+    slack11 = _Ev - (c11 * _Pp**2 - _gn * _Pp)              # _Pp = sqrt(sum_i E dbar_i^2)
+    res = prove_identity(slack11, slack10 + _gn * (_Pp - _Ed))
+    jen = _jensen_identity()
+    facts = check_d_facts(np.random.default_rng(0) if rng is None else rng, 200)
+    ok = res.proven is True and jen.proven is True and facts["jensen_violations"] == 0
+    return _step("pcfedavg.prop4.8", "(11)", VALID if ok else NOT_IMPLIED,
+                 "follows from (10) by Jensen E[dbar] <= sqrt(E dbar^2) = sqrt(sum_i E dbar_i^2) (the quoted route "
+                 "through fact 2 is invalid; dbar^2 = sum_i dbar_i^2 because Pi_X acts blockwise)",
+                 f"slack(11) == slack(10) + ||grad f(x*)|| (sqrt(sum E dbar_i^2) - E dbar): {res.proven}; "
+                 f"E t^2 - (E t)^2 == sum_(j<k) p_j p_k (t_j - t_k)^2 (3 atoms) proven: {jen.proven}; Jensen violated on "
+                 f"{facts['jensen_violations']} of {facts['trials']} random distributions")
+
+
+def row_p48h(rng=None):
+    """(P4.8-h): slack(P4.8-h) == slack(P4.8-f) + ||grad f|| (sqrt(sum_i E dbar_i^2) - E dbar) >= 0 (Jensen)."""
+    import numpy as np
+
+    slackf = _S + _gn * _Ed
+    slackh = _S + _gn * _Pp
+    res = prove_identity(slackh, slackf + _gn * (_Pp - _Ed))
+    jen = _jensen_identity()
+    facts = check_d_facts(np.random.default_rng(0) if rng is None else rng, 200)
+    ok = res.proven is True and jen.proven is True and facts["jensen_violations"] == 0
+    return _step("pcfedavg.prop4.8", "(P4.8-h)", VALID if ok else NOT_IMPLIED,
+                 "(P4.8-f) with Jensen E[dbar] <= sqrt(sum_i E dbar_i^2) (the quoted facts' route fails at fact 2)",
+                 f"slack(P4.8-h) == slack(P4.8-f) + ||grad f(x*)|| (sqrt(sum E dbar_i^2) - E dbar): {res.proven}; "
+                 f"variance identity (3 atoms) proven: {jen.proven}; Jensen violated on {facts['jensen_violations']} of "
+                 f"{facts['trials']} random distributions")
+
+
+T34A_LHS = (sp.Rational(45, 2) * rho * gamma**2 * (H - 1)**2 * (M + nu**2 / m) + 9 * gamma * nu**2 / m
+            + 3 * Q / (K * gamma) + 45 * (L_f + sigma * (m - 1)) / (2 * m) * gamma**2 * (H - 1)**2 * (M + nu**2 / m))
+"""Left side of the display in the proof of Theorem 3.4 (T3.4-a), transcribed from that display (not from
+Prop. 4.8's statement)."""
+
+
+def row_t34a(lhs=T34A_LHS, rng=None):
+    """(T3.4-a): Theorem 3.4's displayed requirement against (1) the sum of the Prop. 4.8 (i) terms as encoded and
+    (2) the bound the proofs actually give, E of Prop. 4.7 re-derived (:func:`prop47_from_proof`) with L_G
+    substituted ((i) drops the penalty term). Identity -> identity; larger everywhere -> valid (asking more than
+    needed); smaller somewhere -> not implied; undecided -> not checked."""
+    import numpy as np
+
+    derived = sp.expand(prop47_from_proof())
+    vs_48 = prove_identity(lhs, sp.Add(*TERMS_48I))
+    vs_proof = prove_identity(lhs, derived)
+    if vs_48.proven is True and vs_proof.proven is True:
+        status, extra = IDENTITY, ""
+    else:
+        diff = sp.expand(lhs - derived)
+        pos = prove_nonnegative(diff, {m: 2, H: 1})
+        if pos.proven is None:
+            pos = sample_nonnegative(diff, _SAMPLING, rng or np.random.default_rng(0))
+        status = VALID if pos.proven is True else NOT_IMPLIED if pos.proven is False else NOT_CHECKED
+        extra = f"; (T3.4-a) left side - derived = {sp.factor(diff)} ({pos.method}"
+        extra += f", counterexample {fmt_point(pos.counterexample)})" if pos.proven is False else ")"
+    return _step("pcfedavg.thm3.4", "(T3.4-a)", status,
+                 "Prop. 4.8 (i) <= eps: the displayed left side is the bound the proofs give",
+                 f"(T3.4-a) left side (transcribed from the proof of Theorem 3.4) == sum of the Prop. 4.8 (i) terms: "
+                 f"{vs_48.proven}; == E re-derived from the proof of Prop. 4.7 with L_G = (L_f + sigma(m-1))/m + rho: "
+                 f"{vs_proof.proven}" + extra)
+
+
 def _steps_prop_4_8_thm_3_4() -> list[dict]:
     """Prop. 4.8 and Theorem 3.4, step by step."""
     out = []
     # ---------------- Prop 4.8
     cid = "pcfedavg.prop4.8"
-    out.append(_step(cid, "(P4.8-a)", VALID, "G_rho(x*_rho) <= G_rho(x*) (x*_rho minimizes G_rho)", "definition"))
-    out.append(_step(cid, "(P4.8-b)", IDENTITY, "G_rho = f + rho cal-H", "definition"))
+    out.append(row_p48a())
+    out.append(row_p48b())
     dbar = sp.symbols("_d0:3", nonnegative=True)
     m3 = 3
     calH = sum(sp.Rational(1, 2) * d**2 for d in dbar) / m3
@@ -632,19 +985,17 @@ def _steps_prop_4_8_thm_3_4() -> list[dict]:
                      f"(m = 3); rho cal-H == (rho/(2m)) sum dbar_i^2 proven: {half.proven}; the printed left side exceeds the true one by "
                      "(rho/(2m)) sum dbar_i^2, so it is not bounded by E",
                      counterexample={"true_lhs": "E", "printed_lhs": "E + rho/(2m) sum dbar_i^2"}))
-    out.append(_step(cid, "(8)", IDENTITY, "x*_i = Pi_{X_i}[x*_i] removes the x* penalty (given (P4.8-c))",
-                     "inherits the factor of (P4.8-c): with the definitions the coefficient is rho/(2m)"))
+    out.append(row_8())
     g_f = check_48i()
     out.append(_step("pcfedavg.prop4.8.i", "(i)", IDENTITY if g_f.verdict == "consistent" else NOT_IMPLIED,
                      "drop (rho/m) sum E dbar_i^2 >= 0 in (8) (also valid with rho/(2m)); substitute L_G in E",
                      g_f.evidence))
-    out.append(_step(cid, "(9)", VALID, "convexity of f (average of convex F_i)", "gradient inequality"))
-    out.append(_step(cid, "(P4.8-d)", IDENTITY, "add and subtract Pi_X[xbar_{K*}]", "linear"))
-    out.append(_step(cid, "(P4.8-e)", VALID, "first-order optimality of x* over X: grad f(x*)^T (y - x*) >= 0, y in X",
-                     "Pi_X[xbar_{K*}] in X"))
+    out.append(row_9())
+    out.append(row_p48d())
+    out.append(row_p48e())
     out.append(_step(cid, "(P4.8-f)", VALID, "Cauchy-Schwarz and Jensen (||E v|| <= E||v||)",
                      "-||grad f(x*)|| E[dbar] <= grad f(x*)^T E[xbar - Pi_X xbar]"))
-    out.append(_step(cid, "(10)", VALID, "(P4.8-f) into (8)", "inherits the factor rho/m of (8)"))
+    out.append(row_10())
     exact_fact2 = (2 > sp.sqrt(2))
     out.append(_step(cid, "fact 1: -sum_i E[dbar_i] <= -E[dbar]", VALID, "pointwise ||d||_2 <= ||d||_1",
                      "checked on random discrete distributions in audit_findings (item d)"))
@@ -652,9 +1003,7 @@ def _steps_prop_4_8_thm_3_4() -> list[dict]:
                      "reverses ||.||_1 >= ||.||_2", f"m = 2, dbar_1 = dbar_2 = 1 surely: sum E dbar_i = 2 > "
                      f"sqrt(sum E dbar_i^2) = sqrt(2): {bool(exact_fact2)}",
                      counterexample={"m": 2, "dbar": [1, 1], "sum_E_dbar_i": 2, "sqrt_sum_E_dbar_i_sq": "sqrt(2)"}))
-    out.append(_step(cid, "(11)", VALID,
-                     "follows from (10) by Jensen E[dbar] <= sqrt(E dbar^2) = sqrt(sum_i E dbar_i^2) (the quoted route "
-                     "through fact 2 is invalid)", "dbar^2 = sum_i dbar_i^2 because Pi_X acts blockwise"))
+    out.append(row_11())
     al, be = sp.symbols("_alpha _beta", nonnegative=True)   # alpha = m sqrt(D)/rho, beta = sqrt(m E/rho)
     a_plus = (al + sp.sqrt(al**2 + 4 * be**2)) / 2
     is_root = sp.simplify(a_plus**2 - al * a_plus - be**2) == 0        # (m/rho) x the quadratic of (11)
@@ -672,16 +1021,12 @@ def _steps_prop_4_8_thm_3_4() -> list[dict]:
                      "E dbar_i^2 <= sum_i E dbar_i^2 <= (sum of (12))^2 <= 5 sum of squares", f_ii.evidence,
                      counterexample={k: str(v) for k, v in II_COUNTEREXAMPLE.items()} if f_ii.verdict != "consistent"
                      else None))
-    out.append(_step(cid, "(P4.8-h)", VALID,
-                     "(P4.8-f) with Jensen E[dbar] <= sqrt(sum_i E dbar_i^2) (the quoted facts' route fails at fact 2)",
-                     "-sqrt(D) sqrt(sum E dbar_i^2) <= -sqrt(D) E[dbar] <= E[f - f*]"))
+    out.append(row_p48h())
     out.append(_step("pcfedavg.prop4.8.iii", "(iii)", VALID, "(P4.8-h) with (12)",
                      "valid given (12); the statement's ||grad f(xbar*)|| is the proof's ||grad f(x*)|| = sqrt(D)"))
     # ---------------- Theorem 3.4
     cid = "pcfedavg.thm3.4"
-    res = prove_identity(BOUND_48I, sp.Add(*TERMS_48I))
-    out.append(_step(cid, "(T3.4-a)", _status_identity(res), "Prop. 4.8 (i) <= eps, as printed",
-                     f"left side of (T3.4-a) == bound_48i: {res.proven}"))
+    out.append(row_t34a())
     a_fd = finding_a()
     out.append(_step(cid, "gamma = 1/sqrt(R), rho = sqrt(R)", NOT_IMPLIED,
                      "the proof's step size against the theorem's hypothesis gamma <= min{1/(6L_G), 1/(5L_G(H-1))}",

@@ -21,8 +21,9 @@ A check of a weaker consequence only is not linked: the Lemma 4.4 claim checks t
 
 * ``"proof_steps#<label>"``: the row with that step label of ``bounds.pcfedavg_findings.proof_steps()``, linked only
   when the row computes something about the display (a sympy identity or certificate, a counterexample, an exact
-  evaluation). Rows whose evidence is a fixed sentence ("definition", "linear", "gradient inequality") are not
-  linked; :data:`UNCOMPUTED_ROWS` names them with the reason, so they can be linked once they compute.
+  evaluation, a falsification search) whose outcome could have been otherwise. A row whose evidence is a fixed
+  sentence, or whose status is ``not checked``, is not linked; :data:`UNCOMPUTED_ROWS` names such rows with the
+  reason, so they can be linked once they compute.
 * a claim id of :data:`bounds.pcfedavg.CLAIMS` whose conclusion IS the display, checked on runs: (12)
   (``pcfedavg.eq12``) and the display after (12) (``pcfedavg.prop4.8.ii``).
 * a finding id of ``repro.papers.pcfedavg.audit.findings({})``.
@@ -52,21 +53,13 @@ PROOFS_WITHOUT_DISPLAYS = {
     "Proof of Lemma 4.1 (Appendix)": "its only relations (the L_f ||A||^2 chain, the 1-Lipschitz I - Pi_X) are inline",
 }
 
-UNCOMPUTED_ROWS = {
-    "(L4.3-d)": "identity asserted as text: '-6 L_G <0, xbar - x*> = 0'",
-    "(7)": "identity asserted as text: 'sum of both sides; ... telescopes'",
-    "(P4.8-a)": "evidence 'definition' (x*_rho minimizes G_rho)",
-    "(P4.8-b)": "evidence 'definition' (G_rho = f + rho cal-H)",
-    "(8)": "text only ('inherits the factor of (P4.8-c)'); the factor is computed by pcfedavg.P4.8-c.half",
-    "(9)": "evidence 'gradient inequality'",
-    "(P4.8-d)": "evidence 'linear'",
-    "(P4.8-e)": "evidence 'Pi_X[xbar_{K*}] in X'",
-    "(10)": "text only ('inherits the factor rho/m of (8)'); linked through the findings instead",
-    "(11)": "text only (Jensen route); linked through the findings instead",
-    "(P4.8-h)": "text only; linked through the findings instead",
-    "(T3.4-a)": "compares BOUND_48I with sp.Add(*TERMS_48I), the same expression by definition (vacuous)",
-}
-"""Rows of ``proof_steps()`` for a listed display that compute nothing about it (so are not in its checked_by)."""
+UNCOMPUTED_ROWS: dict[str, str] = {}
+"""Rows of ``proof_steps()`` for a listed display that compute nothing about it (so are not in its checked_by).
+
+Empty: the twelve rows once listed here ((L4.3-d), (7), (P4.8-a), (P4.8-b), (8), (9), (P4.8-d), (P4.8-e), (10), (11),
+(P4.8-h), (T3.4-a)) are now computed by ``bounds.pcfedavg_findings.row_*`` (sympy identities on the encoded
+expressions, exact instances, a falsification search) and linked. A row no computation can decide gets the status
+``pcfedavg_findings.NOT_CHECKED`` and is listed here, not linked."""
 
 DISPLAYS: tuple[Display, ...] = (
     # ------------------------------------------------------------------ Lemma 4.3
@@ -78,7 +71,8 @@ DISPLAYS: tuple[Display, ...] = (
             ("proof_steps#(3)",)),
     Display(L43, "(L4.3-c)", "3E||grad G(xb) - grad G(x*)||^2 <= 6L gap - 6L<grad G(x*),.>",
             ("proof_steps#(L4.3-c)",)),
-    Display(L43, "(L4.3-d)", "3E||grad G(xb) - grad G(x*)||^2 <= 6 L_G E[gap]"),
+    Display(L43, "(L4.3-d)", "3E||grad G(xb) - grad G(x*)||^2 <= 6 L_G E[gap]",
+            ("proof_steps#(L4.3-d)",)),
     # ------------------------------------------------------------------ Lemma 4.4
     Display(L44, "(L4.4-a)", "-2<xb - x*, grad G_i(x_i)> = -2<x_i - x*,.> - 2<xb - x_i,.>",
             ("proof_steps#(L4.4-a)",)),
@@ -111,25 +105,31 @@ DISPLAYS: tuple[Display, ...] = (
     Display(L46, "(L4.6-d)", "E dist'<=E dist + gL(1+3gL)drift - 2g(1-3gL)gap + 3g^2nu^2/m",
             ("proof_steps#(L4.6-d)",)),
     # ------------------------------------------------------------------ Proposition 4.7
-    Display(P47, "(7)", "sum_k E dist_(k+1) <= sum_k E dist_k + g(3/2 L S_drift - ..)"),
+    Display(P47, "(7)", "sum_k E dist_(k+1) <= sum_k E dist_k + g(3/2 L S_drift - ..)",
+            ("proof_steps#(7)",)),
     Display(P47, "(P4.7-a)", "3/2 L S_drift - S_gap <= sum (15g^2(H-1)^2L^2 - 1) gap + ..",
             ("proof_steps#(P4.7-a)", "pcfedavg.f.lemma4.5.range", "pcfedavg.prop4.7.K_eq_Tr")),
     Display(P47, "(P4.7-c)", "g/3 sum_k E[gap_k] <= Q + K(15/2 L g^3 (H-1)^2 M) + K(...)",
             ("proof_steps#(P4.7-c)", "pcfedavg.h.P4.7-b")),
     # ------------------------------------------------------------------ Proposition 4.8
-    Display(P48, "(P4.8-a)", "E[G(xb_K*) - G(x*)] <= E[G(xb_K*) - G(x*_rho)]"),
-    Display(P48, "(P4.8-b)", "E f(xb) + rho H(xb) - (E f(x*) + rho H(x*)) <= E[G - G*]"),
+    Display(P48, "(P4.8-a)", "E[G(xb_K*) - G(x*)] <= E[G(xb_K*) - G(x*_rho)]",
+            ("proof_steps#(P4.8-a)",)),
+    Display(P48, "(P4.8-b)", "E f(xb) + rho H(xb) - (E f(x*) + rho H(x*)) <= E[G - G*]",
+            ("proof_steps#(P4.8-b)",)),
     Display(P48, "(P4.8-c)", "E f(xb) + rho/m sum dbar_i^2 - (E f(x*) + rho/m sum ..) <= E",
             ("proof_steps#(P4.8-c)", "pcfedavg.P4.8-c.half")),
     Display(P48, "(8)", "E[f(xb_K*) - f(x*)] + rho/m sum dbar_i^2 <= E",
-            ("pcfedavg.P4.8-c.half",)),
-    Display(P48, "(9)", "grad f(x*)^T E[xb_K* - x*] <= E[f(xb_K*) - f(x*)]"),
-    Display(P48, "(P4.8-d)", "grad f(x*)^T E[xb - x* + Pi_X[xb] - Pi_X[xb]] <= E[f - f*]"),
-    Display(P48, "(P4.8-e)", "grad f(x*)^T E[xb - Pi_X[xb]] <= E[f(xb_K*) - f(x*)]"),
+            ("proof_steps#(8)", "pcfedavg.P4.8-c.half")),
+    Display(P48, "(9)", "grad f(x*)^T E[xb_K* - x*] <= E[f(xb_K*) - f(x*)]",
+            ("proof_steps#(9)",)),
+    Display(P48, "(P4.8-d)", "grad f(x*)^T E[xb - x* + Pi_X[xb] - Pi_X[xb]] <= E[f - f*]",
+            ("proof_steps#(P4.8-d)",)),
+    Display(P48, "(P4.8-e)", "grad f(x*)^T E[xb - Pi_X[xb]] <= E[f(xb_K*) - f(x*)]",
+            ("proof_steps#(P4.8-e)",)),
     Display(P48, "(10)", "-||grad f(x*)|| E[dbar] + rho/m sum dbar_i^2 <= E",
-            ("pcfedavg.P4.8-c.half",)),
+            ("proof_steps#(10)", "pcfedavg.P4.8-c.half")),
     Display(P48, "(11)", "rho/m a^2 - ||grad f(x*)|| a <= E, a = sqrt(sum E dbar_i^2)",
-            ("pcfedavg.P4.8-c.half", "pcfedavg.d.fact1", "pcfedavg.d.fact2")),
+            ("proof_steps#(11)", "pcfedavg.P4.8-c.half", "pcfedavg.d.fact1", "pcfedavg.d.fact2")),
     Display(P48, "(P4.8-g)", "sqrt(sum E dbar_i^2) <= m||grad f(x*)||/rho + 2 sqrt(mE/rho)",
             ("proof_steps#(P4.8-g)", "pcfedavg.c.P4.8-g.root", "pcfedavg.P4.8-c.half")),
     Display(P48, "(12)", "sqrt(sum E dbar_i^2) <= m||grad f||/rho + 6sqrt(g nu^2/rho)",
@@ -137,9 +137,10 @@ DISPLAYS: tuple[Display, ...] = (
     Display(P48, "display after (12)", "E[dbar_i^2] <= 5m||grad f(x*)||^2/rho^2 + 60mQ/(K g rho)+..",
             ("pcfedavg.prop4.8.ii", "proof_steps#(ii)", "pcfedavg.b.prop4.8.ii.terms")),
     Display(P48, "(P4.8-h)", "-||grad f(x*)|| sqrt(sum E dbar_i^2) <= E[f(xb_K*) - f(x*)]",
-            ("pcfedavg.d.fact1", "pcfedavg.d.fact2")),
+            ("proof_steps#(P4.8-h)", "pcfedavg.d.fact1", "pcfedavg.d.fact2")),
     # ------------------------------------------------------------------ Theorem 3.4
-    Display(T34, "(T3.4-a)", "45/2 rho g^2(H-1)^2(M + nu^2/m) + 9g nu^2/m + ... <= eps"),
+    Display(T34, "(T3.4-a)", "45/2 rho g^2(H-1)^2(M + nu^2/m) + 9g nu^2/m + ... <= eps",
+            ("proof_steps#(T3.4-a)",)),
     # ------------------------------------------------------------------ Lemma 4.2 (appendix)
     Display(L42, "display 1", "f_i(A(tx + (1-t)y)) = f_i(tAx + (1-t)Ay) <= t f_i(Ax) + .."),
 )

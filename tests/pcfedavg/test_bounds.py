@@ -390,7 +390,7 @@ def test_proof_steps_structure(steps):
     assert steps
     for s in steps:
         assert set(s) == {"claim", "step", "status", "method", "evidence", "counterexample"}
-        assert s["status"] in ("identity", "valid inequality", "not implied")
+        assert s["status"] in ("identity", "valid inequality", "not implied", "not checked")
         assert s["claim"].startswith("pcfedavg.") and s["method"] and s["evidence"]
     labels = {(s["claim"], s["step"]) for s in steps}
     for needed in [("pcfedavg.lemma4.3", x) for x in ("(L4.3-a)", "(L4.3-b)", "(3)", "(L4.3-c)", "(L4.3-d)")] + \

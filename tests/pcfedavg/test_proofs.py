@@ -127,3 +127,14 @@ def test_every_computed_row_of_a_listed_display_is_linked():
     for label in _step_labels():
         if label in labels:
             assert label in linked or label in UNCOMPUTED_ROWS, label
+
+
+def test_linked_rows_carry_a_verdict_status():
+    """A linked proof_steps row is a computation with a verdict ("not checked" rows must not be linked)."""
+    from bounds.pcfedavg_findings import NOT_CHECKED
+    status = {r["step"]: r["status"] for r in proof_steps()}
+    linked = {c.partition("#")[2] for d in DISPLAYS for c in d.checked_by if c.startswith(TABLE + "#")}
+    assert all(status[label] != NOT_CHECKED for label in linked)
+    for label in ("(L4.3-d)", "(7)", "(P4.8-a)", "(P4.8-b)", "(8)", "(9)", "(P4.8-d)", "(P4.8-e)", "(10)", "(11)",
+                  "(P4.8-h)", "(T3.4-a)"):
+        assert label in linked and label not in UNCOMPUTED_ROWS, label

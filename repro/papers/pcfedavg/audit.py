@@ -241,11 +241,14 @@ def _optimised_search_evidence(search_runs) -> list[Evidence]:
     return out
 
 
-def _step_evidence() -> list[Evidence]:
-    """Per claim: a gap listing the re-derived steps that are not implied, else support (every step follows)."""
+def _step_evidence(steps=None) -> list[Evidence]:
+    """Per claim: a gap listing the re-derived steps that are not implied, else support when every step was checked
+    and follows. A row with status ``BF.NOT_CHECKED`` is no verdict: it counts as neither a followed step nor a gap,
+    and a claim with such a row and no gap gets a not-checkable line (its steps are not all checked), not support.
+    ``steps`` (default: ``proof_steps()``) lets a test pass a modified table."""
     ids = {c.id for c in B.CLAIMS}
     per_claim: dict[str, list[dict]] = {}
-    for s in _steps():
+    for s in (_steps() if steps is None else steps):
         if s["claim"] in ids:
             targets = (s["claim"],)
         else:
@@ -254,17 +257,23 @@ def _step_evidence() -> list[Evidence]:
             per_claim.setdefault(c, []).append(s)
     out = []
     for c in (c.id for c in B.CLAIMS):
-        steps = per_claim.get(c)
-        if not steps:
+        rows = per_claim.get(c)
+        if not rows:
             continue
-        bad = [s for s in steps if s["status"] == BF.NOT_IMPLIED]
+        unchecked = [s for s in rows if s["status"] == BF.NOT_CHECKED]
+        checked = [s for s in rows if s["status"] != BF.NOT_CHECKED]
+        bad = [s for s in checked if s["status"] == BF.NOT_IMPLIED]
+        note = (f"; {len(unchecked)} not checked: " + ", ".join(s["step"] for s in unchecked)) if unchecked else ""
         if bad:
             out.append(Evidence(c, "proof steps", Bearing.GAP,
-                                f"{len(bad)} of {len(steps)} re-derived steps not implied: "
-                                + ", ".join(s["step"] for s in bad)))
+                                f"{len(bad)} of {len(checked)} re-derived steps not implied: "
+                                + ", ".join(s["step"] for s in bad) + note))
+        elif unchecked:
+            out.append(Evidence(c, "proof steps", Bearing.NOT_CHECKABLE,
+                                f"{len(checked)} checked re-derived steps follow" + note))
         else:
             out.append(Evidence(c, "proof steps", Bearing.SUPPORTS,
-                                f"all {len(steps)} re-derived steps follow"))
+                                f"all {len(rows)} re-derived steps follow"))
     return out
 
 
