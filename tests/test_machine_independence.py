@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 #: experiment -> how many of its quick-profile runs (spread over the grid) are rebuilt
-SAMPLE = {"fedsgm.theory": 24, "pcfedavg.theory": 10, "fedclup.statistical": 6, "fedclup.theorem2": 6}
+SAMPLE = {"fedsgm.theory": 12, "pcfedavg.theory": 6, "fedclup.statistical": 4, "fedclup.theorem2": 4}
 
 PROBE = r"""
 import json, sys
