@@ -73,3 +73,84 @@ def test_not_checked_rows_are_neither_support_nor_gap():
     g = {e.claim: e for e in audit._step_evidence(steps)}["pcfedavg.lemma4.5"]
     assert g.bearing is Bearing.GAP and "(L4.5-b)" not in g.summary.split("not checked")[0]
     assert g.summary.startswith("2 of ")
+
+
+# rows once built with a literal status (IDENTITY / VALID) and a fixed sentence; keyed by (claim, step) because
+# several claims have a row labelled "statement"
+ROWS_2 = {("pcfedavg.lemma4.4", "statement"): BF.row_l44_statement, ("pcfedavg.lemma4.6", "(L4.6-a)"): BF.row_l46a,
+          ("pcfedavg.lemma4.6", "statement"): BF.row_l46_statement, ("pcfedavg.prop4.8", "(P4.8-f)"): BF.row_p48f,
+          ("pcfedavg.prop4.8", "fact 1: -sum_i E[dbar_i] <= -E[dbar]"): BF.row_fact1,
+          ("pcfedavg.prop4.8.iii", "(iii)"): BF.row_iii}
+
+PERTURBED_2 = {
+    ("pcfedavg.lemma4.4", "statement"): lambda: BF.row_l44_statement(coeff=1),          # (L4.4-b) with 1 for 2
+    ("pcfedavg.lemma4.6", "(L4.6-a)"): lambda: BF.row_l46a(steps=(2 * B.gamma,)),       # one agent's step differs
+    ("pcfedavg.lemma4.6", "statement"): lambda: BF.row_l46_statement(w_max=sp.Rational(1, 3)),   # weaker hypothesis
+    ("pcfedavg.prop4.8", "(P4.8-f)"): lambda: BF.row_p48f(coeff=0.5),                   # bound halved
+    ("pcfedavg.prop4.8", "fact 1: -sum_i E[dbar_i] <= -E[dbar]"): lambda: BF.row_fact1(lhs_scale=sp.Rational(1, 2)),
+    ("pcfedavg.prop4.8.iii", "(iii)"): lambda: BF.row_iii(bracket=B.BRACKET_48III - B.TERMS_48III[0]),  # term dropped
+}
+
+
+@pytest.mark.parametrize("key", list(ROWS_2), ids=lambda k: f"{k[0]}:{k[1]}")
+def test_formerly_literal_row_in_the_table_is_the_computation(key):
+    table = {(r["claim"], r["step"]): r for r in BF.proof_steps()}
+    row = ROWS_2[key]()
+    assert (row["claim"], row["step"]) == key and table[key] == row
+    assert row["status"] in (BF.IDENTITY, BF.VALID)
+    assert "True" in row["evidence"] or "0 violations" in row["evidence"], row
+
+
+@pytest.mark.parametrize("key", list(PERTURBED_2), ids=lambda k: f"{k[0]}:{k[1]}")
+def test_a_perturbed_input_makes_the_formerly_literal_row_not_implied(key):
+    assert PERTURBED_2[key]()["status"] == BF.NOT_IMPLIED
+
+
+def test_the_statement_of_lemma_4_6_flips_with_its_encoded_statement():
+    stmt = B.lemma46.conclusion[0].rhs.subs(sp.Rational(3, 2), 2)      # a larger drift coefficient: still valid
+    assert BF.row_l46_statement(statement_rhs=stmt)["status"] == BF.VALID
+    stmt = B.lemma46.conclusion[0].rhs.subs(sp.Rational(3, 2), 1)      # a smaller one: not implied
+    assert BF.row_l46_statement(statement_rhs=stmt)["status"] == BF.NOT_IMPLIED
+
+
+def test_no_proof_step_row_has_a_literal_status_in_the_source():
+    """No _step(...) call passes a bare constant (IDENTITY, VALID, NOT_IMPLIED or a string) as its status."""
+    import inspect
+    import re
+
+    src = inspect.getsource(BF)
+    assert not re.findall(r"_step\([^,()]+,\s*\"[^\"]*\",\s*(IDENTITY|VALID|NOT_IMPLIED|\"[^\"]*\")\s*,", src)
+
+
+INGREDIENT_ROWS = ("(L4.3-a)", "(L4.3-b)", "(3)", "(L4.3-c)", "(L4.4-b)", "(4)", "(L4.5-b)", "(5)", "(6)", "(L4.5-c)",
+                   "(L4.5-e)", "(L4.6-c)")
+
+
+def test_rows_decided_by_their_ingredient_certificates_follow_them(monkeypatch):
+    """The rows whose evidence is a certificate of the step's ingredients (Lagrange identities, co-coercivity and
+    descent-lemma certificates on quadratics, exact ||A||^2) take their status from those certificates: when the
+    prover refutes them, each row is not implied; when it cannot decide, not checked."""
+    from bounds.core import ProofResult
+
+    BF.proof_steps()                # warm the cached re-derivations (they assert their own identities)
+    for outcome, expected in ((False, BF.NOT_IMPLIED), (None, BF.NOT_CHECKED)):
+        fake = lambda *a, **k: ProofResult(outcome, "patched", None)     # noqa: E731
+        monkeypatch.setattr(BF, "prove_identity", fake)
+        monkeypatch.setattr(BF, "prove_nonnegative", fake)
+        for fn in (BF._cocoercivity_certificate, BF._proof_steps):
+            fn.cache_clear()
+        try:
+            rows = {r["step"]: r for r in BF._steps_lemmas_4_3_4_4() + BF._steps_lemma_4_5()
+                    + BF._steps_lemma_4_6_prop_4_7()}
+        finally:
+            for fn in (BF._cocoercivity_certificate, BF._proof_steps):
+                fn.cache_clear()
+        for label in INGREDIENT_ROWS:
+            if label == "(3)" and outcome is None:
+                continue            # (3) also rests on the exact ||A||^2 = 1/m, which the patch does not touch
+            assert rows[label]["status"] == expected, (label, outcome, rows[label])
+    monkeypatch.undo()
+    BF._cocoercivity_certificate.cache_clear()
+    BF._proof_steps.cache_clear()
+    assert {r["step"]: r["status"] for r in BF.proof_steps() if r["step"] in INGREDIENT_ROWS} == dict.fromkeys(
+        INGREDIENT_ROWS, BF.VALID)
