@@ -1,4 +1,6 @@
 """Proof-step coverage (bounds.proofs): counts per proof, and the detail page's table naming the unchecked steps."""
+import pytest
+
 from bounds.proofs import Display, coverage
 
 
@@ -16,3 +18,42 @@ def test_coverage_counts_checked_and_displayed_steps_per_proof_in_order(monkeypa
 def test_a_paper_without_an_inventory_says_why():
     from repro.pages import proof_coverage_lines
     assert "mathematics is stripped" in "\n".join(proof_coverage_lines("fedclup"))
+
+
+def test_problems_sees_a_malformed_inventory():
+    from bounds.proofs import problems
+    good = (Display("P1", "(1)", "a <= b"), Display("P2", "(2)", "b <= c", ("x",)))
+    assert problems(good, ("P1", "P2")) == []
+    assert problems(good, ("P2", "P1"))                                             # order
+    assert problems(good + (Display("P1", "(3)", "c"),), ("P1", "P2"))              # not contiguous
+    assert problems((Display("P1", "(1)", "a"), Display("P1", "(1)", "b")), ("P1",))  # repeated label
+    assert problems((Display("P1", "(1)", "x" * 61),), ("P1",))                     # says too long
+    assert problems((Display("P1", "(1)", "a", ("x", "x")),), ("P1",))              # repeated id
+
+
+def test_resolve_names_what_an_id_checks_and_refuses_a_typo():
+    import pytest
+    from types import SimpleNamespace
+    from bounds.proofs import resolve, unresolved
+    claims = {"p.lemma": SimpleNamespace(steps=(("step a", None),))}
+    kinds = [resolve(i, claims, {"p.f"}, others={"p.check"}, rows={"t": ["(1)", "(2)", "(2)"]})
+             for i in ("p.lemma", "p.lemma#step a", "p.f", "p.check", "t#(1)")]
+    assert kinds == ["claim", "claim step", "finding", "check", "row"]
+    for typo in ("p.lema", "p.lemma#step b", "t#(2)", "t#(3)"):
+        with pytest.raises(KeyError):
+            resolve(typo, claims, {"p.f"}, rows={"t": ["(1)", "(2)", "(2)"]})
+    assert unresolved((Display("P", "(1)", "a", ("p.lemma", "nope")),), lambda i: resolve(i, claims)) \
+        == ["P (1): \"'nope' is neither a claim, a finding nor a check of the paper\""]
+
+
+@pytest.mark.parametrize("paper", ["fedsgm", "pcfedavg", "ssca"])
+def test_every_inventory_is_well_formed_and_counted_by_coverage(paper):
+    import importlib
+    from bounds.proofs import problems
+    inventory = importlib.import_module(f"bounds.{paper}_proofs")
+    assert not problems(inventory.DISPLAYS, inventory.PROOFS)
+    cov = coverage(inventory.DISPLAYS)
+    assert [p for p, _, _ in cov] == list(inventory.PROOFS)
+    for proof, checked, shown in cov:
+        mine = [d for d in inventory.DISPLAYS if d.proof == proof]
+        assert shown == len(mine) and checked == sum(bool(d.checked_by) for d in mine)

@@ -8,7 +8,7 @@ import pytest
 from bounds import pcfedavg as B
 from bounds.pcfedavg_findings import proof_steps
 from bounds.pcfedavg_proofs import DISPLAYS, PROOFS, PROOFS_WITHOUT_DISPLAYS, UNCOMPUTED_ROWS
-from bounds.proofs import Display, coverage
+from bounds.proofs import coverage, problems, resolve, unresolved
 
 TABLE = "proof_steps"
 
@@ -25,35 +25,13 @@ def _step_labels() -> tuple:
 
 
 def _resolve(check_id: str) -> str:
-    """What ``check_id`` names: "claim", "claim step", "proof-step row" or "finding"; KeyError when it names nothing
-    (or, for a row, names more than one)."""
-    claims = {c.id: c for c in B.CLAIMS}
-    if "#" in check_id:
-        head, _, label = check_id.partition("#")
-        if head == TABLE:
-            hits = _step_labels().count(label)
-            if hits == 1:
-                return "proof-step row"
-            raise KeyError(f"{check_id!r}: {hits} rows of proof_steps() have step label {label!r} (one is needed)")
-        if head in claims and label in {lab for lab, _ in claims[head].steps}:
-            return "claim step"
-        raise KeyError(f"{check_id!r}: neither a row of proof_steps() nor a step of a claim")
-    if check_id in claims:
-        return "claim"
-    if check_id in _finding_ids():
-        return "finding"
-    raise KeyError(f"{check_id!r} is neither a claim of bounds.pcfedavg.CLAIMS nor a finding of the PC-FedAvg audit")
+    """What ``check_id`` names: "claim", "claim step", "row" (of the re-derived step table) or "finding"; KeyError
+    when it names nothing (or, for a row, names more than one)."""
+    return resolve(check_id, {c.id: c for c in B.CLAIMS}, _finding_ids(), rows={TABLE: _step_labels()})
 
 
 def test_every_checked_by_id_resolves():
-    unresolved = []
-    for d in DISPLAYS:
-        for check_id in d.checked_by:
-            try:
-                _resolve(check_id)
-            except KeyError as exc:
-                unresolved.append(f"{d.proof} {d.label}: {exc}")
-    assert not unresolved, "\n".join(unresolved)
+    assert not unresolved(DISPLAYS, _resolve)
 
 
 @pytest.mark.parametrize("typo", ["pcfedavg.lemma4.7", "pcfedavg.eq13", "pcfedavg.d.fact3", "pcfedavg.P4.8-c.halves",
@@ -68,7 +46,7 @@ def test_a_typo_in_an_id_does_not_resolve(typo):
 def test_the_kinds_of_check_used():
     kinds = {_resolve(c) for d in DISPLAYS for c in d.checked_by}
     # no claim-step ids: PC-FedAvg's Claim.steps are not evaluated by its checks (see the module docstring)
-    assert kinds == {"claim", "finding", "proof-step row"}
+    assert kinds == {"claim", "finding", "row"}
 
 
 def test_claim_steps_are_not_evaluated_by_the_run_checks():
@@ -90,34 +68,10 @@ def test_uncomputed_rows_exist_and_are_not_linked():
     assert not {f"{TABLE}#{label}" for label in UNCOMPUTED_ROWS} & linked
 
 
-def test_displays_are_well_formed():
-    assert all(isinstance(d, Display) for d in DISPLAYS)
-    for d in DISPLAYS:
-        assert d.proof in PROOFS, d
-        assert d.label and d.says and len(d.says) <= 60 and d.says.isascii(), d
-        assert isinstance(d.checked_by, tuple) and len(set(d.checked_by)) == len(d.checked_by), d
-    assert not set(PROOFS_WITHOUT_DISPLAYS) & set(PROOFS)
-
-
-def test_at_least_one_display_per_proof_in_the_papers_order_and_unique_labels():
-    assert list(dict.fromkeys(d.proof for d in DISPLAYS)) == list(PROOFS)
-    runs = [d.proof for i, d in enumerate(DISPLAYS) if i == 0 or DISPLAYS[i - 1].proof != d.proof]
-    assert runs == list(PROOFS)                   # each proof's displays are contiguous
-    for proof in PROOFS:
-        labels = [d.label for d in DISPLAYS if d.proof == proof]
-        assert labels, proof
-        assert len(labels) == len(set(labels)), proof
-
-
-def test_coverage_counts_match_the_inventory():
+def test_the_inventory_is_well_formed_with_37_displays():
+    assert not problems(DISPLAYS, PROOFS) and not set(PROOFS_WITHOUT_DISPLAYS) & set(PROOFS)
     cov = coverage(DISPLAYS)
-    assert [p for p, _, _ in cov] == list(PROOFS)
-    for proof, checked, shown in cov:
-        mine = [d for d in DISPLAYS if d.proof == proof]
-        assert shown == len(mine)
-        assert checked == sum(1 for d in mine if d.checked_by)
     assert sum(s for _, _, s in cov) == len(DISPLAYS) == 37
-    assert sum(c for _, c, _ in cov) == sum(1 for d in DISPLAYS if d.checked_by)
 
 
 def test_every_computed_row_of_a_listed_display_is_linked():

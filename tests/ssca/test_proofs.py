@@ -5,7 +5,7 @@ import functools
 import pytest
 
 from bounds import ssca as B
-from bounds.proofs import Display, coverage
+from bounds.proofs import coverage, problems, resolve, unresolved
 from bounds.ssca_proofs import DISPLAYS, PROOFS
 
 
@@ -17,28 +17,11 @@ def _finding_ids() -> frozenset:
 
 def _resolve(check_id: str) -> str:
     """What ``check_id`` names: "claim", "claim step" or "finding"; KeyError when it names nothing."""
-    claims = {c.id: c for c in B.CLAIMS}
-    if "#" in check_id:
-        claim_id, _, step = check_id.partition("#")
-        if claim_id in claims and step in {label for label, _ in claims[claim_id].steps}:
-            return "claim step"
-        raise KeyError(f"{check_id!r}: no step {step!r} in claim {claim_id!r}")
-    if check_id in claims:
-        return "claim"
-    if check_id in _finding_ids():
-        return "finding"
-    raise KeyError(f"{check_id!r} is neither a claim of bounds.ssca.CLAIMS nor a finding of the SSCA audit")
+    return resolve(check_id, {c.id: c for c in B.CLAIMS}, _finding_ids())
 
 
 def test_every_checked_by_id_resolves():
-    unresolved = []
-    for d in DISPLAYS:
-        for check_id in d.checked_by:
-            try:
-                _resolve(check_id)
-            except KeyError as exc:
-                unresolved.append(f"{d.proof} {d.label}: {exc}")
-    assert not unresolved, "\n".join(unresolved)
+    assert not unresolved(DISPLAYS, _resolve)
 
 
 @pytest.mark.parametrize("typo", ["ssca.lemma5", "ssca.lemma1.derivaton", "ssca.lemma4#(53) step 1", "lemma1"])
@@ -52,34 +35,8 @@ def test_the_kinds_of_check_used():
     assert kinds == {"claim", "finding"}          # no SSCA claim has proof steps
 
 
-def test_displays_are_well_formed():
-    assert all(isinstance(d, Display) for d in DISPLAYS)
-    for d in DISPLAYS:
-        assert d.proof in PROOFS, d
-        assert d.label and d.says and len(d.says) <= 60 and d.says.isascii(), d
-        assert isinstance(d.checked_by, tuple) and len(set(d.checked_by)) == len(d.checked_by), d
-
-
-def test_at_least_one_display_per_proof_in_the_papers_order_and_unique_labels():
-    seen = list(dict.fromkeys(d.proof for d in DISPLAYS))
-    assert seen == list(PROOFS)
-    for proof in PROOFS:
-        labels = [d.label for d in DISPLAYS if d.proof == proof]
-        assert labels, proof
-        assert len(labels) == len(set(labels)), proof
-    # displays of one proof are contiguous (the paper's order)
-    runs = [d.proof for i, d in enumerate(DISPLAYS) if i == 0 or DISPLAYS[i - 1].proof != d.proof]
-    assert runs == list(PROOFS)
-
-
-def test_coverage_counts_match_the_inventory():
-    cov = coverage(DISPLAYS)
-    assert [p for p, _, _ in cov] == list(PROOFS)
-    for proof, checked, shown in cov:
-        mine = [d for d in DISPLAYS if d.proof == proof]
-        assert shown == len(mine)
-        assert checked == sum(1 for d in mine if d.checked_by)
-    assert sum(s for _, _, s in cov) == len(DISPLAYS)
+def test_the_inventory_is_well_formed():
+    assert not problems(DISPLAYS, PROOFS)
 
 
 def test_coverage_as_inventoried():
