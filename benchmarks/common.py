@@ -23,6 +23,8 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from repro.errors import ReproError  # noqa: E402  (after the path: benchmarks run as scripts)
+
 
 # ---------------------------------------------------------------------------- output
 def environment() -> dict:
@@ -66,8 +68,12 @@ def run_sections(sections: dict, names, args, argv=None, *, prefix: str = "", su
     status = 0
     for name in dict.fromkeys(names):
         t = time.perf_counter()
-        with context(name):
-            payload = sections[name](args)
+        try:
+            with context(name):
+                payload = sections[name](args)
+        except ReproError as exc:           # missing data, bad input: the suite's one-line error, exit 2
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         payload |= {"section_seconds": time.perf_counter() - t, "argv": sys.argv[1:] if argv is None else list(argv)}
         path = write_json(args.out_dir, f"{prefix}{name}{suffix}", payload)
         print(f"  -> {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path} "

@@ -36,7 +36,7 @@ __all__ = ["code_files", "code_fingerprint", "library_versions", "EXCLUDED_MODUL
 EXCLUDED_MODULES = frozenset({"repro.runner", "repro.experiment"})
 
 #: distribution names whose versions are part of every cache key
-NUMERICAL_DISTRIBUTIONS = ("numpy", "scipy", "sympy", "cvxpy", "clarabel", "scs", "scikit-learn")
+NUMERICAL_DISTRIBUTIONS = ("numpy", "scipy", "sympy", "cvxpy", "clarabel", "scs", "scikit-learn", "pepit")
 
 
 @functools.lru_cache(maxsize=None)

@@ -63,8 +63,8 @@ class Evidence:
 
 
 #: the ways the suite examines a claim (the columns of the report's coverage table)
-METHODS = ("runs", "monte carlo", "adversarial", "exact probability", "proof steps", "symbolic", "mode",
-           "figures", "settings", "code")
+METHODS = ("runs", "monte carlo", "adversarial", "exact probability", "certified worst case", "proof steps",
+           "symbolic", "mode", "figures", "settings", "code")
 #: a finding's kind -> the method that produced it
 FINDING_METHOD = {"statement-vs-proof": "symbolic", "hypotheses": "symbolic", "mode": "mode",
                   "stated-rate": "symbolic", "instance": "adversarial", "experiment-settings": "settings",

@@ -18,9 +18,9 @@ def test_environment_yml_matches_pyproject():
     listed = {}
     text = (ROOT / "environment.yml").read_text()
     for line in text.split("dependencies:", 1)[1].splitlines():
-        m = re.match(r"^\s{2}- ([A-Za-z0-9_.-]+)(.*)$", line)
-        if m and m.group(1) not in ("python", "pip"):
-            listed[m.group(1).lower()] = m.group(1) + m.group(2)
+        m = re.match(r"^(?:\s{2}|\s{6})- ([A-Za-z0-9_.-]+)([^#]*)", line)    # conda, or pip: (PyPI only)
+        if m and m.group(1) not in ("python", "pip", "-e"):
+            listed[m.group(1).lower()] = m.group(1) + m.group(2).strip()
     assert set(listed) == set(wanted), (set(listed) ^ set(wanted))
     for name, req in wanted.items():
         spec = req[len(name):].strip()

@@ -176,7 +176,8 @@ def _tiny_specs() -> dict:
             for s in get("ssca.convergence").specs(q) if s.seed == 0]
     thm5 = [RunSpec(s.experiment, s.config | {"lambdas": [1e-2], "limit_fractions": [0.4]}, s.seed, s.function)
             for s in get("ssca.theorem5").specs(q)[:1]]
-    out = {"ssca.convergence": conv, "ssca.theorem5": thm5}
+    pep = [RunSpec(s.experiment, s.config | {"t": [1, 2]}, s.seed, s.function) for s in get("ssca.pep").specs(q)]
+    out = {"ssca.convergence": conv, "ssca.theorem5": thm5, "ssca.pep": pep}
     for name in ("ssca.figure2", "ssca.figure3", "ssca.figure4", "ssca.printed_32"):
         specs = [s for s in get(name).specs(q) if s.seed == 0]
         out[name] = [_digits(s, **({"iterations": 60, "checkpoints": [1, 30, 60]} if name == "ssca.printed_32" else {}))

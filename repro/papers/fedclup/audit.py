@@ -19,6 +19,7 @@ import numpy as np
 from bounds import fedclup as BC
 from bounds import fedclup_findings as BF
 from bounds.audit import DISCREPANCY, Finding, fmt_point, producer
+from repro import tightness
 from repro.comparisons import compare
 from repro.tables import findings_table, fmt, markdown_table, select_results
 from repro.papers.fedclup.experiments import EXPERIMENTS
@@ -242,7 +243,8 @@ def evidence(results) -> list[Evidence]:
     # settings findings bear on the figures, not on a claim: from_findings leaves them out (NOT_ABOUT_THE_CLAIM)
     out = (_check_evidence(_run_checks(_theory_runs(results))) + _proof_step_evidence()
            + from_findings(findings(results), ids) + _fit_evidence(results)
-           + _search_evidence(results.get("fedclup.search", ())))
+           + _search_evidence(results.get("fedclup.search", ()))
+           + tightness.evidence(results.get("fedclup.pep", ())))
     decided = {e.claim for e in out if e.bearing in (Bearing.SUPPORTS, Bearing.GAP, Bearing.VIOLATES)}
     out += from_modes(BC.CLAIMS, decided)
     return out
@@ -253,6 +255,31 @@ def verdicts(results) -> list[ClaimVerdict]:
     :func:`evidence` and :func:`statement_evidence` with :data:`DEPENDS_ON`."""
     return roll_up([c.id for c in BC.CLAIMS] + [st.id for st in STATEMENTS],
                    evidence(results) + statement_evidence(results), DEPENDS_ON)
+
+
+# ---------------------------------------------------------------------------- certified worst cases (fedclup.pep)
+def _pep_summary(pep_results) -> str:
+    """One computed paragraph: what was modelled and decided, from the runs' metadata (nothing typed by hand)."""
+    metas = [r.meta["metadata"] for r in pep_results]
+    points = [p for m in metas for p in m["points"]]
+    replay = [abs(p["replay"] - p["certificate"]["primal"]) for p in points if "replay" in p]
+    statuses = {p["certificate"]["status"] for p in points} - {"optimal"}
+    axis = functools.partial(tightness.axis, pep_results)
+    return (f"Modelled: {metas[0]['method'].split(' (')[0]} (updates (12)-(13), full participation, p_i = 1/m); "
+            f"function class: {metas[0]['function_class']}. Quantities: "
+            f"{'; '.join(sorted({m['quantity'] for m in metas}))}. "
+            f"Claims: {', '.join(sorted({m['claim'] for m in metas}))}; "
+            f"clients m in {{{axis('m')}}}, L in {{{axis('L')}}} (mu = 1), lambda in {{{axis('lam')}}}, local steps K "
+            f"in {{{axis('K')}}}, T in {{{axis('T')}}}. {tightness.decisions(pep_results)} "
+            f"{len(replay)} of the {len(points)} worst-case instances were replayed through the suite's Algorithm 1 "
+            f"with table oracles: the largest |replayed - attained| is {fmt(max(replay, default=float('nan')))} "
+            f"(Phi_0 = 1 is the scale); {sum(p['certificate']['status'] != 'optimal' for p in points)} of "
+            f"{len(points)} solves ended with a Clarabel status other than `optimal` "
+            f"({', '.join(sorted(statuses)) or 'none'}).")
+
+
+def _audit_pep(pep_results) -> list[str]:
+    return tightness.section(pep_results, _pep_summary(pep_results) if pep_results else "")
 
 
 # ---------------------------------------------------------------------------- adversarial search (fedclup.search)
@@ -883,6 +910,7 @@ def audit_section(results, profile: str, verdicts: list[ClaimVerdict]) -> str:
     out += _audit_linear_regression(results, verdicts) + _audit_optimization(results, verdicts)
     out += _audit_figures(results) + _audit_mnist(results)
     out += _audit_search(results.get("fedclup.search", ()))
+    out += _audit_pep(results.get("fedclup.pep", ()))
     out += _audit_statements(verdicts)
     out += ["### Not reproduced", "", markdown_table(["item", "reason"], [list(x) for x in NOT_REPRODUCED]), ""]
     out += ["### Symbolic and settings findings", "", findings_table(findings(results)), ""]

@@ -11,11 +11,12 @@ from __future__ import annotations
 from bounds.fedclup import CLAIMS  # noqa: F401  (the paper's encoded claims: the registry's CLAIMS)
 from repro.experiment import Experiment, product_of
 from repro.papers.fedclup.figures import (  # noqa: F401  (PAPER: the paper key, defined with the figures that use it)
-    PAPER, figure2, figure3, figure4, figure5, figure6, minimax_figure, rounds_figure, statistical_figure,
-    stochastic_figure, theorem2_figure, tradeoff_figure)
+    PAPER, figure2, figure3, figure4, figure5, figure6, minimax_figure, pep_figure, rounds_figure,
+    statistical_figure, stochastic_figure, theorem2_figure, tradeoff_figure)
 from repro.papers.fedclup.runs import logistic as logi
 from repro.papers.fedclup.runs import mnist as mn
 from repro.papers.fedclup.runs import optimization as opt
+from repro.papers.fedclup.runs import pep as pep_runs
 from repro.papers.fedclup.runs import search as srch
 from repro.papers.fedclup.runs import statistical as stat
 
@@ -51,4 +52,6 @@ EXPERIMENTS = (
                mn.mnist_specs, figure5, config=(mn.MnistConfig, mn.MnistProxConfig)),
     Experiment("fedclup.search", "Adversarial search: the instance closest to breaking each derived bound, per family",
                srch.search_specs, None, work=product_of("maxiter", "popsize", "reps"), config=srch.SearchConfig),
+    Experiment("fedclup.pep", "Certified worst cases (PEP) of Algorithm 1 against Theorem 2 and Corollary 2 (derived)",
+               pep_runs.pep_specs, pep_figure, work=product_of("m", "T_max"), config=pep_runs.PepConfig),
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from repro.pep_figure import figure as draw_tightness
 from repro.plotting import (band, legend_below, legend_right, legend_under, log_ticks, new_figure,
                             overlap_style, run_provenance, save_figure, spread, titled)
 from repro.papers.fedclup.runs import logistic as logi
@@ -33,6 +34,7 @@ FIGURE_CLAIMS = {
     "figure4": ("fedclup.figure4",),
     "figure5": ("fedclup.figure5",),
     "figure6": ("fedclup.figure6",),
+    "pep_tightness": ("fedclup.thm2", "fedclup.cor2.explicit"),
 }
 
 
@@ -290,3 +292,9 @@ def figure5(results, profile: str):
     titled(fig, "Figure 5: MNIST logistic regression, 2 classes per client", runs2, profile, band="std",
            fontsize=9)
     return _save(fig, "figure5", runs2, profile, "fedclup.mnist")
+
+
+def pep_figure(results, profile: str):
+    """Printed bound and certified worst case (PEP) against T, one panel per claim (:func:`repro.pep_figure.figure`);
+    the curves over another parameter (Theorem 2's local bound, over b) are in the report's table only."""
+    return draw_tightness([r for r in results if r.meta["metadata"]["x"] == "T"], PAPER, profile)

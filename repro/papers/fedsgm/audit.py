@@ -21,6 +21,9 @@ Evidence and its bearing (:func:`evidence`):
   (:func:`_search_evidence`, method ``adversarial``): a best instance whose check fails beyond its tolerance
   violates (replay: the result hash and the instance), one within the tolerance is inconclusive, otherwise it
   supports with ``worst`` = the best ratio;
+* ``fedsgm.pep``: per claim curve, the certified worst case (performance estimation) of f(w_bar) - f*, g(w_bar) and
+  the emptiness of A against the claim's eps (:func:`repro.tightness.evidence`, method ``certified worst case``): a
+  bound below the value an extracted instance attains violates, one at or above the certified value supports;
 * ``fedsgm.exact``: per tiny instance and theorem, the exact probability over every Rand-K pattern that the
   deterministically stated conclusion fails (:func:`_exact_evidence`, method ``exact probability``): > 0 violates
   (replay: the result hash and a failing pattern), 0 supports;
@@ -48,6 +51,7 @@ from bounds.audit import DISCREPANCY, Finding, fmt_point, producer
 from repro.papers.fedsgm.runs.theorems import (CONSTANTS, FAMILIES, FIGURE1_DEFAULTS, FIGURE1_VARIANTS,
                                                neyman_pearson_problem)
 from repro.papers.fedsgm.summaries import violations
+from repro import tightness
 from repro.comparisons import Interval, compare, decide
 from repro.tables import findings_table, markdown_table, select_results
 from repro.verdicts import (
@@ -55,7 +59,7 @@ from repro.verdicts import (
 )
 
 AUDIT_EXPERIMENTS = ("fedsgm.theory", "fedsgm.montecarlo", "fedsgm.adversarial", "fedsgm.figure1", "fedsgm.search",
-                     "fedsgm.exact")
+                     "fedsgm.exact", "fedsgm.pep")
 
 CLAIM_IDS = tuple(c.id for c in B.CLAIMS)
 
@@ -468,6 +472,23 @@ def _exact_part(exact_results) -> list[str]:
                            rows), ""]
 
 
+# ---------------------------------------------------------------------------- certified worst cases (PEP)
+def _pep_summary(pep_results) -> str:
+    """One computed paragraph: what was modelled (from the runs' metadata) and what the decisions are."""
+    metas = [r.meta["metadata"] for r in pep_results]
+    tight = min((p for m in metas for p in m["points"]), key=lambda p: p["ratio"])
+    return (f"Modelled: {metas[0]['method'].split(' (m =')[0]}; function class: {metas[0]['function_class']}. "
+            f"Quantities: {'; '.join(sorted({m['quantity'] for m in metas}))}, each against the claim's eps "
+            f"(q_u = 0, D = G = 1). Claims: {', '.join(sorted({m['claim'] for m in metas}))}; clients m in "
+            f"{{{tightness.axis(pep_results, 'm')}}}, local steps E in {{{tightness.axis(pep_results, 'E')}}}, rounds "
+            f"T in {{{tightness.axis(pep_results, 'T')}}}. {tightness.decisions(pep_results)} The tightest point's "
+            f"worst branch pattern is {tight['pattern']}.")
+
+
+def _pep_part(pep_results) -> list[str]:
+    return tightness.section(pep_results, _pep_summary(pep_results) if pep_results else "")
+
+
 # ---------------------------------------------------------------------------- Figure 1 (NP classification)
 def _count_ratio(hard: float, soft: float) -> str:
     if soft == 0:
@@ -759,6 +780,7 @@ def evidence(results: dict, findings=None) -> list[Evidence]:
     ev += _adversarial_evidence(results.get("fedsgm.adversarial", ()))
     ev += _search_evidence(results.get("fedsgm.search", ()))
     ev += _exact_evidence(results.get("fedsgm.exact", ()))
+    ev += tightness.evidence(results.get("fedsgm.pep", ()))
     symbolic = symbolic_evidence(findings)
     return ev + symbolic + _mode_evidence(symbolic) + statement_evidence(results.get("fedsgm.figure1", ()))
 
@@ -781,5 +803,6 @@ def audit_section(results, profile: str, verdicts) -> str:
     out += _adversarial_part(results["fedsgm.adversarial"])
     out += _search_part(results.get("fedsgm.search", ()))
     out += _exact_part(results.get("fedsgm.exact", ()))
+    out += _pep_part(results.get("fedsgm.pep", ()))
     out += _figure1_part(results["fedsgm.figure1"], verdicts)
     return "\n".join(out)

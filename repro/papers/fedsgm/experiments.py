@@ -6,6 +6,8 @@
 * ``fedsgm.adversarial``  a search for the instance maximising observed/bound of Theorems 1 and 2;
 * ``fedsgm.search``       the tight adversarial search of every claim with a bound over structured families
   (:mod:`.runs.search`), which is also the halved-constant detector;
+* ``fedsgm.pep``          certified worst cases (performance estimation, PEPit) of Algorithm 1 with hard switching and
+  no compression against the eps of Theorems 1, 6, 8 and of Theorem 8's proof (:mod:`.runs.pep`);
 * ``fedsgm.exact``        the exact probability, over every Rand-K choice pattern of a tiny instance, that the
   deterministically stated Theorems 1, 2, 6, 7 fail (:mod:`.runs.exact`).
 
@@ -18,8 +20,9 @@ from __future__ import annotations
 
 from bounds.fedsgm import CLAIMS  # noqa: F401  (the paper's encoded claims: the registry's CLAIMS)
 from repro.experiment import Experiment, product_of
-from repro.papers.fedsgm.figures import figure1, theory_figure
+from repro.papers.fedsgm.figures import figure1, pep_figure, theory_figure
 from repro.papers.fedsgm.runs import exact as EXACT
+from repro.papers.fedsgm.runs import pep as PEP
 from repro.papers.fedsgm.runs import search as SEARCH
 from repro.papers.fedsgm.runs import theorems as RUNS
 
@@ -42,4 +45,7 @@ EXPERIMENTS = (
                config=SEARCH.SearchConfig),
     Experiment("fedsgm.exact", "Exact probability over all Rand-K patterns (d = 2, K = 1) that Theorems 1, 2, 6, 7 "
                "fail", EXACT.exact_specs, None, work=product_of("T", "n_clients"), config=EXACT.ExactConfig),
+    Experiment("fedsgm.pep", "Certified worst cases (PEP) of hard-switching FedSGM without compression against the "
+               "eps of Theorems 1, 6, 8 and Theorem 8's proof", PEP.pep_specs, pep_figure,
+               work=product_of("n_clients", "E", "T_max"), config=PEP.PepConfig),
 )

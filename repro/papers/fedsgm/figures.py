@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from repro.pep_figure import figure as draw_tightness
 from repro.plotting import (COLORS, band, legend_below, log_ticks, new_figure, run_provenance, save_figure,
                             spread, titled)
 from repro.papers.fedsgm.runs.theorems import FIGURE1_VARIANTS
@@ -17,6 +18,7 @@ FIGURE_CLAIMS = {
     "figure1": ("fedsgm.figure1", "fedsgm.thm1", "fedsgm.thm2"),
     **{f"figure1_{v}": ("fedsgm.figure1", "fedsgm.thm1", "fedsgm.thm2") for v in FIGURE1_VARIANTS if v != "default"},
     "theory_ratio": ("fedsgm.thm1", "fedsgm.thm2"),
+    "pep_tightness": ("fedsgm.thm1", "fedsgm.thm6", "fedsgm.thm8", "fedsgm.thm8.proof"),
 }
 
 
@@ -87,3 +89,8 @@ def theory_figure(results, profile: str):
     titled(fig, "FedSGM: observed / bound on synthetic families", results, profile)
     return save_figure(fig, PAPER, "theory_ratio", run_provenance(results, profile, "fedsgm.theory"),
                        claims=FIGURE_CLAIMS["theory_ratio"])
+
+
+def pep_figure(results, profile: str):
+    """Printed bound (eps) and certified worst case against T, one panel per claim (:func:`repro.pep_figure.figure`)."""
+    return draw_tightness(results, PAPER, profile)

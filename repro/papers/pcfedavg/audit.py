@@ -23,7 +23,11 @@ Evidence and its bearing (:func:`claim_evidence`):
 * the symbolic findings (:func:`bounds.pcfedavg_findings.audit_findings`) through
   :func:`repro.verdicts.from_findings`;
 * the rate sweep ``pcfedavg.rates``: a finite-R slope cannot decide an order statement (not checkable), and an
-  order statement without any symbolic check is not checkable either (computed from the claim's mode).
+  order statement without any symbolic check is not checkable either (computed from the claim's mode);
+* the certified worst cases of ``pcfedavg.pep`` (performance estimation of noise-free Algorithm 1 against Props.
+  4.7 and 4.8 (i)-(iii), :mod:`repro.papers.pcfedavg.runs.pep`): per claim curve, a printed bound below the
+  certified worst case beyond the solver margin violates, every point certified supports, with the largest
+  worst case / bound (:func:`repro.tightness.evidence`, method "certified worst case").
 
 The experiment-settings findings (Section 5's step size and penalty schedule) bear on the figures, not on the
 truth of a claim, and are not evidence (as :data:`repro.verdicts.DISCREPANCY_BEARING` says of their discrepancies);
@@ -47,6 +51,7 @@ import sympy as sp
 from bounds import pcfedavg as B
 from bounds import pcfedavg_findings as BF
 from bounds.audit import CONSISTENT, DISCREPANCY, Finding, fmt_point, producer
+from repro import tightness
 from repro.comparisons import compare
 from repro.search import LOOSE
 from repro.tables import findings_table, fmt, markdown_table, select_results
@@ -61,7 +66,7 @@ from repro.papers.pcfedavg.runs import data as data_exp
 from repro.papers.pcfedavg.summaries import DATASET_LABELS, METHOD_LABELS, k_free_term, one_active_runs, rate_fits
 
 AUDIT_EXPERIMENTS = ("pcfedavg.theory", "pcfedavg.rates", "pcfedavg.adversarial", "pcfedavg.comparison",
-                     "pcfedavg.local_steps", "pcfedavg.search")
+                     "pcfedavg.local_steps", "pcfedavg.search", "pcfedavg.pep")
 #: M_rho and M are computed by different solves; where x*_rho = x* (no constraint active) they agree to ~1e-16
 #: absolute (~1e-14 relative): M_rho > M counts only when M_rho > M (1 + tol) + tol, and |M_rho - M| <= M tol + tol
 #: is reported as a tie (the next smallest difference on the quick grid is ~1e-5)
@@ -313,7 +318,8 @@ def claim_evidence(results) -> list[Evidence]:
     symbolic = _step_evidence() + from_findings(findings(results), ids)
     evidence = (_theory_evidence(results.get("pcfedavg.theory", [])) + _search_evidence(adversarial)
                 + _one_active_evidence(adversarial) + _optimised_search_evidence(_search_runs(results)) + symbolic
-                + _rate_evidence(results.get("pcfedavg.rates", [])))
+                + _rate_evidence(results.get("pcfedavg.rates", []))
+                + tightness.evidence(results.get("pcfedavg.pep", ())))
     return evidence + from_modes(B.CLAIMS, {e.claim for e in symbolic})
 
 
@@ -860,6 +866,30 @@ def _audit_search(results) -> list[str]:
                             "check on the best instance", "replay"], [_search_row(r) for r in runs]), ""]
 
 
+def _pep_summary(pep_results) -> str:
+    """One computed paragraph: what was modelled (from the runs' metadata), the decisions, the ratios and the
+    replays, and which order claims no finite PEP can decide (from the claims' modes)."""
+    metas = [r.meta["metadata"] for r in pep_results]
+    points = [p for m in metas for p in m["points"]]
+    caps = sorted({str((p["params"]["Q"], p["params"]["M"], p["params"]["D"])) for p in points})
+    rtol = max(m.get("replay_rtol", float("nan")) for m in metas)
+    orders = [c.id for c in B.CLAIMS if c.mode in UNDECIDABLE_MODES]
+    axis = functools.partial(tightness.axis, pep_results)
+    return (f"Modelled: PC-FedAvg's Algorithm 1 without gradient noise (nu = 0), update paths {axis('path')}; "
+            f"function class: {metas[0]['function_class']}. Claims: {', '.join(sorted({m['claim'] for m in metas}))}, "
+            f"each with rho = sqrt(R) and the largest admissible step; agents m in {{{axis('m')}}}, local steps H in "
+            f"{{{axis('H')}}}, rounds R in {{{axis('R')}}}, caps (Q, M, D) in {{{', '.join(caps)}}}. "
+            f"{tightness.decisions(pep_results)} Replays of the worst-case instances through the suite's Algorithm 1 "
+            f"(TableOracle as every agent's gradient oracle and every set's projection) reproduce the certified value "
+            f"within {rtol:g} relative at {sum(bool(p.get('replay_ok')) for p in points)} of {len(points)} points. "
+            f"Not modelled (order statements, no finite-round bound): {', '.join(orders) or 'none'}.")
+
+
+def _pep_part(pep_results) -> list[str]:
+    """The section "Certified worst cases (performance estimation)" (empty when ``pcfedavg.pep`` has not run)."""
+    return tightness.section(pep_results, _pep_summary(pep_results) if pep_results else "")
+
+
 def _audit_data(results, verdicts) -> list[str]:
     """Section 5 (Figures 1-4): the summary per method and the section's three claims, quoted."""
     comparison, local_steps = results["pcfedavg.comparison"], results["pcfedavg.local_steps"]
@@ -896,7 +926,7 @@ def audit_section(results, profile: str, verdicts) -> str:
     """The section; ``verdicts`` is :func:`verdicts` of the same results (the report computes them once)."""
     comparison = results["pcfedavg.comparison"]
     out = (_audit_synthetic(results, profile, verdicts) + _audit_rates(results, verdicts) + _audit_search(results)
-           + _audit_data(results, verdicts))
+           + _pep_part(results.get("pcfedavg.pep", ())) + _audit_data(results, verdicts))
     out += ["### Symbolic and settings findings", "",
             "Symbolic findings, the paper's descriptions of the method against the suite's Algorithm 1 "
             "(`pcfedavg.method.*`), and the experiment settings:", "", findings_table(findings(results)), ""]

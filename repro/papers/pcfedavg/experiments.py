@@ -8,7 +8,9 @@ section is :mod:`.audit`):
 * ``pcfedavg.adversarial``  random search for the largest observed/bound, and the one-active-constraint family;
 * ``pcfedavg.comparison``   Figures 1-3: PC-FedAvg vs Penalized-FedAvg/-FedProx/-SCAFFOLD, MNIST and CIFAR-10;
 * ``pcfedavg.local_steps``  Figure 4: PC-FedAvg for 1, 5, 10, 20, 40 local steps;
-* ``pcfedavg.search``       optimisation-based adversarial search per (claim, structured family) (:mod:`.runs.search`).
+* ``pcfedavg.search``       optimisation-based adversarial search per (claim, structured family) (:mod:`.runs.search`);
+* ``pcfedavg.pep``          certified worst cases (performance estimation, PEPit) of Algorithm 1, noise-free, both update
+  paths, against Props. 4.7 and 4.8 (i)-(iii) with rho = sqrt(R) (:mod:`.runs.pep`).
 
 Each experiment's ``config`` is the frozen dataclass of one run's config, defined in the run module that builds
 its specs (``--set`` is checked against it).
@@ -17,9 +19,10 @@ from __future__ import annotations
 
 from bounds.pcfedavg import CLAIMS  # noqa: F401  (the paper's encoded claims: the registry's CLAIMS)
 from repro.experiment import Experiment, product_of
-from repro.papers.pcfedavg.figures import (adversarial_figure, comparison_figures, local_steps_figure, rates_figure,
-                                           theory_figure)
+from repro.papers.pcfedavg.figures import (adversarial_figure, comparison_figures, local_steps_figure, pep_figure,
+                                           rates_figure, theory_figure)
 from repro.papers.pcfedavg.runs import data as data_exp
+from repro.papers.pcfedavg.runs import pep as pep_exp
 from repro.papers.pcfedavg.runs import search as search
 from repro.papers.pcfedavg.runs import theory as theory
 from repro.papers.pcfedavg.summaries import PAPER  # noqa: F401  (the paper's key: figures/pcfedavg/, results/pcfedavg/)
@@ -42,4 +45,7 @@ EXPERIMENTS = (
                data_exp.local_steps_specs, local_steps_figure, config=data_exp.DataConfig, work=data_exp.work),
     Experiment("pcfedavg.search", "Adversarial search (differential evolution) per claim and structured family",
                search.search_specs, None, config=search.FamilySearchConfig, work=search.work),
+    Experiment("pcfedavg.pep", "Certified worst cases (PEP) of noise-free Algorithm 1, printed and (CR) paths, against "
+               "Props. 4.7 and 4.8 (i)-(iii)", pep_exp.pep_specs, pep_figure, config=pep_exp.PepConfig,
+               work=pep_exp.work),
 )

@@ -8,6 +8,7 @@ import matplotlib
 import matplotlib.ticker
 import numpy as np
 
+from repro.pep_figure import figure as draw_tightness
 from repro.plotting import (COLORS, LINESTYLES, MARKERS, band, legend_below, legend_right, legend_under,
                             new_figure, run_provenance, save_figure, titled)
 from repro.tables import select_results
@@ -34,6 +35,7 @@ FIGURE_CLAIMS = {
     "theory_ratio": THEORY_CLAIMS,
     "rates": ("pcfedavg.thm3.4.i", "pcfedavg.thm3.4.ii"),
     "prop48ii_one_active": ("pcfedavg.prop4.8.ii",),
+    "pep_tightness": ("pcfedavg.prop4.7", "pcfedavg.prop4.8.i", "pcfedavg.prop4.8.ii", "pcfedavg.prop4.8.iii"),
 }
 
 
@@ -192,3 +194,8 @@ def adversarial_figure(results, profile: str):
     titled(fig, "Prop 4.8(ii) on the one-active-constraint instance\n", one, profile, fontsize=9)
     return save_figure(fig, PAPER, "prop48ii_one_active", run_provenance(one, profile, "pcfedavg.adversarial"),
                        claims=FIGURE_CLAIMS["prop48ii_one_active"])
+
+
+def pep_figure(results, profile: str):
+    """``pcfedavg.pep``: printed bound and certified worst case against R (log axes), one panel per claim."""
+    return draw_tightness(results, PAPER, profile)

@@ -30,6 +30,10 @@ Evidence and its bearing (:func:`evidence`):
 * ``ssca.search``, the adversarial search (:mod:`repro.papers.ssca.runs.search`) per (claim, family): a best
   observed/bound above 1 (each objective folds the check's own tolerance into its ratio) violates, with the instance
   and its replay; otherwise it supports, with ``worst`` the best ratio (``method="adversarial"``);
+* ``ssca.pep``, certified worst cases of Lemma 4 (51) on the full-batch special case by performance estimation
+  (:func:`repro.tightness.evidence`, method ``certified worst case``): a printed bound below a certified worst case
+  beyond the solver margin violates, one at or above it on every point supports (``worst`` = the largest certified
+  worst case / bound); the claims with no model are listed with the reason (:data:`.runs.pep.NOT_MODELLED`);
 * a claim whose mode no finite run can decide (:data:`repro.verdicts.UNDECIDABLE_MODES`: almost-sure limits, order statements)
   gets ``not checkable`` evidence from its mode, and, where ``ssca.convergence`` logs the quantities its proof says
   vanish, the trend on the runs inside its step-size hypotheses (also ``not checkable``: a trend decides no limit).
@@ -51,7 +55,9 @@ from repro.papers.ssca.algorithms import ssca as alg
 from repro.papers.ssca.experiments import EXPERIMENTS
 from repro.papers.ssca.runs import convergence as conv
 from repro.papers.ssca.runs import mnist as mn
+from repro.papers.ssca.runs import pep as PEP_RUNS
 from repro.papers.ssca.runs import search as SE
+from repro import tightness
 from repro.comparisons import compare
 from repro.papers.ssca.summaries import at, final
 from repro.tables import select_results
@@ -515,7 +521,8 @@ def evidence(results) -> list[Evidence]:
     shown = findings(results)
     return (_lemma4_evidence(conv_runs) + _closed_form_evidence(results)
             + _theorem5_evidence(results.get("ssca.theorem5", [])) + from_findings(shown, CLAIM_IDS)
-            + _mode_evidence(shown) + _trend_evidence(conv_runs) + _search_evidence(results.get("ssca.search", [])))
+            + _mode_evidence(shown) + _trend_evidence(conv_runs) + _search_evidence(results.get("ssca.search", []))
+            + tightness.evidence(results.get("ssca.pep", ())))
 
 
 def verdicts(results) -> list[ClaimVerdict]:
@@ -813,6 +820,44 @@ def _theorem5_part(theorem5_runs) -> list[str]:
             _theorem5_summary(theorem5_runs), ""]
 
 
+def _pep_summary(pep_runs) -> str:
+    """What ``ssca.pep`` modelled and found, every number computed from its runs."""
+    if not pep_runs:
+        return "`ssca.pep` has not been run: no worst case is certified."
+    metas = [r.meta["metadata"] for r in pep_runs]
+    replay = max(abs(float(d) - float(p)) for r in pep_runs
+                 for d, p in zip(r.arrays["replay_descent"], r.arrays["primal"]))
+    normalised = max(max(abs(float(x) - 1.0) for x in r.arrays["replay_delta"]) for r in pep_runs)
+    return (f"Modelled: {', '.join(sorted({m['claim'] for m in metas}))}, the quantity {metas[0]['quantity']}, over "
+            f"{metas[0]['function_class']}, for {_method_of(metas[0])} (the deterministic full-batch special case of "
+            f"Algorithms 1 and 3), at t = {tightness.axis(pep_runs, 't')} with the step-size families "
+            f"{tightness.axis(pep_runs, 'steps')} and err/mu = {tightness.axis(pep_runs, 'err/mu')} (mu = 2 tau, "
+            f"Delta = 1; `repro/papers/ssca/runs/pep.py`). {tightness.decisions(pep_runs, 8)} Every worst-case table, "
+            f"replayed through the suite's Algorithm 1 (one client, full batch, the table as the oracle), gives "
+            f"F0(w^(t+1)) - F0(w^(t)) within {fmt(replay, 3)} of the value the extracted instance attains, and "
+            f"||w_bar - w|| within {fmt(normalised, 3)} of 1.")
+
+
+def _method_of(meta: dict) -> str:
+    """The modelled method of a ``ssca.pep`` curve without its step-size family."""
+    return meta["method"].split("; steps")[0]
+
+
+def _not_modelled_rows() -> list:
+    return [[f"`{n.claim}`", B.claim(n.claim).location, B.claim(n.claim).mode.value, n.kind, n.words, n.why]
+            for n in PEP_RUNS.NOT_MODELLED]
+
+
+def _pep_part(pep_runs) -> list[str]:
+    """Certified worst cases (``ssca.pep``): the computed summary, the solver line, the tightness table, and the
+    claims with no model and why (:data:`repro.papers.ssca.runs.pep.NOT_MODELLED`)."""
+    return tightness.section(pep_runs, _pep_summary(pep_runs), [
+            f"Claims with no PEP model ({len(PEP_RUNS.NOT_MODELLED)} of {len(CLAIM_IDS)}; modelled: "
+            f"{', '.join(PEP_RUNS.MODELLED)}):", "",
+            markdown_table(["claim", "where", "mode", "obstacle", "the paper's words", "why no PEP"],
+                           _not_modelled_rows()), ""])
+
+
 def _not_reproduced_part(profile: str) -> list[str]:
     """What the runs do not reproduce: the missing artwork, the number of runs per curve, the baselines."""
     return ["### Not reproduced", "",
@@ -834,5 +879,6 @@ def audit_section(results, profile: str, verdicts) -> str:
     out = (conditions[:4] + _claims_part(verdicts) + conditions[4:] + _convergence_part(results["ssca.convergence"])
            + _mnist_part(results, verdicts)
            + _printed_32_part(results["ssca.printed_32"]) + _theorem5_part(results["ssca.theorem5"])
-           + _search_part(results.get("ssca.search", [])) + _not_reproduced_part(profile))
+           + _search_part(results.get("ssca.search", [])) + _pep_part(results.get("ssca.pep", ()))
+           + _not_reproduced_part(profile))
     return "\n".join(out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from repro.pep_figure import figure as draw_tightness
 from repro.plotting import (band, legend_below, legend_under, log_ticks, new_figure, overlap_style,
                             run_provenance, save_figure, titled)
 from repro.papers.ssca.runs import convergence as conv
@@ -24,6 +25,7 @@ FIGURE_CLAIMS = {
     "figure3": ("ssca.figure3",),
     "figure4": ("ssca.figure4", "ssca.thm5.i", "ssca.thm5.ii"),
     "convergence": ("ssca.thm1", "ssca.thm2", "ssca.thm3", "ssca.thm4"),
+    "pep_tightness": ("ssca.lemma4",),
 }
 
 
@@ -142,3 +144,10 @@ def convergence_figure(results, profile: str):
     titled(fig, "Theorems 1-4 on small problems: KKT residual and ||omega_bar - omega||", results, profile,
            band="range", fontsize=9)
     return _save(fig, "convergence", results, profile, "ssca.convergence")
+
+
+def pep_figure(results, profile: str):
+    """``ssca.pep``: printed bound (51) and certified worst case against the iteration t (log axes), drawn by the
+    shared :func:`repro.pep_figure.figure` (which declares the claims of the runs, :data:`FIGURE_CLAIMS` names them)."""
+
+    return draw_tightness(results, PAPER, profile)

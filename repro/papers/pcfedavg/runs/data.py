@@ -236,7 +236,14 @@ def comparison_specs(profile: str) -> list[RunSpec]:
 
 
 def local_steps_specs(profile: str) -> list[RunSpec]:
-    """Figure 4: PC-FedAvg for several numbers of local steps."""
+    """Figure 4: PC-FedAvg for several numbers of local steps. A run whose config and seed are those of a Figures 1-3
+    run (H = 20, Section 5's setting) *is* that run: it is named by ``pcfedavg.comparison`` and computed once."""
     check_profile(profile)
-    return [RunSpec("pcfedavg.local_steps", _config(d, "pcfedavg", profile, local_steps=h), seed, _FN + "run_data")
+    shared = set(comparison_specs(profile))
+
+    def spec(config: dict, seed: int) -> RunSpec:
+        mine = RunSpec("pcfedavg.comparison", config, seed, _FN + "run_data")
+        return mine if mine in shared else RunSpec("pcfedavg.local_steps", config, seed, _FN + "run_data")
+
+    return [spec(_config(d, "pcfedavg", profile, local_steps=h), seed)
             for d in DATASETS for h in LOCAL_STEPS for seed in range(SEEDS_LOCAL_STEPS[profile])]

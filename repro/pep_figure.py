@@ -1,0 +1,71 @@
+"""The figure of every ``<paper>.pep`` experiment: printed bound (dashed) and certified worst case (solid, markers)
+against the parameter ``x`` of each claim's curve (usually T), on log axes, one panel per claim and quantity (a worst
+case of 0 is not drawn: log axes). Reads the run metadata of :func:`repro.pep.curve`; :mod:`repro.tightness` reads
+the same runs for the report."""
+from __future__ import annotations
+
+import textwrap
+
+from repro import plotting
+from repro.tables import fmt
+
+
+def _series(points, x: str) -> dict[str, list]:
+    """The points of one panel grouped by the parameters that vary in it, other than ``x`` (the series labels)."""
+    keys = {k for p in points for k in p["params"]} - {x}
+    varying = sorted(k for k in keys if len({str(p["params"].get(k)) for p in points}) > 1)
+    out: dict[str, list] = {}
+    for p in points:
+        out.setdefault(", ".join(f"{k} = {fmt(p['params'].get(k))}" for k in varying) if varying else "", []).append(p)
+    return out
+
+
+def _panels(results) -> dict[tuple[str, str], list]:
+    """The runs of each (claim, quantity), in run order: one panel each."""
+    out: dict[tuple[str, str], list] = {}
+    for r in results:
+        m = r.meta["metadata"]
+        out.setdefault((m["claim"], m["quantity"]), []).append(r)
+    return out
+
+
+def _draw(ax, mine) -> None:
+    x = mine[0].meta["metadata"]["x"]
+    points = [p for r in mine for p in r.meta["metadata"]["points"]]
+    for i, (label, series) in enumerate(_series(points, x).items()):
+        series = sorted(series, key=lambda p: p["params"][x])
+        xs = [p["params"][x] for p in series]
+        ax.plot(xs, [p["bound"] for p in series], color=f"C{i}", ls="--", lw=1.2,
+                label=f"printed bound {label}".strip())
+        worst = [p["certificate"]["value"] if p["certificate"]["value"] > 0 else float("nan") for p in series]
+        ax.plot(xs, worst, color=f"C{i}", marker="o", ms=3,
+                lw=1.2, label=f"certified worst case {label}".strip())
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    plotting.log_ticks(ax, "x", sorted({p["params"][x] for p in points}))
+    ax.set_xlabel(x)
+
+
+def figure(results, paper: str, profile: str, name: str = "pep_tightness", ncols: int = 3):
+    """Printed bound (dashed) and certified worst case (solid, markers) against each claim's ``x`` on log axes, one
+    panel per (claim, quantity), ``ncols`` panels a row; saved as ``figures/<paper>/<name>.*`` with the claims in its
+    provenance."""
+    panels = _panels(results)
+    if not panels:
+        return []
+    cols = min(ncols, len(panels))
+    fig, axes = plotting.new_figure(ncols=cols, nrows=-(-len(panels) // cols), width=max(3.6, 7.2 / cols), height=3.4)
+    flat = list(axes.flat)
+    for ax, ((claim, quantity), mine) in zip(flat, panels.items()):
+        _draw(ax, mine)
+        ax.set_title("\n".join([claim] + textwrap.wrap(quantity, 48)), fontsize=7)
+        plotting.legend_under(ax, fontsize=6)
+    for ax in flat[len(panels):]:
+        ax.set_visible(False)
+    plotting.titled(fig, "Printed bound vs certified worst case (PEP)", results, profile)
+    claims = list(dict.fromkeys(claim for claim, _ in panels))
+    return plotting.save_figure(fig, paper, name, plotting.run_provenance(results, profile, results[0].spec.experiment),
+                                claims=claims)
+
+
+__all__ = ["figure"]

@@ -1,0 +1,121 @@
+"""Certified tightness: what the ``<paper>.pep`` runs say about each claim, for the report, the verdicts and the
+figures (the reading side of :mod:`repro.pep`; it imports no run code, so editing it reruns nothing).
+
+Every ``<paper>.pep`` run holds one claim's curve (:func:`repro.pep.curve`): for each parameter point, the printed
+bound, the certified worst case (the PEP's dual value), the value the extracted instance attains (primal) and the
+decision. Here they become
+
+* the tightness table of each paper's report section: claim · parameters · printed bound · certified worst case ·
+  ratio (bound / worst case) · decision · replay command (:func:`table`);
+* evidence for the claim verdicts, method ``certified worst case`` (:func:`evidence`): a bound below the certified
+  worst case beyond the solver margin *violates* the claim, with the run that certifies it; a bound at or above it on
+  every point *supports* it, and the largest worst case / bound goes beside the runs' observed/bound; a point within
+  the margin is *inconclusive*;
+* the figure of each paper is drawn by :mod:`repro.pep_figure` (apart, so that listing the experiments, which imports
+  the figure modules, loads no audit code).
+"""
+from __future__ import annotations
+
+import math
+
+from bounds.audit import fmt_point
+from repro.tables import fmt, markdown_table
+from repro.verdicts import Bearing, Evidence
+
+METHOD = "certified worst case"
+
+
+def _replay(r) -> str:
+    return f"python -m repro run {r.spec.experiment}; result {r.hash}"
+
+
+def _points(results):
+    for r in results:
+        for p in r.meta["metadata"]["points"]:
+            yield r, r.meta["metadata"], p
+
+
+def table(results) -> str:
+    """The tightness table of ``results`` (one row per parameter point, in run order; claim ids in code font, so that
+    no row reads as a row of a paper's claims table)."""
+    rows = [[f"`{m['claim']}`", fmt_point(p["params"]), fmt(p["bound"]), fmt(p["certificate"]["value"]),
+             fmt(p["ratio"]), p["decision"], f"`{_replay(r)}`"] for r, m, p in _points(results)]
+    return markdown_table(["claim", "parameters", "printed bound", "certified worst case", "ratio bound/worst",
+                           "decision", "replay"], rows)
+
+
+def solver_line(results) -> str:
+    """One line naming the solver, its tolerance, the PEPit version and the largest primal-dual gap."""
+    certs = [p["certificate"] for _, _, p in _points(results)]
+    if not certs:
+        return "No PEP was solved."
+    gap = max(c["value"] - c["primal"] for c in certs)
+    return (f"{len(certs)} PEPs solved with {', '.join(sorted({c['solver'] for c in certs}))} (tolerance "
+            f"{fmt(max(c['tolerance'] for c in certs))}, PEPit {', '.join(sorted({c['pepit'] for c in certs}))}); "
+            f"largest primal-dual gap {fmt(gap)}; longest solve {fmt(max(c['seconds'] for c in certs))} s.")
+
+
+def _summary(m: dict, p: dict) -> str:
+    return (f"{m['quantity']} of {m['method']} over {m['function_class']} at {fmt_point(p['params'])}: printed "
+            f"bound {fmt(p['bound'])}, certified worst case {fmt(p['certificate']['value'])} "
+            f"(attained {fmt(p['certificate']['primal'])})")
+
+
+def evidence(results) -> list[Evidence]:
+    """One :class:`~repro.verdicts.Evidence` per run (claim curve): violated if any point is, otherwise supports
+    (every point certified; ``worst`` = the largest certified worst case / bound) or inconclusive."""
+    out = []
+    for r in results:
+        m = r.meta["metadata"]
+        points = m["points"]
+        bad = [p for p in points if p["decision"] == "violated"]
+        unsure = [p for p in points if p["decision"] == "inconclusive"]
+        worst = max((1.0 / p["ratio"] if p["ratio"] not in (0.0, math.inf) else 0.0 for p in points), default=None)
+        if bad:
+            p = max(bad, key=lambda q: q["certificate"]["value"] - q["bound"])
+            out.append(Evidence(m["claim"], r.spec.experiment, Bearing.VIOLATES, _summary(m, p), len(points), worst,
+                                _replay(r), method=METHOD))
+        elif unsure:
+            out.append(Evidence(m["claim"], r.spec.experiment, Bearing.INCONCLUSIVE,
+                                f"within the solver margin at {len(unsure)} of {len(points)} points: "
+                                + _summary(m, unsure[0]), len(points), worst, method=METHOD))
+        else:
+            tightest = min(points, key=lambda q: q["ratio"])
+            out.append(Evidence(m["claim"], r.spec.experiment, Bearing.SUPPORTS,
+                                f"certified at {len(points)} points; tightest: " + _summary(m, tightest),
+                                len(points), worst, method=METHOD))
+    return out
+
+
+def axis(results, key: str) -> str:
+    """The values the parameter ``key`` takes over the points of ``results``, sorted: ``"1, 2, 4"``."""
+    return ", ".join(fmt(v) for v in sorted({p["params"][key] for _, _, p in _points(results) if key in p["params"]}))
+
+
+def decisions(results, digits: int = 4) -> str:
+    """The sentence of a paper's summary paragraph that says what was decided: how many points are certified,
+    violated and inconclusive, and the range of printed bound / certified worst case (the tightest with its claim and
+    parameters), ratios to ``digits`` significant digits."""
+    rows = [(m, p) for _, m, p in _points(results)]
+    count = {d: sum(p["decision"] == d for _, p in rows) for d in ("certified", "violated", "inconclusive")}
+    text = (f"Of {len(rows)} points, {count['certified']} are certified, {count['violated']} violated and "
+            f"{count['inconclusive']} inconclusive")
+    finite = [(m, p) for m, p in rows if math.isfinite(p["ratio"])]
+    if finite:
+        m, tight = min(finite, key=lambda mp: mp[1]["ratio"])
+        text += (f"; printed bound / certified worst case ranges from {fmt(tight['ratio'], digits)} "
+                 f"({m['claim']}, {fmt_point(tight['params'])}) to {fmt(max(p['ratio'] for _, p in finite), digits)}")
+    return text + "."
+
+
+def section(results, summary: str, after: list[str] = ()) -> list[str]:
+    """A paper's report section "Certified worst cases (performance estimation)": its computed ``summary`` paragraph,
+    the solver line and the tightness table, then ``after`` (lines). When ``<paper>.pep`` has not run: only the summary
+    and ``after``, or nothing if ``after`` is empty."""
+    if not results and not after:
+        return []
+    found = [solver_line(results), "", table(results), ""] if results else []
+    return ["### Certified worst cases (performance estimation)", "", summary, "", *found, *after]
+
+
+__all__ = ["METHOD", "table", "solver_line", "evidence", "axis", "decisions", "section"]

@@ -1,0 +1,145 @@
+"""fedclup.pep: the PEP models of Algorithm 1 (repro/papers/fedclup/runs/pep.py) -- degenerate cases against PEPit's
+own centralised examples, the smallest instance of each model, the replay of a worst case through the suite's own
+Algorithm 1, and checks that cannot pass vacuously."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from PEPit.examples.tutorials.gradient_descent_contraction import wc_gradient_descent_contraction
+from PEPit.examples.unconstrained_convex_minimization.gradient_descent import wc_gradient_descent
+
+from bounds import fedclup as B
+from repro import pep
+from repro.errors import ConfigError
+from repro.papers.fedclup.runs import pep as M
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+REL = 1e-6
+
+
+def _config(**kw) -> dict:
+    base = {"model": "thm2", "m": 1, "L": 2.0, "lam": 0.1, "T_max": 1, "profile": "quick"}
+    return M.PepConfig(**(base | kw)).as_dict()
+
+
+# ------------------------------------------------------------------------------------------ degenerate cases
+@pytest.mark.parametrize("mu, L, eta, K, T", [(0.1, 1.0, 1.0, 2, 2), (0.5, 2.0, 0.4, 3, 1)])
+def test_one_client_no_personalization_is_gradient_descent_distance(mu, L, eta, K, T):
+    """m = 1, lam = 0: the local model is GD for K T steps; ||x_n - x*||^2 given ||x_0 - x*||^2 <= 1 equals PEPit's
+    strongly convex GD example (tutorials/gradient_descent_contraction, same worst case) and its theory value."""
+    _, cert = M.degenerate(mu, L, eta, K, T, metric="distance")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs, theory = wc_gradient_descent_contraction(L=L, mu=mu, gamma=eta, n=K * T, solver="CLARABEL",
+                                                         verbose=-1)
+    assert cert.value == pytest.approx(theirs, rel=REL)
+    assert cert.value == pytest.approx(theory, rel=REL)
+
+
+@pytest.mark.parametrize("L, eta, K, T", [(3.0, 1 / 3, 2, 2), (1.0, 0.5, 1, 3)])
+def test_one_client_no_personalization_is_gradient_descent_value(L, eta, K, T):
+    """m = 1, lam = 0, mu = 0: f(x_n) - f* given ||x_0 - x*||^2 <= 1 equals PEPit's
+    unconstrained_convex_minimization/gradient_descent (the convex sibling) and Drori-Teboulle's tight value."""
+    _, cert = M.degenerate(0.0, L, eta, K, T, metric="value")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs, theory = wc_gradient_descent(L=L, gamma=eta, n=K * T, solver="CLARABEL", verbose=-1)
+    assert cert.value == pytest.approx(theirs, rel=REL)
+    assert cert.value == pytest.approx(theory, rel=REL)
+
+
+# ------------------------------------------------------------------------------------------ smallest instances
+@pytest.mark.parametrize("model", ["thm2", "cor2", "thm2_local"])
+def test_smallest_instance_runs(model):
+    arrays, meta = M.run_pep(_config(model=model), 0)
+    assert meta["claim"] == M.CLAIM_OF[model] and meta["points"]
+    for p in meta["points"]:
+        cert = p["certificate"]
+        assert np.isfinite(cert["value"]) and cert["value"] >= 0 and cert["solver"] == pep.SOLVER
+        assert abs(cert["value"] - cert["primal"]) <= pep.margin(cert["value"])
+        assert p["decision"] == pep.decide(p["bound"], pep.Certificate(**cert)).decision
+    assert np.all(np.isfinite(arrays["value"]))
+
+
+def test_printed_bounds_come_from_the_encoded_claims():
+    c = M.PepConfig.from_dict(_config(model="thm2"))
+    s = c.steps
+    expected = B.claim("fedclup.thm2").evaluate(m=1, mu=1.0, L=2.0, lam=0.1, gamma=s["gamma"], Phi_t=1.0, d_t=1.0,
+                                                e_t=1.0)["Phi_next"]
+    _, meta = M.run_pep(c.as_dict(), 0)
+    assert meta["points"][0]["bound"] == pytest.approx(float(expected), rel=1e-15)
+    # K is the smallest that meets Theorem 2's hypotheses, by the claim's own check
+    claim = B.claim("fedclup.thm2")
+    args = {"mu": 1.0, "L": 2.0, "lam": 0.1, "gamma": s["gamma"], "eta": s["eta"]}
+    assert claim.hypotheses_hold(rtol=M.HYPOTHESIS_RTOL, K=s["K"], **args)
+    assert s["K"] == 1 or not claim.hypotheses_hold(rtol=M.HYPOTHESIS_RTOL, K=s["K"] - 1, **args)
+    # Corollary 2: eps(T) is the smallest eps whose prescribed round count is T
+    eps = M.corollary2_eps(1.0, 2.0, 0.1, 3)
+    cor2 = B.claim("fedclup.cor2.explicit")
+    assert int(cor2.prescribed(mu=1.0, L=2.0, lam=0.1, Phi_0=1.0, epsilon=eps)["T"]) == 3
+    assert int(cor2.prescribed(mu=1.0, L=2.0, lam=0.1, Phi_0=1.0, epsilon=eps * (1 - 1e-9))["T"]) == 4
+
+
+# ------------------------------------------------------------------------------------------ replay
+@pytest.mark.parametrize("model, m, T", [("thm2", 1, 2), ("cor2", 2, 2)])
+def test_worst_case_replays_through_the_suites_algorithm(model, m, T):
+    """The extracted worst-case functions, as TableOracles of the suite's run_fedclup, reproduce the attained value
+    (and the normalisation Phi_0 <= 1) within the solver margin."""
+    c = M.PepConfig.from_dict(_config(model=model, m=m, T_max=T))
+    s = c.steps
+    arrays, meta = M.run_pep(c.as_dict(), 0)
+    cert = meta["points"][-1]["certificate"]
+    rounds = T + 1 if model == "thm2" else T
+    trace = M.replay(arrays, f"T{T}", m, c.lam, s["gamma"], s["eta"], s["K"], rounds)
+    assert trace.method == "fedclup" and trace.global_models.shape[0] == rounds + 1
+    value = (M.replayed_phi(arrays, f"T{T}", trace, c.mu, c.lam, s["gamma"], T) if model == "thm2"
+             else M.replayed_e(arrays, f"T{T}", trace, T))
+    assert abs(value - cert["primal"]) <= pep.margin(cert["value"])
+    assert abs(value - cert["value"]) <= pep.margin(cert["value"])
+    assert M.replayed_phi(arrays, f"T{T}", trace, c.mu, c.lam, s["gamma"], 0) <= 1 + pep.margin(1.0)
+
+
+def test_replay_fails_when_the_suite_takes_another_step():
+    """The replay is a real cross-check: the suite's algorithm with a different eta leaves the certified points."""
+    c = M.PepConfig.from_dict(_config(model="thm2", m=2))
+    s = c.steps
+    arrays, _ = M.run_pep(c.as_dict(), 0)
+    with pytest.raises(pep.ReplayError):
+        M.replay(arrays, "T1", 2, c.lam, s["gamma"], 0.9 * s["eta"], s["K"], 2)
+
+
+# ------------------------------------------------------------------------------------------ cannot pass vacuously
+def test_step_size_changes_the_worst_case():
+    s = M.PepConfig.from_dict(_config()).steps
+    _, a = M.theorem2_rounds(1, 1.0, 2.0, 0.1, s["gamma"], s["eta"], s["K"], 1)
+    _, b = M.theorem2_rounds(1, 1.0, 2.0, 0.1, s["gamma"], 0.5 * s["eta"], s["K"], 1)
+    assert abs(a.value - b.value) > 1e3 * pep.margin(a.value)
+
+
+def test_attained_local_bound_flips_to_violated_when_halved():
+    """Theorem 2's local bound is attained (ratio 1): the PEP finds it exactly, and half of it is violated."""
+    c = M.PepConfig.from_dict(_config(model="thm2_local"))
+    _, meta = M.run_pep(c.as_dict(), 0)
+    for p in meta["points"]:
+        cert = pep.Certificate(**p["certificate"])
+        assert p["ratio"] == pytest.approx(1.0, abs=1e-6)
+        assert pep.decide(p["bound"], cert).decision == pep.CERTIFIED
+        assert pep.decide(0.5 * p["bound"], cert).decision == pep.VIOLATED
+
+
+# ------------------------------------------------------------------------------------------ configs and specs
+@pytest.mark.parametrize("bad", [{"model": "thm3"}, {"m": 0}, {"L": 0.5}, {"gamma_scale": 2.0},
+                                 {"model": "cor2", "gamma_scale": 0.5}, {"T_max": 99}, {"L": 8.0, "lam": 1.0}])
+def test_bad_config_is_one_line_error(bad):
+    with pytest.raises(ConfigError) as err:
+        M.PepConfig(**({"model": "thm2", "m": 1, "L": 2.0, "lam": 0.1, "profile": "quick"} | bad))
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("profile", ["quick", "paper"])
+def test_specs_build(profile):
+    specs = M.pep_specs(profile)
+    assert specs and all(s.experiment == "fedclup.pep" for s in specs)
+    assert {s.config["model"] for s in specs} == set(M.MODELS)

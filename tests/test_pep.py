@@ -1,0 +1,127 @@
+"""The shared performance-estimation layer (repro.pep) and its reading for the report (repro.tightness), on PEPit's
+own centralised examples, whose worst cases are known in closed form."""
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from PEPit import PEP
+from PEPit.examples.unconstrained_convex_minimization.subgradient_method import wc_subgradient_method
+from PEPit.functions import ConvexLipschitzFunction, SmoothConvexFunction
+
+from repro import pep, tightness
+from repro.verdicts import Bearing
+
+
+def gradient_descent_pep(L: float, gamma: float, n: int):
+    """n steps of gradient descent on an L-smooth convex function from ||x0 - x*|| <= 1; metric f(x_n) - f*."""
+    problem = PEP()
+    f = problem.declare_function(SmoothConvexFunction, L=L)
+    xs = f.stationary_point()
+    x0 = problem.set_initial_point()
+    problem.set_initial_condition((x0 - xs) ** 2 <= 1)
+    x = x0
+    for _ in range(n):
+        x = x - gamma * f.gradient(x)
+    problem.set_performance_metric(f(x) - f(xs))
+    return problem, f
+
+
+@pytest.mark.parametrize("L, n", [(1.0, 1), (3.0, 4)])
+def test_certify_reproduces_the_tight_rate_of_gradient_descent(L, n):
+    """Drori & Teboulle's tight worst case of GD with step 1/L: L / (4n + 2) (PEPit's example states it)."""
+    problem, _ = gradient_descent_pep(L, 1 / L, n)
+    cert = pep.certify(problem)
+    assert cert.value == pytest.approx(L / (4 * n + 2), rel=1e-6)
+    assert 0 <= cert.gap <= pep.margin(cert.value)
+    assert (cert.solver, cert.status, cert.tolerance) == ("CLARABEL", "optimal", pep.TOLERANCE)
+
+
+def test_certify_agrees_with_pepit_subgradient_example():
+    M, n = 2.0, 5
+    gamma = 1 / (M * math.sqrt(n + 1))
+    reference, theory = wc_subgradient_method(M=M, n=n, gamma=gamma, solver="CLARABEL", verbose=-1)
+    problem = PEP()                  # after the example: PEPit's point lists are global, reset by every PEP()
+    f = problem.declare_function(ConvexLipschitzFunction, M=M)
+    xs = f.stationary_point()
+    x0 = problem.set_initial_point()
+    problem.set_initial_condition((x0 - xs) ** 2 <= 1)
+    x, fs = x0, f(xs)
+    for _ in range(n):
+        g, fx = f.oracle(x)
+        problem.set_performance_metric(fx - fs)
+        x = x - gamma * g
+    problem.set_performance_metric(f(x) - fs)
+    cert = pep.certify(problem)
+    assert cert.value == pytest.approx(reference, rel=1e-6) and cert.value == pytest.approx(theory, rel=1e-6)
+    table = pep.worst_case_table(f)
+    interpolant = pep.max_affine(table)
+    assert [interpolant(x) for x in table.x] == pytest.approx(table.f, abs=1e-6)     # it interpolates the table
+    assert np.linalg.norm(table.g, axis=1).max() <= M * (1 + 1e-6)                   # and is M-Lipschitz
+
+
+def test_unbounded_pep_is_a_one_line_error():
+    problem = PEP()
+    f = problem.declare_function(SmoothConvexFunction, L=1.0)
+    xs = f.stationary_point()
+    x0 = problem.set_initial_point()              # no initial condition: f(x0) - f* is unbounded
+    problem.set_performance_metric(f(x0) - f(xs))
+    with pytest.raises(pep.PepError, match="no finite worst case|failed"):
+        pep.certify(problem)
+
+
+def test_decide_tells_violated_certified_and_inconclusive_apart():
+    cert = pep.Certificate(value=1.0, primal=0.999, solver="CLARABEL", status="optimal", tolerance=1e-9,
+                           pepit="x", seconds=0.0)
+    assert pep.decide(2.0, cert).decision == pep.CERTIFIED and pep.decide(2.0, cert).ratio == 2.0
+    assert pep.decide(1.0, cert).decision == pep.CERTIFIED
+    assert pep.decide(0.9995, cert).decision == pep.INCONCLUSIVE
+    assert pep.decide(0.5, cert).decision == pep.VIOLATED
+    inaccurate = pep.Certificate(value=1.0, primal=0.999, solver="CLARABEL", status="optimal_inaccurate",
+                                 tolerance=1e-9, pepit="x", seconds=0.0)
+    assert pep.decide(0.99895, cert).decision == pep.VIOLATED          # beyond 1e-7 of an optimal solve
+    assert pep.decide(0.99895, inaccurate).decision == pep.INCONCLUSIVE  # within 1e-4 of an inaccurate one
+    with pytest.raises(ValueError, match="bound"):
+        pep.decide(math.nan, cert)
+
+
+def test_replay_through_the_table_reproduces_the_certified_value_and_detects_a_different_step():
+    L, gamma, n = 2.0, 0.5, 3
+    problem, f = gradient_descent_pep(L, gamma, n)
+    cert = pep.certify(problem)
+    table = pep.worst_case_table(f)
+    x0 = table.x[1]                                   # the points in the order asked: x*, x0, x1, ...
+    oracle = pep.TableOracle(table)
+    x = x0.copy()
+    for _ in range(n):
+        x = x - gamma * oracle.gradient(x)
+    assert oracle.value(x) - table.f[0] == pytest.approx(cert.value, rel=1e-6)
+    wrong = pep.TableOracle(table)
+    with pytest.raises(pep.ReplayError, match="different steps"):
+        y = x0.copy()
+        for _ in range(n):
+            y = y - 2 * gamma * wrong.gradient(y)
+
+
+def _result(claim: str, points, experiment="toy.pep", h="abc"):
+    meta = pep.curve(claim, "f(x_T) - f*", "L-smooth convex", "gradient descent", points)
+    return SimpleNamespace(spec=SimpleNamespace(experiment=experiment, seed=0, config={}), hash=h,
+                           meta={"metadata": meta})
+
+
+def test_tightness_evidence_and_table_follow_the_decisions():
+    problem, _ = gradient_descent_pep(1.0, 1.0, 2)
+    cert = pep.certify(problem)
+    holds = _result("toy.claim", [pep.point({"T": 2}, 2 * cert.value, cert)])
+    broken = _result("toy.other", [pep.point({"T": 2}, cert.value / 2, cert), pep.point({"T": 3}, 1.0, cert)], h="d")
+    ev = tightness.evidence([holds, broken])
+    assert [e.bearing for e in ev] == [Bearing.SUPPORTS, Bearing.VIOLATES]
+    assert ev[0].worst == pytest.approx(0.5) and ev[1].replay.endswith("result d")
+    assert {e.method for e in ev} == {tightness.METHOD}
+    text = tightness.table([holds, broken])
+    assert text.count("| violated |") == 1 and text.count("| certified |") == 2
+    assert "CLARABEL" in tightness.solver_line([holds])
+
+
+def test_grid_is_the_product_of_the_axes():
+    assert pep.grid(T=(1, 2), E=(1,)) == [{"T": 1, "E": 1}, {"T": 2, "E": 1}]
