@@ -15,8 +15,10 @@ solves the resulting semidefinite program with an open solver (Clarabel through 
 :func:`decide` compares a printed bound with a certificate. The bound is *violated* when it lies below the primal
 value by more than :func:`margin` (the extracted instance is a counterexample: :func:`worst_case_table` extracts its
 points, subgradients and values, and :class:`TableOracle` replays them through the suite's own implementation of
-the method); *certified* on that instance of the parameters when it is at least the dual value less the margin;
-*inconclusive* in between. Its tightness is ``bound / value``: 1 when the bound is attained, large when it is loose.
+the method); *certified* at that parameter point when it exceeds the dual value by more than the margin; *tight*
+when it equals the dual value within the margin (the bound is attained, up to the solver's accuracy: no instance
+beyond that accuracy exceeds it); *inconclusive* otherwise (it lies inside the primal-dual gap). Its tightness is
+``bound / value``: 1 when the bound is attained, large when it is loose.
 
 PEPit does the modelling, the solving and the extraction (``Point.eval``, ``Expression.eval``); written here by hand,
 because no library does it: the comparison with a printed bound, the table oracle of the replay, and the flat arrays
@@ -26,8 +28,10 @@ Assumptions, named:
 
 * the solver is Clarabel with its gap and feasibility tolerances set to :data:`TOLERANCE`; the margin within which a
   bound and a certificate are not told apart is :data:`MARGIN_REL` times ``max(1, |value|)`` (a hundred times the
-  tolerance: Clarabel's primal-dual gap on these problems is far below it, measured in ``tests/test_pep.py``), and
-  :data:`INACCURATE_MARGIN_REL` for a solve the solver reports as only ``optimal_inaccurate``;
+  tolerance) for a solve the solver reports ``optimal``, and :data:`INACCURATE_MARGIN_REL` times it for any other
+  status (Clarabel's ``optimal_inaccurate``, frequent on the federated models with m >= 2: every report's solver
+  line counts them). Below the margin a worst case is not resolved: a bound above it is certified only by more
+  than the margin;
 * PEPit keeps its points and functions in class-level lists, reset by every ``PEP()``: one PEP is built and solved
   at a time in a process (the runner's workers are processes);
 * the replay's table oracle answers a query with the table point nearest to it and fails when none lies within
@@ -50,12 +54,13 @@ TOLERANCE = 1e-9
 #: a printed bound and a certified value closer than MARGIN_REL * max(1, |value|) are not told apart
 MARGIN_REL = 1e-7
 #: the margin of a solve whose status is not "optimal" (measured: Clarabel's optimal_inaccurate solves of FedCLUP's
-#: PEPs at m >= 2 are off by up to ~1e-6 relative, and up to 3e-4 at K = 5..8, which the grids leave out)
+#: PEPs at m >= 2 are off by up to ~1e-6 relative, and up to 3e-4 at K = 5..8, where FedCLUP's local bound is tight)
 INACCURATE_MARGIN_REL = 1e-4
 #: the solver of every PEP in the suite (open source, installed with cvxpy; no licence)
 SOLVER = "CLARABEL"
 
-CERTIFIED, VIOLATED, INCONCLUSIVE = "certified", "violated", "inconclusive"
+CERTIFIED, TIGHT, VIOLATED, INCONCLUSIVE = "certified", "tight", "violated", "inconclusive"
+DECISIONS = (CERTIFIED, TIGHT, VIOLATED, INCONCLUSIVE)
 
 
 class PepError(RuntimeError):
@@ -78,7 +83,9 @@ class Certificate:
 
     @property
     def gap(self) -> float:
-        """The solver's primal-dual gap on this PEP (>= 0 up to rounding)."""
+        """Certified minus attained value: the solver's primal-dual gap for one solve (>= 0 up to rounding); where a
+        model combines solves (a relaxation for the certificate, a stricter PEP for the instance), the gap between
+        them too."""
         return self.value - self.primal
 
     def meta(self) -> dict:
@@ -114,7 +121,7 @@ def margin(value: float, status: str = "optimal") -> float:
 
 @dataclass(frozen=True)
 class Tightness:
-    """A printed bound against a certificate: ``decision`` (certified / violated / inconclusive, :func:`decide`) and
+    """A printed bound against a certificate: ``decision`` (certified / tight / violated / inconclusive, :func:`decide`) and
     ``ratio`` = bound / certified worst case (inf when the worst case is 0 and the bound is not)."""
 
     bound: float
@@ -125,15 +132,17 @@ class Tightness:
 
 
 def decide(bound: float, cert: Certificate) -> Tightness:
-    """Compare the printed ``bound`` with ``cert`` (module docstring): violated below ``primal - margin``,
-    certified at or above ``value - margin``, inconclusive in between."""
+    """Compare the printed ``bound`` with ``cert`` (module docstring): violated below ``primal - margin``, certified
+    above ``value + margin``, tight within ``margin`` of ``value``, inconclusive otherwise."""
     if not math.isfinite(bound):
         raise ValueError(f"bound = {bound!r} is not admissible: a finite printed bound")
     m = margin(cert.value, cert.status)
     if bound < cert.primal - m:
         decision = VIOLATED
-    elif bound >= cert.value - m:
+    elif bound > cert.value + m:
         decision = CERTIFIED
+    elif bound >= cert.value - m:
+        decision = TIGHT
     else:
         decision = INCONCLUSIVE
     ratio = bound / cert.value if abs(cert.value) > m else (1.0 if abs(bound) <= m else math.inf)
@@ -244,6 +253,7 @@ def grid(**axes) -> list[dict]:
     return [dict(zip(axes, values)) for values in itertools.product(*axes.values())]
 
 
-__all__ = ["TOLERANCE", "MARGIN_REL", "INACCURATE_MARGIN_REL", "SOLVER", "CERTIFIED", "VIOLATED", "INCONCLUSIVE", "PepError", "Certificate",
+__all__ = ["TOLERANCE", "MARGIN_REL", "INACCURATE_MARGIN_REL", "SOLVER", "CERTIFIED", "TIGHT", "VIOLATED", "INCONCLUSIVE",
+           "DECISIONS", "PepError", "Certificate",
            "certify", "margin", "Tightness", "decide", "Table", "worst_case_table", "ReplayError", "TableOracle",
            "max_affine", "point", "curve", "grid"]

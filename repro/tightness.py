@@ -9,8 +9,8 @@ decision. Here they become
   ratio (bound / worst case) · decision · replay command (:func:`table`);
 * evidence for the claim verdicts, method ``certified worst case`` (:func:`evidence`): a bound below the certified
   worst case beyond the solver margin *violates* the claim, with the run that certifies it; a bound at or above it on
-  every point *supports* it, and the largest worst case / bound goes beside the runs' observed/bound; a point within
-  the margin is *inconclusive*;
+  every point (or equal to it within the solver's accuracy: *tight*) *supports* it, and the largest worst case / bound
+  goes beside the runs' observed/bound; a point inside the primal-dual gap is *inconclusive*;
 * the figure of each paper is drawn by :mod:`repro.pep_figure` (apart, so that listing the experiments, which imports
   the figure modules, loads no audit code).
 """
@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 
 from bounds.audit import fmt_point
+from repro.pep import CERTIFIED, DECISIONS, INCONCLUSIVE, TIGHT, VIOLATED
 from repro.tables import fmt, markdown_table
 from repro.verdicts import Bearing, Evidence
 
@@ -45,20 +46,31 @@ def table(results) -> str:
 
 
 def solver_line(results) -> str:
-    """One line naming the solver, its tolerance, the PEPit version and the largest primal-dual gap."""
+    """One line naming the solver, its tolerance, the PEPit version, the solver statuses (how many solves were not
+    ``optimal``: their margin is wider, :func:`repro.pep.margin`) and the largest certified - attained difference."""
     certs = [p["certificate"] for _, _, p in _points(results)]
     if not certs:
         return "No PEP was solved."
     gap = max(c["value"] - c["primal"] for c in certs)
+    statuses = {s: sum(c["status"] == s for c in certs) for s in sorted({c["status"] for c in certs})}
     return (f"{len(certs)} PEPs solved with {', '.join(sorted({c['solver'] for c in certs}))} (tolerance "
             f"{fmt(max(c['tolerance'] for c in certs))}, PEPit {', '.join(sorted({c['pepit'] for c in certs}))}); "
-            f"largest primal-dual gap {fmt(gap)}; longest solve {fmt(max(c['seconds'] for c in certs))} s.")
+            f"solver status: {', '.join(f'{n} {s}' for s, n in statuses.items())}; largest certified - attained "
+            f"value {fmt(gap)}; longest solve {fmt(max(c['seconds'] for c in certs))} s.")
 
 
 def _summary(m: dict, p: dict) -> str:
     return (f"{m['quantity']} of {m['method']} over {m['function_class']} at {fmt_point(p['params'])}: printed "
             f"bound {fmt(p['bound'])}, certified worst case {fmt(p['certificate']['value'])} "
             f"(attained {fmt(p['certificate']['primal'])})")
+
+
+def _support_counts(points) -> str:
+    """``"certified at 3 and tight at 2 of 5 points"``, leaving out a count of 0."""
+    parts = [f"{word} at {n}" for word, n in (("certified", sum(p["decision"] == CERTIFIED for p in points)),
+                                              ("tight (attained within the solver's accuracy)",
+                                               sum(p["decision"] == TIGHT for p in points))) if n]
+    return f"{' and '.join(parts)} of {len(points)} points"
 
 
 def evidence(results) -> list[Evidence]:
@@ -68,8 +80,8 @@ def evidence(results) -> list[Evidence]:
     for r in results:
         m = r.meta["metadata"]
         points = m["points"]
-        bad = [p for p in points if p["decision"] == "violated"]
-        unsure = [p for p in points if p["decision"] == "inconclusive"]
+        bad = [p for p in points if p["decision"] == VIOLATED]
+        unsure = [p for p in points if p["decision"] == INCONCLUSIVE]
         worst = max((1.0 / p["ratio"] if p["ratio"] not in (0.0, math.inf) else 0.0 for p in points), default=None)
         if bad:
             p = max(bad, key=lambda q: q["certificate"]["value"] - q["bound"])
@@ -82,7 +94,7 @@ def evidence(results) -> list[Evidence]:
         else:
             tightest = min(points, key=lambda q: q["ratio"])
             out.append(Evidence(m["claim"], r.spec.experiment, Bearing.SUPPORTS,
-                                f"certified at {len(points)} points; tightest: " + _summary(m, tightest),
+                                f"{_support_counts(points)}; tightest: " + _summary(m, tightest),
                                 len(points), worst, method=METHOD))
     return out
 
@@ -97,9 +109,10 @@ def decisions(results, digits: int = 4) -> str:
     violated and inconclusive, and the range of printed bound / certified worst case (the tightest with its claim and
     parameters), ratios to ``digits`` significant digits."""
     rows = [(m, p) for _, m, p in _points(results)]
-    count = {d: sum(p["decision"] == d for _, p in rows) for d in ("certified", "violated", "inconclusive")}
-    text = (f"Of {len(rows)} points, {count['certified']} are certified, {count['violated']} violated and "
-            f"{count['inconclusive']} inconclusive")
+    count = {d: sum(p["decision"] == d for _, p in rows) for d in DECISIONS}
+    text = (f"Of {len(rows)} points, {count[CERTIFIED]} are certified, {count[TIGHT]} tight (bound = certified "
+            f"worst case within the solver's accuracy), {count[VIOLATED]} violated and {count[INCONCLUSIVE]} "
+            f"inconclusive")
     finite = [(m, p) for m, p in rows if math.isfinite(p["ratio"])]
     if finite:
         m, tight = min(finite, key=lambda mp: mp[1]["ratio"])

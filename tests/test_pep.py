@@ -6,6 +6,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from PEPit import PEP
+from PEPit.examples.unconstrained_convex_minimization.gradient_descent import wc_gradient_descent
 from PEPit.examples.unconstrained_convex_minimization.subgradient_method import wc_subgradient_method
 from PEPit.functions import ConvexLipschitzFunction, SmoothConvexFunction
 
@@ -27,12 +28,15 @@ def gradient_descent_pep(L: float, gamma: float, n: int):
     return problem, f
 
 
-@pytest.mark.parametrize("L, n", [(1.0, 1), (3.0, 4)])
-def test_certify_reproduces_the_tight_rate_of_gradient_descent(L, n):
-    """Drori & Teboulle's tight worst case of GD with step 1/L: L / (4n + 2) (PEPit's example states it)."""
-    problem, _ = gradient_descent_pep(L, 1 / L, n)
+@pytest.mark.parametrize("L, gamma, n", [(1.0, 1.0, 1), (3.0, 1 / 3, 4), (2.0, 0.3, 3)])
+def test_certify_reproduces_pepits_gradient_descent_example(L, gamma, n):
+    """PEPit's own wc_gradient_descent; at gamma = 1/L also Drori & Teboulle's tight L / (4n + 2)."""
+    reference, _ = wc_gradient_descent(L=L, gamma=gamma, n=n, solver="CLARABEL", verbose=-1)
+    problem, _ = gradient_descent_pep(L, gamma, n)    # after the example: PEPit's point lists are global
     cert = pep.certify(problem)
-    assert cert.value == pytest.approx(L / (4 * n + 2), rel=1e-6)
+    assert cert.value == pytest.approx(reference, rel=1e-6)
+    if gamma == 1 / L:
+        assert cert.value == pytest.approx(L / (4 * n + 2), rel=1e-6)
     assert 0 <= cert.gap <= pep.margin(cert.value)
     assert (cert.solver, cert.status, cert.tolerance) == ("CLARABEL", "optimal", pep.TOLERANCE)
 
@@ -74,13 +78,15 @@ def test_decide_tells_violated_certified_and_inconclusive_apart():
     cert = pep.Certificate(value=1.0, primal=0.999, solver="CLARABEL", status="optimal", tolerance=1e-9,
                            pepit="x", seconds=0.0)
     assert pep.decide(2.0, cert).decision == pep.CERTIFIED and pep.decide(2.0, cert).ratio == 2.0
-    assert pep.decide(1.0, cert).decision == pep.CERTIFIED
+    assert pep.decide(1.0, cert).decision == pep.TIGHT
+    assert pep.decide(1.0 + 2 * pep.margin(1.0), cert).decision == pep.CERTIFIED
     assert pep.decide(0.9995, cert).decision == pep.INCONCLUSIVE
     assert pep.decide(0.5, cert).decision == pep.VIOLATED
     inaccurate = pep.Certificate(value=1.0, primal=0.999, solver="CLARABEL", status="optimal_inaccurate",
                                  tolerance=1e-9, pepit="x", seconds=0.0)
     assert pep.decide(0.99895, cert).decision == pep.VIOLATED          # beyond 1e-7 of an optimal solve
     assert pep.decide(0.99895, inaccurate).decision == pep.INCONCLUSIVE  # within 1e-4 of an inaccurate one
+    assert pep.decide(1.00005, inaccurate).decision == pep.TIGHT       # not told apart from the worst case
     with pytest.raises(ValueError, match="bound"):
         pep.decide(math.nan, cert)
 
@@ -120,6 +126,7 @@ def test_tightness_evidence_and_table_follow_the_decisions():
     assert {e.method for e in ev} == {tightness.METHOD}
     text = tightness.table([holds, broken])
     assert text.count("| violated |") == 1 and text.count("| certified |") == 2
+    assert "solver status: 1 optimal" in tightness.solver_line([holds])
     assert "CLARABEL" in tightness.solver_line([holds])
 
 

@@ -7,8 +7,11 @@ import warnings
 
 import numpy as np
 import pytest
-from PEPit.examples.tutorials.gradient_descent_contraction import wc_gradient_descent_contraction
+from PEPit.examples.composite_convex_minimization.proximal_gradient import wc_proximal_gradient
 from PEPit.examples.unconstrained_convex_minimization.gradient_descent import wc_gradient_descent
+from PEPit.examples.unconstrained_convex_minimization.gradient_descent_silver_stepsize_strongly_convex import (
+    wc_gradient_descent_silver_stepsize_strongly_convex,
+)
 
 from bounds import fedclup as B
 from repro import pep
@@ -25,15 +28,35 @@ def _config(**kw) -> dict:
 
 
 # ------------------------------------------------------------------------------------------ degenerate cases
+@pytest.mark.parametrize("mu, L", [(0.1, 1.0), (0.5, 2.0)])
+def test_one_client_no_personalization_is_pepits_strongly_convex_gd_example(mu, L):
+    """m = 1, lam = 0, K = T = 1, eta = 2/(L + mu): the same PEP as PEPit's
+    unconstrained_convex_minimization/gradient_descent_silver_stepsize_strongly_convex at n = 1 (its one silver step
+    is h_0/L = 2/(L + mu)): the same class (L-smooth mu-strongly convex), the same initial condition
+    ||x_0 - x*||^2 <= 1 and the same quantity ||x_1 - x*||^2; and the closed form ((L - mu)/(L + mu))^2."""
+    _, cert = M.degenerate(mu, L, 2 / (L + mu), 1, 1, metric="distance")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs, theory = wc_gradient_descent_silver_stepsize_strongly_convex(L=L, mu=mu, n=1, solver="CLARABEL",
+                                                                             verbose=-1)
+    assert theory == pytest.approx(((L - mu) / (L + mu)) ** 2, rel=1e-12)
+    assert cert.value == pytest.approx(theirs, rel=REL)
+    assert cert.value == pytest.approx(theory, rel=REL)
+
+
 @pytest.mark.parametrize("mu, L, eta, K, T", [(0.1, 1.0, 1.0, 2, 2), (0.5, 2.0, 0.4, 3, 1)])
-def test_one_client_no_personalization_is_gradient_descent_distance(mu, L, eta, K, T):
-    """m = 1, lam = 0: the local model is GD for K T steps; ||x_n - x*||^2 given ||x_0 - x*||^2 <= 1 equals PEPit's
-    strongly convex GD example (tutorials/gradient_descent_contraction, same worst case) and its theory value."""
+def test_one_client_no_personalization_distance_against_pepits_proximal_gradient(mu, L, eta, K, T):
+    """m = 1, lam = 0, n = K T constant steps eta: worst ||x_n - x*||^2 given ||x_0 - x*||^2 <= 1, the quantity of
+    PEPit's composite_convex_minimization/proximal_gradient (f1 L-smooth mu-strongly convex plus f2 convex, step
+    eta). Our problem is its f2 = 0 member, so theirs >= ours always; they are equal because the tight value
+    max{(1 - eta L)^2, (1 - eta mu)^2}^n (PEPit's theoretical value there) is attained by a one-dimensional
+    quadratic with f2 = 0. A model taking a different step or the wrong number of steps fails the equality."""
     _, cert = M.degenerate(mu, L, eta, K, T, metric="distance")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        theirs, theory = wc_gradient_descent_contraction(L=L, mu=mu, gamma=eta, n=K * T, solver="CLARABEL",
-                                                         verbose=-1)
+        theirs, theory = wc_proximal_gradient(L=L, mu=mu, gamma=eta, n=K * T, solver="CLARABEL", verbose=-1)
+    assert theory == pytest.approx(max((1 - eta * L) ** 2, (1 - eta * mu) ** 2) ** (K * T), rel=1e-12)
+    assert cert.value <= theirs + pep.margin(theirs, "not optimal")
     assert cert.value == pytest.approx(theirs, rel=REL)
     assert cert.value == pytest.approx(theory, rel=REL)
 
@@ -59,8 +82,25 @@ def test_smallest_instance_runs(model):
         cert = p["certificate"]
         assert np.isfinite(cert["value"]) and cert["value"] >= 0 and cert["solver"] == pep.SOLVER
         assert abs(cert["value"] - cert["primal"]) <= pep.margin(cert["value"])
-        assert p["decision"] == pep.decide(p["bound"], pep.Certificate(**cert)).decision
-    assert np.all(np.isfinite(arrays["value"]))
+        assert p["decision"] in (pep.CERTIFIED, pep.TIGHT)
+    assert np.all(np.isfinite(arrays["value"])) and meta["unsolved"] == []
+
+
+#: a printed bound cut to 1% (every smallest instance's ratio bound / worst case is below 100)
+WEAKEN = 0.01
+
+
+@pytest.mark.parametrize("model", ["thm2", "cor2", "thm2_local"])
+def test_weakened_bound_through_the_run_path_is_violated(model, monkeypatch):
+    """The decision a run records is not a restatement of its bound: the claim's printed bound times WEAKEN, pushed
+    through run_pep (Theorem 2's right sides or Corollary 2's eps), is below the certified worst case and the run
+    says violated at every point."""
+    theorem2_bounds, corollary2_eps = M.theorem2_bounds, M.corollary2_eps
+    monkeypatch.setattr(M, "theorem2_bounds",
+                        lambda *a: {k: WEAKEN * v for k, v in theorem2_bounds(*a).items()})
+    monkeypatch.setattr(M, "corollary2_eps", lambda *a: WEAKEN * corollary2_eps(*a))
+    _, meta = M.run_pep(_config(model=model), 0)
+    assert meta["points"] and all(p["decision"] == pep.VIOLATED for p in meta["points"])
 
 
 def test_printed_bounds_come_from_the_encoded_claims():
@@ -125,8 +165,54 @@ def test_attained_local_bound_flips_to_violated_when_halved():
     for p in meta["points"]:
         cert = pep.Certificate(**p["certificate"])
         assert p["ratio"] == pytest.approx(1.0, abs=1e-6)
-        assert pep.decide(p["bound"], cert).decision == pep.CERTIFIED
+        assert p["decision"] == pep.TIGHT
+        assert pep.decide(1.01 * p["bound"], cert).decision == pep.CERTIFIED
         assert pep.decide(0.5 * p["bound"], cert).decision == pep.VIOLATED
+
+
+# ------------------------------------------------------------------------------------------ resolution, unsolved
+def test_quick_t_curves_stay_above_the_solver_resolution():
+    """PEP_GRID's T_max: every quick thm2 / cor2 point's worst case exceeds the wider solver margin (so its ratio is a
+    tightness ratio whatever status the solve ends with) ..."""
+    for spec in M.pep_specs("quick"):
+        if spec.config["model"] in ("thm2", "cor2"):
+            _, meta = M.run_pep(spec.config, 0)
+            for p in meta["points"]:
+                assert M.resolved(p["certificate"]["value"]), (spec.config, p["params"])
+
+
+def test_one_round_more_falls_below_the_resolution():
+    """... and the check can fail: Corollary 2 at m = 2, L = 2, lam = 0.1 one round beyond the grid (T = 3) has a
+    worst case below the wider margin, as PEP_GRID's comment says."""
+    row = next(r for r in M.PEP_GRID["quick"] if r[:4] == ("cor2", 2, 2.0, 0.1))
+    c = M.PepConfig.from_dict(_config(model="cor2", m=2, L=2.0, lam=0.1))
+    s = c.steps
+    _, cert = M.corollary2(2, c.mu, 2.0, 0.1, s["gamma"], s["eta"], s["K"], row[5] + 1)
+    assert not M.resolved(cert.value)
+
+
+def test_unsolved_point_is_recorded_not_dropped(monkeypatch):
+    """A thm2_local point whose solve fails is listed under ``unsolved`` with the solver's message; the others stay;
+    a curve with no solved point is an error."""
+    local_point = M._local_point
+
+    def failing(c, s, b):
+        if b == M.B_VALUES[0]:
+            raise pep.PepError("the PEP solver CLARABEL failed: SolverError: test. More text")
+        return local_point(c, s, b)
+
+    monkeypatch.setattr(M, "_local_point", failing)
+    _, meta = M.run_pep(_config(model="thm2_local"), 0)
+    assert [p["params"]["b"] for p in meta["points"]] == list(M.B_VALUES[1:])
+    assert [(u["params"]["b"], u["reason"]) for u in meta["unsolved"]] == [
+        (M.B_VALUES[0], "the PEP solver CLARABEL failed: SolverError: test")]
+
+    def always(c, s, b):
+        raise pep.PepError("no")
+
+    monkeypatch.setattr(M, "_local_point", always)
+    with pytest.raises(pep.PepError):
+        M.run_pep(_config(model="thm2_local"), 0)
 
 
 # ------------------------------------------------------------------------------------------ configs and specs

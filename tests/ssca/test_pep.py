@@ -5,18 +5,25 @@
 * the smallest instance of the Lemma 4 model runs, its printed bound comes from the encoded claim;
 * replay: the worst-case table of Lemma 4 (51), fed as the oracle of the suite's own Algorithm 1 (and Algorithm 3),
   reproduces the certified value; a replay with another tau leaves the certified trajectory;
-* checks that cannot pass vacuously: a bound lowered by a small constant is violated, a perturbed step changes the
-  certified value;
-* every claim of bounds.ssca is either modelled or listed with its reason.
+* checks that cannot pass vacuously: the printed bound (51) is attained (tight: equal to the certified worst case
+  within the solver's accuracy), a bound raised by a small constant is certified and one lowered by it violated, a
+  perturbed step changes the certified value;
+* the report's summary reads the method, tau, mu and Delta from the runs (changing them in a run changes the text);
+* every claim of bounds.ssca is either modelled or listed with its reason, exactly once.
 """
+import copy
+from collections import Counter
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from PEPit.examples.nonconvex_optimization.gradient_descent import wc_gradient_descent as wc_nonconvex_gd
 from PEPit.examples.unconstrained_convex_minimization.gradient_descent import wc_gradient_descent as wc_convex_gd
 
 from bounds import ssca as B
-from repro import pep
+from repro import pep, tightness
 from repro.errors import ConfigError
+from repro.papers.ssca import audit as A
 from repro.papers.ssca.algorithms import ssca as alg
 from repro.papers.ssca.runs import pep as P
 
@@ -63,6 +70,7 @@ def test_the_smallest_lemma4_instance_runs_with_the_claims_bound():
         gamma = steps.gamma(k + 1)[k - 1]
         printed = B.claim("ssca.lemma4").evaluate(gamma=gamma, mu=0.2, L_hat=1.0, Delta=1.0, err=0.2)["descent"]
         assert point["bound"] == pytest.approx(float(printed), rel=1e-12)
+        assert point["params"]["mu"] == pytest.approx(0.2, rel=1e-15) and point["params"]["Delta"] == 1.0
         cert = point["certificate"]
         assert cert["solver"] == "CLARABEL" and cert["tolerance"] == pep.TOLERANCE
         assert abs(cert["value"] - cert["primal"]) <= pep.margin(cert["value"])
@@ -122,11 +130,14 @@ def test_a_replay_with_another_tau_leaves_the_certified_trajectory(lemma4_worst_
 
 
 # ------------------------------------------------------------------------------ checks that can fail
-def test_a_bound_lowered_by_a_small_constant_is_violated(lemma4_worst_case):
+def test_the_printed_bound_is_tight_raised_certified_lowered_violated(lemma4_worst_case):
+    """(51) is attained: the printed bound equals the certified worst case within the solver's accuracy (tight); a
+    bound 1e-4 above it is certified, 1e-4 below it violated."""
     _, cert, steps, t, tau, err = lemma4_worst_case
     gamma = float(steps.gamma(t + 1)[t - 1])
     bound = float(B.claim("ssca.lemma4").evaluate(gamma=gamma, mu=2 * tau, L_hat=1.0, Delta=1.0, err=err)["descent"])
-    assert pep.decide(bound, cert).decision == pep.CERTIFIED
+    assert pep.decide(bound, cert).decision == pep.TIGHT
+    assert pep.decide(bound + 1e-4, cert).decision == pep.CERTIFIED
     assert pep.decide(bound - 1e-4, cert).decision == pep.VIOLATED
     assert pep.decide(0.5 * bound, cert).decision == pep.VIOLATED       # the bound is > 0 here
 
@@ -139,9 +150,39 @@ def test_a_perturbed_step_changes_the_certified_value(lemma4_worst_case):
 
 
 # ------------------------------------------------------------------------------ coverage of the claims
-def test_every_claim_is_modelled_or_listed_with_its_reason():
-    listed = [n.claim for n in P.NOT_MODELLED]
-    assert len(listed) == len(set(listed)) and not set(listed) & set(P.MODELLED)
-    assert set(listed) | set(P.MODELLED) == {c.id for c in B.CLAIMS}
+def test_every_claim_is_modelled_or_listed_exactly_once_with_its_reason():
+    counts = Counter(list(P.MODELLED) + [n.claim for n in P.NOT_MODELLED])
+    assert counts == Counter(c.id for c in B.CLAIMS)          # each claim id of bounds.ssca exactly once, no other
     assert all(n.words and n.why and n.kind for n in P.NOT_MODELLED)
-    assert all(f"``{n.claim}``" in P.__doc__ for n in P.NOT_MODELLED)
+
+
+# ------------------------------------------------------------------------------ the report reads the runs
+@pytest.fixture(scope="module")
+def tiny_pep_run():
+    config = P.PepConfig(steps=SECTION_VI, t=(2,), tau=0.1, L_hat=1.0, err_over_mu=1.0, profile="quick")
+    arrays, meta = P.run_pep(config.as_dict(), 0)
+    spec = SimpleNamespace(experiment="ssca.pep")
+    return SimpleNamespace(spec=spec, hash="0" * 12, arrays=arrays, meta={"metadata": meta})
+
+
+def test_the_tiny_run_is_tight_supports_and_replays_through_both_algorithms(tiny_pep_run):
+    (point,) = tiny_pep_run.meta["metadata"]["points"]
+    assert point["decision"] == pep.TIGHT and point["ratio"] == pytest.approx(1.0, abs=1e-6)
+    (ev,) = tightness.evidence([tiny_pep_run])
+    assert ev.bearing.value == "supports" and "tight (attained within the solver's accuracy) at 1" in ev.summary
+    primal = tiny_pep_run.arrays["primal"]
+    for key in ("replay_descent", "replay_descent_alg3"):
+        assert np.allclose(tiny_pep_run.arrays[key], primal, atol=1e-6)
+
+
+def test_the_summary_reads_method_tau_mu_and_delta_from_the_runs(tiny_pep_run):
+    text = A._pep_summary([tiny_pep_run])
+    assert "Algorithms 1 and 3" in text and "tau = 0.1," in text and "mu = 0.2 (mu/tau = 2)" in text
+    assert "Delta = 1 " in text and "1 tight" in text
+    other = copy.deepcopy(tiny_pep_run)
+    meta = other.meta["metadata"]
+    meta["method"] = "another method; steps x"
+    meta["points"][0]["params"] |= {"mu": 0.3, "Delta": 2.0}
+    text = A._pep_summary([other])
+    assert "for another method," in text and "Algorithms 1 and 3" not in text
+    assert "mu = 0.3 (mu/tau = 3)" in text and "Delta = 2 " in text

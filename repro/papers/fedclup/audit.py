@@ -19,13 +19,15 @@ import numpy as np
 from bounds import fedclup as BC
 from bounds import fedclup_findings as BF
 from bounds.audit import DISCREPANCY, Finding, fmt_point, producer
-from repro import tightness
+from bounds.core import Provenance
+from repro import pep, tightness
 from repro.comparisons import compare
 from repro.tables import findings_table, fmt, markdown_table, select_results
 from repro.papers.fedclup.experiments import EXPERIMENTS
 from repro.papers.fedclup.problems import synthetic as SYN
 from repro.papers.fedclup.runs import logistic as logi
 from repro.papers.fedclup.runs import mnist as mn
+from repro.papers.fedclup.runs import pep as pep_model
 from repro.papers.fedclup.runs import search as srch
 from repro.search import LOOSE
 from repro.papers.fedclup.summaries import grouped, method_label, minimax_fits, noise_ball_fits
@@ -258,24 +260,54 @@ def verdicts(results) -> list[ClaimVerdict]:
 
 
 # ---------------------------------------------------------------------------- certified worst cases (fedclup.pep)
+def _not_recovered(notes: str) -> list[str]:
+    """The sentences of a claim's notes that say what of the paper is not recovered."""
+    return [x.strip().rstrip(".") for x in notes.split(". ") if "not recovered" in x]
+
+
 def _pep_summary(pep_results) -> str:
-    """One computed paragraph: what was modelled and decided, from the runs' metadata (nothing typed by hand)."""
+    """One computed paragraph: what was modelled and decided, from the runs' metadata and the claim objects (nothing
+    typed by hand)."""
     metas = [r.meta["metadata"] for r in pep_results]
     points = [p for m in metas for p in m["points"]]
     replay = [abs(p["replay"] - p["certificate"]["primal"]) for p in points if "replay" in p]
+    starts = [p["replay_start"] for p in points if "replay_start" in p]
     statuses = {p["certificate"]["status"] for p in points} - {"optimal"}
+    unsolved = [(m["claim"], u) for m in metas for u in m.get("unsolved", ())]
+    values = [p["certificate"]["value"] for p in points]
+    unresolved = [v for v in values if not pep_model.resolved(v)]
+    resolution = min((abs(v) / pep.margin(v, "not optimal") for v in values), default=float("nan"))
     axis = functools.partial(tightness.axis, pep_results)
-    return (f"Modelled: {metas[0]['method'].split(' (')[0]} (updates (12)-(13), full participation, p_i = 1/m); "
+    claims = [BC.claim(cid) for cid in sorted({m["claim"] for m in metas})]
+    derived = [c for c in claims if c.provenance == Provenance.DERIVED]
+    text = (f"Modelled: {'; '.join(sorted({m['method'].split('; ')[0] for m in metas}))}; "
             f"function class: {metas[0]['function_class']}. Quantities: "
             f"{'; '.join(sorted({m['quantity'] for m in metas}))}. "
-            f"Claims: {', '.join(sorted({m['claim'] for m in metas}))}; "
-            f"clients m in {{{axis('m')}}}, L in {{{axis('L')}}} (mu = 1), lambda in {{{axis('lam')}}}, local steps K "
-            f"in {{{axis('K')}}}, T in {{{axis('T')}}}. {tightness.decisions(pep_results)} "
-            f"{len(replay)} of the {len(points)} worst-case instances were replayed through the suite's Algorithm 1 "
-            f"with table oracles: the largest |replayed - attained| is {fmt(max(replay, default=float('nan')))} "
-            f"(Phi_0 = 1 is the scale); {sum(p['certificate']['status'] != 'optimal' for p in points)} of "
-            f"{len(points)} solves ended with a Clarabel status other than `optimal` "
-            f"({', '.join(sorted(statuses)) or 'none'}).")
+            f"Claims: {', '.join(c.id for c in claims)}")
+    if derived:
+        text += (f"; the printed bounds of {', '.join(c.id for c in derived)} are this project's derived readings "
+                 f"(claim provenance `{Provenance.DERIVED.value}`: "
+                 + "; ".join(f"{c.id}, {c.location}, from {c.derived_from}"
+                             + "".join(f"; its notes: '{n}'" for n in _not_recovered(c.notes)) for c in derived)
+                 + "), not formulas printed in the paper")
+    text += (f"; clients m in {{{axis('m')}}}, L in {{{axis('L')}}}, mu in {{{axis('mu')}}}, lambda in "
+             f"{{{axis('lam')}}}, local steps K in {{{axis('K')}}}, T in {{{axis('T')}}}, b in {{{axis('b')}}}. "
+             f"{tightness.decisions(pep_results)} ")
+    if unsolved:
+        text += (f"{len(unsolved)} further point(s) had no certificate (the solver failed) and are in neither the "
+                 f"counts nor the table: " + "; ".join(f"{cid} at {fmt_point(u['params'])} ({u['reason']})"
+                                                      for cid, u in unsolved) + ". ")
+    text += (f"{len(values) - len(unresolved)} of the {len(values)} certified worst cases exceed the solver's wider "
+             f"margin ({fmt(pep.INACCURATE_MARGIN_REL)} x max(1, |value|), that of a solve not `optimal`), the "
+             f"smallest by a factor {fmt(resolution)}")
+    text += (f"; {len(unresolved)} lie below it, and their ratio is bound / solver noise, not a tightness ratio. "
+             if unresolved else ". ")
+    text += (f"{len(replay)} of the {len(points)} worst-case instances were replayed through the suite's Algorithm 1 "
+             f"with table oracles: the largest |replayed - attained| is {fmt(max(replay, default=float('nan')))}, "
+             f"with replayed starts Phi_0 up to {fmt(max(starts, default=float('nan')))}; "
+             f"{sum(p['certificate']['status'] != 'optimal' for p in points)} of {len(points)} solves ended with a "
+             f"Clarabel status other than `optimal` ({', '.join(sorted(statuses)) or 'none'}).")
+    return text
 
 
 def _audit_pep(pep_results) -> list[str]:

@@ -875,14 +875,32 @@ def _pep_summary(pep_results) -> str:
     rtol = max(m.get("replay_rtol", float("nan")) for m in metas)
     orders = [c.id for c in B.CLAIMS if c.mode in UNDECIDABLE_MODES]
     axis = functools.partial(tightness.axis, pep_results)
-    return (f"Modelled: PC-FedAvg's Algorithm 1 without gradient noise (nu = 0), update paths {axis('path')}; "
-            f"function class: {metas[0]['function_class']}. Claims: {', '.join(sorted({m['claim'] for m in metas}))}, "
-            f"each with rho = sqrt(R) and the largest admissible step; agents m in {{{axis('m')}}}, local steps H in "
-            f"{{{axis('H')}}}, rounds R in {{{axis('R')}}}, caps (Q, M, D) in {{{', '.join(caps)}}}. "
+    nus = ", ".join(fmt(v) for v in sorted({p.get("nu", float("nan")) for p in points}))
+    sqrt_R = sum(math.isclose(p["rho"], math.sqrt(p["params"]["R"]), rel_tol=1e-12) for p in points)
+    largest = sum(_largest_step_at(r.spec.config, m["claim"], p) for r, m in zip(pep_results, metas)
+                  for p in m["points"])
+    rhos, gammas = [p["rho"] for p in points], [p["gamma"] for p in points]
+    return (f"Modelled: PC-FedAvg's Algorithm 1 without gradient noise (nu in {{{nus}}} at the recorded points), "
+            f"update paths {axis('path')}; function class: {metas[0]['function_class']}. Claims: "
+            f"{', '.join(sorted({m['claim'] for m in metas}))}. Penalty rho from {fmt(min(rhos))} to "
+            f"{fmt(max(rhos))}, equal to sqrt(R) at {sqrt_R} of {len(points)} points; step gamma from "
+            f"{fmt(min(gammas))} to {fmt(max(gammas))}, the largest the claim's hypotheses admit (they hold at gamma "
+            f"and fail at gamma (1 + 1e-9)) at {largest} of {len(points)} points; agents m in {{{axis('m')}}}, "
+            f"local steps H in {{{axis('H')}}}, rounds R in {{{axis('R')}}}, caps (Q, M, D) in {{{', '.join(caps)}}}. "
             f"{tightness.decisions(pep_results)} Replays of the worst-case instances through the suite's Algorithm 1 "
             f"(TableOracle as every agent's gradient oracle and every set's projection) reproduce the certified value "
             f"within {rtol:g} relative at {sum(bool(p.get('replay_ok')) for p in points)} of {len(points)} points. "
             f"Not modelled (order statements, no finite-round bound): {', '.join(orders) or 'none'}.")
+
+
+def _largest_step_at(config: dict, claim_id: str, point: dict) -> bool:
+    """Whether the recorded step of ``point`` is the largest the hypotheses of ``claim_id`` admit at its recorded
+    m, H, rho and the run's L_f, sigma: they hold at gamma and fail at gamma (1 + 1e-9)."""
+    values = {"m": point["params"]["m"], "H": point["params"]["H"], "L_f": config["L_f"], "sigma": config["sigma"],
+              "rho": point["rho"], "nu": point.get("nu", 0.0)}
+    claim = B.claim(claim_id)
+    return bool(claim.hypotheses_hold(**values, gamma=point["gamma"])
+                and not claim.hypotheses_hold(**values, gamma=point["gamma"] * (1 + 1e-9)))
 
 
 def _pep_part(pep_results) -> list[str]:

@@ -33,7 +33,8 @@ Evidence and its bearing (:func:`evidence`):
 * ``ssca.pep``, certified worst cases of Lemma 4 (51) on the full-batch special case by performance estimation
   (:func:`repro.tightness.evidence`, method ``certified worst case``): a printed bound below a certified worst case
   beyond the solver margin violates, one at or above it on every point supports (``worst`` = the largest certified
-  worst case / bound); the claims with no model are listed with the reason (:data:`.runs.pep.NOT_MODELLED`);
+  worst case / bound; a bound equal to the worst case within the margin is *tight*, attained, and supports too);
+  the claims with no model are listed with the reason (:data:`.runs.pep.NOT_MODELLED`);
 * a claim whose mode no finite run can decide (:data:`repro.verdicts.UNDECIDABLE_MODES`: almost-sure limits, order statements)
   gets ``not checkable`` evidence from its mode, and, where ``ssca.convergence`` logs the quantities its proof says
   vanish, the trend on the runs inside its step-size hypotheses (also ``not checkable``: a trend decides no limit).
@@ -821,21 +822,29 @@ def _theorem5_part(theorem5_runs) -> list[str]:
 
 
 def _pep_summary(pep_runs) -> str:
-    """What ``ssca.pep`` modelled and found, every number computed from its runs."""
+    """What ``ssca.pep`` modelled and found, every number computed from its runs (the method from the runs' metadata,
+    tau, mu and Delta from their recorded points)."""
     if not pep_runs:
         return "`ssca.pep` has not been run: no worst case is certified."
     metas = [r.meta["metadata"] for r in pep_runs]
-    replay = max(abs(float(d) - float(p)) for r in pep_runs
-                 for d, p in zip(r.arrays["replay_descent"], r.arrays["primal"]))
+    points = [p for m in metas for p in m["points"]]
+
+    def off(key):
+        return max(abs(float(d) - float(p)) for r in pep_runs for d, p in zip(r.arrays[key], r.arrays["primal"]))
+
     normalised = max(max(abs(float(x) - 1.0) for x in r.arrays["replay_delta"]) for r in pep_runs)
-    return (f"Modelled: {', '.join(sorted({m['claim'] for m in metas}))}, the quantity {metas[0]['quantity']}, over "
-            f"{metas[0]['function_class']}, for {_method_of(metas[0])} (the deterministic full-batch special case of "
-            f"Algorithms 1 and 3), at t = {tightness.axis(pep_runs, 't')} with the step-size families "
-            f"{tightness.axis(pep_runs, 'steps')} and err/mu = {tightness.axis(pep_runs, 'err/mu')} (mu = 2 tau, "
-            f"Delta = 1; `repro/papers/ssca/runs/pep.py`). {tightness.decisions(pep_runs, 8)} Every worst-case table, "
-            f"replayed through the suite's Algorithm 1 (one client, full batch, the table as the oracle), gives "
-            f"F0(w^(t+1)) - F0(w^(t)) within {fmt(replay, 3)} of the value the extracted instance attains, and "
-            f"||w_bar - w|| within {fmt(normalised, 3)} of 1.")
+    mu_over_tau = ", ".join(fmt(v) for v in sorted({p["params"]["mu"] / p["params"]["tau"] for p in points}))
+    return (f"Modelled: {', '.join(sorted({m['claim'] for m in metas}))}, the quantity "
+            f"{'; '.join(sorted({m['quantity'] for m in metas}))}, over "
+            f"{'; '.join(sorted({m['function_class'] for m in metas}))}, for "
+            f"{'; '.join(sorted({_method_of(m) for m in metas}))}, at t = {tightness.axis(pep_runs, 't')} with the "
+            f"step-size families {tightness.axis(pep_runs, 'steps')}, tau = {tightness.axis(pep_runs, 'tau')}, "
+            f"err/mu = {tightness.axis(pep_runs, 'err/mu')}, mu = {tightness.axis(pep_runs, 'mu')} (mu/tau = "
+            f"{mu_over_tau}) and Delta = {tightness.axis(pep_runs, 'Delta')} (`repro/papers/ssca/runs/pep.py`). "
+            f"{tightness.decisions(pep_runs, 8)} Every worst-case table, replayed through the suite's Algorithm 1 "
+            f"(one client, full batch, the table as the oracle), gives F0(w^(t+1)) - F0(w^(t)) within "
+            f"{fmt(off('replay_descent'), 3)} of the value the extracted instance attains (through Algorithm 3: within "
+            f"{fmt(off('replay_descent_alg3'), 3)}), and ||w_bar - w|| within {fmt(normalised, 3)} of 1.")
 
 
 def _method_of(meta: dict) -> str:

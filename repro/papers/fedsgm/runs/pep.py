@@ -16,21 +16,34 @@ What is modelled (:func:`fedsgm_pep`), and why it is the claims' setting:
   is enumerated; each pattern is a PEP whose branch conditions are constraints on the function values
   (g(w_t) <= eps on A, g(w_t) >= eps on B, the closure of > eps); a pattern no instance follows is infeasible and
   dropped; the certified worst case is the largest over the feasible patterns (every instance follows one pattern);
-* the initial condition and w*: ||w_0 - w*|| <= D with w* a solution of problem (1). The certified value (the upper
-  side) relaxes "w* solves (1)" to "g(w*) <= 0" (all the proofs use; a superset of instances, so still an upper bound);
-  the attained side is re-solved on the worst pattern with w* a KKT point of (1) -- 0 in the subdifferential of
-  f + lam g at w*, lam >= 0, g(w*) = 0 if lam > 0, for lam in :data:`MULTIPLIERS` (every KKT point solves the convex
-  problem (1)) -- and with every branch condition held with the margin :data:`BRANCH_MARGIN` eps, so that the
-  extracted instance takes each branch strictly (B is g > eps) and replays through the suite's algorithm. The
-  :class:`repro.pep.Certificate` of a point therefore has ``value`` = the relaxed dual (certified upper bound) and
-  ``primal`` = the largest value a KKT instance attains; its gap is the relaxation's plus the margin's (recorded);
+* the initial condition and w*: Theorems 1 and 8 define D := ||w_0 - w*|| with w* a solution of problem (1), and
+  eps, eta scale with D. The certified value (the upper side) relaxes both: ||w_0 - w*|| <= D and "w* solves (1)"
+  to "g(w*) <= 0" (all the proofs use; a superset of instances, so still an upper bound); the attained side is
+  re-solved on the worst pattern with ||w_0 - w*|| = D exactly (an instance at a smaller distance would be no
+  counterexample to a bound that scales with D; the replay measures the distance and refuses otherwise) and w* a KKT
+  point of (1) -- 0 in the subdifferential of f + lam g at w*, lam >= 0, g(w*) = 0 if lam > 0, for lam in
+  :data:`MULTIPLIERS` (every KKT point solves the convex problem (1)) -- and with every branch condition held with the
+  margin :data:`BRANCH_MARGIN` eps, so that the extracted instance takes each branch strictly (B is g > eps) and
+  replays through the suite's algorithm. The :class:`repro.pep.Certificate` of a point therefore mixes two PEPs:
+  ``value`` = the dual of the relaxed PEP (certified upper bound) and ``primal`` = the largest value a KKT instance
+  at distance D attains; its gap (certified - attained) is the relaxation's plus the margin's plus the solvers';
+  its status is ``optimal`` only when both solves are (:func:`combined_status`), else the wider margin applies;
+* dropped patterns: a pattern whose PEP the solver reports infeasible (or fails on) is dropped only when the branch
+  slack PEP (:func:`branch_slack`, no branch constraint, so always feasible) certifies that every instance misses
+  one of its branch conditions by more than :data:`BRANCH_MARGIN` eps plus the solver margin; otherwise it is kept,
+  certified with its branch conditions loosened by that margin or, failing that, without branch conditions (both
+  supersets of its instances). Each point records how many patterns were solved, loosened, unconditioned and
+  dropped (``patterns``);
 * the quantities: Theorem 1's output w_bar = mean over A of w_t, and ``subopt`` = f(w_bar) - f(w*), ``infeas`` =
   g(w_bar), both bounded by eps; and "A is nonempty" as ``nonempty`` = the worst case of min_{t<T} g(w_t) when every
   round is a constraint step (one PEP, no branch constraint: an instance with A empty follows exactly this
-  trajectory with every g(w_t) > eps, so A can be empty iff the worst case exceeds eps; f is never evaluated, so w*
-  is a stationary point of f, lam = 0, and the value and the attained instance come from one solve). The quantity
+  trajectory with every g(w_t) > eps, so A can be empty iff the worst case exceeds eps; f is never evaluated along
+  it, so any feasible w* solves (1) for some f: the certificate relaxes ||w_0 - w*|| <= D, the attained instance has
+  w* stationary for f, lam = 0, and ||w_0 - w*|| = D). The quantity
   ``best`` = min_{t in A} f(w_t) - f(w*) is the centralised subgradient method's metric, for the degenerate-case
-  test against PEPit's ``wc_subgradient_method`` (one client, E = 1, no constraint).
+  test against PEPit's ``wc_subgradient_method`` (one client, E = 1, no constraint); the claims' ``subopt`` at
+  that degenerate case is tested against the averaged subgradient method written with PEPit directly (PEPit
+  has no example of the averaged iterate) and against its closed form G D at T = 1.
 
 The printed bound is the claim's own (:mod:`bounds.fedsgm`, ``Claim.evaluate`` / ``Claim.prescribed``) at q_u = 0,
 n = m, N = 0; eps and eta are the claim's prescribed ones. The quantities scale as D G and so do eps and the
@@ -90,9 +103,10 @@ def _mean_value(functions, x):
     return sum(h.value(x) for h in functions) / len(functions)
 
 
-def _reference(problem, fs, gs, lam: float | None, D: float):
-    """w* and the initial condition ||w_0 - w*||^2 <= D^2: a feasible point (lam None: the relaxation) or a KKT
-    point of (1) with multiplier lam (stationary for f + lam g; g(w*) = 0 when lam > 0)."""
+def _reference(problem, fs, gs, lam: float | None, D: float, exact_distance: bool = False):
+    """w* and the initial condition ||w_0 - w*||^2 <= D^2 (``= D^2`` when ``exact_distance``: the attained side,
+    D := ||w_0 - w*|| in Theorems 1 and 8): a feasible point (lam None: the relaxation) or a KKT point of (1) with
+    multiplier lam (stationary for f + lam g; g(w*) = 0 when lam > 0)."""
     if lam is None:
         ws = problem.set_initial_point()
     else:
@@ -101,7 +115,8 @@ def _reference(problem, fs, gs, lam: float | None, D: float):
             lagrangian = lagrangian + (lam / len(gs)) * sum(gs[1:], gs[0])
         ws = lagrangian.stationary_point()
     w0 = problem.set_initial_point()
-    problem.set_initial_condition((w0 - ws) ** 2 <= D ** 2)
+    distance = (w0 - ws) ** 2
+    problem.set_initial_condition(distance == D ** 2 if exact_distance else distance <= D ** 2)
     if gs:
         problem.add_constraint(_mean_value(gs, ws) <= 0)
         if lam is not None and lam > 0:
@@ -148,15 +163,15 @@ def _metric(problem, fs, gs, ws, iterates, pattern, quantity: str):
 
 def fedsgm_pep(*, n_clients: int, E: int, eta: float, eps: float, pattern, quantity: str, G: float = 1.0,
                D: float = 1.0, lam: float | None = None, margin: float = 0.0, constrained: bool = True,
-               conditions: bool = True):
+               conditions: bool = True, exact_distance: bool = False):
     """The PEP of ``len(pattern)`` rounds of Algorithm 1 (hard switching, no compression) on branch ``pattern``
     (a string over {A, B}), the performance metric ``quantity`` (:data:`QUANTITIES` or ``best``), w* as in
-    :func:`_reference`, branch conditions with ``margin``; ``constrained=False`` drops g (every round an
-    f-round, no condition), ``conditions=False`` keeps the pattern's steps without its conditions. Returns
-    ``(problem, handles)``: the PEPit functions and points a replay needs."""
+    :func:`_reference` (``exact_distance``: ||w_0 - w*|| = D), branch conditions with ``margin``;
+    ``constrained=False`` drops g (every round an f-round, no condition), ``conditions=False`` keeps the pattern's
+    steps without its conditions. Returns ``(problem, handles)``: the PEPit functions and points a replay needs."""
     problem = PEP()
     fs, gs = _declare(problem, n_clients, G, constrained)
-    w0, ws = _reference(problem, fs, gs, lam, D)
+    w0, ws = _reference(problem, fs, gs, lam, D, exact_distance)
     w, iterates = w0, []
     for branch in pattern:
         if constrained:
@@ -177,7 +192,7 @@ def claim_constants(claim_id: str, n_clients: int, E: int, T: int, G: float = 1.
     bounds = claim.evaluate(**values)
     eps = float(pres["epsilon"])
     return {"eps": eps, "eta": float(pres["eta"]), "subopt": float(bounds["subopt"]),
-            "infeas": float(bounds["infeas"]), "nonempty": eps}
+            "infeas": float(bounds["infeas"]), "nonempty": eps, "q_u": values["q_u"]}
 
 
 def solve_pattern(**kwargs):
@@ -193,30 +208,53 @@ def solve_pattern(**kwargs):
         raise
 
 
-def branch_slack(*, pattern: str, **common) -> float:
-    """The largest min over rounds of the branch conditions' slack (eps - g(w_t) on A, g(w_t) - eps on B) over the
-    class: < 0 iff no instance follows ``pattern`` (a PEP with the slacks as metrics and no branch constraint)."""
+def branch_slack(*, pattern: str, **common) -> P.Certificate:
+    """The certified largest min over rounds of the branch conditions' slack (eps - g(w_t) on A, g(w_t) - eps on B)
+    over the class: its value < 0 iff no instance follows ``pattern`` (a PEP with the slacks as metrics and no branch
+    constraint, hence feasible)."""
     problem, handles = fedsgm_pep(**common | {"quantity": "none", "conditions": False}, pattern=pattern)
     gs = handles["g"]
     for w, b in zip(handles["iterates"], pattern):
         gt = _mean_value(gs, w)
         problem.set_performance_metric(common["eps"] - gt if b == "A" else gt - common["eps"])
-    return P.certify(problem).value
+    return P.certify(problem)
 
 
-def _upper(common: dict, pattern: str):
-    """The relaxed certificate of one pattern, or None when no instance follows it. When the solver fails on the
-    pattern's PEP (an empty or thin feasible set), the branch slack decides: below -:data:`BRANCH_MARGIN` eps no
-    instance follows it; otherwise the PEP with the branch conditions loosened by that margin (a superset of the
-    pattern's instances, so still an upper bound) is certified instead."""
+#: how a pattern's upper side was obtained (:func:`_upper`), the keys of a point's ``patterns`` record
+HOW = ("solved", "loosened", "unconditioned", "dropped")
+
+
+def _upper(common: dict, pattern: str) -> tuple[P.Certificate | None, str]:
+    """The relaxed certificate of one pattern and how it was obtained (:data:`HOW`). When the solver reports the
+    pattern's PEP infeasible or fails on it (an empty or thin feasible set), the pattern is *dropped* (None) only if
+    the branch slack (:func:`branch_slack`) certifies that no instance follows it: its certified value below
+    -(:data:`BRANCH_MARGIN` eps + the solver margin). Otherwise (the slack above that, unbounded or unsolved) it is
+    kept: the PEP with the branch conditions loosened
+    by that margin, or failing that without branch conditions (supersets of the pattern's instances, so still upper
+    bounds), is certified instead; if both fail the solver error is raised (no pattern is dropped unconfirmed)."""
     try:
-        return solve_pattern(**common, pattern=pattern)[0]
+        cert = solve_pattern(**common, pattern=pattern)[0]
+        if cert is not None:
+            return cert, "solved"
     except P.PepError:
         pass
-    slack = branch_slack(**common | {"lam": None}, pattern=pattern)
-    if slack < -BRANCH_MARGIN * common["eps"]:
-        return None
-    return solve_pattern(**common, pattern=pattern, margin=-BRANCH_MARGIN * common["eps"])[0]
+    try:
+        slack = branch_slack(**common | {"lam": None}, pattern=pattern)
+    except P.PepError:      # unbounded slack (A rounds: g(w_t) unbounded below) or a failure: not confirmed
+        slack = None
+    if slack is not None and slack.value < -(BRANCH_MARGIN * common["eps"] + P.margin(slack.value, slack.status)):
+        return None, "dropped"
+    for how, extra in (("loosened", {"margin": -BRANCH_MARGIN * common["eps"]}), ("unconditioned",
+                                                                                 {"conditions": False})):
+        try:
+            cert = solve_pattern(**common, pattern=pattern, **extra)[0]
+        except P.PepError:
+            continue
+        if cert is not None:
+            return cert, how
+    raise P.PepError(f"pattern {pattern}: the solver reports its PEP infeasible or fails, the branch slack "
+                     f"({'unbounded or failed' if slack is None else f'{slack.value:.3g}'}) does not confirm that no "
+                     f"instance follows it, and the superset PEPs fail")
 
 
 def patterns(T: int, quantity: str):
@@ -229,14 +267,15 @@ def patterns(T: int, quantity: str):
 @dataclass(frozen=True)
 class WorstCase:
     """One point: the certificate (relaxed dual as value, attained KKT instance as primal), the worst pattern, the
-    multiplier of the attained instance, the feasible pattern count and the attained instance
-    (:func:`instance_arrays`)."""
+    multiplier of the attained instance, the kept (feasible) pattern count, the attained instance
+    (:func:`instance_arrays`) and how many patterns were obtained each way (:data:`HOW`)."""
 
     certificate: P.Certificate
     pattern: str
     lam: float
     feasible: int
     instance: dict
+    patterns: dict
 
 
 def instance_arrays(handles: dict) -> dict[str, np.ndarray]:
@@ -253,12 +292,19 @@ def instance_arrays(handles: dict) -> dict[str, np.ndarray]:
     return out
 
 
+def combined_status(*statuses: str) -> str:
+    """The status of a certificate combined from several solves: ``optimal`` when every solve is, else the first
+    status that is not (the decision's margin is then the wide one, :func:`repro.pep.margin`)."""
+    return next((s for s in statuses if s != "optimal"), "optimal")
+
+
 def _attained(common: dict, pattern: str, target: float):
     """The best KKT instance on ``pattern`` over :data:`MULTIPLIERS` (strict branches): (cert, lam, arrays)."""
     best = (None, None, None)
     for lam in MULTIPLIERS:
         try:
-            cert, handles = solve_pattern(**common, pattern=pattern, lam=lam, margin=BRANCH_MARGIN * common["eps"])
+            cert, handles = solve_pattern(**common, pattern=pattern, lam=lam, margin=BRANCH_MARGIN * common["eps"],
+                                          exact_distance=True)
         except P.PepError:      # this multiplier's instances are a thin set the solver does not resolve
             continue
         if cert is not None and (best[0] is None or cert.primal > best[0].primal):
@@ -276,17 +322,28 @@ def worst_case(claim_id: str, quantity: str, n_clients: int, E: int, T: int, G: 
               "D": D}
     start = time.perf_counter()
     if quantity == "nonempty":
-        cert, handles = solve_pattern(**common, pattern="B" * T, lam=0.0)
-        return WorstCase(cert, "B" * T, 0.0, 1, instance_arrays(handles))
-    upper = [(c, p) for p in patterns(T, quantity) for c in [_upper(common, p)] if c is not None]
-    require(bool(upper), "T", T, "a horizon with a feasible branch pattern (the PEP found none)")
-    top, pattern = max(upper, key=lambda cp: cp[0].value)
-    low, lam, instance = _attained(common, pattern, top.value)
+        top = solve_pattern(**common, pattern="B" * T, lam=None)[0]
+        require(top is not None, "T", T, "a horizon whose all-constraint trajectory the PEP solves")
+        low, handles = solve_pattern(**common, pattern="B" * T, lam=0.0, exact_distance=True)
+        pattern, lam, instance, how = "B" * T, 0.0, instance_arrays(handles) if low else {}, {"solved": 1}
+        kept = 1
+    else:
+        how = dict.fromkeys(HOW, 0)
+        upper = []
+        for p in patterns(T, quantity):
+            c, h = _upper(common, p)
+            how[h] += 1
+            if c is not None:
+                upper.append((c, p))
+        require(bool(upper), "T", T, "a horizon with a feasible branch pattern (the PEP found none)")
+        top, pattern = max(upper, key=lambda cp: cp[0].value)
+        low, lam, instance = _attained(common, pattern, top.value)
+        kept = len(upper)
     primal = low.primal if low is not None else -np.inf
-    cert = P.Certificate(top.value, min(primal, top.value), top.solver, f"{top.status}/"
-                         f"{low.status if low else 'no KKT instance'}", top.tolerance, top.pepit,
-                         time.perf_counter() - start)
-    return WorstCase(cert, pattern, lam if lam is not None else np.nan, len(upper), instance or {})
+    cert = P.Certificate(top.value, min(primal, top.value), top.solver,
+                         combined_status(top.status, low.status if low else "no KKT instance"), top.tolerance,
+                         top.pepit, time.perf_counter() - start)
+    return WorstCase(cert, pattern, lam if lam is not None else np.nan, kept, instance or {}, how)
 
 
 # ------------------------------------------------------------------------------------------ the experiment
@@ -319,18 +376,24 @@ class PepConfig(Config):
         admissible.profile(self.profile)
 
 
-def run_pep(config: dict, seed: int):
+def run_pep(config: dict, seed: int, *, bound_scale: float = 1.0):
     """The worst case of ``config``'s quantity at T = 1..T_max (:func:`worst_case`) against the claim's printed
-    bound; arrays: the attained instance of each T (prefix ``T<T>_``). ``seed`` is unused (no randomness)."""
+    bound times ``bound_scale`` (1: the claim; the tests push a weakened claim through this path; eps and eta of the
+    model stay the claim's), with the replay of each attained instance through the suite's Algorithm 1
+    (:func:`replay_record`, key ``replay``); arrays: the attained instance of each T (prefix ``T<T>_``). ``seed`` is
+    unused (no randomness)."""
     c = PepConfig.from_dict(config)
     arrays, points = {}, []
     for T in range(1, c.T_max + 1):
         w = worst_case(c.claim, c.quantity, c.n_clients, c.E, T, c.G, c.D)
         k = claim_constants(c.claim, c.n_clients, c.E, T, c.G, c.D)
-        arrays |= {f"T{T}_{key}": value for key, value in w.instance.items()}
-        point = P.point({"quantity": c.quantity, "m": c.n_clients, "E": c.E, "T": T}, k[c.quantity], w.certificate)
-        points.append(point | {"pattern": w.pattern, "multiplier": w.lam, "feasible_patterns": w.feasible,
-                               "eps": k["eps"], "eta": k["eta"], "G": c.G, "D": c.D})
+        own = {f"T{T}_{key}": value for key, value in w.instance.items()}
+        arrays |= own
+        point = P.point({"quantity": c.quantity, "m": c.n_clients, "E": c.E, "T": T}, bound_scale * k[c.quantity],
+                        w.certificate)
+        point |= {"pattern": w.pattern, "multiplier": w.lam, "feasible_patterns": w.feasible, "patterns": w.patterns,
+                  "eps": k["eps"], "eta": k["eta"], "G": c.G, "D": c.D, "q_u": k["q_u"]}
+        points.append(point | {"replay": replay_record(own, point)})
     method = f"{METHOD} (m = {c.n_clients}, E = {c.E})"
     return arrays, P.curve(c.claim, QUANTITIES[c.quantity], FUNCTION_CLASS, method, points, x="T")
 
@@ -353,18 +416,25 @@ def pep_specs(profile: str) -> list[RunSpec]:
 class _TableFunction:
     """One client's worst-case function for the replay: the table's (sub)gradient and value at a certified point
     (:class:`repro.pep.TableOracle`), elsewhere the max-affine interpolant (:func:`repro.pep.max_affine`) with the
-    gradient of its active piece -- points the algorithm evaluates but never steps from (f_j at a constraint round's
-    local iterates, w_T)."""
+    gradient of its active piece -- points Algorithm 1 queries (its oracle answers f_j and g_j together) but the PEP
+    never evaluates: f_j at a constraint round's local iterates, g_j at an objective round's local iterates after the
+    first, w_T. Such off-table answers are counted (``fallbacks``); none may steer the trajectory (the replay compares
+    it with the certified one) and none may feed an observation: with ``strict`` set an off-table query raises
+    :class:`repro.pep.ReplayError`."""
 
     def __init__(self, table: P.Table):
         self.oracle = P.TableOracle(table)
         self.table = table
         self.offsets = table.f - np.einsum("ij,ij->i", table.g, table.x)
         self.fallbacks = 0
+        self.strict = False
 
     def __call__(self, x: np.ndarray) -> tuple[np.ndarray, float]:
         if np.linalg.norm(self.table.x - x, axis=1).min() <= self.oracle.tol:
             return self.oracle(x)
+        if self.strict:
+            raise P.ReplayError(f"the replay queried {np.round(x, 6).tolist()} off the worst-case table where an "
+                                f"observation needs a certified value")
         self.fallbacks += 1
         i = int(np.argmax(self.offsets + self.table.g @ x))
         return self.table.g[i].copy(), float(self.offsets[i] + self.table.g[i] @ x)
@@ -386,6 +456,16 @@ class TableProblem(ConvexLipschitzProblem):
         self.dim = int(np.asarray(arrays[prefix + "w0"]).size)
         self.w_star = np.asarray(arrays[prefix + "ws"], dtype=float)
 
+    @property
+    def fallbacks(self) -> int:
+        """Off-table queries answered by the max-affine interpolant so far (:class:`_TableFunction`)."""
+        return sum(h.fallbacks for h in self.f + self.g)
+
+    def strict(self) -> None:
+        """From now on an off-table query raises :class:`repro.pep.ReplayError` (the observations' queries)."""
+        for h in self.f + self.g:
+            h.strict = True
+
     def oracle(self, W: np.ndarray) -> LocalOracle:
         W = np.asarray(W, dtype=float)
         flat = W.reshape(-1, self.n_clients, self.dim)
@@ -402,17 +482,67 @@ class TableProblem(ConvexLipschitzProblem):
                        "PEP worst case (w* of the extracted instance)", P.TOLERANCE)
 
 
+#: the replay reproduces the certified trajectory, distance and attained value within these
+REPLAY_ATOL = 1e-6
+
+
 def replay(arrays, point: dict) -> dict:
     """Algorithm 1 (the suite's :func:`~repro.papers.fedsgm.algorithms.fedsgm.run`, hard switching, no compression)
-    on the attained instance of one ``point`` of a ``fedsgm.pep`` run, from its w_0 with its eps and eta; returns the
-    theorem's observations (:func:`repro.papers.fedsgm.checks.theorem_observations`: |A|, subopt, infeas) and
-    ``trajectory_error``, the largest distance between the replayed and the certified w_0..w_{T-1}."""
+    on the attained instance of one ``point`` of a ``fedsgm.pep`` run, from its w_0 with its eta and eps; returns the
+    observations (subopt, infeas: :func:`repro.papers.fedsgm.checks.theorem_observations`, with |A|; nonempty: min_{t<T}
+    g(w_t)), ``trajectory_error`` (the largest distance between the replayed and the certified w_0..w_{T-1}),
+    ``distance`` = ||w_0 - w*|| (refused, :class:`repro.pep.ReplayError`, unless it is D), ``sigma`` and
+    ``off_table`` (queries answered off the table, none of them by an observation). For ``nonempty`` the algorithm's
+    eps is set just below the attained min g(w_t) (the certified trajectory is the all-constraint one the quantity is
+    defined on; with the claim's eps it is taken only when that minimum exceeds eps), and ``A_size`` counts the rounds
+    with g(w_t) <= the claim's eps."""
     from repro.papers.fedsgm import checks as V
     T, prefix = point["params"]["T"], f"T{point['params']['T']}_"
+    quantity = point["params"]["quantity"]
     problem = TableProblem(arrays, prefix, point["G"])
     w0 = np.asarray(arrays[prefix + "w0"], dtype=float)
-    params = alg.FedSGMParams(T=T, E=point["params"]["E"], eta=point["eta"], eps=point["eps"], w0=w0)
+    distance = float(np.linalg.norm(w0 - problem.w_star))
+    if abs(distance - point["D"]) > REPLAY_ATOL * max(1.0, point["D"]):
+        raise P.ReplayError(f"the attained instance has ||w_0 - w*|| = {distance:.9g}, not D = {point['D']}: no "
+                            f"instance of the theorem's D")
+    eps = point["eps"]
+    if quantity == "nonempty":
+        eps = point["certificate"]["primal"] - BRANCH_MARGIN * point["eps"]
+        if not eps > 0:
+            raise P.ReplayError(f"the attained min g(w_t) = {point['certificate']['primal']:.3g} leaves no eps > 0 "
+                                f"below it (Algorithm 1 needs eps > 0)")
+    params = alg.FedSGMParams(T=T, E=point["params"]["E"], eta=point["eta"], eps=eps, w0=w0)
     trace = alg.run(problem, params, np.random.default_rng(0))
-    observed, _ = V.theorem_observations(V.Instance(problem, problem.solve(w0)), trace)
+    off_table = problem.fallbacks
+    problem.strict()
+    if quantity == "nonempty":
+        observed = {"nonempty": float(trace.g[:T].min()), "A_size": int(np.sum(trace.g[:T] <= point["eps"]))}
+    else:
+        observed, _ = V.theorem_observations(V.Instance(problem, problem.solve(w0)), trace)
     error = float(np.abs(trace.w[:-1] - np.asarray(arrays[prefix + "iterates"])).max())
-    return observed | {"trajectory_error": error, "sigma": trace.sigma.copy()}
+    return observed | {"trajectory_error": error, "sigma": trace.sigma.copy(), "distance": distance,
+                       "off_table": off_table}
+
+
+def replay_record(arrays, point: dict) -> dict:
+    """The replay (:func:`replay`) of one point as a plain record for its metadata: ``replayed`` (True when the
+    suite's algorithm walks the certified trajectory within :data:`REPLAY_ATOL`, takes the point's branch pattern,
+    starts at distance D and observes the attained value within :data:`REPLAY_ATOL` relative), else False with the
+    ``reason``; the measured errors; a point without an attained instance is not replayable (its reason says so)."""
+    if not arrays:
+        return {"replayed": False, "reason": "no attained (KKT) instance to replay"}
+    try:
+        r = replay(arrays, point)
+    except P.ReplayError as exc:
+        return {"replayed": False, "reason": str(exc)}
+    quantity = point["params"]["quantity"]
+    primal = point["certificate"]["primal"]
+    value_error = abs(float(r[quantity]) - primal)
+    pattern = "".join("B" if s else "A" for s in r["sigma"])
+    record = {"observed": float(r[quantity]), "value_error": value_error, "trajectory_error": r["trajectory_error"],
+              "distance": r["distance"], "off_table": int(r["off_table"]), "pattern": pattern}
+    problems = [text for bad, text in (
+        (r["trajectory_error"] > REPLAY_ATOL, f"trajectory off by {r['trajectory_error']:.3g}"),
+        (pattern != point["pattern"], f"branch pattern {pattern}, certified {point['pattern']}"),
+        (value_error > REPLAY_ATOL * max(1.0, abs(primal)), f"observed value off by {value_error:.3g}")) if bad]
+    return record | {"replayed": not problems, "reason": "; ".join(problems)}

@@ -16,7 +16,11 @@ Families (degenerate cases of the issue where the claim admits them):
   target 3, start at x*), nu = 0, S = 1; extreme m (2 to 64), K = R H up to ``k_max``, rho, H, gamma;
 * ``one_agent``: the same with m = 1 (one client), for Prop. 4.8 (ii), (iii) and (12) (which admit m = 1);
 * ``few_rounds``: R in {1, 2, 3} rounds of long local phases (H up to 40), boxes and R^n, m <= 6, nu = 0, S = 1;
-* ``noisy``: quadratic or logistic losses, mixed sets, gradient noise nu, S = 16 Monte-Carlo replicates.
+* ``noisy``: quadratic or logistic losses, mixed sets, gradient noise nu, S = 16 Monte-Carlo replicates;
+* ``printed_path``: line 8 of Algorithm 1 as printed (every other family runs the (CR) update, the one the proofs
+  analyse): m = 2, n = 1, X_i = R, quadratic losses with targets at 0, nu = 0, the largest admissible step; H, R up to
+  200, rho, sigma_i up to 1e3. (The printed line 8 leaves the average of the personalised blocks where the sigma
+  terms put it, so the gap to x*_rho need not shrink with K: the family where that shows.)
 
 Prop. 4.8 (ii), (iii) and (12) are not searched on ``few_rounds`` (their ratios there were ~0 on a first quick
 search); with m = 1 the other claims are inadmissible (m >= 2) or degenerate (no drift) (:func:`families_of`).
@@ -56,7 +60,7 @@ _FN = "repro.papers.pcfedavg.runs.search."
 SEARCH_CLAIMS = V.THEORY_CLAIM_IDS
 #: observed expectations with fixed coefficients moved to the left before the ratio is taken (module docstring)
 SPLIT = {"pcfedavg.lemma4.4": ("gap",), "pcfedavg.lemma4.6": ("dist", "gap")}
-FAMILIES = ("two_agents_1d", "one_active", "one_agent", "few_rounds", "noisy")
+FAMILIES = ("two_agents_1d", "one_active", "one_agent", "few_rounds", "noisy", "printed_path")
 #: the families too costly for the quick profile (10-43 s per run there): searched at the paper profile only, so that
 #: ``make reproduce`` stays within minutes; Prop. 4.8 (ii)'s one-active instance is also run by pcfedavg.adversarial
 PAPER_ONLY = frozenset({"one_active", "noisy"})
@@ -127,6 +131,12 @@ def _noisy(x) -> dict:
             "seed": _int(x[9]), "start": "feasible", "path": "compact", "record": "full"}
 
 
+def _printed_path(x) -> dict:
+    return _DETERMINISTIC | {"family": "quadratic", "sets": ["whole"], "m": 2, "n": 1, "H": _int(x[0]),
+                             "R": _int(x[1]), "rho": _pow(x[2]), "gamma_frac": 1.0, "target_scale": 0.0,
+                             "sigma": _pow(x[3]), "seed": _int(x[4]), "start": "feasible", "path": "printed"}
+
+
 def _one_agent(x) -> dict:
     return _one_active(np.concatenate([[0.0], x]))
 
@@ -155,6 +165,8 @@ def family(name: str, k_max: int) -> Family:
                       _one_agent),
         "few_rounds": (("m", "H", "R", "log10 rho", "gamma_frac", "target_scale", "seed"),
                        ((2, 6), (2, 40), (1, 3), (-1, 2), (0.8, 1), (0, 6), (0, 50)), _few_rounds),
+        "printed_path": (("H", "R", "log10 rho", "log10 sigma", "seed"),
+                         ((1, 3), (20, 200), (-1, 1), (0, 3), (0, 50)), _printed_path),
         "noisy": (("logistic", "m", "n", "H", "R", "nu", "log10 rho", "gamma_frac", "target_scale", "seed"),
                   ((0, 1), (2, 6), (1, 3), (1, 6), (2, 20), (0, 3), (-1, 2), (0.5, 1), (0, 6), (0, 50)), _noisy),
     }
