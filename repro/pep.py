@@ -44,6 +44,7 @@ import importlib.metadata
 import itertools
 import math
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Callable
 
@@ -99,8 +100,10 @@ def certify(problem) -> Certificate:
     :data:`SOLVER` at :data:`TOLERANCE`; a :class:`PepError` if the worst case is unbounded or the solver fails."""
     start = time.perf_counter()
     try:
-        dual = problem.solve(wrapper="cvxpy", solver=SOLVER, verbose=0, return_primal_or_dual="dual",
-                             tol_gap_abs=TOLERANCE, tol_gap_rel=TOLERANCE, tol_feas=TOLERANCE)
+        with warnings.catch_warnings():     # cvxpy's "Solution may be inaccurate": the status below records it
+            warnings.filterwarnings("ignore", message="Solution may be inaccurate")
+            dual = problem.solve(wrapper="cvxpy", solver=SOLVER, verbose=0, return_primal_or_dual="dual",
+                                 tol_gap_abs=TOLERANCE, tol_gap_rel=TOLERANCE, tol_feas=TOLERANCE)
     except Exception as exc:        # cvxpy's SolverError and PEPit's assertion on an unsolved problem
         raise PepError(f"the PEP solver {SOLVER} failed: {type(exc).__name__}: {exc}") from None
     status = str(getattr(problem.wrapper, "prob", None) and problem.wrapper.prob.status)
