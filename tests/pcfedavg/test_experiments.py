@@ -80,7 +80,7 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
     assert pc[0].arrays["own_block_dist"].shape == (2 * 20, 4)
     paths = []
     for name in A.AUDIT_EXPERIMENTS:
-        paths += get(name).figure(results[name], "quick") if get(name).figure else []
+        paths += get(name).figure(results.get(name, []), "quick") if get(name).figure else []   # pep: not run here
     assert {p.name for p in paths} >= {"figure1.png", "figure2.png", "figure3.png", "figure4.png",
                                        "theory_ratio.png", "rates.png", "prop48ii_one_active.png"}
     verdicts = A.verdicts(results)
