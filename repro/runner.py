@@ -571,8 +571,8 @@ def run_all(specs: Iterable[RunSpec], *, jobs: int = 1, scheduler: Any = None,
     force : bool
         Recompute (and overwrite) every spec even when cached.
     estimate : callable or None
-        ``spec -> expected seconds``, from measured costs (:mod:`repro.costs`): orders each experiment's runs
-        longest first and gives the progress bars their ETA.
+        ``spec -> expected seconds``, from measured costs (:mod:`repro.costs`): orders the runs longest first
+        and gives the progress bars their ETA.
 
     Each finished run is written to the cache as soon as it finishes, so an interrupted batch resumes where
     it stopped. When a run fails, the remaining runs are cancelled and the error propagates (module
@@ -598,10 +598,11 @@ def run_all(specs: Iterable[RunSpec], *, jobs: int = 1, scheduler: Any = None,
 
 
 def _submission_order(pending: list[RunSpec], estimate) -> list[RunSpec]:
-    """Experiments in order of first appearance; within one, longest expected runs first."""
-    experiments = list(dict.fromkeys(spec.experiment for spec in pending))
-    cost = (lambda s: -estimate(s)) if estimate is not None else (lambda s: 0.0)
-    return [spec for name in experiments for spec in sorted((s for s in pending if s.experiment == name), key=cost)]
+    """Longest expected runs first, across experiments (longest-processing-time-first: the pool's cores finish
+    together instead of one core running a long run alone at the end); ties keep the order of the experiments."""
+    if estimate is None:
+        return list(pending)
+    return sorted(pending, key=lambda s: -estimate(s))
 
 
 def _compute(pending, everything, results, root, backend_factory, progress, estimate) -> None:

@@ -63,7 +63,8 @@ from repro.papers.pcfedavg.problems.instances import random_instance
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem
 from repro.papers.pcfedavg.checks import THEORY_CLAIM_IDS
 from repro.papers.pcfedavg.runs import data as data_exp
-from repro.papers.pcfedavg.summaries import DATASET_LABELS, METHOD_LABELS, k_free_term, one_active_runs, rate_fits
+from repro.papers.pcfedavg.summaries import (DATASET_LABELS, METHOD_LABELS, data_label, k_free_term, one_active_runs,
+                                             rate_fits)
 
 AUDIT_EXPERIMENTS = ("pcfedavg.theory", "pcfedavg.rates", "pcfedavg.adversarial", "pcfedavg.comparison",
                      "pcfedavg.local_steps", "pcfedavg.search", "pcfedavg.pep")
@@ -360,7 +361,7 @@ def _data_summary(comparison, local_steps) -> tuple[list, list]:
             loss = np.array([r.arrays["global_loss"][-1] for r in runs])
             infeas = np.stack([r.arrays["infeas_mean"] for r in runs])
             first = [int(np.argmax(c > 0)) if np.any(c > 0) else None for c in infeas]
-            rows.append([DATASET_LABELS[dataset], METHOD_LABELS[method], len(runs),
+            rows.append([data_label(runs, dataset), METHOD_LABELS[method], len(runs),
                          f"{fmt(loss.mean())} ± {fmt(loss.std())}", fmt(infeas[:, -1].mean()),
                          fmt(infeas.max()), ", ".join("never" if f is None else str(f) for f in first)])
         pc = select_results(comparison, dataset=dataset, method="pcfedavg")
@@ -371,7 +372,7 @@ def _data_summary(comparison, local_steps) -> tuple[list, list]:
                                          for m in data_exp.METHODS[1:]]), axis=0)
             own = max(float(np.max(r.arrays["own_block_dist"])) for r in pc)
             active = (pc_inf > 0) | (best_base > 0)             # rounds where some method is infeasible
-            feasibility.append([DATASET_LABELS[dataset],
+            feasibility.append([data_label(pc, dataset),
                        f"{int(np.sum(pc_inf[active] <= best_base[active]))} of {int(active.sum())}",
                        fmt(pc_inf.max()), fmt(own), int(np.sum(pc_inf > 0))])
     return rows, feasibility
@@ -389,7 +390,7 @@ def _local_steps_rows(local_steps) -> list:
         if finals:
             losses = [f[1] for f in finals]
             monotone = all(b <= a for a, b in zip(losses, losses[1:]))
-            rows.append([DATASET_LABELS[dataset], ", ".join(f"H={h}: {fmt(l)}" for h, l, _ in finals),
+            rows.append([data_label(local_steps, dataset), ", ".join(f"H={h}: {fmt(l)}" for h, l, _ in finals),
                          ", ".join(f"H={h}: {fmt(i)}" for h, _, i in finals),
                          "yes" if monotone else "no"])
     return rows

@@ -13,8 +13,8 @@ from repro.plotting import (COLORS, LINESTYLES, MARKERS, band, legend_below, leg
                             new_figure, run_provenance, save_figure, titled)
 from repro.tables import select_results
 from repro.papers.pcfedavg.runs import data as data_exp
-from repro.papers.pcfedavg.summaries import (DATASET_LABELS, METHOD_LABELS, PAPER, k_free_term, one_active_runs,
-                                             rate_fits)
+from repro.papers.pcfedavg.summaries import (DATASET_LABELS, METHOD_LABELS, PAPER, data_label, k_free_term,
+                                             one_active_runs, rate_fits)
 
 METHOD_COLORS = {"pcfedavg": "#d62728", "fedavg": "#1f77b4", "fedprox": "#2ca02c", "scaffold": "#9467bd"}
 # Penalized-FedAvg and Penalized-FedProx nearly coincide (and every method lies on 0 while feasible): FedAvg is
@@ -71,7 +71,7 @@ def _infeasibility_figure(results, profile: str, number: int, dataset: str):
     _infeasibility_axis(ax, drawn)
     ax.set(xlabel="round r", ylabel=r"infeasibility $\frac{1}{m}\sum_i \mathrm{dist}(V_i, X_i)$")
     legend_below(fig, axes, ncol=2)
-    titled(fig, f"Figure {number}: infeasibility across methods, {DATASET_LABELS[dataset]}\n", chosen, profile,
+    titled(fig, f"Figure {number}: infeasibility across methods\n{data_label(chosen, dataset)}\n", chosen, profile,
            band="std", fontsize=9)
     return save_figure(fig, PAPER, f"figure{number}", run_provenance(chosen, profile, "pcfedavg.comparison"),
                        claims=FIGURE_CLAIMS[f"figure{number}"])
@@ -86,7 +86,7 @@ def comparison_figures(results, profile: str):
         for method in data_exp.METHODS:
             _method_band(ax, select_results(results, dataset=dataset, method=method), "global_loss", method)
         ax.set(xlabel="round r", ylabel=r"global loss $\frac{1}{m}\sum_i f_i(\bar W)$",
-               title=f"({panel}) {DATASET_LABELS[dataset]}")
+               title=f"({panel}) {data_label(results, dataset)}")
     legend_below(fig, axes, ncol=4)
     titled(fig, "Figure 3: global loss across methods", results, profile, band="std")
     return paths + save_figure(fig, PAPER, "figure3", run_provenance(results, profile, "pcfedavg.comparison"),
@@ -109,7 +109,7 @@ def local_steps_figure(results, profile: str):
             band(axes[1][col], np.arange(drawn[-1].shape[1]), drawn[-1], label=f"{h} local steps",
                  nonnegative=True, **line)
         _infeasibility_axis(axes[1][col], drawn)
-        axes[0][col].set(xlabel="round r", ylabel="global loss", title=f"({panel}) {DATASET_LABELS[dataset]}")
+        axes[0][col].set(xlabel="round r", ylabel="global loss", title=f"({panel}) {data_label(results, dataset)}")
         axes[1][col].set(xlabel="round r", ylabel="infeasibility")
     legend_below(fig, axes, ncol=5)
     titled(fig, "Figure 4: PC-FedAvg for different local steps", results, profile, band="std")

@@ -6,12 +6,24 @@ from __future__ import annotations
 
 import numpy as np
 
+from repro.papers.pcfedavg.runs import data as data_exp
 from repro.papers.pcfedavg.runs import theory as theory
+from repro.tables import select_results
 
 PAPER = "pcfedavg"
 METHOD_LABELS = {"pcfedavg": "PC-FedAvg", "fedavg": "Penalized-FedAvg", "fedprox": "Penalized-FedProx",
                  "scaffold": "Penalized-SCAFFOLD"}
 DATASET_LABELS = {"cifar10": "CIFAR-10", "mnist": "MNIST"}
+
+
+def data_label(runs, dataset: str) -> str:
+    """``"CIFAR-10"``, or ``"CIFAR-10, 12,500 of 50,000 images"`` when the runs drew a subsample of the training
+    set (the quick profile: ``data.SUBSAMPLE``), read from the runs' configs."""
+    sizes = {r.spec.config["subsample"] for r in select_results(runs, dataset=dataset)}
+    if sizes <= {None}:
+        return DATASET_LABELS[dataset]
+    shown = ", ".join(f"{size:,}" if size else "all" for size in sorted(sizes, key=lambda v: v or 0))
+    return f"{DATASET_LABELS[dataset]}, {shown} of {data_exp.TRAIN_SIZE[dataset]:,} images"
 
 
 def rate_fits(results) -> dict:
