@@ -114,6 +114,24 @@ def _run(names, args, *, force=False, overrides=None) -> dict:
     return out
 
 
+def _draw(name: str, specs, profile: str) -> list[str]:
+    """One experiment's figures from its cached results (loaded here, in the worker that draws them)."""
+    from . import runner
+    from .batches import members
+    from .registry import get
+    return [str(path) for path in get(name).figure(members(runner.run_all(specs, jobs=1, progress=False)), profile)]
+
+
+def _draw_all(plan: dict, profile: str, jobs: int) -> list[list[str]]:
+    """Every experiment's figures, ``jobs`` experiments at a time (joblib processes: drawing is single-threaded
+    matplotlib), in the order of ``plan``."""
+    if jobs == 1 or len(plan) == 1:
+        return [_draw(name, specs, profile) for name, specs in plan.items()]
+    from joblib import Parallel, delayed
+    return Parallel(n_jobs=min(jobs, len(plan)), batch_size=1)(
+        delayed(_draw)(name, specs, profile) for name, specs in plan.items())
+
+
 def _cmd_plan(args) -> None:
     from . import costs, runner
 
@@ -225,13 +243,12 @@ def _dispatch(args) -> None:
     elif args.command == "plan":
         _cmd_plan(args)
     elif args.command == "figures":
-        from .batches import members
         from .registry import registry
         reg = registry()
         names = [n for n in _names(args.experiments or ["all"]) if reg[n].figure is not None]
-        for name, results in _run(names, args).items():
-            for path in reg[name].figure(members(results), args.profile):
-                print(path)
+        plan = {name: [r.spec for r in results] for name, results in _run(names, args).items()}
+        for paths in _draw_all(plan, args.profile, args.jobs):
+            print("\n".join(paths))
     elif args.command == "audit":
         from .report import write_audit
         print(write_audit(args.output, profile=args.profile, jobs=args.jobs, scheduler=args.scheduler,

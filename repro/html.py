@@ -98,6 +98,11 @@ def _parse(path: Path) -> _Links:
     return parser
 
 
+def _anchors(parsed: dict, path: Path) -> set[str]:
+    """The anchors of ``path``: from ``parsed`` when the page is part of the site (each page is parsed once)."""
+    return (parsed[path] if path in parsed else _parse(path)).anchors
+
+
 def broken_links(site: Path) -> list[str]:
     """Every ``href``/``src`` of the site's pages whose file or anchor does not exist, as ``page: link``."""
     site = site.resolve()
@@ -111,7 +116,7 @@ def broken_links(site: Path) -> list[str]:
             path = (page.parent / target).resolve() if target else page.resolve()
             if not path.is_file():
                 bad.append(f"{page.relative_to(site)}: {link} (no such file)")
-            elif frag and path.suffix == ".html" and frag not in parsed.get(path, _parse(path)).anchors:
+            elif frag and path.suffix == ".html" and frag not in _anchors(parsed, path):
                 bad.append(f"{page.relative_to(site)}: {link} (no such anchor)")
     return bad
 

@@ -17,7 +17,7 @@ DATASET_LABELS = {"cifar10": "CIFAR-10", "mnist": "MNIST"}
 
 
 def data_label(runs, dataset: str) -> str:
-    """``"CIFAR-10"``, or ``"CIFAR-10, 12,500 of 50,000 images"`` when the runs drew a subsample of the training
+    """``"CIFAR-10"``, or ``"CIFAR-10, 6,250 of 50,000 images"`` when the runs drew a subsample of the training
     set (the quick profile: ``data.SUBSAMPLE``), read from the runs' configs."""
     sizes = {r.spec.config["subsample"] for r in select_results(runs, dataset=dataset)}
     if sizes <= {None}:
