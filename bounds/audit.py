@@ -38,6 +38,7 @@ class Finding:
 
     id: str
     kind: str                 # statement-vs-proof | stated-rate | hypotheses | mode | experiment-settings | instance | wording
+                              # | code | proof-step (a displayed step of a proof that a search refuted: repro.proof_search)
     claims: tuple[str, ...]
     verdict: str              # consistent | discrepancy | not checkable
     summary: str

@@ -73,10 +73,28 @@ def _proofs_module(paper: str):
         return None
 
 
+def encoded_steps(paper: str) -> tuple:
+    """The paper's displayed steps encoded for the falsification search (``bounds.<paper>_steps.STEPS``), or ()."""
+    import importlib
+    try:
+        return tuple(importlib.import_module(f"bounds.{paper}_steps").STEPS)
+    except ModuleNotFoundError as exc:
+        if exc.name != f"bounds.{paper}_steps":
+            raise
+        return ()
+
+
 def proof_displays(paper: str) -> tuple:
-    """The paper's inventory of displayed proof steps (``bounds.<paper>_proofs.DISPLAYS``), or () without one."""
+    """The paper's inventory of displayed proof steps (``bounds.<paper>_proofs.DISPLAYS``), or () without one; a
+    display encoded as a step (:func:`encoded_steps`, same proof and label) is checked by it: ``"steps#<label>"`` is
+    added to its ``checked_by`` (the step's run decides whether it follows)."""
+    import dataclasses
     module = _proofs_module(paper)
-    return tuple(module.DISPLAYS) if module else ()
+    if not module:
+        return ()
+    encoded = {(s.proof, s.label) for s in encoded_steps(paper)}
+    return tuple(dataclasses.replace(d, checked_by=d.checked_by + (f"steps#{d.label}",))
+                 if (d.proof, d.label) in encoded else d for d in module.DISPLAYS)
 
 
 def no_inventory_reason(paper: str) -> str:
@@ -91,13 +109,18 @@ def proof_coverage_lines(paper: str) -> list[str]:
     head = ['<a id="proof-step-coverage"></a>', "", "## Proof-step coverage", ""]
     if not displays:
         return head + [f"No coverage table: {no_inventory_reason(paper)}.", ""]
-    rows = [[proof, f"{checked} of {shown}", ", ".join(d.label for d in displays
-                                                        if d.proof == proof and not d.checked_by) or "--"]
+
+    def encoded(proof):
+        return sum(any(i.startswith("steps#") for i in d.checked_by) for d in displays if d.proof == proof)
+    rows = [[proof, f"{checked} of {shown}", f"{encoded(proof)} of {shown}",
+             ", ".join(d.label for d in displays if d.proof == proof and not d.checked_by) or "--"]
             for proof, checked, shown in coverage(displays)]
     total = sum(r[1] for r in coverage(displays)), len(displays)
     return head + [f"{total[0]} of {total[1]} displayed proof steps are checked "
-            "(symbolically, numerically or by a finding); the unchecked ones are listed by the paper's label.", "",
-            markdown_table(["proof", "steps checked", "not checked yet"], rows), ""]
+            "(symbolically, numerically or by a finding); the unchecked ones are listed by the paper's label. "
+            "\"Encoded\" counts the displays encoded as a step with its hypotheses and falsification-searched "
+            "(experiment `" + paper + ".steps`; a step that fails is a finding of kind proof-step).", "",
+            markdown_table(["proof", "steps checked", "encoded and searched", "not checked yet"], rows), ""]
 
 
 def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir: Path, figures_dir: Path) -> str:

@@ -68,7 +68,7 @@ METHODS = ("runs", "monte carlo", "adversarial", "exact probability", "certified
 #: a finding's kind -> the method that produced it
 FINDING_METHOD = {"statement-vs-proof": "symbolic", "hypotheses": "symbolic", "mode": "mode",
                   "stated-rate": "symbolic", "instance": "adversarial", "experiment-settings": "settings",
-                  "wording": "settings", "code": "code"}
+                  "wording": "settings", "code": "code", "proof-step": "proof steps"}
 
 
 def method_of(e: Evidence) -> str:
@@ -208,7 +208,7 @@ def counts(verdicts: Sequence[ClaimVerdict]) -> dict[str, int]:
 #: gap; an instance that breaks the statement violates it; an experiment's settings say nothing about a claim's truth
 #: (they bear on the figure that uses them), so they are not evidence about the claim.
 DISCREPANCY_BEARING = {"statement-vs-proof": Bearing.GAP, "hypotheses": Bearing.GAP, "mode": Bearing.GAP,
-                       "stated-rate": Bearing.GAP, "instance": Bearing.VIOLATES}
+                       "stated-rate": Bearing.GAP, "instance": Bearing.VIOLATES, "proof-step": Bearing.GAP}
 #: kinds of finding that bear on no claim's truth, whatever their verdict: an experiment's settings (evidence about
 #: the figure) and the wording of a statement (a typo that changes no mathematics)
 NOT_ABOUT_THE_CLAIM = frozenset({"experiment-settings", "wording"})

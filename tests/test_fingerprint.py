@@ -83,12 +83,16 @@ def test_an_edit_outside_a_run_keeps_every_other_run_cached(tmp_path, what, path
 
 
 def test_an_edit_of_code_a_run_executes_changes_its_key(tmp_path):
-    """The check above can fail: editing an algorithm changes its paper's fingerprints, and only those."""
+    """The check above can fail: editing an algorithm changes its paper's fingerprints, and only those (the proof-step
+    runs, which execute no algorithm, keep theirs; editing a step changes theirs)."""
     roots = _copy(tmp_path)
     _edit(tmp_path / "repro/papers/fedsgm/algorithms/fedsgm.py", "import numpy as np", "import numpy as np  # edited")
     functions = _functions()
+    steps = "repro.papers.fedsgm.runs.steps.run_steps"
     for fn in functions["fedsgm"]:
-        assert code_fingerprint(fn, roots) != code_fingerprint(fn), fn
+        assert (code_fingerprint(fn, roots) != code_fingerprint(fn)) is (fn != steps), fn
+    _edit(tmp_path / "bounds/fedsgm_steps.py", "import sympy as sp", "import sympy as sp  # edited")
+    assert code_fingerprint(steps, roots) != code_fingerprint(steps)
     for paper in ("pcfedavg", "fedclup", "ssca"):
         for fn in functions[paper]:
             assert code_fingerprint(fn, roots) == code_fingerprint(fn), fn

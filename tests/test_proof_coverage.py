@@ -12,7 +12,37 @@ def test_coverage_counts_checked_and_displayed_steps_per_proof_in_order(monkeypa
     monkeypatch.setattr(pages, "proof_displays", lambda paper: displays)
     text = "\n".join(pages.proof_coverage_lines("fedsgm"))
     assert "2 of 3 displayed proof steps are checked" in text
-    assert "| Proof of Lemma 1 | 1 of 2 | (6) |" in text and "| Proof of Theorem 2 | 1 of 1 | -- |" in text
+    assert "| Proof of Lemma 1 | 1 of 2 | 0 of 2 | (6) |" in text and "| Proof of Theorem 2 | 1 of 1 | 0 of 1 | -- |" in text
+
+
+def test_a_display_encoded_as_a_step_is_checked_by_it_and_counted_as_encoded(monkeypatch):
+    import sympy as sp
+    from types import SimpleNamespace
+    from bounds.steps import Step
+    from repro import pages
+    a = sp.Symbol("a", positive=True)
+    displays = (Display("Proof of Lemma 1", "(5)", "a <= b"), Display("Proof of Lemma 1", "(6)", "b <= c"))
+    monkeypatch.setattr(pages, "_proofs_module", lambda paper: SimpleNamespace(DISPLAYS=displays))
+    monkeypatch.setattr(pages, "encoded_steps", lambda paper: (Step("Proof of Lemma 1", "(6)", "x.lemma1", a, "<=", 2 * a,
+                                                                    {a: (1.0, 2.0)}),))
+    shown = pages.proof_displays("x")
+    assert [d.checked_by for d in shown] == [(), ("steps#(6)",)]
+    text = "\n".join(pages.proof_coverage_lines("x"))
+    assert "| Proof of Lemma 1 | 1 of 2 | 1 of 2 | (5) |" in text
+
+
+@pytest.mark.parametrize("paper", ["fedsgm", "ssca"])
+def test_every_encoded_step_is_a_display_of_the_inventory_and_names_a_claim_of_the_paper(paper):
+    import importlib
+    from repro.pages import encoded_steps
+    inventory = importlib.import_module(f"bounds.{paper}_proofs")
+    claims = {c.id for c in importlib.import_module(f"bounds.{paper}").CLAIMS}
+    displays = {(d.proof, d.label) for d in inventory.DISPLAYS}
+    steps = encoded_steps(paper)
+    keys = [(s.proof, s.label) for s in steps]
+    assert steps and len(set(keys)) == len(keys)
+    assert [k for k in keys if k not in displays] == []
+    assert [s.label for s in steps if s.claim not in claims] == []
 
 
 def test_a_paper_without_an_inventory_says_why():

@@ -62,14 +62,18 @@ def test_cached_verdicts_include_what_the_suite_finds(cached):
         elif not v.evidence:
             assert v.verdict is Verdict.NOT_RUN
     # the symbolic findings the audit reports as discrepancies between statement and proof or hypotheses
-    gaps = {c for f in A.findings(cached) if f.verdict == "discrepancy" and f.kind in ("statement-vs-proof", "hypotheses")
-            for c in f.claims}
+    # (and the displayed proof steps ssca.steps refutes)
+    gaps = {c for f in A.findings(cached) if f.verdict == "discrepancy"
+            and f.kind in ("statement-vs-proof", "hypotheses", "proof-step") for c in f.claims}
     assert gaps and all(by[c].verdict in (Verdict.NOT_PROVEN, Verdict.VIOLATED) for c in gaps)
-    # Lemma 4 on the runs: the verdict counts the runs the Lemma 4 table judges, and is violated iff one failed
+    # Lemma 4 on the runs: the verdict counts the runs the Lemma 4 table judges, and is violated iff one failed;
+    # otherwise not proven iff a displayed step of its proof is refuted
     rows = A._lemma4_rows(cached["ssca.convergence"])
     runs = sum(len(p) for *_, p in A._lemma4_outcomes(cached["ssca.convergence"]))
     failed = sum(r[4] for r in rows)
-    assert by["ssca.lemma4"].verdict is (Verdict.VIOLATED if failed else Verdict.HOLDS)
+    step_gap = "ssca.lemma4" in gaps
+    assert by["ssca.lemma4"].verdict is (Verdict.VIOLATED if failed else Verdict.NOT_PROVEN if step_gap
+                                          else Verdict.HOLDS)
     assert sum(e.checks for e in by["ssca.lemma4"].evidence if e.source == "ssca.convergence"
                and e.bearing is not Bearing.INCONCLUSIVE) in (runs, runs - sum(r[5] for r in rows))
     # Theorem 5 (i): violated iff an instance the audit's table reports has a positive violation beyond the tolerance

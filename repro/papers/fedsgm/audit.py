@@ -46,12 +46,13 @@ import numpy as np
 from bounds import fedsgm as B
 from bounds import fedsgm_findings as BF
 from bounds.audit import DISCREPANCY, Finding, fmt_point, producer
+from bounds.fedsgm_steps import STEPS
 
 
 from repro.papers.fedsgm.runs.theorems import (CONSTANTS, FAMILIES, FIGURE1_DEFAULTS, FIGURE1_VARIANTS,
                                                neyman_pearson_problem)
 from repro.papers.fedsgm.summaries import violations
-from repro import tightness
+from repro import proof_audit, tightness
 from repro.comparisons import Interval, compare, decide
 from repro.tables import findings_table, fmt, markdown_table, select_results
 from repro.verdicts import (
@@ -59,7 +60,7 @@ from repro.verdicts import (
 )
 
 AUDIT_EXPERIMENTS = ("fedsgm.theory", "fedsgm.montecarlo", "fedsgm.adversarial", "fedsgm.figure1", "fedsgm.search",
-                     "fedsgm.exact", "fedsgm.pep")
+                     "fedsgm.exact", "fedsgm.pep", "fedsgm.steps")
 
 CLAIM_IDS = tuple(c.id for c in B.CLAIMS)
 
@@ -787,13 +788,15 @@ def _findings_cached() -> tuple:
 
 
 def findings(results: dict) -> list:
-    """Every finding this audit shows, in report order. FedSGM's findings (symbolic, Figure 1's settings, the
-    solvability of its problem (1)) need no results, so ``results`` (possibly ``{}``) does not change them."""
-    return list(_findings_cached())
+    """Every finding this audit shows, in report order: the symbolic ones, Figure 1's settings and the solvability of
+    its problem (1) (results-independent), then one per displayed proof step that ``fedsgm.steps`` refuted
+    (``results`` = ``{experiment: results}``, possibly ``{}``)."""
+    return list(_findings_cached()) + proof_audit.findings(results.get("fedsgm.steps", ()), STEPS)
 
 
-def _findings() -> list:
-    return findings({})
+def _findings(results: dict) -> list:
+    """:func:`findings` under another name, for the functions whose parameter ``findings`` hides it."""
+    return findings(results)
 
 
 # ---------------------------------------------------------------------------- evidence and verdicts
@@ -813,7 +816,7 @@ def evidence(results: dict, findings=None) -> list[Evidence]:
     """All the evidence this audit computes about the claims of :data:`bounds.fedsgm.CLAIMS` and the statements of
     :data:`STATEMENTS` from ``results`` (``{experiment: results}``; a missing experiment contributes nothing) and
     the symbolic ``findings`` (default: :func:`findings`)."""
-    findings = _findings() if findings is None else findings
+    findings = _findings(results) if findings is None else findings
     tallies, _ = theory_tallies(results.get("fedsgm.theory", ()))
     ev = _theory_evidence(tallies)
     ev += _montecarlo_evidence(montecarlo_groups(results.get("fedsgm.montecarlo", ())))
@@ -821,6 +824,7 @@ def evidence(results: dict, findings=None) -> list[Evidence]:
     ev += _search_evidence(results.get("fedsgm.search", ()))
     ev += _exact_evidence(results.get("fedsgm.exact", ()))
     ev += tightness.evidence(results.get("fedsgm.pep", ()))
+    ev += proof_audit.evidence(proof_audit.rows(results.get("fedsgm.steps", ())), CLAIM_IDS)
     symbolic = symbolic_evidence(findings)
     return ev + symbolic + _mode_evidence(symbolic) + statement_evidence(results.get("fedsgm.figure1", ()))
 
@@ -844,5 +848,6 @@ def audit_section(results, profile: str, verdicts) -> str:
     out += _search_part(results.get("fedsgm.search", ()))
     out += _exact_part(results.get("fedsgm.exact", ()))
     out += _pep_part(results.get("fedsgm.pep", ()))
+    out += proof_audit.section(results.get("fedsgm.steps", ()))
     out += _figure1_part(results["fedsgm.figure1"], verdicts)
     return "\n".join(out)

@@ -24,6 +24,7 @@ from repro.papers.fedsgm.figures import figure1, pep_figure, theory_figure
 from repro.papers.fedsgm.runs import exact as EXACT
 from repro.papers.fedsgm.runs import pep as PEP
 from repro.papers.fedsgm.runs import search as SEARCH
+from repro.papers.fedsgm.runs import steps as STEPS
 from repro.papers.fedsgm.runs import theorems as RUNS
 
 PAPER = "fedsgm"
@@ -48,4 +49,6 @@ EXPERIMENTS = (
     Experiment("fedsgm.pep", "Certified worst cases (PEP) of hard-switching FedSGM without compression against the "
                "eps of Theorems 1, 6, 8 and Theorem 8's proof", PEP.pep_specs, pep_figure,
                work=product_of("n_clients", "E", "T_max"), config=PEP.PepConfig),
+    Experiment("fedsgm.steps", "Displayed steps of the appendix's proofs, each proven by sympy or falsification-searched "
+               "(hypothesis + Nelder-Mead)", STEPS.steps_specs, None, config=STEPS.proof_search.StepsConfig),
 )

@@ -35,6 +35,9 @@ Evidence and its bearing (:func:`evidence`):
   beyond the solver margin violates, one at or above it on every point supports (``worst`` = the largest certified
   worst case / bound; a bound equal to the worst case within the margin is *tight*, attained, and supports too);
   the claims with no model are listed with the reason (:data:`.runs.pep.NOT_MODELLED`);
+* ``ssca.exact``, per tiny instance, the exact probability over every minibatch pattern that Algorithm 1 violates
+  Lemma 4 (51) at some iteration (:func:`_exact_evidence`, method ``exact probability``): > 0 violates the
+  deterministic statement (replay: a failing pattern), = 0 supports it;
 * a claim whose mode no finite run can decide (:data:`repro.verdicts.UNDECIDABLE_MODES`: almost-sure limits, order statements)
   gets ``not checkable`` evidence from its mode, and, where ``ssca.convergence`` logs the quantities its proof says
   vanish, the trend on the runs inside its step-size hypotheses (also ``not checkable``: a trend decides no limit).
@@ -50,6 +53,7 @@ from scipy import stats
 from bounds import ssca as B
 from bounds import ssca_findings as BF
 from bounds.audit import fmt_point
+from bounds.ssca_steps import STEPS
 from repro.tables import findings_table, fmt, markdown_table
 from repro.papers.ssca import checks as V
 from repro.papers.ssca.algorithms import ssca as alg
@@ -58,7 +62,7 @@ from repro.papers.ssca.runs import convergence as conv
 from repro.papers.ssca.runs import mnist as mn
 from repro.papers.ssca.runs import pep as PEP_RUNS
 from repro.papers.ssca.runs import search as SE
-from repro import tightness
+from repro import proof_audit, tightness
 from repro.comparisons import compare
 from repro.papers.ssca.summaries import at, final
 from repro.tables import select_results
@@ -124,10 +128,10 @@ def _symbolic_findings() -> tuple:
 
 
 def findings(results) -> list:
-    """Every finding the SSCA audit shows, in report order: all are symbolic or about the paper's settings, so
-    ``results`` (``{experiment: results}``, possibly empty) adds none; the statements about the figures are judged
-    as :data:`STATEMENTS`, not as findings."""
-    return list(_symbolic_findings())
+    """Every finding the SSCA audit shows, in report order: the symbolic and settings ones (results-independent),
+    then one per displayed proof step that ``ssca.steps`` refuted (``results`` = ``{experiment: results}``, possibly
+    empty); the statements about the figures are judged as :data:`STATEMENTS`, not as findings."""
+    return list(_symbolic_findings()) + proof_audit.findings(results.get("ssca.steps", ()), STEPS)
 
 
 def _replay(experiment: str, r, what: str = "") -> str:
@@ -320,6 +324,52 @@ def _search_evidence(search_runs) -> list[Evidence]:
                             worst=res.ratio if np.isfinite(res.ratio) else None, replay=_search_replay(r),
                             method="adversarial"))
     return out
+
+
+# ---------------------------------------------------------------------------- exact failure probabilities (ssca.exact)
+def _exact_replay(r, pattern) -> str:
+    return (f"{_replay('ssca.exact', r)}; pattern (sample indices per iteration and client) {pattern} "
+            f"({fmt_point(r.meta['metadata']['instance'])})")
+
+
+def _exact_evidence(exact_runs) -> list[Evidence]:
+    """Per enumerated instance of ``ssca.exact``: P((51) fails at some iteration) > 0 violates the deterministic
+    Lemma 4 (replay: the first failing pattern), = 0 supports it; ``worst`` the largest multiple of L_hat/2 a pattern
+    needs (the search's ratio, > 1 a violation)."""
+    out = []
+    for r in exact_runs:
+        meta = r.meta["metadata"]
+        patterns, failed, worst = int(r.arrays["patterns"]), int(r.arrays["failed_patterns"]), \
+            float(r.arrays["worst_ratio"])
+        summary = (f"P((51) fails at some iteration) = {meta['probability']} exactly over all {patterns} minibatch "
+                   f"patterns ({fmt_point(meta['instance'])}); with L_hat halved {meta['halved_probability']}")
+        out.append(Evidence(meta["claim"], "ssca.exact", Bearing.VIOLATES if failed > 0 else Bearing.SUPPORTS,
+                            summary, patterns, worst if np.isfinite(worst) else None,
+                            _exact_replay(r, meta["failing_patterns"][0]) if failed > 0 else "",
+                            method="exact probability"))
+    return out
+
+
+def _exact_rows(exact_runs) -> list:
+    return [[fmt_point(r.meta["metadata"]["instance"]), int(r.arrays["patterns"]), r.meta["metadata"]["probability"],
+             r.meta["metadata"]["halved_probability"], fmt(float(r.arrays["worst_ratio"]), 4),
+             f"`{_replay('ssca.exact', r)}`"] for r in exact_runs]
+
+
+def _exact_part(exact_runs) -> list[str]:
+    """Lemma 4 (51) over every minibatch pattern of tiny instances (``ssca.exact``)."""
+    if not exact_runs:
+        return []
+    return ["### Lemma 4 (51): exact failure probability over every minibatch pattern", "",
+            "Lemma 4 is stated deterministically for every iteration of Algorithm 1, whose iterates are random through "
+            "the minibatches. On tiny instances of the `ssca.convergence` problems (M = 0) every minibatch pattern (one "
+            "B-subset of each client's samples per client and iteration; all equally likely) is replayed through "
+            "Algorithm 1 and (51) is judged at every iteration with the check's float tolerance, so the probability "
+            "that (51) fails is computed exactly. A probability above 0 refutes the deterministic statement. The "
+            "same enumeration with L_hat halved shows whether the instances can see the constant; 'largest multiple "
+            "of L_hat/2 needed' is the adversarial search's ratio (above 1 a violation).", "",
+            markdown_table(["instance", "patterns", "P((51) fails)", "P(fails) with L_hat halved",
+                            "largest multiple of L_hat/2 needed", "replay"], _exact_rows(exact_runs)), ""]
 
 
 # ---------------------------------------------------------------------------- the paper's statements about its figures
@@ -523,7 +573,8 @@ def evidence(results) -> list[Evidence]:
     return (_lemma4_evidence(conv_runs) + _closed_form_evidence(results)
             + _theorem5_evidence(results.get("ssca.theorem5", [])) + from_findings(shown, CLAIM_IDS)
             + _mode_evidence(shown) + _trend_evidence(conv_runs) + _search_evidence(results.get("ssca.search", []))
-            + tightness.evidence(results.get("ssca.pep", ())))
+            + tightness.evidence(results.get("ssca.pep", ())) + _exact_evidence(results.get("ssca.exact", ()))
+            + proof_audit.evidence(proof_audit.rows(results.get("ssca.steps", ())), CLAIM_IDS))
 
 
 def verdicts(results) -> list[ClaimVerdict]:
@@ -889,5 +940,7 @@ def audit_section(results, profile: str, verdicts) -> str:
            + _mnist_part(results, verdicts)
            + _printed_32_part(results["ssca.printed_32"]) + _theorem5_part(results["ssca.theorem5"])
            + _search_part(results.get("ssca.search", [])) + _pep_part(results.get("ssca.pep", ()))
+           + _exact_part(results.get("ssca.exact", ()))
+           + proof_audit.section(results.get("ssca.steps", ()))
            + _not_reproduced_part(profile))
     return "\n".join(out)

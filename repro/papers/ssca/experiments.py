@@ -1,8 +1,9 @@
 """Mini-batch SSCA (sample- and feature-based federated learning): the registered experiments.
 
 Run functions live in :mod:`.runs.mnist` (Figures 2-4, the literal-(32) run), :mod:`.runs.convergence`
-(Theorems 1-4 and Lemma 4 on small problems with exact constants), :mod:`.runs.theorem5` and :mod:`.runs.pep`
-(certified worst cases of Lemma 4 by performance estimation); the figures are
+(Theorems 1-4 and Lemma 4 on small problems with exact constants), :mod:`.runs.theorem5`, :mod:`.runs.pep`
+(certified worst cases of Lemma 4 by performance estimation) and :mod:`.runs.exact` (Lemma 4's exact failure
+probability over every minibatch pattern of tiny instances); the figures are
 drawn by :mod:`.figures` and the audit section is written by :mod:`.audit`, so editing either never invalidates
 a cached run. Each experiment's ``config`` is the frozen dataclass of one run's config, or for the MNIST experiments
 that mix shapes of run the tuple of the shapes their specs produce (both profiles); the SGD runs' learning-rate
@@ -14,9 +15,11 @@ from bounds.ssca import CLAIMS  # noqa: F401  (the paper's encoded claims: the r
 from repro.experiment import Experiment, product_of
 from repro.papers.ssca.figures import convergence_figure, figure2, figure3, figure4, pep_figure
 from repro.papers.ssca.runs import convergence as conv
+from repro.papers.ssca.runs import exact as EX
 from repro.papers.ssca.runs import mnist as mn
 from repro.papers.ssca.runs import pep as PEP
 from repro.papers.ssca.runs import search as se
+from repro.papers.ssca.runs import steps as ST
 from repro.papers.ssca.runs import theorem5 as t5
 from repro.papers.ssca.summaries import PAPER  # noqa: F401  (the paper's key: figures/ssca/, results/ssca/)
 
@@ -43,4 +46,9 @@ EXPERIMENTS = (
     Experiment("ssca.pep", "Certified worst cases (PEPit) of Lemma 4 (51) on the full-batch special case of "
                "Algorithm 1, replayed through the suite's Algorithm 1", PEP.pep_specs, pep_figure,
                work=PEP.pep_work, config=PEP.PepConfig),
+    Experiment("ssca.exact", "Exact probability over every minibatch pattern of tiny instances that Algorithm 1 "
+               "violates Lemma 4 (51), stated deterministically", EX.exact_specs, None, work=EX.work,
+               config=EX.ExactConfig),
+    Experiment("ssca.steps", "Displayed steps of the appendices' proofs, each proven by sympy or falsification-searched "
+               "(hypothesis + Nelder-Mead)", ST.steps_specs, None, config=ST.proof_search.StepsConfig),
 )

@@ -56,6 +56,8 @@ Corollary 2's O(.) complexities (order statements without constants).
 """
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -253,15 +255,18 @@ def theorem2_bounds(m, mu, L, lam, gamma, Phi_t, d_t, e_t) -> dict:
     return {k: float(v) for k, v in out.items()}
 
 
-_EPS_OF_T = sp.solve(sp.Eq(B.T_COR2_REAL, B.T), B.eps)
+@functools.cache
+def _eps_of_T() -> list:
+    """T_COR2 solved for eps (solved on first use: importing the experiments must stay quick)."""
+    return sp.solve(sp.Eq(B.T_COR2_REAL, B.T), B.eps)
 
 
 def corollary2_eps(mu: float, L: float, lam: float, T: int) -> float:
     """The smallest eps whose Corollary 2 round count ceil(4 kappa_F log(Phi_0/eps)) is T (Phi_0 = 1): the
     encoded T_COR2 solved for eps, then checked with the claim's own ``prescribed`` T (nudged up by a few ulps
     where floating point rounds the ceiling to T + 1)."""
-    require(len(_EPS_OF_T) == 1, "T_COR2", B.T_COR2_REAL, "one solution for eps")
-    eps = float(_EPS_OF_T[0].subs({B.mu: mu, B.L: L, B.lam: lam, B.T: T, B.Phi_0: 1.0}))
+    require(len(_eps_of_T()) == 1, "T_COR2", B.T_COR2_REAL, "one solution for eps")
+    eps = float(_eps_of_T()[0].subs({B.mu: mu, B.L: L, B.lam: lam, B.T: T, B.Phi_0: 1.0}))
     claim = B.claim("fedclup.cor2.explicit")
     for _ in range(8):
         if int(claim.prescribed(mu=mu, L=L, lam=lam, Phi_0=1.0, epsilon=eps)["T"]) == T:

@@ -8,10 +8,10 @@ A probability > 0 refutes the deterministic statement; the failing patterns are 
 The instance and the parameters are those of one ``fedsgm.theory`` run
 (:func:`repro.papers.fedsgm.runs.theorems.evaluate_instance`); each pattern is then replayed through Algorithm 1
 (:func:`repro.papers.fedsgm.algorithms.fedsgm.run`) with a generator that scripts the Rand-K draws
-(:class:`ScriptedDraws`), and checked with :func:`repro.papers.fedsgm.checks.check`. Assumption, named: Rand-K
-keeps the K coordinates with the smallest uniform keys (:meth:`repro.compression.RandK.draw`); every run asserts
-that the coordinates the trace records are the pattern's, so a change in that rule fails loudly instead of
-enumerating the wrong patterns.
+(:class:`repro.scripted.ScriptedKeys`), and checked with :func:`repro.papers.fedsgm.checks.check`. Assumption,
+named: Rand-K keeps the K coordinates with the smallest uniform keys (:meth:`repro.compression.RandK.draw`); every
+run asserts that the coordinates the trace records are the pattern's, so a change in that rule fails loudly instead
+of enumerating the wrong patterns.
 """
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from repro.papers.fedsgm.algorithms import fedsgm as alg
 from repro.papers.fedsgm.runs.search import outcome_ratio
 from repro.papers.fedsgm.runs.theorems import evaluate_instance
 from repro.runner import RunSpec
+from repro.scripted import ScriptedKeys
 
 _FN = "repro.papers.fedsgm.runs.exact."
 
@@ -41,20 +42,6 @@ DIM, K = 2, 1
 MAX_PATTERNS = 2**14
 #: failing patterns kept in the metadata (the replay of a violation)
 KEEP_FAILING = 5
-
-
-class ScriptedDraws:
-    """A stand-in for the Rand-K generator: its i-th ``random((n, d))`` call returns keys whose K smallest are the
-    coordinates ``pattern[i]`` selects for each client (0 on them, 1 elsewhere)."""
-
-    def __init__(self, pattern: np.ndarray, dim: int):
-        self.pattern, self.dim, self.calls = pattern, dim, 0
-
-    def random(self, shape):
-        keys = np.ones(shape)
-        np.put_along_axis(keys, self.pattern[self.calls], 0.0, axis=1)
-        self.calls += 1
-        return keys
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -96,7 +83,7 @@ def patterns(n_clients: int, T: int):
 
 def pattern_outcomes(instance, params: alg.FedSGMParams, pattern: np.ndarray, claim_ids) -> list:
     """Algorithm 1 with the Rand-K choices ``pattern`` and the outcomes of ``claim_ids`` on that run."""
-    trace = alg.run(instance.problem, params, ScriptedDraws(pattern, instance.problem.dim))
+    trace = alg.run(instance.problem, params, ScriptedKeys(pattern))
     if not np.array_equal(trace.selected, pattern):
         raise AssertionError("Rand-K did not keep the scripted coordinates: repro.compression.RandK.draw changed")
     return [o for cid in claim_ids for o in V.check(B.claim(cid), instance, trace)]

@@ -1,0 +1,297 @@
+"""Displayed proof steps as claims a search tries to break.
+
+A step a proof displays -- "lhs <= rhs (or =, >=), under the hypotheses in force there, because of what it cites" --
+is a :class:`Step`: sympy expressions over scalar symbols, each with the box the search explores. How the display
+becomes scalars is the step's ``reading`` (e.g. a vector as its coordinates in R^2, an expectation as a two-point
+distribution with its probability a symbol, a norm as a nonnegative symbol tied by a hypothesis); the reading is
+data typed from the paper, so it is named beside every step.
+
+:func:`check` decides a step in two stages:
+
+1. **symbolic**: sympy proves it (``bounds.core.prove_identity`` for ``==``; ``prove_nonnegative`` of the slack for an
+   inequality, under the symbols' own sympy assumptions -- a proof without the hypotheses is a proof with them);
+2. **numeric falsification**, when sympy cannot decide: hypothesis draws points of the box that satisfy the
+   hypotheses and is ``target``-ed on the step's relative violation (derandomized, no example database, so the
+   search is deterministic), then scipy's Nelder-Mead polishes the best points inside the box. A relative violation
+   above :data:`TOLERANCE` is re-evaluated exactly (sympy at 50 digits, the point's binary floats as rationals); a
+   confirmed one refutes the step with that instance.
+
+The outcome is ``proven``, ``refuted`` (with the instance) or ``not refuted`` (how many points, and how close the
+search came: the largest relative violation, a negative number). A search that finds nothing is evidence, not a
+proof, and is reported as such.
+
+Assumptions, named: the relative violation of ``lhs <= rhs`` is (lhs - rhs) / (|lhs| + |rhs| + 1e-300), so it lies in
+[-1, 1] and a violation is scale-free; an ``==`` step's is |lhs - rhs| / (|lhs| + |rhs| + 1e-300); hypotheses are
+checked to a relative 1e-12 (a point on the edge of a hypothesis counts as inside); integer symbols (sympy
+``integer=True``) are drawn and polished as integers. Hand-written around hypothesis and scipy because neither
+searches a symbolic relation under symbolic hypotheses on its own.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+import sympy as sp
+from scipy import optimize
+
+from .core import prove_identity, prove_nonnegative
+
+#: relative violation above which a numeric point is re-evaluated exactly (float64 rounding stays far below it)
+TOLERANCE = 1e-9
+#: relative slack with which a hypothesis counts as satisfied at a numeric point
+HYPOTHESIS_RTOL = 1e-12
+RELATIONS = ("<=", "==", ">=")
+PROVEN, REFUTED, NOT_REFUTED = "proven", "refuted", "not refuted"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One displayed step: ``lhs relation rhs`` over the symbols of ``space`` (symbol -> (low, high) of the search
+    box), under ``hypotheses`` (sympy relations in force at that point of the proof), citing ``cites`` (what the paper
+    invokes: an earlier display, a lemma, "Young's inequality"). ``proof`` and ``label`` are those of the display in
+    the paper's inventory (:class:`bounds.proofs.Display`); ``claim`` is the encoded claim the proof establishes;
+    ``reading`` says how the display became scalars."""
+
+    proof: str
+    label: str
+    claim: str
+    lhs: sp.Expr
+    relation: str
+    rhs: sp.Expr
+    space: Mapping[sp.Symbol, tuple[float, float]]
+    hypotheses: tuple = ()
+    cites: tuple[str, ...] = ()
+    reading: str = ""
+
+    def __post_init__(self) -> None:
+        if self.relation not in RELATIONS:
+            raise ValueError(f"relation: {self.relation!r} is not one of {RELATIONS}")
+        used = set(sp.sympify(self.lhs).free_symbols) | set(sp.sympify(self.rhs).free_symbols)
+        for h in self.hypotheses:
+            used |= h.free_symbols
+        missing = sorted(map(str, used - set(self.space)))
+        if missing:
+            raise ValueError(f"step {self.proof} {self.label}: symbols without a search box: {missing}")
+        for s, (lo, hi) in self.space.items():
+            if not (math.isfinite(lo) and math.isfinite(hi) and lo <= hi):
+                raise ValueError(f"step {self.proof} {self.label}: box of {s} is ({lo}, {hi}), need low <= high")
+
+    @property
+    def symbols(self) -> tuple[sp.Symbol, ...]:
+        return tuple(sorted(self.space, key=str))
+
+    @property
+    def slack(self) -> sp.Expr:
+        """rhs - lhs for ``<=``, lhs - rhs for ``>=``, lhs - rhs for ``==`` (the step holds iff it is >= 0, resp. 0)."""
+        return sp.sympify(self.lhs - self.rhs if self.relation != "<=" else self.rhs - self.lhs)
+
+    def text(self) -> str:
+        return f"{self.lhs} {self.relation} {self.rhs}"
+
+
+@dataclass(frozen=True)
+class StepCheck:
+    """What :func:`check` found: ``status`` (proven / refuted / not refuted), ``method``, the points evaluated, the
+    largest relative violation found (``worst``; > 0 is a violation) and where (``point``, with the two sides
+    there)."""
+
+    step: Step
+    status: str
+    method: str
+    evaluations: int = 0
+    worst: float = math.nan
+    point: dict = field(default_factory=dict)
+    sides: tuple[float, float] = (math.nan, math.nan)
+
+    def as_row(self) -> dict:
+        """A JSON-ready dict (non-finite numbers as None)."""
+        s = self.step
+
+        def num(x):
+            return float(x) if math.isfinite(x) else None
+        return {"proof": s.proof, "label": s.label, "claim": s.claim, "relation": s.text(), "status": self.status,
+                "method": self.method, "evaluations": self.evaluations, "worst": num(self.worst),
+                "point": dict(self.point), "lhs": num(self.sides[0]), "rhs": num(self.sides[1]), "cites": list(s.cites),
+                "hypotheses": [str(h) for h in s.hypotheses], "reading": s.reading}
+
+
+# ---------------------------------------------------------------------------- symbolic stage
+def _symbolic(step: Step) -> str | None:
+    """The method that proves ``step`` symbolically, or None."""
+    if step.relation == "==":
+        res = prove_identity(step.lhs, step.rhs)
+    else:
+        res = prove_nonnegative(step.slack, {})
+    return res.method if res.proven is True else None
+
+
+# ---------------------------------------------------------------------------- numeric stage
+def _violation(relation: str, a: float, b: float) -> float:
+    """The relative violation of ``a relation b`` (module docstring): > 0 when it fails."""
+    scale = abs(a) + abs(b) + 1e-300
+    return abs(a - b) / scale if relation == "==" else ((a - b) if relation == "<=" else (b - a)) / scale
+
+
+class _Objective:
+    """The relative violation of a step at a point of the unit cube (mapped into the box; integers rounded), nan
+    where a hypothesis fails or a side is not finite; keeps the best points seen."""
+
+    def __init__(self, step: Step):
+        self.step, self.syms = step, step.symbols
+        self.lhs = sp.lambdify(self.syms, step.lhs, modules="math")
+        self.rhs = sp.lambdify(self.syms, step.rhs, modules="math")
+        self.hyp = [(sp.lambdify(self.syms, h.lhs, modules="math"), sp.lambdify(self.syms, h.rhs, modules="math"),
+                     h.rel_op) for h in step.hypotheses]
+        self.integer = [bool(s.is_integer) for s in self.syms]
+        self.box = [step.space[s] for s in self.syms]
+        self.evaluations, self.best = 0, []
+
+    def point(self, u) -> list[float]:
+        out = []
+        for (lo, hi), integer, x in zip(self.box, self.integer, np.clip(np.asarray(u, float), 0.0, 1.0)):
+            if integer:
+                out.append(float(round(lo + x * (hi - lo))))
+            elif lo > 0 and hi / lo > 100:                    # a box over decades: log scale
+                out.append(float(lo * (hi / lo) ** x))
+            else:
+                out.append(float(lo + x * (hi - lo)))
+        return out
+
+    def _holds(self, x) -> bool:
+        for lhs, rhs, op in self.hyp:
+            a, b = lhs(*x), rhs(*x)
+            tol = HYPOTHESIS_RTOL * (abs(a) + abs(b) + 1e-300)
+            ok = {"<=": a <= b + tol, "<": a < b + tol, ">=": a >= b - tol, ">": a > b - tol,
+                  "==": abs(a - b) <= tol, "!=": True}[op]
+            if not ok:
+                return False
+        return True
+
+    def __call__(self, u) -> float:
+        self.evaluations += 1
+        x = self.point(u)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if not self._holds(x):
+                    return math.nan
+                a, b = float(self.lhs(*x)), float(self.rhs(*x))
+        except (ArithmeticError, ValueError, TypeError):
+            return math.nan
+        if not (math.isfinite(a) and math.isfinite(b)):
+            return math.nan
+        v = _violation(self.step.relation, a, b)
+        self.best = sorted(self.best + [(v, tuple(x), (a, b), tuple(u))], key=lambda t: -t[0])[:4]
+        return v
+
+
+def _hypothesis_search(obj: _Objective, examples: int) -> None:
+    """hypothesis draws ``examples`` points of the unit cube, ``target``-ed on the violation (derandomized)."""
+    from hypothesis import HealthCheck, Phase, given, settings, target
+    from hypothesis import strategies as st
+
+    @settings(max_examples=examples, derandomize=True, database=None, deadline=None, report_multiple_bugs=False,
+              phases=(Phase.generate, Phase.target), suppress_health_check=list(HealthCheck))
+    @given(st.lists(st.floats(0.0, 1.0), min_size=len(obj.syms), max_size=len(obj.syms)))
+    def search(u):
+        v = obj(u)
+        if not math.isnan(v):
+            target(v, label="relative violation")
+
+    search()
+
+
+def _polish(obj: _Objective, evaluations: int) -> None:
+    """Nelder-Mead from the best points found, inside the unit cube (nan, i.e. outside the hypotheses, is worst)."""
+    starts = [b[3] for b in obj.best]
+    per = max(1, evaluations // max(1, len(starts)))
+    for u0 in starts:
+        optimize.minimize(lambda u: 2.0 if math.isnan(v := obj(u)) else -v, np.asarray(u0, float),
+                          method="Nelder-Mead", bounds=[(0.0, 1.0)] * len(u0),
+                          options={"maxfev": per, "xatol": 1e-12, "fatol": 1e-15})
+
+
+def _admissible(step: Step, subs: Mapping[sp.Symbol, sp.Rational]) -> bool:
+    """Every symbol's own sympy assumptions (integer, positive, nonnegative) and every hypothesis hold exactly."""
+    for sym, value in subs.items():
+        if (sym.is_integer and not value.is_integer) or (sym.is_positive and not value > 0) or (
+                sym.is_nonnegative and value < 0):
+            return False
+    for h in step.hypotheses:
+        gap = sp.N((h.lhs - h.rhs).subs(subs), 50)
+        if (h.rel_op in ("<=", "<") and gap > 0) or (h.rel_op in (">=", ">") and gap < 0) or (
+                h.rel_op == "==" and abs(gap) > 0):
+            return False
+    return True
+
+
+def confirm(step: Step, point: Mapping[str, float]) -> tuple[float, float] | None:
+    """The two sides of ``step`` at ``point`` (symbol name -> value; binary floats read as exact rationals), evaluated
+    to 50 digits, when the symbols' assumptions and every hypothesis hold there exactly and the step fails by more
+    than a relative 1e-30; else None."""
+    subs = {s: sp.Rational(point[str(s)]) for s in step.symbols}
+    if not _admissible(step, subs):
+        return None
+    a, b = sp.N(sp.sympify(step.lhs).subs(subs), 50), sp.N(sp.sympify(step.rhs).subs(subs), 50)
+    if not (a.is_real and b.is_real):
+        return None
+    scale = abs(a) + abs(b) + sp.Float("1e-300", 50)
+    gap = {"<=": a - b, ">=": b - a, "==": abs(a - b)}[step.relation]
+    return (float(a), float(b)) if gap / scale > sp.Float("1e-30", 50) else None
+
+
+_SIMPLE = (0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0)
+
+
+def _candidates(value: float, others: list[float]) -> list[float]:
+    """Simpler values for a coordinate, simplest first: small constants, the nearest integer, ``value`` to 1-3
+    significant digits, then another coordinate's value +- 1/2 or 1 (a difference of two coordinates that must stay
+    small, e.g. a distance below 1, keeps a simple size)."""
+    out = list(_SIMPLE) + [float(round(value))] + [float(f"{value:.{digits}g}") for digits in (1, 2, 3)]
+    out += [u + d for u in others for d in (0.5, -0.5, 1.0, -1.0)]
+    return [v for i, v in enumerate(out) if v not in out[:i] and v != value]
+
+
+def shrink(step: Step, point: Mapping[str, float], passes: int = 2) -> dict:
+    """A simpler counterexample: each coordinate in turn replaced by the first of :func:`_candidates` for which the
+    step still fails (:func:`confirm`), ``passes`` times over, so that a finding shows an instance a reader can check
+    by hand (what hypothesis's shrinking does for a test's inputs)."""
+    current = dict(point)
+    for _ in range(passes):
+        for name in sorted(current):
+            others = [v for k, v in current.items() if k != name]
+            for value in _candidates(current[name], others):
+                if confirm(step, current | {name: value}) is not None:
+                    current[name] = value
+                    break
+    return current
+
+
+def check(step: Step, examples: int = 200, polish: int = 200) -> StepCheck:
+    """Decide ``step``: symbolic proof, else a deterministic falsification search of ``examples`` hypothesis points
+    and ``polish`` Nelder-Mead evaluations (module docstring); a refuting point is shrunk (:func:`shrink`)."""
+    method = _symbolic(step)
+    if method is not None:
+        return StepCheck(step, PROVEN, f"sympy: {method}")
+    obj = _Objective(step)
+    _hypothesis_search(obj, examples)
+    if obj.best:
+        _polish(obj, polish)
+    how = f"hypothesis (target, {examples} examples) + Nelder-Mead ({polish} evaluations)"
+    if not obj.best:
+        return StepCheck(step, NOT_REFUTED, how + ": no admissible point (the hypotheses exclude the whole box)",
+                         obj.evaluations)
+    v, x, sides, _ = obj.best[0]
+    point = {str(s): val for s, val in zip(step.symbols, x)}
+    if v > TOLERANCE and confirm(step, point) is not None:
+        point = shrink(step, point)
+        a, b = confirm(step, point)
+        return StepCheck(step, REFUTED, how + "; violation confirmed exactly (50 digits), instance shrunk",
+                         obj.evaluations, _violation(step.relation, a, b), point, (a, b))
+    return StepCheck(step, NOT_REFUTED, how, obj.evaluations, v, point, sides)
+
+
+__all__ = ["NOT_REFUTED", "PROVEN", "REFUTED", "Step", "StepCheck", "TOLERANCE", "check", "confirm", "shrink"]
