@@ -23,7 +23,7 @@ from .experiment import Config
 from .runner import RunSpec
 
 #: hypothesis examples and Nelder-Mead evaluations per step
-BUDGET = {"quick": {"examples": 200, "polish": 200}, "paper": {"examples": 2000, "polish": 2000}}
+BUDGET = {"quick": {"examples": 100, "polish": 100}, "paper": {"examples": 2000, "polish": 2000}}
 STATUS_CODES = {PROVEN: 0, NOT_REFUTED: 1, REFUTED: 2}
 
 

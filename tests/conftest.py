@@ -22,3 +22,27 @@ def _offline_and_isolated(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("REPRO_RESULTS_DIR", str(tmp_path_factory.mktemp("results")))
     monkeypatch.setenv("REPRO_FIGURES_DIR", str(tmp_path_factory.mktemp("figures")))
     monkeypatch.delenv("REPRO_DASK_ADDRESS", raising=False)
+
+
+@pytest.fixture
+def repro_main(monkeypatch, capsys):
+    """``python -m repro ARGS`` run in this process: the same :func:`repro.cli.main` the module entry point calls
+    (argparse's exit included), without an interpreter start, in ``cwd`` with ``env`` added. Returns an object with
+    ``returncode``, ``stdout`` and ``stderr``. Tests of bad input use it for their many cases; the subprocess tests
+    keep representative ones, which also see what only a fresh interpreter shows (import-time warnings)."""
+    from types import SimpleNamespace
+
+    from repro.cli import main
+
+    def run(*args, cwd, env=None):
+        monkeypatch.chdir(cwd)
+        for key, value in (env or {}).items():
+            monkeypatch.setenv(key, value)
+        capsys.readouterr()
+        try:
+            status = main(list(args))
+        except SystemExit as exc:
+            status = exc.code
+        out = capsys.readouterr()
+        return SimpleNamespace(returncode=status, stdout=out.out, stderr=out.err)
+    return run

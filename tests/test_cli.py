@@ -31,8 +31,8 @@ def test_list_and_bounds(tmp_path):
     (("run", "fedsgm.figure1", "--set", "nosuchkey=1"), ["nosuchkey", "known keys"]),
     (("bounds", "nosuchpaper"), ["paper='nosuchpaper'"]),
 ])
-def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, words):
-    out = cli(*args, "--jobs", "1", cwd=tmp_path) if args[0] == "run" else cli(*args, cwd=tmp_path)
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, words, repro_main):
+    out = repro_main(*args, "--jobs", "1", cwd=tmp_path) if args[0] == "run" else repro_main(*args, cwd=tmp_path)
     assert out.returncode == 2
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), out.stderr

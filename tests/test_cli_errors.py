@@ -48,13 +48,21 @@ def _cached(root: Path) -> list[Path]:
     (("plan", "--profile", "huge"), ["profile='huge'", "quick, paper"]),
     (("plan", "nosuch"), ["experiment='nosuch'"]),
 ])
-def test_bad_input_is_one_line_exit_2_and_caches_nothing(tmp_path, args, words):
+def test_bad_input_is_one_line_exit_2_and_caches_nothing(tmp_path, args, words, repro_main):
     root = tmp_path / "res"
-    out = cli(*args, cwd=tmp_path, env={"REPRO_RESULTS_DIR": str(root)})
+    out = repro_main(*args, cwd=tmp_path, env={"REPRO_RESULTS_DIR": str(root)})
     line = _one_line(out)
     assert line.startswith("error: "), line
     for w in words:
         assert w in line, (w, line)
+    assert _cached(root) == []
+
+
+@pytest.mark.parametrize("args", [("run", "pcfedavg.comparison", "--set", "gamma=abc"), ("plan", "nosuch")])
+def test_bad_input_from_a_fresh_interpreter_is_one_line_too(tmp_path, args):
+    """Two of the cases above through ``python -m repro``: nothing printed at import adds a line."""
+    root = tmp_path / "res"
+    assert _one_line(cli(*args, cwd=tmp_path, env={"REPRO_RESULTS_DIR": str(root)})).startswith("error: ")
     assert _cached(root) == []
 
 

@@ -3,10 +3,6 @@ in several shapes (the single source of its keys and defaults, built through the
 ``Experiment.check_config``; a bad value a one-line ConfigError naming key and value, also through
 ``python -m repro run --set``), and the one checks entry ``check(claim, problem, trace)``."""
 import dataclasses
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -22,7 +18,6 @@ from repro.papers.fedclup.runs import mnist as MN
 from repro.papers.fedclup.runs import optimization as O
 from repro.papers.fedclup.runs import statistical as S
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _shape(exp, config: dict) -> type:
@@ -149,10 +144,9 @@ def test_run_functions_refuse_a_bad_member():
     ("fedclup.stochastic", "batch=0", "error: batch=0 is not admissible: an integer >= 1 (rows per mini-batch)"),
     ("fedclup.figure3", "sample_rate=2", "error: sample_rate=2 is not admissible: a finite number > 0 and <= 1"),
 ])
-def test_cli_set_of_a_bad_value_is_one_line_exit_2(tmp_path, experiment, setting, line):
-    env = dict(os.environ, PYTHONPATH=str(ROOT), REPRO_RESULTS_DIR=str(tmp_path / "results"))
-    out = subprocess.run([sys.executable, "-m", "repro", "run", experiment, "--set", setting, "--no-progress"],
-                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+def test_cli_set_of_a_bad_value_is_one_line_exit_2(tmp_path, experiment, setting, line, repro_main):
+    out = repro_main("run", experiment, "--set", setting, "--no-progress", cwd=tmp_path,
+                     env={"REPRO_RESULTS_DIR": str(tmp_path / "results")})
     assert out.returncode == 2 and out.stderr.strip() == line, (out.returncode, out.stderr)
     assert not (tmp_path / "results").exists() or not list((tmp_path / "results").rglob("*.json"))
 

@@ -1,9 +1,5 @@
 """FedSGM run configs: one frozen dataclass per experiment (repro.experiment.Config) builds every spec's config and
 refuses a bad value with a one-line ConfigError naming the key and the value, also on the command line (--set)."""
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -11,7 +7,6 @@ from repro.errors import ConfigError
 from repro.papers.fedsgm import experiments as X
 from repro.papers.fedsgm.runs import theorems as R
 
-ROOT = Path(__file__).resolve().parents[2]
 EXPERIMENTS = {exp.name: exp for exp in X.EXPERIMENTS}
 
 
@@ -78,11 +73,9 @@ def test_unknown_and_missing_keys_are_refused():
     (("fedsgm.theory", "--set", "K_frac=1.5"),
      "error: K_frac=1.5 is not admissible: None (no compression) or a fraction of the coordinates in (0, 1]"),
 ])
-def test_a_bad_set_value_exits_2_with_one_error_line(tmp_path, args, line):
+def test_a_bad_set_value_exits_2_with_one_error_line(tmp_path, args, line, repro_main):
     results = tmp_path / "results"
-    env = os.environ | {"REPRO_RESULTS_DIR": str(results), "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-m", "repro", "run", *args, "--no-progress"], cwd=tmp_path, env=env,
-                         capture_output=True, text=True, timeout=300)
+    out = repro_main("run", *args, "--no-progress", cwd=tmp_path, env={"REPRO_RESULTS_DIR": str(results)})
     assert out.returncode == 2, out.stderr[-2000:]
     assert out.stderr.strip().splitlines() == [line], out.stderr
     assert not results.exists() or not list(results.rglob("*.json"))   # nothing ran, nothing cached

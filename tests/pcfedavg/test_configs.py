@@ -1,10 +1,6 @@
 """PC-FedAvg's config dataclasses (repro.experiment.Config): every spec's config is built through its experiment's
 dataclass, a bad value is a one-line ConfigError naming the key and the value, and ``--set`` with a bad value stops
 ``python -m repro run`` before anything runs (exit status 2, one ``error:`` line)."""
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +9,6 @@ from repro.papers.pcfedavg import experiments as X
 from repro.papers.pcfedavg.runs import data as D
 from repro.papers.pcfedavg.runs import theory as T
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("profile", ["quick", "paper"])
@@ -93,10 +88,9 @@ def test_the_adversarial_experiment_takes_either_shape_but_not_a_mix():
     ("pcfedavg.theory", "m=1", ["m=1 is not admissible", ">= 2"]),
     ("pcfedavg.comparison", "batch_fraction=2", ["batch_fraction=2 is not admissible", "(0, 1]"]),
 ])
-def test_a_bad_set_stops_the_run_with_one_line(tmp_path, experiment, setting, words):
-    env = dict(os.environ, PYTHONPATH=str(ROOT), REPRO_RESULTS_DIR=str(tmp_path / "results"))
-    out = subprocess.run([sys.executable, "-m", "repro", "run", experiment, "--set", setting, "--no-progress"],
-                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+def test_a_bad_set_stops_the_run_with_one_line(tmp_path, experiment, setting, words, repro_main):
+    out = repro_main("run", experiment, "--set", setting, "--no-progress", cwd=tmp_path,
+                     env={"REPRO_RESULTS_DIR": str(tmp_path / "results")})
     lines = out.stderr.strip().splitlines()
     assert out.returncode == 2, out.stderr[-2000:]
     assert len(lines) == 1 and lines[0].startswith("error: "), out.stderr

@@ -1,9 +1,6 @@
 """SSCA experiments end to end at toy scale (scikit-learn's digits as the labelled MNIST stand-in, so no data
 folder is needed): specs, run functions, the checks they feed, figures and the audit section; and the layering of
 the package's experiments, figures, audit and summaries modules."""
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -151,10 +148,9 @@ def test_each_mnist_run_builds_its_own_shape():
     ("ssca.figure2", "clients=0", "error: clients=0 is not admissible: an integer >= 1 (I)"),
     ("ssca.theorem5", "starts=0", "error: starts=0 is not admissible: an integer >= 1"),
 ])
-def test_cli_refuses_a_bad_set_value_with_one_line(tmp_path, experiment, setting, message):
-    env = os.environ | {"REPRO_RESULTS_DIR": str(tmp_path / "results")}
-    out = subprocess.run([sys.executable, "-m", "repro", "run", experiment, "--set", setting, "--no-progress"],
-                         cwd=PACKAGE.parents[2], env=env, capture_output=True, text=True, timeout=300)
+def test_cli_refuses_a_bad_set_value_with_one_line(tmp_path, experiment, setting, message, repro_main):
+    out = repro_main("run", experiment, "--set", setting, "--no-progress", cwd=PACKAGE.parents[2],
+                     env={"REPRO_RESULTS_DIR": str(tmp_path / "results")})
     assert out.returncode == 2, out.stderr[-2000:]
     assert out.stderr.strip() == message, out.stderr
     assert not (tmp_path / "results").exists() or not any((tmp_path / "results").rglob("*.npz"))

@@ -113,20 +113,18 @@ class StackedClients:
         return W
 
     def _data(self, clients, rows=None):
+        """The selected clients' data, or only their ``rows`` (one row index array per client): gathered straight
+        from the stacked arrays, so that a minibatch never copies its clients' whole data first."""
         idx, k = self._select(clients)
-        X, y = self.X[idx], self.y[idx]
-        onehot = self._onehot[idx] if self.loss == "softmax" else None
-        if rows is not None:
-            rows = np.asarray(rows)
-            require(rows.ndim == 2 and rows.shape[0] == k and np.issubdtype(rows.dtype, np.integer)
-                    and rows.min() >= 0 and rows.max() < self.n, "rows", rows.shape,
-                    f"an integer array (clients, batch) with entries in 0..{self.n - 1}")
-            flat = (np.arange(k)[:, None] * self.n + rows).ravel()   # row j of client c is flat row c n + j
-            X = X.reshape(k * self.n, self.p)[flat].reshape(k, -1, self.p)
-            y = y.reshape(-1)[flat].reshape(k, -1)
-            if onehot is not None:
-                onehot = onehot.reshape(k * self.n, -1)[flat].reshape(k, rows.shape[1], -1)
-        return X, y, onehot, k
+        if rows is None:
+            return self.X[idx], self.y[idx], self._onehot[idx] if self.loss == "softmax" else None, k
+        rows = np.asarray(rows)
+        require(rows.ndim == 2 and rows.shape[0] == k and np.issubdtype(rows.dtype, np.integer)
+                and rows.min() >= 0 and rows.max() < self.n, "rows", rows.shape,
+                f"an integer array (clients, batch) with entries in 0..{self.n - 1}")
+        which = (np.arange(self.m)[idx])[:, None]                        # (k, 1): client of each row of ``rows``
+        onehot = self._onehot[which, rows] if self.loss == "softmax" else None
+        return self.X[which, rows], self.y[which, rows], onehot, k
 
     # ------------------------------------------------------------------ oracle
     def _values(self, W, X, y, onehot):
