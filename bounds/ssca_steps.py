@@ -28,8 +28,8 @@ Conventions (named):
   reported where it is printed).
 * Sums over an index window are written for a fixed short window (i_t = t + 2 in (59), t + 3 in (66), t = t0 + 2 in
   (56)); the step sizes gamma^(n) of the window are separate symbols.
-* The proof of Theorems 1 and 3 is one proof ("identical"); its steps carry ``ssca.thm1``. Appendix B proves
-  Theorems 2 and 4; its steps carry ``ssca.thm2``.
+* The proof of Theorems 1 and 3 is one proof ("identical"); its steps carry ``ssca.thm1`` and ``ssca.thm3``
+  (``ALSO``). Appendix B proves Theorems 2 and 4; its steps carry ``ssca.thm2`` and ``ssca.thm4``.
 
 Displays that state a limit, an existence or an optimisation problem are not finite relations: they are listed with
 the reason in :data:`NOT_ENCODED`. Every display of the inventory is either a step or there.
@@ -44,6 +44,8 @@ from .steps import Step
 #: the encoded claim each proof establishes
 CLAIM = {L3: "ssca.lemma3", L4: "ssca.lemma4", T13: "ssca.thm1", T24: "ssca.thm2", L1: "ssca.lemma1",
          T5: "ssca.thm5.i"}
+#: the further theorems one printed proof establishes
+ALSO = {T13: ("ssca.thm3",), T24: ("ssca.thm4",)}
 
 # ---------------------------------------------------------------------------- symbols and their search boxes
 _BOX: dict[sp.Symbol, tuple[float, float]] = {}
@@ -131,7 +133,7 @@ def _step(proof, label, lhs, relation, rhs, hypotheses=(), cites=(), reading="")
     """A :class:`Step` of ``proof`` whose search box is every free symbol's declared box."""
     free = set().union(*(sp.sympify(x).free_symbols for x in (lhs, rhs, *hypotheses)))
     return Step(proof, label, CLAIM[proof], lhs, relation, rhs, {s: _BOX[s] for s in free}, tuple(hypotheses),
-                tuple(cites), reading)
+                tuple(cites), reading, ALSO.get(proof, ()))
 
 
 # ---------------------------------------------------------------------------- Appendix A, Lemma 3
@@ -578,4 +580,4 @@ NOT_ENCODED: dict[tuple[str, str], str] = {
                                   "condition under a constraint qualification), not a finite relation",
 }
 
-__all__ = ["CLAIM", "NOT_ENCODED", "STEPS"]
+__all__ = ["ALSO", "CLAIM", "NOT_ENCODED", "STEPS"]

@@ -52,8 +52,9 @@ class Step:
     """One displayed step: ``lhs relation rhs`` over the symbols of ``space`` (symbol -> (low, high) of the search
     box), under ``hypotheses`` (sympy relations in force at that point of the proof), citing ``cites`` (what the paper
     invokes: an earlier display, a lemma, "Young's inequality"). ``proof`` and ``label`` are those of the display in
-    the paper's inventory (:class:`bounds.proofs.Display`); ``claim`` is the encoded claim the proof establishes;
-    ``reading`` says how the display became scalars."""
+    the paper's inventory (:class:`bounds.proofs.Display`); ``claim`` is the encoded claim the proof establishes
+    (``also``: the further claims one printed proof establishes, e.g. "Proof of Theorems 1 and 3"); ``reading`` says
+    how the display became scalars."""
 
     proof: str
     label: str
@@ -65,6 +66,7 @@ class Step:
     hypotheses: tuple = ()
     cites: tuple[str, ...] = ()
     reading: str = ""
+    also: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.relation not in RELATIONS:
@@ -78,6 +80,11 @@ class Step:
         for s, (lo, hi) in self.space.items():
             if not (math.isfinite(lo) and math.isfinite(hi) and lo <= hi):
                 raise ValueError(f"step {self.proof} {self.label}: box of {s} is ({lo}, {hi}), need low <= high")
+
+    @property
+    def claims(self) -> tuple[str, ...]:
+        """Every claim whose printed proof displays this step."""
+        return (self.claim,) + tuple(self.also)
 
     @property
     def symbols(self) -> tuple[sp.Symbol, ...]:
@@ -112,7 +119,8 @@ class StepCheck:
 
         def num(x):
             return float(x) if math.isfinite(x) else None
-        return {"proof": s.proof, "label": s.label, "claim": s.claim, "relation": s.text(), "status": self.status,
+        return {"proof": s.proof, "label": s.label, "claim": s.claim, "claims": list(s.claims), "relation": s.text(),
+                "status": self.status,
                 "method": self.method, "evaluations": self.evaluations, "worst": num(self.worst),
                 "point": dict(self.point), "lhs": num(self.sides[0]), "rhs": num(self.sides[1]), "cites": list(s.cites),
                 "hypotheses": [str(h) for h in s.hypotheses], "reading": s.reading}

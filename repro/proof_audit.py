@@ -28,7 +28,7 @@ def evidence(step_rows, claims) -> list[Evidence]:
     "proof-step"), which names the instance and the replay."""
     out = []
     for claim in claims:
-        mine = [r for r in step_rows if r["claim"] == claim]
+        mine = [r for r in step_rows if claim in r["claims"]]
         if not mine or any(r["status"] == REFUTED for r in mine):
             continue
         proven = sum(r["status"] == PROVEN for r in mine)
@@ -70,7 +70,7 @@ def refuted_step(steps, proof: str, label: str, point: dict):
         return None
     row = {"claim": step.claim, "proof": proof, "label": label}
     cites = f" (it cites {', '.join(step.cites)})" if step.cites else ""
-    return Finding(finding_id(row), "proof-step", (step.claim,), DISCREPANCY,
+    return Finding(finding_id(row), "proof-step", step.claims, DISCREPANCY,
                    f"{proof}, {label}: the displayed step {step.text()} does not follow{cites}: at "
                    f"{exact_point(point)} the left side is {sides[0]:.6g} and the right side {sides[1]:.6g}, with every "
                    f"hypothesis in force ({', '.join(map(str, step.hypotheses)) or 'none'}) holding.",

@@ -96,6 +96,8 @@ def test_a_refuted_step_is_a_replayable_proof_step_finding_and_the_claim_loses_i
     assert proof_audit.evidence(proof_audit.rows(results), ["toy.lemma"]) == []
     [finding] = proof_audit.findings(results, halved)
     assert finding.kind == "proof-step" and finding.claims == ("toy.lemma",)
+    twin = dataclasses.replace(halved[1], also=("toy.theorem",))     # one printed proof of two results
+    assert proof_audit.findings(_results((YOUNG, twin)), (YOUNG, twin))[0].claims == ("toy.lemma", "toy.theorem")
     assert finding.id == "toy.step.proof_of_lemma_x.display_2"
     assert f"python -m repro findings --id {finding.id}" in finding.evidence
     assert [f.id for f in finding.gate()] == [finding.id]        # the replay re-decides it at the instance

@@ -45,7 +45,7 @@ def test_every_step_is_a_display_of_the_inventory_once_with_a_claim_of_the_paper
     keys = [(s.proof, s.label) for s in SS.STEPS]
     assert set(keys) <= displays
     assert len(keys) == len(set(keys)) == len(BY_LABEL)        # no display twice, labels unique across proofs
-    assert {s.claim for s in SS.STEPS} <= {c.id for c in CLAIMS}
+    assert {c for s in SS.STEPS for c in s.claims} <= {c.id for c in CLAIMS}
     assert all(s.reading and s.cites for s in SS.STEPS)
 
 
