@@ -32,23 +32,18 @@ SECTION_VI = next(k for k in P.STEP_FAMILIES if k != "gd")
 
 
 # ------------------------------------------------------------------------------ degenerate case: gradient descent
-@pytest.mark.parametrize("L, tau, n", [(1.0, 0.5, 2), (2.0, 1.5, 3)])
-def test_full_batch_ssca_with_unit_steps_is_pepits_nonconvex_gradient_descent(L, tau, n):
-    reference, theory = wc_nonconvex_gd(L=L, gamma=1 / (2 * tau), n=n, solver="CLARABEL", verbose=-1)
-    problem, _ = P.gradient_norm_problem(n, tau, L, GD)
-    cert = pep.certify(problem)
+@pytest.mark.parametrize("example, model, L, tau, n", [
+    (wc_nonconvex_gd, P.gradient_norm_problem, 1.0, 0.5, 2), (wc_nonconvex_gd, P.gradient_norm_problem, 2.0, 1.5, 3),
+    (wc_convex_gd, P.convex_gap_problem, 1.0, 0.5, 3), (wc_convex_gd, P.convex_gap_problem, 2.0, 2.0, 2)])
+def test_full_batch_ssca_with_unit_steps_is_pepits_gradient_descent(example, model, L, tau, n):
+    """Against PEPit's nonconvex (gradient norm) and convex (function gap) gradient-descent examples; the examples'
+    theoretical values hold for step 1/L (nonconvex) and for any step <= 1/L (convex: 1/(2 tau) <= 1/L on both
+    points)."""
+    reference, theory = example(L=L, gamma=1 / (2 * tau), n=n, solver="CLARABEL", verbose=-1)
+    cert = pep.certify(model(n, tau, L, GD)[0])
     assert cert.value == pytest.approx(reference, rel=1e-6)
-    if 1 / (2 * tau) == 1 / L:                      # the example's theoretical value holds for step 1/L
+    if example is wc_convex_gd or 1 / (2 * tau) == 1 / L:
         assert cert.value == pytest.approx(theory, rel=1e-6)
-
-
-@pytest.mark.parametrize("L, tau, n", [(1.0, 0.5, 3), (2.0, 2.0, 2)])
-def test_full_batch_ssca_with_unit_steps_is_pepits_convex_gradient_descent(L, tau, n):
-    reference, theory = wc_convex_gd(L=L, gamma=1 / (2 * tau), n=n, solver="CLARABEL", verbose=-1)
-    problem, _ = P.convex_gap_problem(n, tau, L, GD)
-    cert = pep.certify(problem)
-    assert cert.value == pytest.approx(reference, rel=1e-6)
-    assert cert.value == pytest.approx(theory, rel=1e-6)      # step 1/(2 tau) <= 1/L on both points
 
 
 @pytest.mark.parametrize("model", [P.gradient_norm_problem, P.convex_gap_problem])
