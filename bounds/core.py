@@ -116,22 +116,44 @@ class Claim:
             return self.conclusion
         return ()
 
-    @property
+    @cached_property
     def symbols(self) -> tuple[sp.Symbol, ...]:
         return tuple(sorted(self.domains, key=str))
 
-    def bounds(self) -> dict[str, sp.Expr]:
-        """``{observed symbol name: bound expression}`` with prescribed parameters substituted."""
+    @cached_property
+    def _names(self) -> tuple[str, ...]:
+        """The names of :attr:`symbols`, in order (printing a sympy symbol is not free, and the numeric
+        checks of a search ask for them thousands of times)."""
+        return tuple(str(s) for s in self.symbols)
+
+    @cached_property
+    def _bounds(self) -> dict[str, sp.Expr]:
         return {str(rel.lhs): self.substitute(rel.rhs) for rel in self.relations}
 
+    def bounds(self) -> dict[str, sp.Expr]:
+        """``{observed symbol name: bound expression}`` with prescribed parameters substituted."""
+        return dict(self._bounds)
+
     def substitute(self, expr: sp.Expr) -> sp.Expr:
-        """Replace prescribed parameters (e.g. ``eta``) by their closed forms, to a fixed point."""
-        for _ in range(len(self.parameters) + 1):
-            new = expr.subs(self.parameters)
-            if new == expr:
-                break
-            expr = new
-        return expr
+        """Replace prescribed parameters (e.g. ``eta``) by their closed forms, to a fixed point. Memoised per
+        claim and expression (a claim is immutable)."""
+        cache = self.__dict__.setdefault("_substituted", {})
+        if expr not in cache:
+            out = expr
+            for _ in range(len(self.parameters) + 1):
+                new = out.subs(self.parameters)
+                if new == out:
+                    break
+                out = new
+            cache[expr] = out
+        return cache[expr]
+
+    def _needed(self, expr: sp.Expr) -> frozenset[str]:
+        """The names of the free symbols of ``expr``, memoised like :meth:`substitute`."""
+        cache = self.__dict__.setdefault("_needed_names", {})
+        if expr not in cache:
+            cache[expr] = frozenset(str(s) for s in expr.free_symbols)
+        return cache[expr]
 
     # ------------------------------------------------------------------ numerics
     @cached_property
@@ -149,14 +171,8 @@ class Claim:
         return compiled, params, (hyps, sides), order
 
     def _args(self, values: Mapping[str, object]):
-        args = []
-        for s in self.symbols:
-            name = str(s)
-            if name in values:
-                args.append(np.asarray(values[name], dtype=np.float64))
-            else:
-                args.append(np.nan)  # symbols a given expression does not use may be absent
-        return args
+        # symbols a given expression does not use may be absent
+        return [np.asarray(values[name], dtype=np.float64) if name in values else np.nan for name in self._names]
 
     def evaluate(self, **values) -> dict[str, np.ndarray] | np.ndarray:
         """Numeric value of each bound (dict keyed by observed symbol), or of an order expression.
@@ -166,11 +182,11 @@ class Claim:
         """
         compiled, _, _, order = self._compiled
         if order is not None:
-            self._require(self.conclusion.free_symbols, values)
+            self._require(self._needed(self.conclusion), values)
             return np.asarray(order(*self._args(values)), dtype=np.float64)
         out = {}
-        for name, expr in self.bounds().items():
-            self._require(expr.free_symbols, values)
+        for name, expr in self._bounds.items():
+            self._require(self._needed(expr), values)
             out[name] = np.asarray(compiled[name](*self._args(values)), dtype=np.float64)
         return out
 
@@ -179,7 +195,7 @@ class Claim:
         _, params, _, _ = self._compiled
         out = {}
         for sym, expr in self.parameters.items():
-            self._require(self.substitute(expr).free_symbols, values)
+            self._require(self._needed(self.substitute(expr)), values)
             out[str(sym)] = np.asarray(params[str(sym)](*self._args(values)), dtype=np.float64)
         return out
 
@@ -194,7 +210,7 @@ class Claim:
         args = None
         result = np.asarray(True)
         for h, fn, side in zip(self.hypotheses, hyps, sides):
-            self._require(self.substitute(h).free_symbols, values)
+            self._require(self._needed(self.substitute(h)), values)
             args = args or self._args(values)
             if rtol and side is not None:
                 left, right, direction = side
@@ -205,8 +221,8 @@ class Claim:
             result = np.logical_and(result, held)
         return result
 
-    def _require(self, needed, values) -> None:
-        missing = sorted(str(s) for s in needed if str(s) not in values)
+    def _require(self, needed: frozenset[str], values) -> None:
+        missing = sorted(name for name in needed if name not in values)
         if missing:
             raise ValueError(f"claim {self.id}: values needed for {missing}")
 

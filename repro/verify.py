@@ -50,19 +50,21 @@ class Outcome:
 
 @functools.lru_cache(maxsize=4096)
 def _compiled(expr: sp.Expr):
-    """(sorted symbols, numpy function) of an expression; cached: lambdify dominates check time."""
+    """(names of the sorted symbols, numpy function) of an expression; cached: lambdify dominates check time,
+    and printing the symbols' names is the next cost of a search's thousands of checks."""
     syms = tuple(sorted(expr.free_symbols, key=str))
-    return syms, sp.lambdify(syms, expr, "numpy")
+    return tuple(map(str, syms)), sp.lambdify(syms, expr, "numpy")
 
 
 def _numeric(expr: sp.Expr, values: dict, claim_id: str) -> np.ndarray:
-    syms, fn = _compiled(expr)
-    missing = [str(s) for s in syms if str(s) not in values]
+    names, fn = _compiled(expr)
+    missing = [name for name in names if name not in values]
     if missing:
         raise ValueError(f"claim {claim_id}: values needed for {missing}")
-    return np.asarray(fn(*[values[str(s)] for s in syms]), dtype=np.float64)
+    return np.asarray(fn(*[values[name] for name in names]), dtype=np.float64)
 
 
+@functools.lru_cache(maxsize=4096)
 def _relation_name(rel: sp.Rel) -> str:
     return f"{rel.lhs} {rel.rel_op} ..."
 
