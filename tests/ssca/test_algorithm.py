@@ -578,6 +578,19 @@ def test_h_divergence_raises():
 
 
 # ----------------------------------------------------------------------------------------- (i) sampling
+@pytest.mark.parametrize("n, k", [(6000, 1), (6000, 10), (6000, 100), (60000, 1000), (6000, 1000), (10, 3)])
+def test_i_smallest_keys_is_the_k_smallest_of_each_row(n, k):
+    """The filtered selection (every row with >= k keys below its threshold) and the full partition (otherwise) both
+    return the positions of each row's k smallest keys, ascending; a row with too few small keys falls back."""
+    rng = np.random.default_rng(n + k)
+    for trial in range(30):
+        keys = rng.random((10, n))
+        if trial == 0:
+            keys[3] = np.linspace(0.5, 1.0, n, endpoint=False)        # no key below any threshold: the fallback
+        expected = np.sort(np.argsort(keys, axis=1, kind="stable")[:, :k], axis=1)
+        np.testing.assert_array_equal(ssca.smallest_keys(keys, k), expected)
+
+
 def test_i_batches_are_without_replacement_and_uniform():
     rng = np.random.default_rng(0)
     idx = _partition(40, 4)
