@@ -123,8 +123,10 @@ def proof_coverage_lines(paper: str) -> list[str]:
             markdown_table(["proof", "steps checked", "encoded and searched", "not checked yet"], rows), ""]
 
 
-def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir: Path, figures_dir: Path) -> str:
-    """The Markdown of ``reports/<paper>.md``."""
+def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir: Path, figures_dir: Path,
+               findings: list = ()) -> str:
+    """The Markdown of ``reports/<paper>.md``; ``findings`` (the audit's) decide the printed settings' checks."""
+    from .settings_audit import section_lines
     from .report import locations
     experiments = part(paper, "experiments")
     says, testing = _what_it_says(paper), figures_testing(paper, figures_dir)
@@ -136,7 +138,7 @@ def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir:
              "## Claims in detail", ""]
     for v in verdicts:
         lines += _claim_block(v, says.get(v.claim, ""), _figures_of(v.claim, testing), page_dir)
-    return "\n".join(lines + proof_coverage_lines(paper) + [section])
+    return "\n".join(lines + proof_coverage_lines(paper) + section_lines(paper, list(findings)) + [section])
 
 
 __all__ = ["anchor", "figures_testing", "paper_page"]

@@ -125,6 +125,21 @@ def proof_summary(paper: str) -> str:
             f"([per proof]({paper}.md#proof-step-coverage)).")
 
 
+def settings_summary(paper: str) -> str:
+    """One line: the paper's printed experimental settings, how many the runs reproduce and how many a finding checks
+    against a result's condition, with a link to the per-setting table."""
+    from . import settings_audit as S
+    printed = S.inventory(paper)
+    if not printed:
+        return "Printed settings: no inventory yet."
+    c = S.coverage(printed)
+    return (f"Printed settings: {c['printed']}, of which {c[S.AS_PRINTED]} are run as printed, {c[S.NAMED]} with a "
+            f"named deviation, {c[S.DIFFERS]} differ, {c[S.NOT_A_RUN]} are not run settings; "
+            f"{c['checked against a condition']} checked against a result's condition, "
+            f"{c['condition not checked']} under a condition not checked yet "
+            f"([per setting]({paper}.md#printed-settings)).")
+
+
 def headline(paper: str, verdicts: list) -> list[str]:
     """The paper's headline findings: every claim or figure statement that is violated or not proven, with the
     evidence that decided it."""
@@ -225,11 +240,11 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
         scales[paper] = scale(results)
         tables.append(verdict_summary(paper, verdicts))
         headlines += headline(paper, verdicts)
-        covered += [f"### {part(paper, 'experiments').TITLE}", "",
-                    coverage(paper, verdicts, getattr(module, "findings", lambda r: [])(results)), "",
-                    proof_summary(paper), ""]
+        found = module.findings(results)
+        covered += [f"### {part(paper, 'experiments').TITLE}", "", coverage(paper, verdicts, found), "",
+                    proof_summary(paper), "", settings_summary(paper), ""]
         page = paper_page(paper, verdicts, module.audit_section(results, profile, verdicts), output.parent,
-                          figures_root())
+                          figures_root(), found)
         atomic_write_bytes(output.parent / f"{paper}.md", (page.rstrip() + "\n").encode("utf-8"))
     glance = markdown_table(["paper", "claims and statements"] + [v.value for v in COUNTS_ORDER],
                             [[f"[{part(p, 'experiments').TITLE.split(':')[0]}]({p}.md)", len(v)]

@@ -40,6 +40,6 @@ def findings_table(findings) -> str:
                            [[f.id, f.kind, ", ".join(f.claims), f.verdict, f.summary, f.evidence,
                              (f"{f.method}; " if f.method else "") + f"`{f.gate.fn.__qualname__}`; replay: "
                              f"`python -m repro findings --id {f.id}`"] for f in shown]) if shown else "No symbolic or settings check found a discrepancy."
-    passed = len(findings) - len(shown)
-    return table + (f"\n\n{passed} further symbolic and settings checks passed; they count as support in the "
-                    "verdicts of the claims they name." if passed else "")
+    passed = [f.id for f in findings if f.verdict == "consistent"]
+    return table + (f"\n\n{len(passed)} further symbolic and settings checks passed; they count as support in the "
+                    f"verdicts of the claims they name: {', '.join(f'`{i}`' for i in passed)}." if passed else "")
