@@ -456,6 +456,10 @@ THM4_WORDS = ("Theorem 4 (Convergence of Algorithm 4), Section IV-B: '... f_bar_
 #: Section V on Algorithms 2 and 4 for (37).
 SECTION_V_WORDS = ("Section V: 'The convergences of Algorithm 2 and Algorithm 4 are guaranteed by Theorem 2 and "
                    "Theorem 4, respectively, as Assumption 1 and Assumption 2 are satisfied.'")
+#: Assumption 1 (Section II), and Section V on (27): the sentence SECTION_V_WORDS says the same of (37).
+ASSUMPTION1_WORDS = ("Assumption 1: 'For any given x, each f(omega,x) is continuously differentiable, and its gradient "
+                     "is Lipschitz continuous.' Section V: 'Theorem 1 and Theorem 3 guarantee the convergences of "
+                     "Algorithm 1 and Algorithm 3, respectively, as Assumption 1 and Assumption 2 are satisfied.'")
 #: Theorems 2 and 4 (Sections III-B, IV-B) on the penalties, and Section VI's single penalty.
 PENALTY_WORDS = ("Theorems 2 and 4: 'the sequence {c_j} satisfies 0 < c_j < c_j+1 and lim_(j->oo) c_j = oo'; "
                  "Section VI: 'tau = 0.1, c = 10^5'")
@@ -482,7 +486,8 @@ def audit_findings() -> list:
     """Symbolic audit rows (ids "ssca.*"), each computed by a producer whose gate re-runs it; the empirical evidence
     is added elsewhere (repro.papers.ssca.audit). The module constants are read at call time."""
     found = [step_size_finding(), surrogate_weight_finding(), a_bar_sign_finding(),
-             problem_reference_finding(THM4_CONSTRAINT_PROBLEM, ALGORITHM4_PROBLEM), assumption_2_4_finding(),
+             problem_reference_finding(THM4_CONSTRAINT_PROBLEM, ALGORITHM4_PROBLEM), assumption_1_finding(),
+             assumption_2_4_finding(),
              compactness_finding(), penalty_sequence_finding(SECTION_VI_PENALTIES), lemma1_finding(),
              thm5_finding(), asymptotic_mode_finding()]
     return [f for f in found if f is not None]
@@ -599,6 +604,36 @@ def assumption_2_4_finding(proximal: sp.Expr = _tau_p * (_W - _W0)**2):
         "Assumption 2.4 (surrogate and derivatives uniformly bounded) fails on R^d for (7)/(11)/(15)/(22): "
         f"{proximal} is unbounded; it holds only on bounded sets (e.g. under the boundedness hypothesis of "
         "Theorems 1/3).", f"{SECTION_V_WORDS} lim_(w -> oo) {proximal} = {lim}", "sympy.limit")
+
+
+def _curvature_evidence() -> dict:
+    """The second derivative of the one-sample cross-entropy (25)-(26) (K = J = 1, L = 2, x = 1, label class 1) along
+    the first-layer weight, at W1 = 0 with W2 = (c, -c): the softmax stays uniform there while W2 grows."""
+    w, c = sp.Symbol("w", real=True), sp.Symbol("c", positive=True)
+    F = _swish_net_F(1, 1, 2, (sp.Integer(1),), (sp.Integer(1), sp.Integer(0)), sp.Matrix([[w]]),
+                     sp.Matrix([[c], [-c]]))
+    second = sp.factor(sp.simplify(sp.diff(F, w, 2).subs(w, 0)))
+    return {"second": second, "limit": sp.limit(second, c, sp.oo)}
+
+
+@producer
+def assumption_1_finding():
+    """Assumption 1's Lipschitz gradient against the network of (25)-(26), which Section V says satisfies it: the
+    loss's second derivative along one line, at points where it grows without bound."""
+    ev = _curvature_evidence()
+    if ev["limit"].is_finite:
+        return None
+    return Finding(
+        "ssca.section_v.assumption_1", "hypotheses", ("ssca.thm1", "ssca.thm2", "ssca.thm3", "ssca.thm4"),
+        DISCREPANCY if ev["limit"] == sp.oo else NOT_CHECKABLE,
+        "Assumption 1 asks for a Lipschitz continuous gradient of f(., x) (one constant for all omega); for the swish "
+        "network of (25)-(26) the loss's second derivative is unbounded (it grows like the square of the output "
+        "weights where the softmax stays uniform), so no such constant exists on R^d and Section V's 'as Assumption "
+        "1 and Assumption 2 are satisfied' does not hold for (27) or (37); a constant exists on every bounded set "
+        "(e.g. under the boundedness hypothesis of Theorems 1/3).",
+        f"{ASSUMPTION1_WORDS} {SECTION_V_WORDS} One-sample swish net K = J = 1, L = 2, x = 1, y = class 1, at W1 = 0, "
+        f"W2 = (c, -c): d^2 f / dW1^2 = {ev['second']}, lim_(c -> oo) = {ev['limit']}; a twice differentiable f with an "
+        "L-Lipschitz gradient has |f''| <= L along every line.", "sympy.diff + sympy.limit")
 
 
 @producer

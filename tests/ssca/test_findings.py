@@ -3,6 +3,7 @@ statistic. These tests change a computation's input and assert what the suite co
 import dataclasses
 
 import numpy as np
+import pytest
 import sympy as sp
 
 from bounds import ssca as B
@@ -119,3 +120,18 @@ def test_every_statement_gets_one_verdict_and_a_location():
     where = locations("ssca")
     assert all(where[s] for s in A.STATEMENT_IDS)
     assert all(v.verdict is Verdict.NOT_RUN for v in got if v.claim in A.STATEMENT_IDS)
+
+
+def test_assumption_1_fails_for_the_network_and_the_curvature_is_right():
+    """The finding's second derivative c (c - 2) / 4 (one sample, K = J = 1, L = 2, at W1 = 0, W2 = (c, -c)) against a
+    central second difference of the same loss, log(1 + exp(-2 c S(w))), computed here in float64."""
+    found = _ids()["ssca.section_v.assumption_1"]
+    assert found.kind == "hypotheses" and found.verdict == "discrepancy" and "lim_(c -> oo) = oo" in found.evidence
+    second = F._curvature_evidence()["second"]
+    c_ = next(iter(second.free_symbols))
+    for c in (3.0, 50.0, 400.0):
+        def loss(w):
+            return np.log1p(np.exp(-2 * c * w / (1 + np.exp(-w))))
+        h = 1e-4
+        numeric = (loss(h) - 2 * loss(0.0) + loss(-h)) / h**2
+        assert numeric == pytest.approx(float(second.subs(c_, c)), rel=1e-4)

@@ -36,10 +36,7 @@ PRINTED = (
             "three-layer swish/softmax network, cross-entropy cost (25)", illustrates=_ALL + _THMS,
             not_a_run="fixed by repro.papers.ssca.problems.swish_network (SwishNetwork, swish, evaluate: K inputs, "
                       "J swish units, L softmax outputs, no biases, as (26))",
-            unconditioned="NOT CHECKED: Theorems 1-4 need Assumption 1 (f(., x) continuously differentiable with "
-                          "Lipschitz gradient), which Section V asserts for this network; no finding tests it, and "
-                          "on all of R^d it fails (the Hessian of the cross entropy grows with ||omega||^2), it holds "
-                          "only on bounded sets"),
+            checked_by=("ssca.section_v.assumption_1",)),
     Printed("ssca.setting.surrogate_zero_start", "Section V-A, after (31); Section V-B, after (39)",
             "with beta(0) = 0 and B(0) a,j,k = C(0) a,l,j = 0 [...] with A(0) a = 0", 0.0,
             illustrates=_ALL + _THMS,
