@@ -131,5 +131,5 @@ def test_the_generated_page_shows_no_raw_dict(paper, monkeypatch):
     results = experiment_results(module.AUDIT_EXPERIMENTS, "quick")
     verdicts = paper_verdicts(paper, results)
     page = paper_page(paper, verdicts, module.audit_section(results, "quick", verdicts), ROOT / "reports",
-                      ROOT / "figures")
+                      ROOT / "figures", module.findings(results))
     assert "{'" not in page, _raw(page)
