@@ -771,6 +771,15 @@ class ProductSet:
             out[..., idx] = res
         return out
 
+    def projection_and_distance(self, x) -> tuple[np.ndarray, np.ndarray]:
+        """``(project(x), ||x_i - Pi_{X_i}(x_i)||_2 per agent)`` from one projection, for a caller that needs both
+        (PC-FedAvg's line 8 penalises the distance its monitor records). The distance is the norm of the difference
+        for every kind of set; :meth:`distance` computes the l2-ball case by its closed form instead, which can differ
+        from this in the last bits."""
+        x = self._x(x)
+        projected = self.project(x)
+        return projected, _norm2(x - projected)
+
     def contains(self, x, tol: float = 1e-12) -> np.ndarray:
         """Membership of every block, ``(..., m)`` bool; ``tol`` as in the single sets (A5)."""
         tol = _tol(tol)

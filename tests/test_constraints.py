@@ -475,3 +475,13 @@ def test_cvxpy_var_shape_checked():
     import cvxpy as cp
     with pytest.raises(ConfigError, match="var"):
         L1Ball(1.0, 3).cvxpy_constraints(cp.Variable(4))
+
+
+@given(hnp.arrays(np.float64, (2, 3, 5), elements=st.floats(-10, 10)))
+def test_projection_and_distance_is_one_projection_for_both(x):
+    """PC-FedAvg's line 8 reuses the projection its monitor made: the pair equals project() and, for l1 balls, boxes
+    and unconstrained agents (the data runs' sets), distance() exactly."""
+    sets = ProductSet([L1Ball(1.5, 5), Box(-1.0, 2.0, dim=5), Whole(5)])
+    projected, dist = sets.projection_and_distance(x)
+    np.testing.assert_array_equal(projected, sets.project(x))
+    np.testing.assert_array_equal(dist, sets.distance(x))
