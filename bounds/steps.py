@@ -28,6 +28,7 @@ searches a symbolic relation under symbolic hypotheses on its own.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import warnings
 from dataclasses import dataclass, field
@@ -196,8 +197,30 @@ class _Objective:
         return v
 
 
+@contextlib.contextmanager
+def _without_local_constants():
+    """hypothesis (>= 6.131) also draws numbers it finds in the source of every non-library module loaded so far, so a
+    derandomized search would depend on what the process imported before (a test order, a worker's earlier runs).
+    Inside this context it sees none (its private ``providers._get_local_constants``, replaced for the search; the
+    hypothesis version is part of each step run's config, so a release that changes this reruns them)."""
+    try:
+        from hypothesis.internal.conjecture import providers
+        original, cache = providers._get_local_constants, providers.CONSTANTS_CACHE.cache
+    except (ImportError, AttributeError):     # an older hypothesis: no local constants to hide
+        yield
+        return
+    cache.clear()
+    providers._get_local_constants = providers.Constants
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        cache.clear()
+
+
 def _hypothesis_search(obj: _Objective, examples: int) -> None:
-    """hypothesis draws ``examples`` points of the unit cube, ``target``-ed on the violation (derandomized)."""
+    """hypothesis draws ``examples`` points of the unit cube, ``target``-ed on the violation (derandomized, and blind
+    to the constants of loaded modules: :func:`_without_local_constants`)."""
     from hypothesis import HealthCheck, Phase, given, settings, target
     from hypothesis import strategies as st
 
@@ -209,7 +232,8 @@ def _hypothesis_search(obj: _Objective, examples: int) -> None:
         if not math.isnan(v):
             target(v, label="relative violation")
 
-    search()
+    with _without_local_constants():
+        search()
 
 
 def _polish(obj: _Objective, evaluations: int) -> None:
@@ -222,6 +246,28 @@ def _polish(obj: _Objective, evaluations: int) -> None:
                           options={"maxfev": per, "xatol": 1e-12, "fatol": 1e-15})
 
 
+def _number(expr: sp.Expr) -> sp.Expr:
+    """``expr`` (exact, at a rational point) to 50 digits. A difference that cancels (a - b sqrt(c) equal to, or within
+    1e-1000 of, 0) leaves evalf without a sign at any working precision; it is read as 0, i.e. on the edge of the
+    relation, which counts as inside a hypothesis and as no violation of a step."""
+    value = sp.N(expr, 50, maxn=2000)
+    return value if value.is_Number else sp.Float(0, 50)
+
+
+def _at(expr, subs: Mapping[sp.Symbol, sp.Rational]) -> sp.Expr:
+    """``expr`` at the exact point ``subs``, to 50 digits. Where sympy refuses to build the exact value (a Max/Min of
+    a chain step whose arguments are irrational numbers it cannot order symbolically), it is substituted unevaluated
+    and evaluated numerically, tiny parts chopped (an unevaluated 1 - 1 has no sign otherwise)."""
+    try:
+        exact = sp.sympify(expr).subs(subs)
+    except (TypeError, ValueError):
+        with sp.evaluate(False):
+            exact = sp.sympify(expr).subs(subs)
+        value = sp.N(exact, 50, chop=True)
+        return value if value.is_Number else sp.Float(0, 50)
+    return _number(exact)
+
+
 def _admissible(step: Step, subs: Mapping[sp.Symbol, sp.Rational]) -> bool:
     """Every symbol's own sympy assumptions (integer, positive, nonnegative) and every hypothesis hold exactly."""
     for sym, value in subs.items():
@@ -229,7 +275,7 @@ def _admissible(step: Step, subs: Mapping[sp.Symbol, sp.Rational]) -> bool:
                 sym.is_nonnegative and value < 0):
             return False
     for h in step.hypotheses:
-        gap = sp.N((h.lhs - h.rhs).subs(subs), 50)
+        gap = _at(h.lhs - h.rhs, subs)
         if (h.rel_op in ("<=", "<") and gap > 0) or (h.rel_op in (">=", ">") and gap < 0) or (
                 h.rel_op == "==" and abs(gap) > 0):
             return False
@@ -243,7 +289,7 @@ def confirm(step: Step, point: Mapping[str, float]) -> tuple[float, float] | Non
     subs = {s: sp.Rational(point[str(s)]) for s in step.symbols}
     if not _admissible(step, subs):
         return None
-    a, b = sp.N(sp.sympify(step.lhs).subs(subs), 50), sp.N(sp.sympify(step.rhs).subs(subs), 50)
+    a, b = _at(step.lhs, subs), _at(step.rhs, subs)
     if not (a.is_real and b.is_real):
         return None
     scale = abs(a) + abs(b) + sp.Float("1e-300", 50)

@@ -2,6 +2,7 @@
 repro.proof_search (a proof's run) and repro.proof_audit (the evidence, the findings and their replay, the report section)."""
 from __future__ import annotations
 
+import sys
 import dataclasses
 from types import SimpleNamespace
 
@@ -109,3 +110,23 @@ def test_a_bad_budget_or_another_hypothesis_version_is_a_one_line_config_error()
     for key, value in (("examples", 0), ("polish", -1), ("profile", "slow"), ("hypothesis", "0.0.1")):
         with pytest.raises(ConfigError, match=key):
             proof_search.StepsConfig(**(good | {key: value}))
+
+
+def test_a_search_does_not_depend_on_what_the_process_imported(tmp_path, monkeypatch):
+    """hypothesis also draws constants it finds in loaded non-library modules; the step search hides them, so loading
+    a module full of numbers between two checks of the same step changes nothing (the runner's workers import
+    different modules depending on what they ran before)."""
+    import importlib.util
+
+    from bounds.pcfedavg_steps import STEPS
+    step = next(s for s in STEPS if s.label == "display after (12)")
+    before = check(step, 25, 25)
+    path = tmp_path / "lots_of_constants.py"
+    path.write_text("X = [" + ", ".join(f"{i / 97:.6f}" for i in range(300)) + "]\n"
+                    "Y = [" + ", ".join(str(i * 7919) for i in range(300)) + "]\n")
+    spec = importlib.util.spec_from_file_location("lots_of_constants", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setitem(sys.modules, "lots_of_constants", module)
+    after = check(step, 25, 25)
+    assert (after.status, after.worst, after.point) == (before.status, before.worst, before.point)

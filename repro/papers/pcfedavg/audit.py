@@ -51,7 +51,8 @@ import sympy as sp
 from bounds import pcfedavg as B
 from bounds import pcfedavg_findings as BF
 from bounds.audit import CONSISTENT, DISCREPANCY, Finding, fmt_point, producer
-from repro import tightness
+from bounds.pcfedavg_steps import STEPS
+from repro import proof_audit, tightness
 from repro.comparisons import compare
 from repro.search import LOOSE
 from repro.tables import findings_table, fmt, markdown_table, select_results
@@ -67,7 +68,7 @@ from repro.papers.pcfedavg.summaries import (DATASET_LABELS, METHOD_LABELS, data
                                              rate_fits)
 
 AUDIT_EXPERIMENTS = ("pcfedavg.theory", "pcfedavg.rates", "pcfedavg.adversarial", "pcfedavg.comparison",
-                     "pcfedavg.local_steps", "pcfedavg.search", "pcfedavg.pep")
+                     "pcfedavg.local_steps", "pcfedavg.search", "pcfedavg.pep", "pcfedavg.steps")
 #: M_rho and M are computed by different solves; where x*_rho = x* (no constraint active) they agree to ~1e-16
 #: absolute (~1e-14 relative): M_rho > M counts only when M_rho > M (1 + tol) + tol, and |M_rho - M| <= M tol + tol
 #: is reported as a tie (the next smallest difference on the quick grid is ~1e-5)
@@ -309,7 +310,7 @@ def findings(results) -> list[Finding]:
     suite's Algorithm 1, the penalty schedule, and (with the comparison runs) the step-size settings."""
     comparison = results.get("pcfedavg.comparison", [])
     return (list(symbolic_findings()) + list(_method_findings()) + _schedule_findings(comparison)
-            + _settings(comparison))
+            + _settings(comparison) + proof_audit.findings(results.get("pcfedavg.steps", ()), STEPS))
 
 
 def claim_evidence(results) -> list[Evidence]:
@@ -320,7 +321,8 @@ def claim_evidence(results) -> list[Evidence]:
     evidence = (_theory_evidence(results.get("pcfedavg.theory", [])) + _search_evidence(adversarial)
                 + _one_active_evidence(adversarial) + _optimised_search_evidence(_search_runs(results)) + symbolic
                 + _rate_evidence(results.get("pcfedavg.rates", []))
-                + tightness.evidence(results.get("pcfedavg.pep", ())))
+                + tightness.evidence(results.get("pcfedavg.pep", ()))
+                + proof_audit.evidence(proof_audit.rows(results.get("pcfedavg.steps", ())), ids))
     return evidence + from_modes(B.CLAIMS, {e.claim for e in symbolic})
 
 
@@ -945,7 +947,8 @@ def audit_section(results, profile: str, verdicts) -> str:
     """The section; ``verdicts`` is :func:`verdicts` of the same results (the report computes them once)."""
     comparison = results["pcfedavg.comparison"]
     out = (_audit_synthetic(results, profile, verdicts) + _audit_rates(results, verdicts) + _audit_search(results)
-           + _pep_part(results.get("pcfedavg.pep", ())) + _audit_data(results, verdicts))
+           + _pep_part(results.get("pcfedavg.pep", ())) + _audit_data(results, verdicts)
+           + proof_audit.section(results.get("pcfedavg.steps", ())))
     out += ["### Symbolic and settings findings", "",
             "Symbolic findings, the paper's descriptions of the method against the suite's Algorithm 1 "
             "(`pcfedavg.method.*`), and the experiment settings:", "", findings_table(findings(results)), ""]

@@ -24,6 +24,7 @@ from repro.papers.pcfedavg.figures import (adversarial_figure, comparison_figure
 from repro.papers.pcfedavg.runs import data as data_exp
 from repro.papers.pcfedavg.runs import pep as pep_exp
 from repro.papers.pcfedavg.runs import search as search
+from repro.papers.pcfedavg.runs import steps as STEPS
 from repro.papers.pcfedavg.runs import theory as theory
 from repro.papers.pcfedavg.summaries import PAPER  # noqa: F401  (the paper's key: figures/pcfedavg/, results/pcfedavg/)
 
@@ -48,4 +49,7 @@ EXPERIMENTS = (
     Experiment("pcfedavg.pep", "Certified worst cases (PEP) of noise-free Algorithm 1, printed and (CR) paths, against "
                "Props. 4.7 and 4.8 (i)-(iii)", pep_exp.pep_specs, pep_figure, config=pep_exp.PepConfig,
                work=pep_exp.work),
+    Experiment("pcfedavg.steps", "Displayed steps of Section 4's and the appendix's proofs, each proven by sympy or "
+               "falsification-searched (hypothesis + Nelder-Mead)", STEPS.steps_specs, None,
+               config=STEPS.proof_search.StepsConfig),
 )
