@@ -55,7 +55,7 @@ from __future__ import annotations
 import sympy as sp
 
 from .pcfedavg_proofs import DISPLAYS, L42, L43, L44, L45, L46, P47, P48, T34
-from .steps import Step
+from .steps import Boxes, Step
 
 #: the encoded claim each proof establishes
 CLAIM = {L43: "pcfedavg.lemma4.3", L44: "pcfedavg.lemma4.4", L45: "pcfedavg.lemma4.5", L46: "pcfedavg.lemma4.6",
@@ -66,19 +66,12 @@ ALSO = {P48: ("pcfedavg.prop4.8.ii", "pcfedavg.eq12", "pcfedavg.prop4.8.iii"),
         T34: ("pcfedavg.thm3.4.ii", "pcfedavg.thm3.4.iii")}
 
 # ---------------------------------------------------------------------------- symbols and their search boxes
-_BOX: dict[sp.Symbol, tuple[float, float]] = {}
+_BOX = Boxes()
+_sym = _BOX.symbols
 VEC = (-3.0, 3.0)
 VALUE = (-10.0, 10.0)
 NONNEG = (0.0, 10.0)
 UNIT = (0.0, 1.0)
-
-
-def _sym(names: str, box: tuple[float, float], **assumptions):
-    """Symbols with their search box (one box for all of ``names``)."""
-    made = sp.symbols(names, **assumptions)
-    for s in made if isinstance(made, tuple) else (made,):
-        _BOX[s] = box
-    return made
 
 
 def _vec(name: str) -> tuple[sp.Symbol, sp.Symbol]:

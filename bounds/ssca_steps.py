@@ -39,7 +39,7 @@ from __future__ import annotations
 import sympy as sp
 
 from .ssca_proofs import DISPLAYS, L1, L2, L3, L4, L5, L6, T5, T13, T24
-from .steps import Step
+from .steps import Boxes, Step
 
 #: the encoded claim each proof establishes
 CLAIM = {L3: "ssca.lemma3", L4: "ssca.lemma4", T13: "ssca.thm1", T24: "ssca.thm2", L1: "ssca.lemma1",
@@ -48,17 +48,10 @@ CLAIM = {L3: "ssca.lemma3", L4: "ssca.lemma4", T13: "ssca.thm1", T24: "ssca.thm2
 ALSO = {T13: ("ssca.thm3",), T24: ("ssca.thm4",)}
 
 # ---------------------------------------------------------------------------- symbols and their search boxes
-_BOX: dict[sp.Symbol, tuple[float, float]] = {}
+_BOX = Boxes()
+_sym = _BOX.symbols
 VEC = (-3.0, 3.0)
 VALUE = (-10.0, 10.0)
-
-
-def _sym(names: str, box: tuple[float, float], **assumptions):
-    """Symbols with their search box (one box for all of ``names``)."""
-    made = sp.symbols(names, **assumptions)
-    for s in made if isinstance(made, tuple) else (made,):
-        _BOX[s] = box
-    return made
 
 
 def _vec(name: str) -> tuple[sp.Symbol, sp.Symbol]:

@@ -100,6 +100,17 @@ class Step:
         return f"{self.lhs} {self.relation} {self.rhs}"
 
 
+class Boxes(dict):
+    """Symbol -> (low, high): the search box of each symbol a paper's step module creates (its steps' ``space``)."""
+
+    def symbols(self, names: str, box: tuple[float, float], **assumptions):
+        """``sympy.symbols(names, **assumptions)``, each with the search box ``box``."""
+        made = sp.symbols(names, **assumptions)
+        for s in made if isinstance(made, tuple) else (made,):
+            self[s] = box
+        return made
+
+
 @dataclass(frozen=True)
 class StepCheck:
     """What :func:`check` found: ``status`` (proven / refuted / not refuted), ``method``, the points evaluated, the
