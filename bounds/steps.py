@@ -257,11 +257,11 @@ def _polish(obj: _Objective, evaluations: int) -> None:
                           options={"maxfev": per, "xatol": 1e-12, "fatol": 1e-15})
 
 
-def _number(expr: sp.Expr) -> sp.Expr:
+def _number(expr: sp.Expr, chop: bool = False) -> sp.Expr:
     """``expr`` (exact, at a rational point) to 50 digits. A difference that cancels (a - b sqrt(c) equal to, or within
     1e-1000 of, 0) leaves evalf without a sign at any working precision; it is read as 0, i.e. on the edge of the
     relation, which counts as inside a hypothesis and as no violation of a step."""
-    value = sp.N(expr, 50, maxn=2000)
+    value = sp.N(expr, 50, chop=True) if chop else sp.N(expr, 50, maxn=2000)
     return value if value.is_Number else sp.Float(0, 50)
 
 
@@ -273,9 +273,8 @@ def _at(expr, subs: Mapping[sp.Symbol, sp.Rational]) -> sp.Expr:
         exact = sp.sympify(expr).subs(subs)
     except (TypeError, ValueError):
         with sp.evaluate(False):
-            exact = sp.sympify(expr).subs(subs)
-        value = sp.N(exact, 50, chop=True)
-        return value if value.is_Number else sp.Float(0, 50)
+            unevaluated = sp.sympify(expr).subs(subs)
+        return _number(unevaluated, chop=True)
     return _number(exact)
 
 

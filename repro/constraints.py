@@ -733,7 +733,10 @@ class ProductSet:
 
     def project(self, x) -> np.ndarray:
         """Blockwise projection: row ``i`` of the agent axis onto ``sets[i]``; same shape as ``x``."""
-        x = self._x(x)
+        return self._project(self._x(x))
+
+    def _project(self, x: np.ndarray) -> np.ndarray:
+        """:meth:`project` of validated points."""
         out = None
         for kind, idx, params, full in self._groups:
             if kind == "whole":
@@ -777,7 +780,7 @@ class ProductSet:
         for every kind of set; :meth:`distance` computes the l2-ball case by its closed form instead, which can differ
         from this in the last bits."""
         x = self._x(x)
-        projected = self.project(x)
+        projected = self._project(x)
         return projected, _norm2(x - projected)
 
     def contains(self, x, tol: float = 1e-12) -> np.ndarray:
