@@ -1,8 +1,14 @@
-"""A scripted stand-in for a ``numpy.random.Generator`` whose only random calls draw uniform keys to pick subsets
-(Rand-K's coordinates, a minibatch's samples: the K smallest keys of each row are chosen). Exact enumerations
-(``fedsgm.exact``, ``ssca.exact``) replay every subset pattern through the suite's own algorithms with it.
+"""Scripted stand-ins for a ``numpy.random.Generator``, for exact enumerations of an algorithm's randomness through
+the suite's own algorithms:
 
-Hand-written: numpy has no generator that replays chosen subsets.
+* :class:`ScriptedKeys`: the only random calls draw uniform keys to pick subsets (Rand-K's coordinates, a
+  minibatch's samples: the K smallest keys of each row are chosen); ``fedsgm.exact`` and ``ssca.exact`` replay every
+  subset pattern with it;
+* :class:`SignPaths`: the only random calls are ``normal(loc, scale, size)`` with a leading replicate axis; the
+  replicates enumerate every sign path, so the noise is loc +- scale (Rademacher: the same mean and variance as the
+  Gaussian it stands in for) and each replicate is one of the 2^bits equally likely paths (``pcfedavg.exact``).
+
+Hand-written: numpy has no generator that replays chosen subsets or enumerates paths.
 """
 from __future__ import annotations
 
@@ -28,4 +34,34 @@ class ScriptedKeys:
         return keys
 
 
-__all__ = ["ScriptedKeys"]
+class SignPaths:
+    """Every sign path of ``calls`` noise draws of ``cell`` entries each, one path per replicate.
+
+    The c-th ``normal(loc, scale, size)`` call (size = (S,) + cell, S = 2^(calls x prod(cell))) returns
+    loc + scale s, where s[j] in {-1, +1}^cell holds bits c prod(cell) ... (c + 1) prod(cell) - 1 of the replicate
+    index j (bit = 1 -> -1). Across the S replicates every combination of signs over all calls appears exactly once,
+    so a replicate mean is an exact expectation under independent Rademacher noise of scale ``scale`` per entry.
+    ``calls_made`` counts the calls, for the caller to check against ``calls`` (a run that draws more or fewer times
+    than scripted would enumerate the wrong law)."""
+
+    def __init__(self, calls: int, cell: tuple[int, ...]):
+        self.calls, self.cell, self.calls_made = int(calls), tuple(cell), 0
+        self.bits = self.calls * int(np.prod(self.cell))
+        self.paths = 2 ** self.bits
+
+    def spawn(self, n: int) -> list:
+        return [self] * n
+
+    def normal(self, loc, scale, size) -> np.ndarray:
+        size = tuple(np.atleast_1d(size))
+        if size != (self.paths,) + self.cell or self.calls_made >= self.calls:
+            raise AssertionError(f"unscripted normal() call {self.calls_made + 1} of size {size}: the script has "
+                                 f"{self.calls} calls of size {(self.paths,) + self.cell}")
+        width = int(np.prod(self.cell))
+        shifts = self.calls_made * width + np.arange(width)
+        bits = (np.arange(self.paths)[:, None] >> shifts[None, :]) & 1
+        self.calls_made += 1
+        return loc + scale * (1.0 - 2.0 * bits).reshape(size)
+
+
+__all__ = ["ScriptedKeys", "SignPaths"]

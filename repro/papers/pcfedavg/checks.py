@@ -2,7 +2,9 @@
 Propositions 4.7-4.8 and display (12) -> :class:`Outcome` per claim (estimators and decision
 rule: this project's protocol, not the paper's).
 
-Expectations are Monte-Carlo means over the S replicates of one run; the expectation over the
+Expectations are Monte-Carlo means over the S replicates of one run -- or, for an :class:`Instance` with
+``exact=True`` (``pcfedavg.exact``), exact means over S replicates that enumerate every equally likely noise path,
+judged with no standard error; the expectation over the
 uniform output index K* of Theorem 3.4 is exact (the average over k = 0..K-1, with K* taken independent
 of the samples). Relations whose right side contains observed expectations (e.g. Lemma 4.3's
 6 L_G E[gap]) are judged on the paired per-replicate difference lhs - rhs, so the comparison is of
@@ -64,12 +66,15 @@ def _verdict(mean_excess: np.ndarray, se: np.ndarray, tol: float, z: float):
     return violated, ~violated & ~consistent
 
 
-def _outcome(claim, name, lhs, rhs, *, sign=1.0, tol=0.0, hypotheses=True, details=None) -> Outcome:
-    """Judge lhs <= rhs (sign=+1) or lhs >= rhs (sign=-1) on per-replicate arrays (S, ...)."""
+def _outcome(claim, name, lhs, rhs, *, sign=1.0, tol=0.0, hypotheses=True, details=None, exact=False) -> Outcome:
+    """Judge lhs <= rhs (sign=+1) or lhs >= rhs (sign=-1) on per-replicate arrays (S, ...); ``exact``: the replicates
+    are every equally likely path, so the means are the expectations (standard error 0)."""
     lhs, rhs = np.broadcast_arrays(np.asarray(lhs, float), np.asarray(rhs, float))
     excess = sign * (lhs - rhs)
-    mean_excess, se = excess.mean(axis=0), _se(excess)
+    mean_excess = excess.mean(axis=0)
+    se = np.zeros_like(mean_excess) if exact else _se(excess)
     z = z_threshold(np.size(mean_excess))
+    exceeding = int(np.sum(np.any((excess > tol).reshape(excess.shape[0], -1), axis=1)))
     violated, inconclusive = _verdict(mean_excess, se, tol, z)
     lhs_m, rhs_m = lhs.mean(axis=0), rhs.mean(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -91,7 +96,9 @@ def _outcome(claim, name, lhs, rhs, *, sign=1.0, tol=0.0, hypotheses=True, detai
                    ci=(pick(lhs_m) - z * pick(se), pick(lhs_m) + z * pick(se)),
                    hypotheses_met=bool(np.all(hypotheses)),
                    details={"violations": n_viol, "inconclusive": n_inc, "worst_index": worst,
-                            "rule": f"mean(lhs - rhs) -/+ {z:.2f} SE vs 0"} | (details or {}))
+                            "replicates_exceeding": exceeding,
+                            "rule": "exact mean(lhs - rhs) over every path vs 0" if exact else
+                            f"mean(lhs - rhs) -/+ {z:.2f} SE vs 0"} | (details or {}))
 
 
 def round_sums(per_k: np.ndarray, lengths) -> np.ndarray:
@@ -130,11 +137,12 @@ PAIR_CLAIMS = tuple(B.claim(cid) for cid in PAIR_CLAIM_IDS)
 class Instance:
     """What the checks need of one instance: ``problem`` (a PersonalizedProblem), its ``reference`` solutions
     for the run's rho (x*, x*_rho and the constants D, M, Q) and, for Lemmas 4.1-4.2 only, the random point
-    ``pairs`` (:func:`sample_pairs`)."""
+    ``pairs`` (:func:`sample_pairs`); ``exact`` when the run's replicates are an exact enumeration of the noise."""
 
     problem: object
     reference: object
     pairs: np.ndarray | None = None
+    exact: bool = False     # the replicates enumerate every equally likely noise path (exact expectations)
 
 
 def check(claim, problem: Instance, trace) -> list[Outcome]:
@@ -174,7 +182,7 @@ def _every_k(claim, inst, trace) -> list[Outcome]:
     lhs = {"pcfedavg.lemma4.3": "sq_avg_grad", "pcfedavg.lemma4.6": "dist_next"}[claim.id]
     vals, obs, tol = _context(inst, trace)
     return [_outcome(claim, f"{lhs} <= bound at every k", obs[lhs], claim_bound(claim, lhs, vals),
-                     tol=tol, hypotheses=_hypotheses(claim, vals))]
+                     tol=tol, hypotheses=_hypotheses(claim, vals), exact=inst.exact)]
 
 
 def _lemma44(claim, inst, trace) -> list[Outcome]:
@@ -182,12 +190,15 @@ def _lemma44(claim, inst, trace) -> list[Outcome]:
     vals, obs, tol = _context(inst, trace)
     rhs = claim_bound(claim, "inner", vals)
     excess = obs["inner"] - rhs
+    threshold = tol + 1e-9 * np.abs(rhs).max()
     worst = np.unravel_index(int(np.argmax(excess)), excess.shape)
     return [Outcome(claim_id=claim.id, relation="inner <= -2 gap + L_G drift (pathwise)", mode=claim.mode.value,
                     observed=float(obs["inner"][worst]), bound=float(rhs[worst]),
-                    ratio=float("nan"), passed=bool(excess.max() <= tol + 1e-9 * np.abs(rhs).max()),
+                    ratio=float("nan"), passed=bool(excess.max() <= threshold),
                     n_checked=int(excess.size), n_runs=int(excess.shape[0]),
-                    hypotheses_met=_hypotheses(claim, vals), details={"max_excess": float(excess.max())})]
+                    hypotheses_met=_hypotheses(claim, vals),
+                    details={"max_excess": float(excess.max()),
+                             "replicates_exceeding": int(np.sum(np.any(excess > threshold, axis=1)))})]
 
 
 def _lemma45(claim, inst, trace) -> list[Outcome]:
@@ -198,9 +209,9 @@ def _lemma45(claim, inst, trace) -> list[Outcome]:
     out = []
     if trace.params.rounds > 1:
         out.append(_outcome(claim, "drift_round <= bound, rounds r >= 1", obs["drift_round"][:, 1:],
-                            rhs[:, 1:], tol=tol, hypotheses=hyp))
+                            rhs[:, 1:], tol=tol, hypotheses=hyp, exact=inst.exact))
     out.append(_outcome(claim, "drift_round <= bound, round r = 0", obs["drift_round"][:, :1],
-                        rhs[:, :1], tol=tol, hypotheses=hyp,
+                        rhs[:, :1], tol=tol, hypotheses=hyp, exact=inst.exact,
                         details={"note": "the lemma is stated for r >= 1; Prop 4.7 applies it to r = 0 too"}))
     return out
 
@@ -211,13 +222,15 @@ def _expectation_over_kstar(claim, inst, trace) -> list[Outcome]:
                  "pcfedavg.prop4.8.iii": ("subopt_Kstar", -1.0)}[claim.id]
     vals, obs, tol = _context(inst, trace)
     return [_outcome(claim, f"E[{lhs}] {'<=' if sign > 0 else '>='} bound", obs[lhs],
-                     claim_bound(claim, lhs, vals), sign=sign, tol=tol, hypotheses=_hypotheses(claim, vals))]
+                     claim_bound(claim, lhs, vals), sign=sign, tol=tol, hypotheses=_hypotheses(claim, vals),
+                     exact=inst.exact)]
 
 
 def _prop48ii(claim, inst, trace) -> list[Outcome]:
     vals, obs, tol = _context(inst, trace)
     return [_outcome(claim, "E[d_i^2] <= bound for every agent i", obs["infeas_i"],
-                     claim_bound(claim, "infeas_i", vals), tol=tol, hypotheses=_hypotheses(claim, vals))]
+                     claim_bound(claim, "infeas_i", vals), tol=tol, hypotheses=_hypotheses(claim, vals),
+                     exact=inst.exact)]
 
 
 def _eq12(claim, inst, trace) -> list[Outcome]:
@@ -225,7 +238,7 @@ def _eq12(claim, inst, trace) -> list[Outcome]:
     vals, obs, tol = _context(inst, trace)
     total = obs["infeas_i"].sum(axis=1)
     root = np.sqrt(total.mean())
-    se = _se(total) / (2 * root) if root > 0 else 0.0
+    se = _se(total) / (2 * root) if root > 0 and not inst.exact else 0.0
     bound12 = float(claim_bound(claim, "root_sum_infeas", vals))
     return [Outcome(claim_id=claim.id, relation="sqrt(sum_i E d_i^2) <= (12)", mode=claim.mode.value,
                     observed=float(root), bound=bound12, ratio=float(root / bound12) if bound12 > 0 else np.nan,

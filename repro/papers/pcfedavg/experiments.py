@@ -9,6 +9,8 @@ section is :mod:`.audit`):
 * ``pcfedavg.comparison``   Figures 1-3: PC-FedAvg vs Penalized-FedAvg/-FedProx/-SCAFFOLD, MNIST and CIFAR-10;
 * ``pcfedavg.local_steps``  Figure 4: PC-FedAvg for 1, 5, 10, 20, 40 local steps;
 * ``pcfedavg.search``       optimisation-based adversarial search per (claim, structured family) (:mod:`.runs.search`);
+* ``pcfedavg.exact``        every claim on exact expectations over all noise paths of tiny instances, and Lemma 4.4's
+  exact failure probability (:mod:`.runs.exact`);
 * ``pcfedavg.pep``          certified worst cases (performance estimation, PEPit) of Algorithm 1, noise-free, both update
   paths, against Props. 4.7 and 4.8 (i)-(iii) with rho = sqrt(R) (:mod:`.runs.pep`).
 
@@ -22,6 +24,7 @@ from repro.experiment import Experiment, product_of
 from repro.papers.pcfedavg.figures import (adversarial_figure, comparison_figures, local_steps_figure, pep_figure,
                                            rates_figure, theory_figure)
 from repro.papers.pcfedavg.runs import data as data_exp
+from repro.papers.pcfedavg.runs import exact as exact_exp
 from repro.papers.pcfedavg.runs import pep as pep_exp
 from repro.papers.pcfedavg.runs import search as search
 from repro.papers.pcfedavg.runs import steps as STEPS
@@ -46,6 +49,9 @@ EXPERIMENTS = (
                data_exp.local_steps_specs, local_steps_figure, config=data_exp.DataConfig, work=data_exp.work),
     Experiment("pcfedavg.search", "Adversarial search (differential evolution) per claim and structured family",
                search.search_specs, None, config=search.FamilySearchConfig, work=search.work),
+    Experiment("pcfedavg.exact", "Exact expectations over every noise path of tiny instances, and the exact probability "
+               "that Lemma 4.4 (stated pathwise) fails", exact_exp.exact_specs, None, config=exact_exp.ExactConfig,
+               work=exact_exp.work),
     Experiment("pcfedavg.pep", "Certified worst cases (PEP) of noise-free Algorithm 1, printed and (CR) paths, against "
                "Props. 4.7 and 4.8 (i)-(iii)", pep_exp.pep_specs, pep_figure, config=pep_exp.PepConfig,
                work=pep_exp.work),
