@@ -140,5 +140,6 @@ def test_registry_contract():
     assert part("fedclup", "experiments") is X and part("fedclup", "audit") is A
     assert A.AUDIT_EXPERIMENTS == tuple(e.name for e in X.EXPERIMENTS)
     assert all(e.figure.__module__ == "repro.papers.fedclup.figures" for e in X.EXPERIMENTS if e.figure is not None)
-    assert [e.name for e in X.EXPERIMENTS if e.figure is None] == ["fedclup.search"]     # a table in the audit only
+    # tables in the audit only
+    assert [e.name for e in X.EXPERIMENTS if e.figure is None] == ["fedclup.exact", "fedclup.search"]
     assert callable(A.audit_section) and callable(A.verdicts) and X.PAPER == "fedclup"

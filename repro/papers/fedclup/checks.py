@@ -24,7 +24,8 @@ encoded formulas, not a transcription of them.
   lambda, every client, every round) by :func:`repro.verify.check_relation`; a violation larger than
   the floating-point tolerance fails.
 * Expectation claims (Lemma 4, (8a), (8b), Theorem 1 and Corollary 1 in explicit form, Lemma 7) are
-  judged on Monte-Carlo means over independent draws (axis 0 of the samples), entry by entry (per
+  judged on Monte-Carlo means over independent draws (axis 0 of the samples) -- for Lemma 7 in ``fedclup.exact``,
+  on exact means over every equally likely batch sequence, with no standard error --, entry by entry (per
   lambda and per client: the bounds hold for every client i). An entry is violated when
   mean - z SE exceeds the bound, with z = :func:`z_threshold` of the number of entries judged
   (Bonferroni, family-wise false-alarm level 1e-3); consistent when mean + z SE <= bound;
@@ -71,9 +72,11 @@ def deterministic(claim: Claim, values: dict, *, tol: float = 0.0, hypotheses_me
 
 
 def expectation(claim: Claim, observed: str, samples: np.ndarray, values: dict, *,
-                mask: np.ndarray | None = None, hypotheses_met: bool = True, tol: float = 0.0) -> Outcome:
+                mask: np.ndarray | None = None, hypotheses_met: bool = True, tol: float = 0.0,
+                exact: bool = False) -> Outcome:
     """Monte-Carlo check of ``E[observed] <= bound`` for the relation whose left side is ``observed``; an excess of at
-    most ``tol`` (float rounding) is inconclusive, never a violation.
+    most ``tol`` (float rounding) is inconclusive, never a violation. ``exact``: the draws on axis 0 are every
+    equally likely outcome of the randomness (an enumeration), so the mean is the expectation (standard error 0).
 
     ``samples`` has the independent draws on axis 0 and one entry per remaining index (lambda,
     client, ...); the bound is evaluated from ``values`` (parameters, broadcast against
@@ -90,7 +93,9 @@ def expectation(claim: Claim, observed: str, samples: np.ndarray, values: dict, 
         return Outcome(claim.id, relation, claim.mode.value, np.nan, np.nan, np.nan, True, False, 0,
                        samples.shape[0], hypotheses_met=False, details={"reason": "hypotheses fail everywhere"})
     mean = samples.mean(axis=0)
-    se = samples.std(axis=0, ddof=1) / np.sqrt(samples.shape[0]) if samples.shape[0] > 1 else np.zeros_like(mean)
+    se = (samples.std(axis=0, ddof=1) / np.sqrt(samples.shape[0]) if samples.shape[0] > 1 and not exact
+          else np.zeros_like(mean))
+    exceeding = np.any(((samples > bound + tol) & keep).reshape(samples.shape[0], -1), axis=1)
     z = z_threshold(int(keep.sum()))
     violated = keep & (mean - z * se > bound + tol)
     inconclusive = keep & ~violated & (mean + z * se > bound)
@@ -102,8 +107,9 @@ def expectation(claim: Claim, observed: str, samples: np.ndarray, values: dict, 
                    n_checked=int(keep.sum()), n_runs=int(samples.shape[0]),
                    ci=(float(mean[worst] - z * se[worst]), float(mean[worst] + z * se[worst])),
                    hypotheses_met=bool(hypotheses_met),
-                   details={"z": z, "worst_index": [int(i) for i in worst], "n_violated": int(violated.sum()),
-                            "n_inconclusive": int(inconclusive.sum())})
+                   details={"z": 0.0 if exact else z, "worst_index": [int(i) for i in worst],
+                            "n_violated": int(violated.sum()), "n_inconclusive": int(inconclusive.sum()),
+                            "draws_exceeding": int(exceeding.sum())})
 
 
 def _sq(x):
@@ -282,7 +288,7 @@ def _theorem2(claim: Claim, problem: Instance, trace) -> list[Outcome]:
 class ReplicatedClient:
     """Lemma 7's instance: one client's data ``X`` (n, d), ``y`` (n,), its exact ``mu`` and per-sample ``L``, the
     step ``eta``, ``lam``, ``K`` mini-batch steps of ``batch`` rows from ``start`` towards the inner solution
-    ``target`` (the prox of the anchor w_g)."""
+    ``target`` (the prox of the anchor w_g); ``exact`` when the replicates enumerate every batch sequence."""
 
     X: np.ndarray
     y: np.ndarray
@@ -294,6 +300,7 @@ class ReplicatedClient:
     batch: int
     start: np.ndarray
     target: np.ndarray
+    exact: bool = False     # the S replicates are every equally likely batch sequence (exact expectation)
 
 
 @dataclass(frozen=True, eq=False)
@@ -334,7 +341,7 @@ LEMMA7_RTOL = 1e-12
 def _lemma7(claim: Claim, problem: ReplicatedClient, trace: InnerPath) -> list[Outcome]:
     o = lemma7_observed(problem, trace)
     tol = LEMMA7_RTOL * max(1.0, float(o["values"]["inner_err_0"]))
-    return [expectation(claim, "inner_err_K", o["inner_K"], o["values"], tol=tol)]
+    return [expectation(claim, "inner_err_K", o["inner_K"], o["values"], tol=tol, exact=problem.exact)]
 
 
 # ---------------------------------------------------------------------------- the entry

@@ -2,7 +2,8 @@
 
 Run functions live in :mod:`.runs.statistical` (linear-regression test bed: statistical claims, minimax
 regimes, Figure 1 trade-off), :mod:`.runs.optimization` (Theorem 2, Lemmas 5-7, Corollary 2, Tables 7-8
-pattern, Theorem 3 noise ball), :mod:`.runs.logistic` (the authors' synthetic logistic data: Figures 2, 3, 4,
+pattern, Theorem 3 noise ball), :mod:`.runs.exact` (Lemma 7's exact expectation over every mini-batch sequence of
+tiny instances), :mod:`.runs.logistic` (the authors' synthetic logistic data: Figures 2, 3, 4,
 6) and :mod:`.runs.mnist` (Tables 2 and 4 "MNIST Logit" rows, Figure 5). The figures are drawn by
 :mod:`.figures`; the audit section is :mod:`.audit`, and what both compute is in :mod:`.summaries`.
 """
@@ -13,6 +14,7 @@ from repro.experiment import Experiment, product_of
 from repro.papers.fedclup.figures import (  # noqa: F401  (PAPER: the paper key, defined with the figures that use it)
     PAPER, figure2, figure3, figure4, figure5, figure6, minimax_figure, pep_figure, rounds_figure,
     statistical_figure, stochastic_figure, theorem2_figure, tradeoff_figure)
+from repro.papers.fedclup.runs import exact as exact_runs
 from repro.papers.fedclup.runs import logistic as logi
 from repro.papers.fedclup.runs import mnist as mn
 from repro.papers.fedclup.runs import optimization as opt
@@ -39,6 +41,8 @@ EXPERIMENTS = (
     Experiment("fedclup.stochastic", "Lemma 7 and the Theorem 3 noise ball (Algorithm 2)",
                opt.stochastic_specs, stochastic_figure, work=product_of("replicates", "rounds"),
                config=(opt.Lemma7Config, opt.NoiseBallConfig)),
+    Experiment("fedclup.exact", "Lemma 7 on its exact expectation over every mini-batch sequence of tiny instances",
+               exact_runs.exact_specs, None, work=exact_runs.work, config=exact_runs.ExactConfig),
     Experiment("fedclup.figure2", "Figure 2: local updates K under two personalization levels (synthetic logistic)",
                logi.figure2_specs, figure2, work=LOGISTIC_WORK, config=logi.LogisticConfig),
     Experiment("fedclup.figure3", "Figure 3: methods and adaptive lambda (synthetic logistic)",

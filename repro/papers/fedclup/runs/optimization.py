@@ -268,24 +268,33 @@ def _sample_smoothness(X) -> float:
     return float(np.max(np.sum(X * X, axis=-1)))
 
 
-def run_lemma7(config: dict, seed: int):
-    """Lemma 7: client 0 replicated S times; K mini-batch steps of (13) from the same start."""
+def lemma7_path(config: dict, seed: int, replicates: int, batches=None):
+    """Client 0 of the config's instance replicated ``replicates`` times, K mini-batch steps of (13) from one start:
+    the :class:`~repro.papers.fedclup.checks.ReplicatedClient`, its :class:`~repro.papers.fedclup.checks.InnerPath`
+    and the rows each step used (K, S, B). The batches are drawn from the run's Generator, or from ``batches`` (a
+    scripted stand-in, ``fedclup.exact``)."""
     inst, data, rng = _data(config, seed)
     X, y = data["X"][0], data["y"][0]
     mu, L, lam = inst.mu_design, _sample_smoothness(data["X"]), config["lam"]
-    eta, S, Bt, K = 1.0 / (L + lam), config["replicates"], config["batch"], config["local_steps"]
+    eta, S, Bt, K = 1.0 / (L + lam), replicates, config["batch"], config["local_steps"]
     w_g = rng.normal(size=inst.d)
     target = LR.prox(data["A"][:1], data["b"][:1], lam, w_g)[0]
     start = target + rng.normal(size=inst.d)
     reps = LR.stacked_clients(np.broadcast_to(X, (S,) + X.shape).copy(), np.broadcast_to(y, (S,) + y.shape).copy())
     W = np.broadcast_to(start, (S, inst.d)).copy()
-    path = [W]
+    path, used = [W], []
     for _ in range(K):
-        rows = reps.sample_rows(rng, Bt)
+        rows = reps.sample_rows(rng if batches is None else batches, Bt)
         W = W - eta * (reps.minibatch_gradients(W, rows) + lam * (W - w_g))
         path.append(W)
-    problem = V.ReplicatedClient(X, y, mu, L, lam, eta, K, Bt, start, target)
-    trace = V.InnerPath(np.stack(path))
+        used.append(rows)
+    problem = V.ReplicatedClient(X, y, mu, L, lam, eta, K, Bt, start, target, exact=batches is not None)
+    return problem, V.InnerPath(np.stack(path)), np.stack(used)
+
+
+def run_lemma7(config: dict, seed: int):
+    """Lemma 7: client 0 replicated S times; K mini-batch steps of (13) from the same start."""
+    problem, trace, _ = lemma7_path(config, seed, config["replicates"])
     outs = check_claims(V.check, [B.claim("fedclup.lemma7")], problem, trace)
     seen = V.lemma7_observed(problem, trace)
     return outcome_arrays(outs) | {"sigma_sq": np.array(seen["sigma_sq"])}, {"constants": seen["values"]}
