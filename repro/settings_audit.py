@@ -62,9 +62,11 @@ def _canon(value):
 
 @cache
 def _used(experiment: str, key: str) -> frozenset:
+    """The values ``key`` takes in the paper-profile runs of ``experiment``, batch members included."""
+    from .batches import member_configs
     from .registry import get
-    specs = get(experiment).specs("paper")
-    values = {_canon(s.config[key]) for s in specs if key in s.config}
+    configs = [c for s in get(experiment).specs("paper") for c in member_configs(s.config)]
+    values = {_canon(c[key]) for c in configs if key in c}
     if not values:
         raise ReproError(f"setting key={key!r} is in no paper-profile config of {experiment}")
     return frozenset(values)

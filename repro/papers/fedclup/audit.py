@@ -18,7 +18,7 @@ import numpy as np
 
 from bounds import fedclup as BC
 from bounds import fedclup_findings as BF
-from bounds.audit import DISCREPANCY, Finding, fmt_point, producer
+from bounds.audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, fmt_point, producer
 from bounds.core import Provenance
 from repro import pep, tightness
 from repro.comparisons import compare
@@ -232,10 +232,48 @@ def settings_findings(results) -> list:
                                 + _logistic_settings(results.get("fedclup.figure6", ())))
 
 
+#: each reading's metric for Figure 4 (fedclup.readings): the code plots the mean of unsquared local errors (its ITR);
+#: Theorem 1 and Corollary 1 bound E||w~_i - w*_i||^2, the mean of squared errors
+FIG4_READING_METRIC = {"code": "local_err", "paper": "local_err_sq"}
+_READING_WORDS = {"code": "the authors' code as it executes (server: the mean of all m stored client models; R: the "
+                          "per-entry standard deviation of W_k; L = 9.13 hard-coded; metric: mean unsquared local error)",
+                  "paper": "the paper's reading ((12) with gamma = 1/lambda + 1/L = 1/L_F; R: the radius of (5) on the "
+                           "generator's models; L by the formula of Appendix D.1; metric: mean squared local error, "
+                           "as in Theorem 1)"}
+
+
+def _reading_runs(results, name: str) -> list:
+    """The ``fedclup.readings`` runs of one reading (``logistic.READINGS``)."""
+    keys = logi.READINGS[name]
+    return [r for r in results.get("fedclup.readings", ()) if all(r.spec.config[k] == v for k, v in keys.items())]
+
+
+@producer
+def readings_findings(results) -> list[Finding]:
+    """One finding per statement about Figure 4: its outcome under the authors' code and under the paper's reading
+    (``fedclup.readings``); a discrepancy where one supports it and the other violates it, i.e. where what the code
+    executes changes what the figure shows."""
+    per = {name: {e.claim: e for e in _figure4_orders(_reading_runs(results, name), FIG4_READING_METRIC[name],
+                                                      "fedclup.readings")} for name in logi.READINGS}
+    out = []
+    for sid in sorted(set(per["code"]) & set(per["paper"])):
+        code, paper = per["code"][sid], per["paper"][sid]
+        decided = {Bearing.SUPPORTS, Bearing.VIOLATES}
+        verdict = (NOT_CHECKABLE if code.bearing not in decided or paper.bearing not in decided else
+                   CONSISTENT if code.bearing == paper.bearing else DISCREPANCY)
+        st = _STATEMENT[sid]
+        out.append(Finding(
+            f"fedclup.code.readings.{sid.removeprefix('fedclup.')}", "code", (sid,), verdict,
+            f"{st.location}: \"{st.words}\". Under {_READING_WORDS['code']}: {code.bearing.value} ({code.summary}). "
+            f"Under {_READING_WORDS['paper']}: {paper.bearing.value} ({paper.summary}).",
+            "python -m repro run fedclup.readings", "numeric (paired per data seed)"))
+    return out
+
+
 def findings(results) -> list[Finding]:
-    """Every finding the audit shows, in report order: the symbolic ones, then the settings ones (none without
-    results)."""
-    return list(symbolic_findings()) + settings_findings(results)
+    """Every finding the audit shows, in report order: the symbolic ones, then the settings ones and the authors'
+    code against the paper's reading (none without results)."""
+    return list(symbolic_findings()) + settings_findings(results) + readings_findings(results)
 
 
 def evidence(results) -> list[Evidence]:
@@ -459,9 +497,10 @@ FIG4_METRIC = "local_err"
 REAL_DATA = {"Figure 9": "celeba", "Figure 10": "sent140"}
 
 
-def _order(sid: str, values: dict, what: str) -> Evidence:
-    """The statement's ordering as ``values`` (seed -> a per-seed difference the statement says is positive)."""
-    exp = _STATEMENT[sid].experiment
+def _order(sid: str, values: dict, what: str, experiment: str = "") -> Evidence:
+    """The statement's ordering as ``values`` (seed -> a per-seed difference the statement says is positive), from
+    the runs of ``experiment`` (default: the statement's own)."""
+    exp = experiment or _STATEMENT[sid].experiment
     seeds = sorted(values)
     return compare(sid, exp, [values[s] for s in seeds], claimed=POSITIVE, what=what, tol=ORDER_TOL, seeds=seeds,
                    replay=f"python -m repro run {exp}")
@@ -557,13 +596,17 @@ def _figure3_statements(results) -> list[Evidence]:
 
 
 def _figure4_statements(results) -> list[Evidence]:
-    """Figure 4 at the smallest and the largest R: GlobalTrain lowest, LocalTrain lowest, high personalization
-    below low personalization (per data seed, the final error of FIG4_METRIC)."""
-    runs = results.get("fedclup.figure4", ())
+    """Figure 4's statements on ``fedclup.figure4`` (per data seed, the final error of FIG4_METRIC)."""
+    return _figure4_orders(results.get("fedclup.figure4", ()), FIG4_METRIC, "fedclup.figure4")
+
+
+def _figure4_orders(runs, metric: str, experiment: str) -> list[Evidence]:
+    """Figure 4 at the smallest and the largest R of ``runs``: GlobalTrain lowest, LocalTrain lowest, high
+    personalization below low personalization (per data seed, the final value of ``metric``)."""
     if not runs:
         return []
     Rs = sorted({r.spec.config["R"] for r in runs})
-    err = _by_seed(runs, lambda c: (c["R"], c["method"], c.get("lam")), FIG4_METRIC, lambda a: float(a[-1]))
+    err = _by_seed(runs, lambda c: (c["R"], c["method"], c.get("lam")), metric, lambda a: float(a[-1]))
     methods = sorted({k[1:] for k, _ in err}, key=str)
 
     def beats(R, best):           # seed -> (lowest error of the other methods) - error of ``best``
@@ -572,13 +615,13 @@ def _figure4_statements(results) -> list[Evidence]:
 
     lams = sorted(m[1] for m in methods if m[0] == "fedclup")
     return [_order("fedclup.figure4.globaltrain_low_heterogeneity", beats(Rs[0], ("globaltrain", None)),
-                   f"R = {Rs[0]:g}: lowest other final error minus GlobalTrain's"),
+                   f"R = {Rs[0]:g}: lowest other final {metric} minus GlobalTrain's", experiment),
             _order("fedclup.figure4.localtrain_high_heterogeneity", beats(Rs[-1], ("localtrain", None)),
-                   f"R = {Rs[-1]:g}: lowest other final error minus LocalTrain's"),
+                   f"R = {Rs[-1]:g}: lowest other final {metric} minus LocalTrain's", experiment),
             _order("fedclup.figure4.personalized_high_heterogeneity",
                    _diff({(k[1:], s): v for (k, s), v in err.items() if k[0] == Rs[-1]},
                          ("fedclup", lams[-1]), ("fedclup", lams[0])),
-                   f"R = {Rs[-1]:g}: final error, lambda {lams[-1]:g} minus lambda {lams[0]:g}")]
+                   f"R = {Rs[-1]:g}: final {metric}, lambda {lams[-1]:g} minus lambda {lams[0]:g}", experiment)]
 
 
 def _early_statement(sid: str, runs, group, metric: str) -> list[Evidence]:
@@ -950,6 +993,27 @@ def _audit_exact(exact_runs) -> list[str]:
                             "sequences above the bound", "replay"], rows), ""]
 
 
+def _audit_readings(results) -> list[str]:
+    """Figure 4's final errors under both readings (``fedclup.readings``), mean over the data seeds."""
+    rows = []
+    for name in logi.READINGS:
+        metric = FIG4_READING_METRIC[name]
+        table = _by_seed(_reading_runs(results, name), lambda c: (c["R"], c["method"], c.get("lam")), metric,
+                         lambda a: float(a[-1]))
+        for key in sorted({k for k, _ in table}, key=str):
+            values = [v for (k, _), v in table.items() if k == key]
+            label = key[1] if key[2] is None else f"{key[1]} lambda {key[2]:g}"
+            rows.append([name, metric, fmt(key[0], 3), label, fmt(float(np.mean(values)), 4), len(values)])
+    if not rows:
+        return []
+    return ["### Figure 4: the authors' code against the paper's reading", "",
+            "The authors' public code fixes choices the paper states otherwise or not at all. `fedclup.readings` runs "
+            "Figure 4's sweep both ways: **code** = " + _READING_WORDS["code"] + "; **paper** = "
+            + _READING_WORDS["paper"] + ". Each statement about Figure 4 is decided under both (findings "
+            "`fedclup.code.readings.*`, in the findings table). Final errors, mean over the data seeds:", "",
+            markdown_table(["reading", "metric", "R", "method", "final error", "seeds"], rows), ""]
+
+
 def audit_section(results, profile: str, verdicts: list[ClaimVerdict]) -> str:
     """The section; ``verdicts`` are :func:`verdicts` of the same ``results`` (the report computes them once)."""
     out = ["## FedCLUP (Understanding the Statistical Accuracy-Communication Trade-off in Personalized FL with "
@@ -959,7 +1023,7 @@ def audit_section(results, profile: str, verdicts: list[ClaimVerdict]) -> str:
            "not to the paper. Statements the paper gives only at order level are listed as symbolic rows.", ""]
     out += _audit_linear_regression(results, verdicts) + _audit_optimization(results, verdicts)
     out += _audit_figures(results) + _audit_mnist(results)
-    out += _audit_exact(results.get("fedclup.exact", ()))
+    out += _audit_exact(results.get("fedclup.exact", ())) + _audit_readings(results)
     out += _audit_search(results.get("fedclup.search", ()))
     out += _audit_pep(results.get("fedclup.pep", ()))
     out += _audit_statements(verdicts)

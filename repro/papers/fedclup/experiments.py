@@ -49,6 +49,8 @@ EXPERIMENTS = (
                logi.figure3_specs, figure3, work=LOGISTIC_WORK, config=logi.LogisticConfig),
     Experiment("fedclup.figure4", "Figure 4: statistical error vs heterogeneity R (synthetic logistic)",
                logi.figure4_specs, figure4, work=LOGISTIC_WORK, config=logi.LogisticConfig),
+    Experiment("fedclup.readings", "Figure 4 as the authors' code executes it beside the paper's reading (server step, "
+               "meaning of R, L)", logi.readings_specs, None, work=LOGISTIC_WORK, config=logi.LogisticConfig),
     Experiment("fedclup.figure6", "Figure 6: 100 and 1000 clients, 10% sampling (synthetic logistic)",
                logi.figure6_specs, figure6, work=product_of("rounds", "local_steps", "m", "n", "sample_rate"),
                config=logi.LogisticConfig),

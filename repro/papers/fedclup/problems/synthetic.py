@@ -13,6 +13,12 @@ Generator (the authors' code, ``src/simulation/generate_data.py``). For client k
   y ~ Categorical(softmax(W_k x)) (``"sample"``, the variant that the wording of Section 6.1, "labels are
   produced by a logistic regression model", admits).
 
+Heterogeneity reading (``heterogeneity``): "entry_std" (default, the code's) draws W_k as above; "radius" reads R as
+the radius of the parameter space (5), max_i ||w*_i - sum_j p_j w*_j||^2 <= R^2 with p_j = 1/m, taking the
+generator's models as the w*_i (as the code's error metrics do): the same draws, with the deviations W_k - Wbar
+rescaled so that the largest ||W_k - Wbar||_F is exactly R (this project's reading of (5); the instance lies on the
+boundary of P(R)).
+
 Randomness. One ``numpy.random.Generator`` per client from ``np.random.SeedSequence([seed, k])``;
 within a client the draws come in the code's order (W_k, then v_k, then the n x d features, then,
 for "sample", n uniforms for the labels). This does NOT reproduce the authors' stream bit for bit:
@@ -36,6 +42,8 @@ from repro.errors import is_int, is_real, require
 from repro.papers.fedclup.problems.stacked_clients import StackedClients
 
 LABEL_MODELS = ("argmax", "sample")
+#: readings of R (module docstring): the code's per-entry standard deviation, or the radius of (5)
+HETEROGENEITY = ("entry_std", "radius")
 
 #: The smoothness constant hard-coded in the authors' notebooks (their code's own estimate is only printed).
 L_CODE = 9.13
@@ -44,7 +52,7 @@ L_CODE = 9.13
 #: integer; far above any client index, so it never coincides with a client's [seed, k]).
 INIT_STREAM = int.from_bytes(b"init", "big")
 
-__all__ = ["INIT_STREAM", "LABEL_MODELS", "L_CODE", "clients", "generate", "global_error", "initial_model",
+__all__ = ["HETEROGENEITY", "INIT_STREAM", "LABEL_MODELS", "L_CODE", "clients", "generate", "global_error", "initial_model",
            "initial_models", "local_errors", "scale_features", "smoothness_constants"]
 
 
@@ -52,7 +60,8 @@ def _sigma_diag(d: int) -> np.ndarray:
     return np.arange(1, d + 1, dtype=np.float64) ** -1.2
 
 
-def generate(m: int, n: int, d: int, C: int, R: float, seed: int, label_model: str = "argmax") -> dict:
+def generate(m: int, n: int, d: int, C: int, R: float, seed: int, label_model: str = "argmax",
+             heterogeneity: str = "entry_std") -> dict:
     """Draw the authors' synthetic data (module docstring; the authors' ``generate_data.py``).
 
     Returns a dict with X (m, n, d) float64 (unscaled), labels (m, n) int64 in 0..C-1,
@@ -68,6 +77,7 @@ def generate(m: int, n: int, d: int, C: int, R: float, seed: int, label_model: s
     require(is_real(R) and R >= 0, "R", R, "a finite number >= 0 (per-entry std of W_k)")
     require(is_int(seed) and seed >= 0, "seed", seed, "an integer >= 0")
     require(label_model in LABEL_MODELS, "label_model", label_model, f"one of {', '.join(LABEL_MODELS)}")
+    require(heterogeneity in HETEROGENEITY, "heterogeneity", heterogeneity, f"one of {', '.join(HETEROGENEITY)}")
     root = np.sqrt(_sigma_diag(d))
     W = np.empty((m, C, d))
     V = np.empty((m, d))
@@ -80,6 +90,8 @@ def generate(m: int, n: int, d: int, C: int, R: float, seed: int, label_model: s
         X[k] = V[k] + rng.standard_normal((n, d)) * root
         if U is not None:
             U[k] = rng.random(n)
+    if heterogeneity == "radius":
+        W = _on_radius(W, R)
     logits = np.matmul(X, np.swapaxes(W, 1, 2))                         # (m, n, C) = X_k W_k^T
     if label_model == "argmax":
         labels = np.argmax(logits, axis=2)
@@ -91,7 +103,16 @@ def generate(m: int, n: int, d: int, C: int, R: float, seed: int, label_model: s
     return {"X": X, "labels": labels.astype(np.int64), "W_true": W, "W_bar": W.mean(axis=0), "means": V,
             "sigma_diag": _sigma_diag(d),
             "params": {"m": int(m), "n": int(n), "d": int(d), "C": int(C), "R": float(R), "seed": int(seed),
-                       "label_model": label_model}}
+                       "label_model": label_model, "heterogeneity": heterogeneity}}
+
+
+def _on_radius(W: np.ndarray, R: float) -> np.ndarray:
+    """The models W (m, C, d) with their deviations from the mean rescaled so that the largest ||W_k - Wbar||_F is R
+    (the "radius" reading of (5)); with R = 0 or a single client every model is the mean."""
+    mean = W.mean(axis=0)
+    dev = W - mean
+    largest = float(np.sqrt(np.sum(dev * dev, axis=(1, 2))).max())
+    return mean + (dev * (R / largest) if largest > 0 else 0.0 * dev)
 
 
 def scale_features(X):

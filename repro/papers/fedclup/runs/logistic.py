@@ -56,8 +56,8 @@ L_CODE = 9.13
 
 
 @functools.lru_cache(maxsize=64)
-def _problem(m: int, n: int, d: int, C: int, R: float, data_seed: int):
-    data = SYN.generate(m, n, d, C, R, data_seed)
+def _problem(m: int, n: int, d: int, C: int, R: float, data_seed: int, heterogeneity: str = "entry_std"):
+    data = SYN.generate(m, n, d, C, R, data_seed, heterogeneity=heterogeneity)
     X, scales = SYN.scale_features(data["X"])
     data = data | {"X_scaled": X, "scales": scales}
     return data, SYN.clients(data, scaled=True), SYN.smoothness_constants(X)
@@ -68,7 +68,9 @@ class LogisticConfig(Config):
     """One run of Figures 2, 3, 4 and 6 (module docstring): ``method``, its step (FedCLUP: ``lam``, with the
     ``adapt_constant`` of the adaptive rule or None; GlobalTrain and LocalTrain: ``lr``), ``rounds`` of
     ``local_steps`` steps, the data (m clients of n samples, d features, C classes, heterogeneity R, ``data_seed``),
-    the smoothness constant ``L`` ("data" or "code"), ``sample_rate``, FedCLUP's ``server`` rule and the profile."""
+    the smoothness constant ``L`` ("data" or "code"), ``sample_rate``, FedCLUP's ``server`` rule, the reading of R
+    (``heterogeneity``: the code's "entry_std" or "radius" of (5), :mod:`~repro.papers.fedclup.problems.synthetic`) and
+    the profile."""
 
     method: str
     rounds: int
@@ -83,6 +85,7 @@ class LogisticConfig(Config):
     L: str = "data"
     sample_rate: float = 1.0
     server: str = "average_all"
+    heterogeneity: str = "entry_std"
     lam: float | None = None
     lr: float | None = None
     adapt_constant: float | None = None
@@ -96,6 +99,7 @@ class LogisticConfig(Config):
         adm.one_of("L", self.L, ("data", "code"))
         adm.real("sample_rate", self.sample_rate, high=1.0)
         adm.one_of("server", self.server, alg.FEDCLUP_SERVERS)
+        adm.one_of("heterogeneity", self.heterogeneity, SYN.HETEROGENEITY)
         adm.optional_real("lam", self.lam, self.method == "fedclup", "FedCLUP's lambda")
         adm.optional_real("lr", self.lr, self.method != "fedclup", f"{self.method}'s step size")
         adm.optional_real("adapt_constant", self.adapt_constant, False, "")
@@ -123,7 +127,7 @@ def _members(config: dict, seed: int) -> list[dict]:
     out = []
     for c in member_configs(config):
         LogisticConfig.from_dict(c)
-        data, clients, consts = _problem(c["m"], c["n"], c["d"], c["C"], c["R"], c["data_seed"])
+        data, clients, consts = _problem(c["m"], c["n"], c["d"], c["C"], c["R"], c["data_seed"], c["heterogeneity"])
         out.append({"config": c, "data": data, "clients": clients, "consts": consts,
                     "L": consts["L_paper"] if c["L"] == "data" else L_CODE,
                     "rng": np.random.default_rng(np.random.SeedSequence([seed, c["data_seed"]]))})
@@ -217,6 +221,24 @@ def figure4_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
     return _batches("fedclup.figure4", [meth | {"R": R, "local_steps": 150, "data_seed": s}
                                         for R in FIG4_R for meth in _methods_fig4() for s in DATA_SEEDS[profile]], profile)
+
+
+#: the two readings of what Figure 4 runs (fedclup.readings): the authors' code as it executes (server: the mean of all
+#: m stored client models; R: the per-entry standard deviation of W_k; L: the hard-coded 9.13) and the paper's
+#: reading ((12) with gamma = 1/lambda + 1/L = 1/L_F over the sampled clients; R: the radius of (5); L: the paper's
+#: formula on the data). Each reading's metric is in the audit (FIG4_READING_METRIC).
+READINGS = {"code": {"server": "average_all", "heterogeneity": "entry_std", "L": "code"},
+            "paper": {"server": "eq12", "heterogeneity": "radius", "L": "data"}}
+#: the R values of fedclup.readings: the ends of Figure 4's axis (the statements compare them) at the quick profile
+READING_R = {"quick": (FIG4_R[0], FIG4_R[-1]), "paper": FIG4_R}
+
+
+def readings_specs(profile: str) -> list[RunSpec]:
+    """Figure 4's sweep under both :data:`READINGS`, the data seeds of the profile."""
+    check_profile(profile)
+    return _batches("fedclup.readings", [meth | READINGS[name] | {"R": R, "local_steps": 150, "data_seed": s}
+                                         for name in READINGS for R in READING_R[profile] for meth in _methods_fig4()
+                                         for s in DATA_SEEDS[profile]], profile)
 
 
 FIG2_K = (25, 50, 75, 100, 125, 150)

@@ -1,0 +1,68 @@
+"""The authors' code against the paper's reading (fedclup.readings): the radius reading of R puts the generator's
+models on the boundary of (5) with the same mean, both readings are run with their own keys, and a statement about
+Figure 4 that one reading supports and the other violates is a discrepancy finding of kind "code"."""
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from repro.papers.fedclup import audit as A
+from repro.papers.fedclup.problems import synthetic as SYN
+from repro.papers.fedclup.runs import logistic as logi
+
+
+@pytest.mark.parametrize("R", [0.0, 0.3, 2.5])
+def test_the_radius_reading_puts_the_models_on_the_boundary_of_5(R):
+    code = SYN.generate(10, 20, 4, 2, R, seed=3)
+    radius = SYN.generate(10, 20, 4, 2, R, seed=3, heterogeneity="radius")
+    np.testing.assert_allclose(radius["W_bar"], code["W_bar"], atol=1e-15)
+    dev = np.sqrt(np.sum((radius["W_true"] - radius["W_bar"]) ** 2, axis=(1, 2)))
+    assert dev.max() == pytest.approx(R, abs=1e-12) and np.all(dev <= R + 1e-12)
+    assert np.array_equal(radius["X"], code["X"])                 # the same draws: only the models are rescaled
+    assert np.array_equal(SYN.generate(10, 20, 4, 2, R, seed=3, heterogeneity="entry_std")["W_true"], code["W_true"])
+    with pytest.raises(ValueError, match="heterogeneity"):
+        SYN.generate(10, 20, 4, 2, R, seed=3, heterogeneity="bogus")
+
+
+def test_both_readings_are_run_with_their_own_keys():
+    specs = logi.readings_specs("quick")
+    members = [m for s in specs for m in s.config["members"]]
+    for name, keys in logi.READINGS.items():
+        mine = [m for m in members if all(m[k] == v for k, v in keys.items())]
+        assert {m["R"] for m in mine} == set(logi.READING_R["quick"])
+        assert {m["method"] for m in mine} == set(logi.METHODS)
+        assert {m["data_seed"] for m in mine} == set(logi.DATA_SEEDS["quick"])
+    assert len(members) == 2 * len(logi.READING_R["quick"]) * 5 * len(logi.DATA_SEEDS["quick"])
+
+
+def _runs(reading: str, global_minus_best: float) -> list:
+    """Fake members of one reading: at the smallest R, GlobalTrain's final error is ``global_minus_best`` away from
+    the best other method's, per seed; at the largest R, LocalTrain is best and lambda 0.02 beats 0.5."""
+    keys, metric = logi.READINGS[reading], A.FIG4_READING_METRIC[reading]
+    out = []
+    for seed, jitter in zip((1, 2, 3), (0.0, 0.01, -0.01)):
+        for R in logi.READING_R["quick"]:
+            low = R == logi.READING_R["quick"][0]
+            errors = {("fedclup", 0.02): 3.0, ("fedclup", 0.1): 3.5, ("fedclup", 0.5): 2.0 if low else 4.0,
+                      ("globaltrain", None): (2.0 + global_minus_best if low else 5.0),
+                      ("localtrain", None): 6.0 if low else 1.0}
+            for (method, lam), e in errors.items():
+                config = keys | {"R": R, "method": method, "lam": lam, "data_seed": seed}
+                out.append(SimpleNamespace(spec=SimpleNamespace(config=config, seed=0),
+                                           arrays={metric: np.array([9.0, e + jitter])}))
+    return out
+
+
+def test_a_statement_that_the_readings_decide_differently_is_a_discrepancy():
+    results = {"fedclup.readings": _runs("code", -1.0) + _runs("paper", +1.0)}
+    found = {f.id: f for f in A.readings_findings(results)}
+    f = found["fedclup.code.readings.figure4.globaltrain_low_heterogeneity"]
+    assert f.kind == "code" and f.verdict == "discrepancy" and f.claims == ("fedclup.figure4.globaltrain_low_heterogeneity",)
+    assert "supports" in f.summary and "violates" in f.summary and "GlobalTrain achieves the lowest" in f.summary
+    assert found["fedclup.code.readings.figure4.localtrain_high_heterogeneity"].verdict == "consistent"
+
+
+def test_the_same_decision_under_both_readings_is_consistent():
+    results = {"fedclup.readings": _runs("code", -1.0) + _runs("paper", -1.0)}
+    assert {f.verdict for f in A.readings_findings(results)} == {"consistent"}
+    assert A.readings_findings({}) == []
