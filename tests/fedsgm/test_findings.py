@@ -195,3 +195,41 @@ def test_variance_ratio_interval():
     ci = A.variance_ratio_interval([1.0, 2.0, 3.0, 4.0] * 5, [1.0, 1.1, 1.2, 1.3] * 5)
     assert ci.low > 0 and ci.mean == pytest.approx(math.log(100))
     assert A.variance_ratio_interval([1.0], [2.0]).n == 1
+
+
+# ---------------------------------------------------------------------------- settings against Assumptions 1-2
+def test_the_printed_settings_meet_assumptions_1_and_2_and_mutations_are_caught(monkeypatch):
+    from types import SimpleNamespace
+
+    from repro.compression import RandK
+    from repro.papers.fedsgm import audit as A
+    from repro.papers.fedsgm import conditions as C
+
+    found = {f.id: f for f in A.condition_findings()}
+    assert {f.verdict for f in found.values()} == {"consistent"}
+    assert set(found) == {"fedsgm.settings.assumption1", "fedsgm.settings.exact_gradients", "fedsgm.settings.randk"}
+    problem = A.np_solution(True, 0.0)[0]
+
+    class Flipped:                      # -f is concave: Assumption 1's convexity must fail
+        n_clients, dim, G = problem.n_clients, problem.dim, problem.G
+
+        def oracle(self, W):
+            o = problem.oracle(W)
+            return SimpleNamespace(f=-o.f, g=o.g, grad_f=-o.grad_f, grad_g=o.grad_g)
+
+    class Doubled(Flipped):             # a gradient twice too large: the finite differences must disagree
+        def oracle(self, W):
+            o = problem.oracle(W)
+            return SimpleNamespace(f=o.f, g=o.g, grad_f=2 * o.grad_f, grad_g=o.grad_g)
+
+    assert C.assumption1(Flipped(), "here", "words").verdict == "discrepancy"
+    assert C.exact_gradients(Doubled(), "here", "words").verdict == "discrepancy"
+    # a Rand-K without its d/K scaling is biased: the exact enumeration must see it
+    def unscaled(self, X, selected):
+        out = np.zeros_like(X)
+        rows = np.arange(X.shape[0])[:, None]
+        out[rows, selected] = X[rows, selected]
+        return out
+
+    monkeypatch.setattr(RandK, "apply", unscaled)
+    assert C.randk_assumption2("here", "words").verdict == "discrepancy"

@@ -52,6 +52,8 @@ from bounds.fedsgm_steps import STEPS
 from repro.papers.fedsgm.runs.theorems import (CONSTANTS, FAMILIES, FIGURE1_DEFAULTS, FIGURE1_VARIANTS,
                                                neyman_pearson_problem)
 from repro.papers.fedsgm.summaries import violations
+from repro.papers.fedsgm import conditions as C
+from repro.papers.fedsgm.settings import PRINTED as SETTINGS
 from repro import proof_audit, tightness
 from repro.comparisons import Interval, compare, decide
 from repro.tables import findings_table, fmt, markdown_table, select_results
@@ -784,7 +786,17 @@ def _findings_cached() -> tuple:
     findings = BF.audit_findings(np.random.default_rng(0)) + BF.settings_findings(figure1_values())
     for level in NP_LEVELS:
         findings += np_solvability(level)
-    return tuple(findings)
+    return tuple(findings) + tuple(condition_findings())
+
+
+def condition_findings() -> list:
+    """Figure 1's printed loss, local solver and compressor against Assumptions 1-2 (:mod:`.conditions`), on problem
+    (1) with the bias column at level 0 (split seed 0), the problem the figure's runs solve."""
+    problem = np_solution(True, 0.0)[0]
+    quote = {p.id: (p.where, p.quote) for p in SETTINGS}
+    return [C.assumption1(problem, *quote["fedsgm.setting.loss"]),
+            C.exact_gradients(problem, *quote["fedsgm.setting.local-solver"]),
+            C.randk_assumption2(*quote["fedsgm.setting.randk-compressor"])]
 
 
 def findings(results: dict) -> list:

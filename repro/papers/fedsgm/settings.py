@@ -73,9 +73,7 @@ PRINTED = (
         illustrates=_ILL,
         not_a_run="fixed by problems/neyman_pearson.py NeymanPearson (f_j, g_j of eqs. (2)-(3)), built by "
                   "neyman_pearson_split",
-        unconditioned="NOT CHECKED: Theorems 1-2 assume Assumption 1 (f_j, g_j convex and G-Lipschitz); the "
-                      "logistic loss of a linear model meets it with G = the largest sample norm (NeymanPearson.G), "
-                      "but no finding states it",
+        checked_by=("fedsgm.settings.assumption1",),
     ),
     Printed(
         id="fedsgm.setting.class-roles",
@@ -128,8 +126,7 @@ PRINTED = (
         illustrates=_ILL,
         not_a_run="fixed by algorithms/fedsgm.py run (Algorithm 1 with the exact local gradients of "
                   "NeymanPearson.oracle; an epoch of full-batch gradient descent is one local step)",
-        unconditioned="NOT CHECKED: Theorems 1-2 analyse Algorithm 1 with exact local gradients of f_j, g_j; "
-                      "full-batch gradient descent as printed meets this by construction, but no finding states it",
+        checked_by=("fedsgm.settings.exact_gradients",),
     ),
     Printed(
         id="fedsgm.setting.rounds",
@@ -180,9 +177,7 @@ PRINTED = (
         illustrates=_ILL,
         not_a_run="fixed by repro.compression.RandK (uniform K-subset per client and round, d/K scaling, "
                   "q_u = d/K - 1), used by algorithms/fedsgm.py run",
-        unconditioned="NOT CHECKED: Theorems 1-2 assume Assumption 2 (E[C_j(w)] = w, E||C_j(w) - w||^2 <= "
-                      "q_u ||w||^2); Rand-K with d/K scaling meets it with q_u = d/K - 1, but no finding states it "
-                      "(fedsgm.mode notes that under compression the theorems only bound expectations)",
+        checked_by=("fedsgm.settings.randk",),
     ),
     Printed(
         id="fedsgm.setting.seeds",
