@@ -756,7 +756,7 @@ L_NAMES = {"L_suite": "the suite's L (the paper's formula max_i lambda_max(X_i^T
 
 
 def _label(s: dict) -> str:
-    return f"{s['figure']} lam={s['lam']:g} m={s['m']} ({s['L_name']} = {s['L']:.4g})"
+    return f"{s['figure']} lam={s['lam']:g} m={s['m']} K={s['K']} ({s['L_name']} = {s['L']:.4g})"
 
 
 def _setting(s: dict) -> dict:

@@ -139,3 +139,10 @@ def test_local_steps_statement_is_inconclusive_with_one_seed_and_decided_with_se
     assert {e.bearing for e in better} == {Bearing.SUPPORTS}
     worse = A._local_steps_improve("s", runs([[1, 2, 3, 4, 5], [1.1, 2.1, 3.1, 4.1, 5.1]]))
     assert {e.bearing for e in worse} == {Bearing.VIOLATES}
+
+
+def test_the_number_of_agents_is_checked_against_m_at_least_2():
+    from repro.papers.pcfedavg import audit as A
+    ok, bad = A.agents_finding((4,)), A.agents_finding((1,))
+    assert ok.verdict == "consistent" and "m >= 2" in ok.summary and "pcfedavg.prop4.7" in ok.claims
+    assert bad.verdict == "discrepancy" and "m = 1" in bad.summary

@@ -23,7 +23,9 @@ from bounds.core import Provenance
 from repro import pep, tightness
 from repro.comparisons import compare
 from repro.tables import findings_table, fmt, markdown_table, select_results
+from repro.papers.fedclup import conditions as CN
 from repro.papers.fedclup.experiments import EXPERIMENTS
+from repro.papers.fedclup.settings import PRINTED as SETTINGS
 from repro.papers.fedclup.problems import synthetic as SYN
 from repro.papers.fedclup.runs import logistic as logi
 from repro.papers.fedclup.runs import mnist as mn
@@ -227,9 +229,53 @@ def symbolic_findings() -> tuple:
 
 
 def settings_findings(results) -> list:
-    """The authors' synthetic settings (Figures 4 and 6) against the derived conditions: one finding per condition."""
-    return BF.settings_findings(_logistic_settings(results.get("fedclup.figure4", ()))
-                                + _logistic_settings(results.get("fedclup.figure6", ())))
+    """The authors' synthetic settings (Figures 2, 4 and 6) against the derived conditions (one finding per
+    condition), Figure 6's client sampling against Theorem 2's full participation, and the MNIST runs' loss and local
+    learning rate against Assumption 2 and the derived Lemma 7 (:mod:`.conditions`)."""
+    out = BF.settings_findings(_logistic_settings(results.get("fedclup.figure2", ()))
+                               + _logistic_settings(results.get("fedclup.figure4", ()))
+                               + _logistic_settings(results.get("fedclup.figure6", ())))
+    figure6 = results.get("fedclup.figure6", ())
+    if figure6:
+        out.append(CN.participation(tuple(r.spec.config["sample_rate"] for r in figure6),
+                                    *_SETTING_WORDS["fedclup.setting.figure6_client_sampling"]))
+    out += list(_design_conditions())
+    mnist = results.get("fedclup.mnist", ())
+    if mnist:
+        out += list(_mnist_conditions(tuple(sorted({r.spec.config["lr"] for r in mnist
+                                                    if r.spec.config["method"] == "fedclup"}))))
+    return out
+
+
+_SETTING_WORDS = {p.id: (p.where, p.quote) for p in SETTINGS}
+
+
+@functools.cache
+def _design_conditions() -> tuple:
+    """Results-independent conditions (:mod:`.conditions`): the linear-regression designs of ``fedclup.tradeoff`` and
+    ``fedclup.rounds`` against Assumption 2 (one draw each, the runs' instance builders), and the MNIST server step
+    against Theorem 2's gamma <= 1/L_F."""
+    from repro.papers.fedclup.problems import linreg_pfl as LR
+    from repro.papers.fedclup.runs import optimization as opt
+    from repro.papers.fedclup.runs import statistical as stat
+
+    tradeoff = stat.tradeoff_specs("quick")[0].config
+    inst = stat.instance(tradeoff)
+    w_star = LR.ground_truth(inst, np.random.default_rng(0))
+    designs = {"fedclup.tradeoff (Figure 1)": LR.draw(inst, np.random.default_rng(1), w_star, 1)["A"]}
+    for spec in opt.rounds_specs("quick"):
+        designs[f"fedclup.rounds kappa = {spec.config['kappa']:g}"] = opt._data(spec.config, 0)[1]["A"]
+    return (CN.linreg_assumption2(designs, *_SETTING_WORDS["fedclup.setting.tables78_task"]),
+            CN.server_step_bound(*_SETTING_WORDS["fedclup.setting.real_global_step"]))
+
+
+@functools.cache
+def _mnist_conditions(lrs: tuple) -> tuple:
+    """The MNIST findings of :mod:`.conditions` on the runs' training clients (each split built once per process)."""
+    splits = {classes: mn._data(classes)["train"] for classes in mn.CLASSES}
+    out = [CN.mnist_assumption2(splits[max(splits)], max(splits), *_SETTING_WORDS["fedclup.setting.mnist_model"])]
+    return tuple(out + [CN.mnist_local_lr(lr, mn.LAMBDAS, splits, *_SETTING_WORDS["fedclup.setting.real_local_lr"])
+                        for lr in lrs])
 
 
 #: each reading's metric for Figure 4 (fedclup.readings): the code plots the mean of unsquared local errors (its ITR);
@@ -763,7 +809,7 @@ def _logistic_settings(results) -> list[dict]:
             continue
         c = r.meta["metadata"]["constants"]
         for name, L_v in (("L_suite", c["L_used"]), ("L_code", c["L_code"])):
-            out.setdefault((r.spec.experiment, cfg["lam"], cfg["m"], name), {
+            out.setdefault((r.spec.experiment, cfg["lam"], cfg["m"], cfg["local_steps"], name), {
                 "figure": r.spec.experiment, "lam": cfg["lam"], "m": cfg["m"], "K": cfg["local_steps"],
                 "L_name": name, "L": L_v, "L_code": c["L_code"], "L_valid": c["L_softmax"],
                 "mu": float(c.get("mu", 0.0)), "eta": 1 / (L_v + cfg["lam"]), "gamma": 1 / cfg["lam"]})

@@ -39,10 +39,6 @@ _CNN = ("the CNN experiments lie outside the strongly convex theory, which the p
         "'generalize to non-convex settings' (Section 1): no result's condition applies")
 _MEMBERS = ("carried by the batch members of {} ({}); the copy prints no value ([..]), so there is no printed value to "
             "compare with the runs")
-_ASSUMPTION2 = ("NOT CHECKED: Theorem 1 (which Table 4 'aligns well with') and Theorems 2-3 assume Assumption 2 "
-                "(mu-strongly convex empirical loss); the MNIST multinomial logistic regression without weight decay "
-                "is invariant under W -> W + v 1^T (mu = 0), as fedclup.settings.logistic.assumption2 shows for the "
-                "synthetic task, but no finding tests the MNIST loss")
 
 PRINTED = (
     # ------------------------------------------------------------------ synthetic logistic data (Section 6.1)
@@ -142,9 +138,7 @@ PRINTED = (
             None, FIG2,
             not_a_run=_MEMBERS.format("fedclup.figure2", "local_steps in runs/logistic.FIG2_K = 25, 50, 75, 100, "
                                       "125, 150, the authors' code"),
-            unconditioned="NOT CHECKED: Theorem 2's condition (14) on K (derived (14-D)); fedclup.settings.K tests "
-                          "Figures 4 and 6 only, where it needs K >= 1109 at lam = 0.5 and K >= 24082 at lam = 0.02 "
-                          "even with the authors' L = 9.13, far above Figure 2's K <= 150"),
+            checked_by=("fedclup.settings.K",)),
     # ------------------------------------------------------------------ Figure 3
     Printed(_P + "figure3_methods", "Section 6.2, Figure 3 (left)",
             "in the left part of Figure 3, we compare the total error over iterations among LocalTrain, GlobalTrain, "
@@ -181,9 +175,8 @@ PRINTED = (
     Printed(_P + "figure6_client_sampling", "Appendix D.2, Figure 6",
             "in both results we adopt a client sampling of 10% in each communication round",
             0.1, FIG6, "fedclup.figure6", "sample_rate",
-            unconditioned="NOT CHECKED: Theorem 2 (which Figure 6 is said to validate) analyses Algorithm 1, where "
-                          "'the server broadcasts [..] to all clients' (Section 4.2); 10% sampling is outside it, "
-                          "although fedclup.settings.eta/gamma/K test Figure 6 against Theorem 2's conditions"),
+            checked_by=("fedclup.settings.participation", "fedclup.settings.eta", "fedclup.settings.gamma",
+                        "fedclup.settings.K")),
     Printed(_P + "figure6_heterogeneity_levels", "Appendix D.2, Figure 6",
             "As statistical heterogeneity increases (measured by [..]), FedCLUP with smaller [..] gradually "
             "outperforms models with larger [..]",
@@ -199,8 +192,7 @@ PRINTED = (
             "overdetermined linear regression", FIG1,
             not_a_run="fixed by problems/linreg_pfl.LinRegInstance (n >= d); fedclup.tradeoff runs m = 10, n = 20, "
                       "d = 3 (runs/statistical.TradeoffConfig)",
-            unconditioned="NOT CHECKED by a finding but holds by construction: Assumption 2 (strong convexity) for "
-                          "an overdetermined whitened design, mu = lambda_min(Sigma) = 0.5 > 0"),
+            checked_by=("fedclup.settings.linreg.assumption2",)),
     Printed(_P + "linreg_corollary3_choices", "Section 6.1 (Synthetic Dataset, case (1))",
             "where the choice of hyparamter is strictly followed Corollary 3",
             None, FIG1,
@@ -213,8 +205,7 @@ PRINTED = (
             "overdetermined linear regression", TAB78,
             not_a_run="fixed by problems/linreg_pfl.LinRegInstance; fedclup.rounds runs m = 10, n = 40, d = 4 with "
                       "Sigma = diag(linspace(1, kappa, d)) (runs/optimization module docstring)",
-            unconditioned="NOT CHECKED by a finding but holds by construction: Assumption 2 for the whitened "
-                          "overdetermined design, mu = 1"),
+            checked_by=("fedclup.settings.linreg.assumption2",)),
     Printed(_P + "tables78_corollary2_choices", "Appendix D.3.1, Tables 7 and 8",
             "We strictly follow the choice of local step size, local computation rounds, and global step size as "
             "specified in Corollary 2.",
@@ -322,7 +313,7 @@ PRINTED = (
             "logistic regression", MNIST,
             not_a_run="fixed by runs/mnist: multinomial logistic regression with bias (the authors' "
                       "Linear(784, 10)), no weight decay",
-            unconditioned=_ASSUMPTION2),
+            checked_by=("fedclup.settings.mnist.assumption2",)),
     Printed(_P + "mnist_framework", "Appendix D.1 (Optimizer)",
             "For the MNIST dataset, all models are implemented in PyTorch, and optimization is performed using the "
             "stochastic gradient descent (SGD) solver.",
@@ -361,14 +352,11 @@ PRINTED = (
             None, MNIST,
             not_a_run="fixed by runs/mnist: server gamma = 1/lam (the authors' code: the sample-size-weighted "
                       "average of the selected clients)",
-            unconditioned="NOT CHECKED but holds whatever L: Theorem 2's gamma <= 1/L_F (derived Lemma 6), since "
-                          "1/L_F = 1/lam + 1/L > 1/lam; Assumption 2 is the untested condition (mnist_model)"),
+            checked_by=("fedclup.settings.mnist.global_step", "fedclup.settings.mnist.assumption2")),
     Printed(_P + "real_local_lr", "Appendix D.1 (Selection of Step Size)",
             "while the local learning rate was set to 0.01, chosen via grid search",
             0.01, MNIST, "fedclup.mnist", "lr",
-            unconditioned="NOT CHECKED: Theorem 3 (mini-batch FedCLUP) needs eta below a bound in L + lam (derived "
-                          "Lemma 5/7: eta <= 1/(L + lam)); the paper calls L unknown for real data and no finding "
-                          "tests 0.01"),
+            checked_by=("fedclup.settings.mnist.local_lr",)),
     Printed(_P + "baselines_lr", "Appendix D.1 (Selection of Step Size)",
             "For both GlobalTrain and LocalTrain training baselines, the learning rate was also chosen via grid "
             "search within the range [..].",

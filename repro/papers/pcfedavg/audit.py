@@ -316,10 +316,11 @@ def _method_findings() -> tuple:
 
 def findings(results) -> list[Finding]:
     """Every finding the audit shows, in report order: symbolic, the paper's descriptions of the method vs the
-    suite's Algorithm 1, the penalty schedule, and (with the comparison runs) the step-size settings."""
+    suite's Algorithm 1, the penalty schedule, and (with the data runs) the step sizes and the number of agents."""
     comparison = results.get("pcfedavg.comparison", [])
     return (list(symbolic_findings()) + list(_method_findings()) + _schedule_findings(comparison)
-            + _settings(comparison) + proof_audit.findings(results.get("pcfedavg.steps", ()), STEPS))
+            + _settings(comparison, results.get("pcfedavg.local_steps", ()))
+            + proof_audit.findings(results.get("pcfedavg.steps", ()), STEPS))
 
 
 def claim_evidence(results) -> list[Evidence]:
@@ -408,18 +409,46 @@ def _local_steps_rows(local_steps) -> list:
     return rows
 
 
-def _settings(comparison) -> list:
+def _settings(comparison, local_steps=()) -> list:
+    """The step size of Figures 1-3 (per dataset) and of Figure 4 (per dataset and H) against the hypothesis of
+    Props. 4.7-4.8 / Theorem 3.4, and the number of agents against m >= 2."""
     findings = []
-    for dataset in data_exp.DATASETS:
-        runs = select_results(comparison, dataset=dataset, method="pcfedavg")
-        if not runs:
-            continue
-        cfg, L_f = runs[0].spec.config, runs[0].meta["metadata"]["clients"]["L_f"]
-        rhos = data_exp.rho_schedule(cfg["rho_schedule"], cfg["rounds"])
-        findings += BF.settings_findings({"dataset": dataset, "gamma": cfg["gamma"], "rho": max(rhos),
-                                          "H": cfg["local_steps"], "m": len(cfg["sigma"]), "L_f": L_f,
-                                          "sigma": max(cfg["sigma"])})
-    return findings
+    for runs, label in ((comparison, "{dataset}"), (local_steps, "{dataset}.figure4_H{H}")):
+        for dataset in data_exp.DATASETS:
+            seen = set()
+            for r in select_results(runs, dataset=dataset, method="pcfedavg"):
+                cfg, L_f = r.spec.config, r.meta["metadata"]["clients"]["L_f"]
+                if cfg["local_steps"] in seen:
+                    continue
+                seen.add(cfg["local_steps"])
+                rhos = data_exp.rho_schedule(cfg["rho_schedule"], cfg["rounds"])
+                findings += BF.settings_findings({"dataset": label.format(dataset=dataset, H=cfg["local_steps"]),
+                                                  "gamma": cfg["gamma"], "rho": max(rhos), "H": cfg["local_steps"],
+                                                  "m": len(cfg["sigma"]), "L_f": L_f, "sigma": max(cfg["sigma"])})
+    configs = [r.spec.config for r in list(comparison) + list(local_steps) if r.spec.config.get("method") == "pcfedavg"]
+    return findings + ([agents_finding(tuple(sorted({len(c["sigma"]) for c in configs})))] if configs else [])
+
+
+#: Section 5's words on the number of agents
+AGENTS_WORDS = ("Section 5", "with m = 4 agents")
+
+
+@producer
+def agents_finding(ms: tuple) -> Finding:
+    """The numbers of agents the runs use against every hypothesis of the claims that involves m alone (m >= 2 of
+    Lemma 4.3, Lemma 4.6, Props. 4.7-4.8 and Theorem 3.4), each evaluated by sympy."""
+    m = next(s for c in B.CLAIMS for h in c.hypotheses for s in h.free_symbols if s.name == "m")
+    conditions = {h for c in B.CLAIMS for h in c.hypotheses if h.free_symbols == {m}}
+    stated_in = sorted(c.id for c in B.CLAIMS if any(h in conditions for h in c.hypotheses))
+    failing = [f"m = {v}: {h}" for v in ms for h in sorted(conditions, key=str) if not bool(h.subs(m, v))]
+    where, words = AGENTS_WORDS
+    return Finding("pcfedavg.settings.agents", "experiment-settings", tuple(stated_in),
+                   DISCREPANCY if failing else CONSISTENT,
+                   f"{where}: '{words}'. The runs' m = {', '.join(map(str, ms))} "
+                   + (f"violate {'; '.join(failing)}" if failing else
+                      f"satisfies {', '.join(map(str, sorted(conditions, key=str)))}")
+                   + f", the hypothesis on m of {', '.join(stated_in)}.",
+                   "m from the runs' sigma vectors; hypotheses from bounds.pcfedavg.CLAIMS", "sympy substitution")
 
 
 #: Section 5's words for its penalty: "an increasing penalty rho = (r + 10,000)^(1/4) at round r"

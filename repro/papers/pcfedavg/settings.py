@@ -9,6 +9,7 @@ split, which feasible point starts the runs, the values of H in Figure 4) are na
 """
 from __future__ import annotations
 
+from repro.papers.pcfedavg.runs.data import DATASETS, LOCAL_STEPS
 from repro.settings_audit import Printed
 
 _FIG1 = ("pcfedavg.figure1.feasible_throughout", "pcfedavg.figure1.baselines_drift",
@@ -33,7 +34,7 @@ PRINTED = (
     Printed("pcfedavg.setting.agents", "Section 5", "with m = 4 agents", 4,
             illustrates=_ALL + _THM,
             not_a_run="fixed by repro/papers/pcfedavg/runs/data.py (M = 4) and problems/softmax.py build(m=4)",
-            unconditioned="NOT CHECKED: Theorem 3.4 and Props 4.7-4.8 require m >= 2 (holds: m = 4)"),
+            checked_by=("pcfedavg.settings.agents",)),
     Printed("pcfedavg.setting.model", "Section 5",
             "using a K = 10 class softmax regression model [...] The local loss function of agent i is defined as the "
             "softmax cross-entropy loss", "10-class softmax regression, cross-entropy loss",
@@ -127,7 +128,6 @@ PRINTED = (
             deviation="the text prints no values of H for Figure 4 (the caption says only 'different local steps'); "
                       "the suite sweeps H in {1, 5, 10, 20, 40} (runs/data.py, LOCAL_STEPS and its module "
                       "docstring), which contains Section 5's H = 20.",
-            unconditioned="NOT CHECKED: the step-size condition gamma <= min{1/(6 L_G), 1/(5 L_G (H-1))} of "
-                          "Props 4.7-4.8 and Theorem 3.4 at the Figure 4 values of H (the findings evaluate H = 20 "
-                          "only; it fails at every H, since gamma > 1/(6 L_G) already)"),
+            checked_by=tuple(f"pcfedavg.settings.{dataset}.figure4_H{H}.stepsize" for dataset in DATASETS
+                             for H in LOCAL_STEPS)),
 )
