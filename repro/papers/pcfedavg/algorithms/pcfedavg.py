@@ -172,6 +172,7 @@ def run(problem, params: PCFedAvgParams, rng: np.random.Generator) -> PCFedAvgTr
         for _ in range(length):
             x_hat = X.mean(axis=-2)                                     # line 6
             g = _stochastic_gradients(problem, x_hat, rng)              # line 7
+            grads = None
             if params.path == "printed":
                 X_new = _line8_printed(problem, X, g, rho, params.gamma, projected)
             else:
@@ -180,7 +181,7 @@ def run(problem, params: PCFedAvgParams, rng: np.random.Generator) -> PCFedAvgTr
             if not np.isfinite(X_new).all():
                 raise DivergenceError(f"PC-FedAvg diverged in round {r} of {params.rounds} (an iterate became "
                                       f"non-finite) with gamma={params.gamma!r}, rho={rho!r}; reduce gamma")
-            projected = recorder.iteration(k, X, X_new, g, rho)
+            projected = recorder.iteration(k, X, X_new, g, rho, grads)
             X = X_new
             k += 1
         recorder.local_end(X[..., idx, idx, :], x_hat=X.mean(axis=-2))
@@ -225,8 +226,10 @@ class _Recorder:
             self.local_own.append(sets.distance(own)[0])
             self.local_avg.append(sets.distance(x_hat)[0])
 
-    def iteration(self, k, X, X_new, g, rho):
-        """Record iteration ``k``; returns Pi_X of X_new's diagonal blocks (S = 1) when it computed them, else None."""
+    def iteration(self, k, X, X_new, g, rho, grads=None):
+        """Record iteration ``k``; returns Pi_X of X_new's diagonal blocks (S = 1) when it computed them, else None.
+        ``grads``: the (CR) path's grad g_{i,rho}(x_{i,k}, xi_{i,k}), when the update computed them (else computed
+        here)."""
         p, ref = self.problem, self.ref
         if self.mode == "metrics":
             if self.own_dist is None:
@@ -244,7 +247,8 @@ class _Recorder:
             self.sums["infeas"] += infeas
             self.sums["dbar"] += np.sqrt(infeas.sum(axis=-1))
             return
-        grads = p.local_gradients(X, g, rho)                            # grad g_{i,rho}(x_{i,k}, xi_{i,k})
+        if grads is None:
+            grads = p.local_gradients(X, g, rho)                        # grad g_{i,rho}(x_{i,k}, xi_{i,k})
         avg = grads.mean(axis=1)
         exact = p.exact_local_gradients(X, rho)                         # grad G_{i,rho}(x_{i,k})
         diff = xbar - ref.x_rho
