@@ -29,9 +29,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from repro import admissible
 from repro.errors import is_real, require
-from repro.experiment import Config, check_profile
+from repro.experiment import check_profile
 from repro.papers.pcfedavg import checks as V
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.papers.pcfedavg.runs import theory
@@ -45,36 +44,16 @@ MAX_BITS = 16
 
 
 @dataclass(frozen=True, kw_only=True)
-class ExactConfig(Config):
-    """One enumerated instance of ``pcfedavg.exact``: the instance keys of :class:`~.theory.TheoryConfig`, R rounds
-    of H local steps, noise level nu > 0 (every sign path of the m n R H draws is run)."""
-
-    family: str
-    sets: list
-    m: int
-    n: int
-    H: int
-    R: int
-    nu: float
-    rho: float = 4.0
-    gamma_frac: float = 1.0
-    sigma: str | float = "hetero"
-    target_scale: float = 3.0
-    start: str = "feasible"
-    path: str = "compact"
-    profile: str
+class ExactConfig(theory.RunKeys):
+    """One enumerated instance of ``pcfedavg.exact``: the keys of :class:`~.theory.RunKeys` with noise level nu > 0
+    (every sign path of the m n R H draws is run)."""
 
     def __post_init__(self) -> None:
-        theory._check_instance(self)
-        admissible.integer("R", self.R)
+        super().__post_init__()
         require(is_real(self.nu) and 0 < self.nu < 1e6, "nu", self.nu,
                 "a finite number in (0, 1e6) (nu = 0 has a single path: pcfedavg.theory covers it)")
         require(self.m * self.n * self.R * self.H <= MAX_BITS, "R", self.R,
                 f"an integer with m n R H <= {MAX_BITS} (2^(m n R H) paths are enumerated)")
-        theory._require_range("rho", self.rho, positive=True)
-        require(is_real(self.gamma_frac) and 0 < self.gamma_frac <= 1, "gamma_frac", self.gamma_frac,
-                "a number in (0, 1]: gamma = gamma_frac * gamma_max")
-        require(self.path in alg.PATHS, "path", self.path, f"one of {alg.PATHS}")
 
     def theory_config(self, paths: int) -> dict:
         """The ``pcfedavg.theory`` config of this instance, with one replicate per path."""

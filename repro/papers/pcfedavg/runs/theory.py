@@ -79,10 +79,10 @@ def _check_instance(c) -> None:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TheoryConfig(Config):
-    """One run of ``pcfedavg.theory``: an instance (family, set kinds cycled over the agents, m, n, noise nu,
-    sigma_i, target scale, start), R rounds of H local steps, S replicates, rho, gamma = gamma_frac * gamma_max
-    and the update path."""
+class RunKeys(Config):
+    """The keys of one run of Algorithm 1 on a synthetic instance (family, set kinds cycled over the agents, m, n,
+    noise nu, sigma_i, target scale, start): R rounds of H local steps, rho, gamma = gamma_frac * gamma_max and the
+    update path. A base of :class:`TheoryConfig` and of ``pcfedavg.exact``'s config, not itself a run's shape."""
 
     family: str
     sets: list
@@ -91,7 +91,6 @@ class TheoryConfig(Config):
     H: int
     nu: float
     R: int
-    S: int
     rho: float = 4.0
     gamma_frac: float = 1.0
     sigma: str | float = "hetero"
@@ -103,11 +102,21 @@ class TheoryConfig(Config):
     def __post_init__(self) -> None:
         _check_instance(self)
         admissible.integer("R", self.R)
-        admissible.integer("S", self.S)
         _require_range("rho", self.rho, positive=True)
         require(is_real(self.gamma_frac) and 0 < self.gamma_frac <= 1, "gamma_frac", self.gamma_frac,
                 "a number in (0, 1]: gamma = gamma_frac * gamma_max, and Props 4.7-4.8 assume gamma <= gamma_max")
         require(self.path in alg.PATHS, "path", self.path, f"one of {alg.PATHS}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TheoryConfig(RunKeys):
+    """One run of ``pcfedavg.theory``: :class:`RunKeys` with S Monte-Carlo replicates."""
+
+    S: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        admissible.integer("S", self.S)
 
 
 @dataclass(frozen=True, kw_only=True)
