@@ -30,9 +30,29 @@ def test_both_readings_are_run_with_their_own_keys():
     for name, keys in logi.READINGS.items():
         mine = [m for m in members if all(m[k] == v for k, v in keys.items())]
         assert {m["R"] for m in mine} == set(logi.READING_R["quick"])
-        assert {m["method"] for m in mine} == set(logi.METHODS)
         assert {m["data_seed"] for m in mine} == set(logi.DATA_SEEDS["quick"])
-    assert len(members) == 2 * len(logi.READING_R["quick"]) * 5 * len(logi.DATA_SEEDS["quick"])
+        expected = set(logi.METHODS) - (set(logi.CODE_READING_BASELINES) if name == "code" else set())
+        assert {m["method"] for m in mine} == expected
+    assert len(members) == len(logi.READING_R["quick"]) * (5 + 3) * len(logi.DATA_SEEDS["quick"])
+
+
+def test_the_code_reading_takes_its_baselines_from_figure4():
+    # the baselines use neither the server rule nor L: figure4's runs at the same R and seeds are the code's reading
+    figure4 = [m for s in logi.figure4_specs("quick") for m in s.config["members"]]
+    for R in logi.READING_R["quick"]:
+        for method in logi.CODE_READING_BASELINES:
+            found = [m for m in figure4 if m["R"] == R and m["method"] == method]
+            assert {m["data_seed"] for m in found} == set(logi.DATA_SEEDS["quick"])
+            assert all(m["heterogeneity"] == logi.READINGS["code"]["heterogeneity"] for m in found)
+    code = [SimpleNamespace(spec=SimpleNamespace(config=logi.READINGS["code"] | {"R": 3.0, "method": "fedclup",
+                                                                                "lam": 0.5, "data_seed": 1}))]
+    base = [SimpleNamespace(spec=SimpleNamespace(config={"R": R, "method": m, "lam": None, "data_seed": s,
+                                                         "heterogeneity": "entry_std"}))
+            for R in (0.1, 3.0) for m in ("globaltrain", "localtrain", "fedclup") for s in (1, 2)]
+    picked = A._reading_runs({"fedclup.readings": code, "fedclup.figure4": base}, "code")
+    assert picked[0] is code[0]
+    assert sorted((r.spec.config["method"], r.spec.config["R"], r.spec.config["data_seed"]) for r in picked[1:]) == \
+        [("globaltrain", 3.0, 1), ("localtrain", 3.0, 1)]
 
 
 def _runs(reading: str, global_minus_best: float) -> list:

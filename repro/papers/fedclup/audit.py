@@ -289,9 +289,16 @@ _READING_WORDS = {"code": "the authors' code as it executes (server: the mean of
 
 
 def _reading_runs(results, name: str) -> list:
-    """The ``fedclup.readings`` runs of one reading (``logistic.READINGS``)."""
+    """The runs of one reading (``logistic.READINGS``): its ``fedclup.readings`` runs and, for the code's reading,
+    the baselines of ``fedclup.figure4`` at the same R values and data seeds (``logistic.CODE_READING_BASELINES``)."""
     keys = logi.READINGS[name]
-    return [r for r in results.get("fedclup.readings", ()) if all(r.spec.config[k] == v for k, v in keys.items())]
+    own = [r for r in results.get("fedclup.readings", ()) if all(r.spec.config[k] == v for k, v in keys.items())]
+    if name != "code" or not own:
+        return own
+    where = {(r.spec.config["R"], r.spec.config["data_seed"]) for r in own}
+    return own + [r for r in results.get("fedclup.figure4", ()) if r.spec.config["method"] in logi.CODE_READING_BASELINES
+                  and r.spec.config["heterogeneity"] == keys["heterogeneity"]
+                  and (r.spec.config["R"], r.spec.config["data_seed"]) in where]
 
 
 @producer
@@ -1055,7 +1062,9 @@ def _audit_readings(results) -> list[str]:
     return ["### Figure 4: the authors' code against the paper's reading", "",
             "The authors' public code fixes choices the paper states otherwise or not at all. `fedclup.readings` runs "
             "Figure 4's sweep both ways: **code** = " + _READING_WORDS["code"] + "; **paper** = "
-            + _READING_WORDS["paper"] + ". Each statement about Figure 4 is decided under both (findings "
+            + _READING_WORDS["paper"] + ". Under the code's reading GlobalTrain and LocalTrain are `fedclup.figure4`'s "
+            "own runs (they use neither the server rule nor L). Each statement about Figure 4 is decided under both "
+            "(findings "
             "`fedclup.code.readings.*`, in the findings table). Final errors, mean over the data seeds:", "",
             markdown_table(["reading", "metric", "R", "method", "final error", "seeds"], rows), ""]
 
