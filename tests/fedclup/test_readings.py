@@ -86,3 +86,25 @@ def test_the_same_decision_under_both_readings_is_consistent():
     results = {"fedclup.readings": _runs("code", -1.0) + _runs("paper", -1.0)}
     assert {f.verdict for f in A.readings_findings(results)} == {"consistent"}
     assert A.readings_findings({}) == []
+
+
+def _figure6_runs(sign_by_server: dict) -> list:
+    """Fake Figure 6 members: at every round, lambda 0.5's local error minus lambda 0.02's is ``sign`` per server."""
+    out = []
+    for server, sign in sign_by_server.items():
+        for seed, jitter in zip((1, 2, 3), (0.0, 0.01, -0.01)):
+            for lam, err in ((0.02, 1.0), (0.5, 1.0 + sign * (0.5 + jitter))):
+                config = {"method": "fedclup", "lam": lam, "m": 100, "server": server, "data_seed": seed}
+                out.append(SimpleNamespace(spec=SimpleNamespace(config=config, seed=0),
+                                           arrays={"local_err": np.full(11, err)}))
+    return out
+
+
+def test_figure6_under_the_two_server_rules():
+    split = A.figure6_server_findings({"fedclup.figure6": _figure6_runs({"average_all": +1, "eq12": -1})})
+    assert [(f.id, f.verdict, f.kind) for f in split] == [("fedclup.code.server.figure6.early.m100", "discrepancy",
+                                                          "code")]
+    assert "the mean of all m stored client models" in split[0].summary and "supports" in split[0].summary
+    same = A.figure6_server_findings({"fedclup.figure6": _figure6_runs({"average_all": +1, "eq12": +1})})
+    assert [f.verdict for f in same] == ["consistent"]
+    assert A.figure6_server_findings({}) == []

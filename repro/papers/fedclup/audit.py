@@ -302,31 +302,62 @@ def _reading_runs(results, name: str) -> list:
 
 
 @producer
+def _two_readings(fid: str, code: Evidence, paper: Evidence, code_words: str, paper_words: str,
+                  replay: str) -> Finding:
+    """A statement's outcome under the authors' code and under the paper's reading: a discrepancy where one supports
+    it and the other violates it, not checkable where either is undecided."""
+    decided = {Bearing.SUPPORTS, Bearing.VIOLATES}
+    verdict = (NOT_CHECKABLE if code.bearing not in decided or paper.bearing not in decided else
+               CONSISTENT if code.bearing == paper.bearing else DISCREPANCY)
+    st = _STATEMENT[code.claim]
+    return Finding(fid, "code", (code.claim,), verdict,
+                   f"{st.location}: \"{st.words}\". Under {code_words}: {code.bearing.value} ({code.summary}). "
+                   f"Under {paper_words}: {paper.bearing.value} ({paper.summary}).", replay,
+                   "numeric (paired per data seed)")
+
+
+@producer
 def readings_findings(results) -> list[Finding]:
     """One finding per statement about Figure 4: its outcome under the authors' code and under the paper's reading
     (``fedclup.readings``); a discrepancy where one supports it and the other violates it, i.e. where what the code
     executes changes what the figure shows."""
     per = {name: {e.claim: e for e in _figure4_orders(_reading_runs(results, name), FIG4_READING_METRIC[name],
                                                       "fedclup.readings")} for name in logi.READINGS}
+    return [_two_readings(f"fedclup.code.readings.{sid.removeprefix('fedclup.')}", per["code"][sid],
+                          per["paper"][sid], _READING_WORDS["code"], _READING_WORDS["paper"],
+                          "python -m repro run fedclup.readings")
+            for sid in sorted(set(per["code"]) & set(per["paper"]))]
+
+
+#: Figure 6's two server rules: what the authors' code executes and the paper's (12) over the sampled clients
+FIG6_SERVER_WORDS = {"average_all": "the authors' server rule (the mean of all m stored client models, sampled or not)",
+                     "eq12": "the paper's (12) over the sampled clients with gamma = 1/lambda + 1/L = 1/L_F"}
+
+
+@producer
+def figure6_server_findings(results) -> list[Finding]:
+    """Appendix D.2's statement about Figure 6, per number of clients, under both server rules that ``fedclup.figure6``
+    runs (:data:`FIG6_SERVER_WORDS`; the data, R and L are the same for both): where the rule the code executes
+    changes what the figure shows."""
+    runs = results.get("fedclup.figure6", ())
     out = []
-    for sid in sorted(set(per["code"]) & set(per["paper"])):
-        code, paper = per["code"][sid], per["paper"][sid]
-        decided = {Bearing.SUPPORTS, Bearing.VIOLATES}
-        verdict = (NOT_CHECKABLE if code.bearing not in decided or paper.bearing not in decided else
-                   CONSISTENT if code.bearing == paper.bearing else DISCREPANCY)
-        st = _STATEMENT[sid]
-        out.append(Finding(
-            f"fedclup.code.readings.{sid.removeprefix('fedclup.')}", "code", (sid,), verdict,
-            f"{st.location}: \"{st.words}\". Under {_READING_WORDS['code']}: {code.bearing.value} ({code.summary}). "
-            f"Under {_READING_WORDS['paper']}: {paper.bearing.value} ({paper.summary}).",
-            "python -m repro run fedclup.readings", "numeric (paired per data seed)"))
+    for m in sorted({r.spec.config["m"] for r in runs}):
+        ev = {server: _early_statement("fedclup.figure6.early",
+                                       [r for r in runs if (r.spec.config["m"], r.spec.config["server"]) == (m, server)],
+                                       lambda c: f"m = {c['m']}, server {c['server']}", "local_err")
+              for server in FIG6_SERVER_WORDS}
+        if all(ev.values()):
+            out.append(_two_readings(f"fedclup.code.server.figure6.early.m{m}", ev["average_all"][0], ev["eq12"][0],
+                                     FIG6_SERVER_WORDS["average_all"], FIG6_SERVER_WORDS["eq12"],
+                                     "python -m repro run fedclup.figure6"))
     return out
 
 
 def findings(results) -> list[Finding]:
     """Every finding the audit shows, in report order: the symbolic ones, then the settings ones and the authors'
     code against the paper's reading (none without results)."""
-    return list(symbolic_findings()) + settings_findings(results) + readings_findings(results)
+    return (list(symbolic_findings()) + settings_findings(results) + readings_findings(results)
+            + figure6_server_findings(results))
 
 
 def evidence(results) -> list[Evidence]:
