@@ -921,7 +921,9 @@ def _exact_row(r) -> list:
         ratios = a["ratio"][idx][np.isfinite(a["ratio"][idx])]
         worst = fmt(ratios.max()) if ratios.size else "-"
         failed = "" if a["passed"][idx].all() else " VIOLATED"
-        per_claim.append(f"{cid.removeprefix('pcfedavg.')}: {worst}{failed}, {int(a['paths_exceeding'][idx].max())}")
+        counts = a["paths_exceeding"][idx]
+        above = "-" if np.isnan(counts).all() else str(int(np.nanmax(counts)))
+        per_claim.append(f"{cid.removeprefix('pcfedavg.')}: {worst}{failed}, {above}")
     keys = {k: c[k] for k in ("family", "sets", "m", "n", "H", "R", "nu", "path")}
     return [fmt_point(keys) + f", seed {r.spec.seed}", paths, r.meta["metadata"]["lemma44_failure_probability"],
             "; ".join(per_claim), f"`{_replay('pcfedavg.exact', r)}`"]

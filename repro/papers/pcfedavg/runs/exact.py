@@ -72,7 +72,8 @@ def run_exact(config: dict, seed: int):
         raise AssertionError(f"Algorithm 1 drew noise {script.calls_made} times, not once per iteration "
                              f"({iterations}): the enumeration would not be the run's law")
     outcomes = check_claims(V.check, V.THEORY_CLAIMS, V.Instance(problem, ref, exact=True), trace)
-    exceeding = np.array([o.details.get("replicates_exceeding", 0) for o in outcomes])
+    # (12) bounds a function of expectations: no path has a value of its own, so no count (NaN)
+    exceeding = np.array([o.details.get("replicates_exceeding", np.nan) for o in outcomes], dtype=float)
     lemma44 = [o for o in outcomes if o.claim_id == "pcfedavg.lemma4.4"][0]
     probability = Fraction(int(lemma44.details["replicates_exceeding"]), script.paths)
     arrays = outcome_arrays(outcomes) | {"paths_exceeding": exceeding, "paths": np.array(script.paths),
