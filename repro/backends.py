@@ -5,8 +5,10 @@ finished runs as they complete; :mod:`repro.runner` does the caching and the boo
 bit-identical across backends because each run seeds itself and runs with single-threaded BLAS.
 
 * **Sequential** (``jobs=1``): one run at a time, in submission order, in this process.
-* **Local pool** (``jobs>=2``): :class:`concurrent.futures.ProcessPoolExecutor` with the ``spawn`` start method.
-  One pool serves a whole ``run_all`` call, so a worker that loaded a data set keeps it (per-process caches)
+* **Local pool** (``jobs>=2``): at most ``jobs`` runs submitted at a time (``capacity``), so that the runner
+  picks the next run by priority when a worker frees up, rather than a run made ready late (one that needed
+  another's result) waiting behind everything queued before it. The pool is
+  :class:`concurrent.futures.ProcessPoolExecutor` with the ``spawn`` start method. One pool serves a whole ``run_all`` call, so a worker that loaded a data set keeps it (per-process caches)
   for every later run of the batch, whatever experiment it belongs to. We do not use joblib's loky executor
   here: its memory-leak safeguard restarts a worker whose memory grows by 300 MB after its first task, which
   is exactly what loading MNIST or CIFAR-10 does (a restart warning and a reload per worker). Workers ignore
@@ -40,12 +42,18 @@ _ADDRESS_RE = re.compile(r"^(tcp|tls|inproc|ucx|ws|wss)://[A-Za-z0-9_.\-\[\]:]+?
 class _Sequential:
     """Runs the queued calls one by one, in order, when results are asked for."""
 
+    capacity = 1
+
     def __init__(self, call: Callable):
         self.call, self.queue = call, collections.deque()
 
     @property
     def busy(self) -> bool:
         return bool(self.queue)
+
+    @property
+    def in_flight(self) -> int:
+        return len(self.queue)
 
     def submit(self, spec, inputs) -> None:
         self.queue.append((spec, inputs))
@@ -80,7 +88,7 @@ class _Pool:
     """A spawn-started process pool (module docstring)."""
 
     def __init__(self, call: Callable, jobs: int):
-        self.call, self.futures = call, {}
+        self.call, self.futures, self.capacity = call, {}, jobs
         self.executor = concurrent.futures.ProcessPoolExecutor(
             max_workers=jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_setup,
             initargs=(os.getpid(),))
@@ -88,6 +96,10 @@ class _Pool:
     @property
     def busy(self) -> bool:
         return bool(self.futures)
+
+    @property
+    def in_flight(self) -> int:
+        return len(self.futures)
 
     def submit(self, spec, inputs) -> None:
         self.futures[self.executor.submit(self.call, spec, inputs)] = spec
@@ -120,7 +132,10 @@ class _Pool:
 
 
 class _Dask:
-    """Futures on a dask.distributed cluster."""
+    """Futures on a dask.distributed cluster. Everything ready is submitted at once (``capacity`` None): the
+    cluster's scheduler, which knows how many workers it has, decides what runs when."""
+
+    capacity = None
 
     def __init__(self, call: Callable, client, own: bool):
         from distributed import as_completed
@@ -131,6 +146,10 @@ class _Dask:
     @property
     def busy(self) -> bool:
         return bool(self.futures)
+
+    @property
+    def in_flight(self) -> int:
+        return len(self.futures)
 
     def submit(self, spec, inputs) -> None:
         future = self.client.submit(self.call, spec, inputs, pure=False)

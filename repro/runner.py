@@ -598,11 +598,24 @@ def run_all(specs: Iterable[RunSpec], *, jobs: int = 1, scheduler: Any = None,
 
 
 def _submission_order(pending: list[RunSpec], estimate) -> list[RunSpec]:
-    """Longest expected runs first, across experiments (longest-processing-time-first: the pool's cores finish
-    together instead of one core running a long run alone at the end); ties keep the order of the experiments."""
+    """Pending runs by critical path, longest first: a run's priority is its expected cost plus the longest
+    chain of pending runs that need it (list scheduling by "bottom level"). A run that others wait on (an SGD
+    step-size search, say) starts before independent runs of the same cost, and the runs it unlocks are not
+    left to one core at the end of the batch; without dependencies this is longest-processing-time-first.
+    Ties keep the order of the experiments. ``pending`` is in dependency order (:func:`_with_needs`)."""
     if estimate is None:
         return list(pending)
-    return sorted(pending, key=lambda s: -estimate(s))
+    keys = {spec._canonical for spec in pending}
+    dependents: dict[str, list[RunSpec]] = {}
+    for spec in pending:
+        for dep in spec.needs.values():
+            if dep._canonical in keys:
+                dependents.setdefault(dep._canonical, []).append(spec)
+    level: dict[str, float] = {}
+    for spec in reversed(pending):
+        after = max((level[d._canonical] for d in dependents.get(spec._canonical, ())), default=0.0)
+        level[spec._canonical] = estimate(spec) + after
+    return sorted(pending, key=lambda s: -level[s._canonical])
 
 
 def _compute(pending, everything, results, root, backend_factory, progress, estimate) -> None:
@@ -619,6 +632,8 @@ def _compute(pending, everything, results, root, backend_factory, progress, esti
         try:
             while waiting or backend.busy:
                 for key, spec in list(waiting.items()):
+                    if backend.capacity is not None and backend.in_flight >= backend.capacity:
+                        break
                     if all(dep._canonical in results for dep in spec.needs.values()):
                         inputs = {name: results[dep._canonical] for name, dep in spec.needs.items()}
                         backend.submit(spec, inputs)

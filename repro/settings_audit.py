@@ -61,12 +61,18 @@ def _canon(value):
 
 
 @cache
-def _used(experiment: str, key: str) -> frozenset:
-    """The values ``key`` takes in the paper-profile runs of ``experiment``, batch members included."""
+def _paper_configs(experiment: str) -> tuple[dict, ...]:
+    """The configs of the paper-profile runs of ``experiment``, batch members included (built once: SSCA's
+    figures alone have thousands of runs)."""
     from .batches import member_configs
     from .registry import get
-    configs = [c for s in get(experiment).specs("paper") for c in member_configs(s.config)]
-    values = {_canon(c[key]) for c in configs if key in c}
+    return tuple(c for s in get(experiment).specs("paper") for c in member_configs(s.config))
+
+
+@cache
+def _used(experiment: str, key: str) -> frozenset:
+    """The values ``key`` takes in the paper-profile runs of ``experiment``, batch members included."""
+    values = {_canon(c[key]) for c in _paper_configs(experiment) if key in c}
     if not values:
         raise ReproError(f"setting key={key!r} is in no paper-profile config of {experiment}")
     return frozenset(values)

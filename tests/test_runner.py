@@ -494,3 +494,35 @@ def test_status_finds_a_run_stale_when_only_the_run_it_needs_changed(tmp_path, m
     monkeypatch.setattr(runner, "code_fingerprint", lambda fn: real(fn) + ("edited" if fn == FN else ""))
     states = {spec.function: state for spec, state, _ in status.classify([dependent()], tmp_path)}
     assert states == {FN: "stale", f"{__name__}.plus_needed": "stale"}
+
+
+def test_runs_that_unlock_others_start_first():
+    """Critical-path order: a cheap run that a long one needs starts before an independent run that costs
+    more than it alone, and without dependencies the order is longest first."""
+    base = spec(0, scale=1.0)
+    after = RunSpec("toy.figure1", {"k": 1.0}, 0, f"{__name__}.plus_needed", needs={"base": base})
+    alone = spec(1, scale=3.0)
+    cost = {base._canonical: 1.0, after._canonical: 10.0, alone._canonical: 5.0}
+    order = runner._submission_order(runner._with_needs([alone, after]), lambda s: cost[s._canonical])
+    assert [s._canonical for s in order] == [base._canonical, after._canonical, alone._canonical]
+    cost[base._canonical] = 0.0
+    cost[after._canonical] = 4.0
+    order = runner._submission_order(runner._with_needs([alone, after]), lambda s: cost[s._canonical])
+    assert [s._canonical for s in order] == [alone._canonical, base._canonical, after._canonical]
+
+
+def test_pool_holds_no_more_runs_than_workers(tmp_path, monkeypatch):
+    """The pool gets at most ``jobs`` runs at a time, so a run made ready late is chosen by priority, and the
+    batch still computes every run once."""
+    from repro import backends
+
+    seen = []
+    real_submit = backends._Pool.submit
+
+    def submit(self, spec, inputs):
+        seen.append(self.in_flight)
+        real_submit(self, spec, inputs)
+    monkeypatch.setattr(backends._Pool, "submit", submit)
+    specs = [spec(seed) for seed in range(6)]
+    results = run_all(specs, jobs=2, results_root=tmp_path, progress=False, estimate=lambda s: 1.0)
+    assert len(results) == 6 and max(seen) <= 1 and len(seen) == 6
