@@ -424,6 +424,13 @@ OBSERVED = {
     "kkt_residual_at_limit_points": "KKT residual at limit points of the iterates (finite runs: its trend)",
     "tracking_error_limit": "lim_t ||grad F_bar^(t)_0(omega^(t)) - grad F_0(omega^(t))|| (Lemma 2; runs: trend)",
     "surrogate_gap_limit": "lim_t |F_bar^(t)_0(omega) - G_0(omega, omega^(t))| at probe points (Lemma 2; trend)",
+    "constraint_value_tracking_limit": "lim_t max_(m >= 1) |F_bar^(t)_m(omega^(t)) - F_m(omega^(t))| (Lemma 5; trend)",
+    "gradient_tracking_limit": "lim_t max_(m = 0..M) ||grad F_bar^(t)_m(omega^(t)) - grad F_m(omega^(t))|| (Lemma 5; "
+                               "trend)",
+    "constrained_surrogate_gap_limit": "lim_t max_m |F_bar^(t)_m(omega) - G_m(omega, omega^(t))| at a probe point of "
+                                       "Omega (Lemma 5; trend)",
+    "limit_value_gap": "max_(m >= 1) |F_tilde_m(omega*_j) - F_m(omega*_j)| at a limit point (Lemma 6 (70))",
+    "limit_gradient_gap": "max_(m = 0..M) ||grad F_tilde_m(omega*_j) - grad F_m(omega*_j)|| (Lemma 6 (71))",
     "omega_bar_gap": "||bar omega^(t1) - bar omega^(t2)|| (Lemma 3 (43))",
     "iterate_gap": "||omega^(t1) - omega^(t2)|| (Lemma 3 (43))",
     "e_tilde": "tilde e(t1, t2) of (46), -> 0 a.s. (Lemma 3)",
@@ -561,6 +568,25 @@ lemma2 = _mk("ssca.lemma2", "Lemma 2, Appendix A",
              Mode.ALMOST_SURE_LIMIT, provenance=Provenance.PAPER_APPENDIX, hypotheses=_THM_HYP,
              notes="Consequence of '[35, Lemma 1]' (reference list missing): conditions (a) bounded iterates, (b) "
                    "Assumption 2.4, (c)-(d) step sizes (4), (6), (e) Assumption 1 and (6). Runs: trends only.")
+lemma5 = _mk("ssca.lemma5", "Lemma 5, Appendix B",
+             "For Algorithm 2 (Algorithm 4), almost surely |F_bar^(t)_m(omega^(t)) - F_m(omega^(t))| -> 0 (m = 1..M), "
+             "||grad F_bar^(t)_m(omega^(t)) - grad F_m(omega^(t))|| -> 0 (m = 0..M) and |F_bar^(t)_m(omega) - "
+             "G_m(omega, omega^(t))| -> 0 for every omega in the constraint set Omega of Problem 3 (Problem 8).",
+             (sp.Le(_OBS["constraint_value_tracking_limit"], 0), sp.Le(_OBS["gradient_tracking_limit"], 0),
+              sp.Le(_OBS["constrained_surrogate_gap_limit"], 0)),
+             Mode.ALMOST_SURE_LIMIT, provenance=Provenance.PAPER_APPENDIX, hypotheses=_THM_HYP,
+             notes="Lemma 2's statement for the constrained algorithms, 'a consequence of [35, Lemma 1]': conditions "
+                   "(a) Omega compact, (b) Assumption 2.4, (c)-(d) step sizes (4), (6), (e) Assumption 1.2 and (6). "
+                   "Runs: trends only; the third limit at one probe point of Omega (the loss minimiser).")
+lemma6 = _mk("ssca.lemma6", "Lemma 6, (69)-(71), Appendix B",
+             "Along a subsequence of Algorithm 2 (Algorithm 4) converging to a limit point omega*_j, the surrogates "
+             "converge to uniformly continuous F_tilde_m on Omega (69), with F_tilde_m(omega*_j) = F_m(omega*_j), "
+             "m = 1..M (70), and grad F_tilde_m(omega*_j) = grad F_m(omega*_j), m = 0..M (71), almost surely.",
+             (sp.Le(_OBS["limit_value_gap"], 0), sp.Le(_OBS["limit_gradient_gap"], 0)),
+             Mode.ALMOST_SURE_LIMIT, provenance=Provenance.PAPER_APPENDIX, hypotheses=_THM_HYP,
+             notes="(69) by Arzela-Ascoli (equicontinuous, bounded surrogates on the compact Omega); (70)-(71) 'follow "
+                   "immediately from (69) and Lemma 5'. Runs: the trend of Lemma 5's value and gradient gaps, whose "
+                   "limits along the subsequence are (70)-(71).")
 lemma3 = _mk("ssca.lemma3", "Lemma 3, (43)-(50), Appendix A",
              "||bar omega^(t1) - bar omega^(t2)|| <= L_bar ||omega^(t1) - omega^(t2)|| + e(t1, t2), e -> 0 a.s., "
              "with L_bar = 2 L_tilde/mu and e = (2/mu) tilde e.",
@@ -603,7 +629,7 @@ thm5_ii = _mk("ssca.thm5.ii", "Theorem 5 (ii), Section V-B; proof Appendix D",
 
 CLOSED_FORMS = (eq9, eq19, eq35_36, lemma1)
 THEOREMS = (thm1, thm2, thm3, thm4)
-LEMMAS = (lemma2, lemma3, lemma4, appA_delta1)
+LEMMAS = (lemma2, lemma3, lemma4, appA_delta1, lemma5, lemma6)
 THEOREM5 = (thm5_i, thm5_ii)
 CLAIMS = CLOSED_FORMS + THEOREMS + LEMMAS + THEOREM5
 

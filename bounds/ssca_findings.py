@@ -599,7 +599,7 @@ def assumption_2_4_finding(proximal: sp.Expr = _tau_p * (_W - _W0)**2):
         return None
     return Finding(
         "ssca.section_v.assumption_2_4", "hypotheses", ("ssca.thm1", "ssca.thm2", "ssca.thm3", "ssca.thm4",
-                                                         "ssca.lemma2"),
+                                                         "ssca.lemma2", "ssca.lemma5"),
         DISCREPANCY if lim in (sp.oo, -sp.oo) else NOT_CHECKABLE,
         "Assumption 2.4 (surrogate and derivatives uniformly bounded) fails on R^d for (7)/(11)/(15)/(22): "
         f"{proximal} is unbounded; it holds only on bounded sets (e.g. under the boundedness hypothesis of "
@@ -643,7 +643,7 @@ def compactness_finding():
     if rv["limit"].is_positive:
         return None
     return Finding(
-        "ssca.section_v.compactness", "hypotheses", ("ssca.thm2", "ssca.thm4"),
+        "ssca.section_v.compactness", "hypotheses", ("ssca.thm2", "ssca.thm4", "ssca.lemma5", "ssca.lemma6"),
         DISCREPANCY if rv["limit"] == 0 else NOT_CHECKABLE,
         "Theorems 2/4 need a compact constraint set, but for (37) the set {omega : F(omega) <= U} is unbounded for "
         "every U > 0: along a direction with positive margin F(s omega_0) -> 0, so the sublevel set contains a ray.",

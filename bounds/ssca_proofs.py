@@ -34,11 +34,14 @@ What checks a step (``checked_by``), from reading the suite:
   (44), which is the second limit with e_bar(t) := F_bar - G_0), ``ssca.lemma3`` ((43) with L_bar = 2 L_tilde/mu
   and e = (2/mu) e_tilde, i.e. (50)(b)), ``ssca.lemma4`` ((51), checked at every iteration of the runs),
   ``ssca.appA.delta1`` ((60)), ``ssca.thm1``/``ssca.thm3`` (the ">= 0" of (68), the first-order condition at a
-  limit point), ``ssca.lemma1`` ((40)-(42) against a solver), ``ssca.thm5.i`` (the conclusion ||w*||^2 <= ||w||^2
-  of the display after (75)); no SSCA claim has ``steps``;
+  limit point), ``ssca.lemma1`` ((40)-(42) against a solver; for display 6, the dual problem, that agreement is its
+  strong duality, the weak half being an encoded step), ``ssca.thm5.i`` (the conclusion ||w*||^2 <= ||w||^2
+  of the display after (75)), ``ssca.lemma5`` (the three limits of Lemma 5: their trends along the constrained
+  runs) and ``ssca.lemma6`` ((70)-(71), the same gaps at the limit; (69), the existence of the limit functions by
+  Arzela-Ascoli, is not checked); no SSCA claim has ``steps``;
 * findings of ``repro.papers.ssca.audit.findings({})``: ``ssca.lemma1.derivation`` (rows of
   :func:`bounds.ssca_findings.lemma1_checks`: argmin_w L = (40)-(41), min_w L = h(nu), the roots of h' and the
-  regime logic of nu*) and ``ssca.thm5.algebra`` (rows of :func:`bounds.ssca_findings.thm5_checks`: the step
+  regime logic of nu*, i.e. the argmax of h over [0, c] that (74) defines) and ``ssca.thm5.algebra`` (rows of :func:`bounds.ssca_findings.thm5_checks`: the step
   (1/lam)(F(w) - F(w*)) <= 0 on {F <= U = F(w*)}).
 
 Not linked, because they check a hypothesis a proof's prose invokes rather than a display:
@@ -127,13 +130,16 @@ DISPLAYS: tuple[Display, ...] = (
     _D(T13, "(68) step 1", "lim (w - wbar)^T grad Fbar(wbar) = (w - w*)^T grad F0(w*)"),
     _D(T13, "(68) step 2", "(w - w*)^T grad F0(w*) >= 0 for all w", ("ssca.thm1", "ssca.thm3")),
     # ------------------------------------------------------------------ Appendix B, Lemma 5
-    _D(L5, "Lemma 5 statement, display 1", "lim |Fbar_m^(t)(w(t)) - F_m(w(t))| = 0, m = 1..M"),
-    _D(L5, "Lemma 5 statement, display 2", "lim ||grad Fbar_m^(t)(w(t)) - grad F_m(w(t))|| = 0"),
-    _D(L5, "Lemma 5 statement, display 3", "lim |Fbar_m^(t)(w) - G_m(w, w(t))| = 0, w in Omega"),
+    _D(L5, "Lemma 5 statement, display 1", "lim |Fbar_m^(t)(w(t)) - F_m(w(t))| = 0, m = 1..M",
+       ("ssca.lemma5",)),
+    _D(L5, "Lemma 5 statement, display 2", "lim ||grad Fbar_m^(t)(w(t)) - grad F_m(w(t))|| = 0",
+       ("ssca.lemma5",)),
+    _D(L5, "Lemma 5 statement, display 3", "lim |Fbar_m^(t)(w) - G_m(w, w(t))| = 0, w in Omega",
+       ("ssca.lemma5",)),
     # ------------------------------------------------------------------ Appendix B, Lemma 6
     _D(L6, "(69)", "lim_l Fbar_m^(t_l)(w) = Ftil_m(w), w in Omega"),
-    _D(L6, "(70)", "Ftil_m(w*_j) = F_m(w*_j), m = 1..M"),
-    _D(L6, "(71)", "grad Ftil_m(w*_j) = grad F_m(w*_j), m = 0..M"),
+    _D(L6, "(70)", "Ftil_m(w*_j) = F_m(w*_j), m = 1..M", ("ssca.lemma6",)),
+    _D(L6, "(71)", "grad Ftil_m(w*_j) = grad F_m(w*_j), m = 0..M", ("ssca.lemma6",)),
     # ------------------------------------------------------------------ Appendix B, Theorems 2 and 4
     _D(T24, "(72)", "(w*_j, s*_j) = argmin Ftil0 + c sum s_m s.t. Ftil_m <= s_m"),
     _D(T24, "(73a)", "grad F0(w*_j) + sum_m lambda_m grad F0(w*_j) = 0"),
@@ -150,8 +156,8 @@ DISPLAYS: tuple[Display, ...] = (
        ("ssca.lemma1.derivation", "ssca.lemma1")),
     _D(L1, "display 5 (optimal value h)", "h(nu) = nu (A - U - b nu / (4 (1 + tau nu)))",
        ("ssca.lemma1.derivation",)),
-    _D(L1, "display 6 (dual problem)", "max h(nu) s.t. c - nu - mu >= 0, nu >= 0, mu >= 0"),
-    _D(L1, "(74)", "nu* = argmax h(nu) s.t. 0 <= nu <= c"),
+    _D(L1, "display 6 (dual problem)", "max h(nu) s.t. c - nu - mu >= 0, nu >= 0, mu >= 0", ("ssca.lemma1",)),
+    _D(L1, "(74)", "nu* = argmax h(nu) s.t. 0 <= nu <= c", ("ssca.lemma1.derivation",)),
     _D(L1, "display 8 (nu*, = (42))", "nu* = [(sqrt(b/(b+4tau(U-A))) - 1)/tau]_0^c or c",
        ("ssca.lemma1.derivation", "ssca.lemma1")),
     # ------------------------------------------------------------------ Appendix D, Theorem 5

@@ -31,8 +31,11 @@ Conventions (named):
 * The proof of Theorems 1 and 3 is one proof ("identical"); its steps carry ``ssca.thm1`` and ``ssca.thm3``
   (``ALSO``). Appendix B proves Theorems 2 and 4; its steps carry ``ssca.thm2`` and ``ssca.thm4``.
 
-Displays that state a limit, an existence or an optimisation problem are not finite relations: they are listed with
-the reason in :data:`NOT_ENCODED`. Every display of the inventory is either a step or there.
+An existence statement whose finite content is an inequality ((55): some t0 and mu_bar; (63) step 2: some delta2) is
+encoded through a witness of this project's (named in its reading): explicit thresholds on gamma and the error terms
+under which the printed inequality holds, thresholds that the limits the proof cites make true for t large.
+Displays that state a limit, the existence of an index set or a limit object, or an optimisation problem are not
+finite relations: they are listed with the reason in :data:`NOT_ENCODED`. Every display of the inventory is either a step or there.
 """
 from __future__ import annotations
 
@@ -293,6 +296,13 @@ def _thm13_liminf() -> tuple[Step, ...]:
     descents = [-g * (mubar + z) * (chi + x)**2 - s for g, z, x, s in zip(_window(2), (zeta0, zeta1), (xi0, xi1),
                                                                            (sig0, sig1))]
     return (
+        _step(T13, "(55)", mu - Lhat * gam / 2 - err / chi, ">=", mubar,
+              (sp.Lt(mubar, mu), sp.Le(gam, (mu - mubar) / Lhat), sp.Le(err, chi * (mu - mubar) / 2)),
+              ("gamma -> 0", "Lemma 2", "mu > 0"),
+              "An existence statement ('there exists a t0 [..] for some mu_bar in (0, mu)') read through a witness: "
+              "for any mu_bar in (0, mu), every t with gamma(t) <= (mu - mu_bar)/L_hat and err(t) <= chi (mu - mu_bar)"
+              "/2 satisfies the bracket >= mu_bar; such a t0 exists because gamma -> 0 and err -> 0 (Lemma 2). The "
+              "thresholds are this project's; the paper gives none."),
         _step(T13, "(54)", _lemma4_at(chi + xi0), "<=", -gam * (mu - Lhat * gam / 2 - err / chi) * (chi + xi0)**2, (),
               ("||w_bar - w|| >= chi > 0", "Lemma 4"), _R51 + "chi + xi0 (xi0 >= 0: ||w_bar - w|| >= chi)."),
         _step(T13, "(56)", sum(descents), "<=", -mubar * chi**2 * sum(_window(3)), (), ("(54)", "(55)", "D >= chi"),
@@ -348,6 +358,12 @@ def _thm13_neighbour() -> tuple[Step, ...]:
               "||Delta w(i_t)|| >= 2 delta when i_t = t + 1)."),
         _step(T13, "(63) step 1", N0, ">=", (delta - e) / (1 + (1 + Lbar) * gam), (tie, sp.Ge(N1, delta)), ("(62)",),
               "N0 = ||Delta w(t)||, N1 = ||Delta w(t+1)||; hypotheses: the two inequalities of (62)."),
+        _step(T13, "(63) step 2", (delta - e) / (1 + (1 + Lbar) * gam), ">=", delta / (2 * (2 + Lbar)),
+              (sp.Le(e, delta / 2), sp.Le(gam, 1)), ("e(t, t+1) -> 0", "gamma -> 0"),
+              "An existence statement ('there exists a delta2 > 0 such that for a sufficiently large t in T') read "
+              "through a witness: delta2 = delta/(2 (2 + L_bar)) > 0 works for every t with e(t, t+1) <= delta/2 and "
+              "gamma(t) <= 1, which holds for t large because e(t, t+1) -> 0 and gamma -> 0. The witness is this "
+              "project's; the paper names none."),
     )
 
 
@@ -506,6 +522,13 @@ def _lemma1_steps() -> tuple[Step, ...]:
         _argmin_step("display 4 (argmin, = (41))", Cc, 1),
         _step(L1, "display 5 (optimal value h)", _phi(_argmin(Bc), _argmin(Cc)), "==", _h(nu).subs(bb, Bc**2 + Cc**2),
               (), ("(40)", "(41)"), rw + "; b = B^2 + C^2 ((42) with one coordinate per block)."),
+        _step(L1, "display 6 (dual problem)", om1**2 + om2**2 + cpen * sC, ">=", _h(nu).subs(bb, Bc**2 + Cc**2),
+              (sp.Ge(cpen - nu - muC, 0), sp.Le(_fbar(om1, om2) + Aa - Uu - sC, 0)),
+              ("dual of (38)", "display 2", "display 5"),
+              rw + "; the dual problem's finite content, weak duality: at every (nu, mu) feasible for display 6 "
+              "(nu, mu >= 0, c - nu - mu >= 0) its objective h(nu) is at most the objective ||w||^2 + c s of (38) at "
+              "every feasible (w, s). Strong duality (the maximum equals the minimum of (38)) is what ssca.lemma1 "
+              "checks against a solver."),
         _step(L1, "display 8 (nu*, = (42))", _h(_nu_star()).subs(Uu, Aa + UmA), ">=", _h(nu).subs(Uu, Aa + UmA),
               (sp.Le(nu, cpen),), ("(74)", "optimality conditions of (74)"),
               "nu* of (42) maximises h over 0 <= nu <= c ((74)): h(nu*) >= h(nu) for every nu in [0, c]; b >= 0, "
@@ -547,15 +570,11 @@ NOT_ENCODED: dict[tuple[str, str], str] = {
     (L2, "Lemma 2 statement, display 2"): _LIMIT,
     (L3, "(44)"): "defines ebar(t) := F_bar_0^(t)(w) - G_0(w, w^(t)) and asserts lim ebar(t) = 0 (Lemma 2, display 2): "
                   "a definition plus a limit; the finite part is the identity F_bar = G_0 + (F_bar - G_0)",
-    (T13, "(55)"): "an existence statement: some t0 and mu_bar in (0, mu) with the bracket >= mu_bar for t >= t0, "
-                   "from the limits gamma -> 0 and err -> 0",
     (T13, "(57)"): "the defining property of the index set T, whose existence (an infinite set) is asserted; it is a "
                    "hypothesis of (59), (64)",
     (T13, "(58)"): "the defining property of the index i_t > t, whose existence is asserted; it is a hypothesis of "
                    "(59), (62), (65)",
     (T13, "(60)"): "a liminf statement over T (delta1 = 1/(2(1 + L_bar))); its finite precursor is (59)",
-    (T13, "(63) step 2"): "an existence statement: some delta2 > 0 below (delta - e(t, t+1))/(1 + (1 + L_bar) gamma) "
-                          "for t in T large, from e -> 0",
     (T13, "(68) step 1"): "a limit along T of (67) (with grad F_bar at w_bar), not a finite relation",
     (T13, "(68) step 2"): "the first-order condition at the limit point, obtained by passing (67) to the limit",
     (L5, "Lemma 5 statement, display 1"): _LIMIT,
@@ -565,8 +584,8 @@ NOT_ENCODED: dict[tuple[str, str], str] = {
     (L6, "(70)"): "an equality between limit objects (Ftil_m is the limit of (69)), from (69) and Lemma 5's limits",
     (L6, "(71)"): "an equality between gradients of limit objects, from (69) and Lemma 5's limits",
     (T24, "(72)"): "an optimisation problem (argmin of the limit problem) defining (w*_j, s*_j), not a relation",
-    (L1, "display 6 (dual problem)"): "an optimisation problem (the dual of (38)), not a relation",
-    (L1, "(74)"): "an optimisation problem (argmax of h over [0, c]) defining nu*; its solution (42) is encoded",
+    (L1, "(74)"): "an optimisation problem (argmax of h over [0, c]) defining nu*; its solution (42) is encoded "
+                  "(display 8) and the finding ssca.lemma1.derivation decides the regime logic of that argmax",
     (T5, "(75)"): "local optimality of w* in (27): the existence of epsilon > 0 with the inequality on the ball (the "
                   "inequality itself is the hypothesis of the display after (75))",
     (T5, "display 2 after (75)"): "the existence of a KKT multiplier xi for (37) at a local optimum (a necessary "

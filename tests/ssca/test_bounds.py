@@ -191,7 +191,8 @@ def test_lemma1_regimes_and_vectorisation():
 
 # ---------------------------------------------------------------------------- claims
 IDS = {"ssca.eq9", "ssca.eq19", "ssca.eq35_36", "ssca.lemma1", "ssca.thm1", "ssca.thm2", "ssca.thm3", "ssca.thm4",
-       "ssca.lemma2", "ssca.lemma3", "ssca.lemma4", "ssca.appA.delta1", "ssca.thm5.i", "ssca.thm5.ii"}
+       "ssca.lemma2", "ssca.lemma3", "ssca.lemma4", "ssca.appA.delta1", "ssca.lemma5", "ssca.lemma6", "ssca.thm5.i",
+       "ssca.thm5.ii"}
 
 
 def test_claims_ids_modes():
@@ -200,7 +201,8 @@ def test_claims_ids_modes():
     assert S.claim("ssca.thm2") is S.thm2
     with pytest.raises(KeyError, match="ssca.nope"):
         S.claim("ssca.nope")
-    for i in ("ssca.thm1", "ssca.thm2", "ssca.thm3", "ssca.thm4", "ssca.lemma2", "ssca.lemma3"):
+    for i in ("ssca.thm1", "ssca.thm2", "ssca.thm3", "ssca.thm4", "ssca.lemma2", "ssca.lemma3", "ssca.lemma5",
+              "ssca.lemma6"):
         assert S.claim(i).mode is Mode.ALMOST_SURE_LIMIT
     for i in ("ssca.eq9", "ssca.eq19", "ssca.eq35_36", "ssca.lemma1", "ssca.lemma4", "ssca.thm5.i", "ssca.thm5.ii"):
         assert S.claim(i).mode is Mode.DETERMINISTIC

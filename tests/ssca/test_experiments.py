@@ -268,6 +268,16 @@ def test_the_trend_evidence_reports_what_the_runs_computed():
         fell = sum(r.arrays["kkt"][-1] < r.arrays["kkt"][0] for r in runs if r.spec.config["problem"] in problems)
         assert ev[claim].bearing.value == "not checkable" and ev[claim].checks == len(problems)
         assert f"fell on {fell} of {len(problems)} runs" in ev[claim].summary
+    # the limits of Lemmas 2 and 5, from the first value a run defines (a tracking error needs a previous iterate)
+    every = A._trend_evidence(runs)
+    for claim, problems, key in (("ssca.lemma2", C.PROBLEMS[:2], "tracking"),
+                                 ("ssca.lemma5", C.PROBLEMS[2:], "tracking_value"),
+                                 ("ssca.lemma5", C.PROBLEMS[2:], "surrogate_gap")):
+        series = [r.arrays[key][np.isfinite(r.arrays[key])] for r in runs if r.spec.config["problem"] in problems]
+        assert all(s.size >= len(r.arrays["t"]) - 2 for s, r in zip(series, runs))
+        fell = sum(s[-1] < s[0] for s in series)
+        assert any(e.claim == claim and f"the {A._TREND_NAMES[key]} fell on {fell} of {len(problems)} runs"
+                   in e.summary for e in every), (claim, key)
 
 
 def test_theorem5_on_the_tiny_network():

@@ -82,10 +82,13 @@ DEPENDS_ON: dict[str, tuple[str, ...]] = {
     # (Lemma 2).
     "ssca.thm1": ("ssca.lemma2", "ssca.lemma3", "ssca.lemma4", "ssca.appA.delta1"),
     "ssca.thm3": ("ssca.lemma2", "ssca.lemma3", "ssca.lemma4", "ssca.appA.delta1"),
-    # Appendix B rests on Lemmas 5-6 (not encoded: stated for Problem 3/8) and "the proof is similar to that in
-    # Appendix A, the details are omitted": it cites no encoded claim.
-    "ssca.thm2": (),
-    "ssca.thm4": (),
+    # Appendix B: "As (w*_j, s*_j) satisfies the KKT conditions of the problem in (72) and (70) and (71) in Lemma 6
+    # hold"; Lemma 6's (70)-(71) "follow immediately from (69) and Lemma 5"; Lemma 5 is "a consequence of [35,
+    # Lemma 1]" like Lemma 2 and cites no encoded claim.
+    "ssca.thm2": ("ssca.lemma5", "ssca.lemma6"),
+    "ssca.thm4": ("ssca.lemma5", "ssca.lemma6"),
+    "ssca.lemma6": ("ssca.lemma5",),
+    "ssca.lemma5": (),
     # Lemma 3's proof: "It follows from Lemma 2 that (44)".
     "ssca.lemma3": ("ssca.lemma2",),
     # (60) follows from (59), whose step (a) is "due to Lemma 3".
@@ -117,7 +120,11 @@ _TREND_SCOPE = {
     "ssca.thm1": (conv.PROBLEMS[:2], "sample", "kkt"), "ssca.thm3": (conv.PROBLEMS[:2], "feature", "kkt"),
     "ssca.thm2": (conv.PROBLEMS[2:], "sample", "kkt"), "ssca.thm4": (conv.PROBLEMS[2:], "feature", "kkt"),
     "ssca.lemma2": (conv.PROBLEMS[:2], None, "tracking"),
+    "ssca.lemma5": (conv.PROBLEMS[2:], None, ("tracking_value", "tracking", "surrogate_gap")),
+    "ssca.lemma6": (conv.PROBLEMS[2:], None, ("tracking_value", "tracking")),
 }
+_TREND_NAMES = {"kkt": "KKT residual", "tracking": "tracking error", "tracking_value": "value tracking error",
+                "surrogate_gap": "gap to the full-sample surrogate at the probe point"}
 
 
 @functools.cache
@@ -284,19 +291,20 @@ def _trend_evidence(conv_runs) -> list[Evidence]:
     """The trend of the quantity each limit statement says vanishes, on the runs inside its step-size hypotheses
     ((4) and (6) hold): ``not checkable`` (a finite trend decides no almost-sure limit)."""
     out = []
-    for claim_id, (problems, mode, key) in _TREND_SCOPE.items():
+    for claim_id, (problems, mode, keys) in _TREND_SCOPE.items():
         runs = [r for r in conv_runs if r.spec.config["problem"] in problems
                 and (mode is None or r.spec.config["mode"] == mode)
                 and r.meta["metadata"].get("conditions_4") and r.meta["metadata"].get("conditions_6")]
-        if not runs:
-            continue
-        tr = [V.trend(r.arrays["t"], r.arrays[key]) for r in runs]
-        fell = sum(t["last_over_first"] < 1 for t in tr)
-        what = {"kkt": "KKT residual", "tracking": "tracking error"}[key]
-        out.append(Evidence(claim_id, "ssca.convergence", Bearing.NOT_CHECKABLE,
-                            f"trend only: the {what} fell on {fell} of {len(runs)} runs inside (4) and (6) (median "
-                            f"slope of log {what} vs log t {fmt(np.median([t['slope'] for t in tr]), 3)})",
-                            checks=len(runs)))
+        for key in (keys,) if isinstance(keys, str) else keys:
+            if not runs:
+                continue
+            tr = [V.trend(r.arrays["t"], r.arrays[key]) for r in runs]
+            fell = sum(t["last_over_first"] < 1 for t in tr)
+            what = _TREND_NAMES[key]
+            out.append(Evidence(claim_id, "ssca.convergence", Bearing.NOT_CHECKABLE,
+                                f"trend only: the {what} fell on {fell} of {len(runs)} runs inside (4) and (6) "
+                                f"(median slope of log {what} vs log t {fmt(np.median([t['slope'] for t in tr]), 3)})",
+                                checks=len(runs)))
     return out
 
 

@@ -92,10 +92,13 @@ def lemma4_outcome(descent, gamma, delta, err, mu: float, L_hat: float, *, tol: 
 
 
 def trend(t: np.ndarray, values: np.ndarray) -> dict:
-    """Slope of log(value) vs log(t) over the second half of the checkpoints, and last / first."""
+    """Slope of log(value) vs log(t) over the second half of the checkpoints (on a log scale), and last / first,
+    both over the finite values (a quantity not defined at the first checkpoints, e.g. a tracking error that needs
+    a previous iterate, is nan there); nan when no value is finite and positive."""
     t = np.asarray(t, float)
     v = np.asarray(values, float)
     keep = (t >= t.max() ** 0.5) & (v > 0) & np.isfinite(v)
     slope = float(np.polyfit(np.log(t[keep]), np.log(v[keep]), 1)[0]) if keep.sum() >= 3 else np.nan
-    return {"slope": slope, "last_over_first": float(v[-1] / v[0]) if v[0] > 0 else np.nan,
-            "last": float(v[-1])}
+    finite = v[np.isfinite(v)]
+    first, last = (finite[0], finite[-1]) if finite.size else (np.nan, np.nan)
+    return {"slope": slope, "last_over_first": float(last / first) if first > 0 else np.nan, "last": float(last)}

@@ -312,14 +312,18 @@ class _LossLimited(_LinearLogistic):
         self.U = float(U)
         self.constraint_levels = np.array([self.U])
 
-    def minimal_loss(self) -> float:
-        """min_w Phi_1(w), the smallest admissible level (U must exceed it for Slater's condition):
-        scipy L-BFGS-B on the convex logistic loss to gradient inf-norm 1e-12 (attained for
-        non-separable data; for separable data the infimum 0 is not attained)."""
+    def loss_minimiser(self) -> np.ndarray:
+        """argmin_w Phi_1(w): scipy L-BFGS-B on the convex logistic loss from 0 to gradient inf-norm 1e-12 (attained
+        for non-separable data; for separable data the infimum 0 is not attained)."""
         res = scipy.optimize.minimize(lambda w: self._full_loss(w)[:2], np.zeros(self.dim), jac=True,
                                       method="L-BFGS-B",
                                       options={"maxiter": 20000, "gtol": 1e-12, "ftol": 0.0})
-        return float(res.fun)
+        return np.asarray(res.x, dtype=np.float64)
+
+    def minimal_loss(self) -> float:
+        """min_w Phi_1(w), the smallest admissible level (U must exceed it for Slater's condition), at
+        :meth:`loss_minimiser`."""
+        return float(self._full_loss(self.loss_minimiser())[0])
 
     def _kkt_parts(self, w):
         fv, fg, fh = self._full_reg(w)

@@ -24,8 +24,11 @@ stationarity residual ||grad F0|| (Problem 1/6 KKT); for M = 1 the KKT residuals
 NNLS multipliers (:func:`bounds.ssca.kkt_constrained`) and of Problem 4/9 with the server's nu as the
 multiplier (:func:`bounds.ssca.kkt_penalty`); ||omega_bar - omega|| (-> 0 in the proofs); the tracking
 errors of Lemma 2 / Lemma 5 (for M = 0 exactly ||grad F0(w^t) - grad F_bar^(t)(w^t)|| with
-grad F_bar^(t)(w^t) = 2 tau (w^t - omega_bar^t) from (8)-(9); for M = 1 the constraint surrogate of the
-previous iteration at w^t); max_s ||w^s|| (Theorem 1's boundedness hypothesis); and both sides of (51).
+grad F_bar^(t)(w^t) = 2 tau (w^t - omega_bar^t) from (8)-(9); for M = 1 the three quantities of Lemma 5 with the
+surrogates of the previous iteration: values at w^t (``tracking_value``), gradients at w^t, objective included
+(``tracking``), and the gap to the full-sample surrogate G_m(., w^t) at a fixed point of the constraint set, the
+minimiser of the loss (``surrogate_gap``): :meth:`_Monitor._lemma5`); max_s ||w^s|| (Theorem 1's boundedness
+hypothesis); and both sides of (51).
 
 One run's config is a :class:`ConvergenceConfig` (the instance's and the algorithm's defaults are its field
 defaults); the specs are built through it.
@@ -107,8 +110,9 @@ def build_problem(config: dict, rng: np.random.Generator):
     elif name == "nonconvex_logistic":
         problem = SP.NonconvexLogistic(X, y, config["reg"], blocks)
     else:
-        floor = SP.NormWithLossLimit(X, y, 1.0, blocks).minimal_loss()
-        info["min_loss"] = floor
+        unit = SP.NormWithLossLimit(X, y, 1.0, blocks)
+        info["probe"] = unit.loss_minimiser()          # in the constraint set Omega: its loss is the minimum < U
+        floor = info["min_loss"] = unit.minimal_loss()
         U = floor + U_MARGIN
         problem = (SP.NormWithLossLimit(X, y, U, blocks) if name == "norm_loss_limit"
                    else SP.NonconvexWithLossLimit(X, y, U, NONCONVEX_OBJECTIVE_REG, blocks))
@@ -120,10 +124,11 @@ def build_problem(config: dict, rng: np.random.Generator):
 
 
 class _Monitor:
-    """Called at every iteration; keeps w^{t-1} and grad F0(w^{t-1}) to form both sides of (51) at t-1."""
+    """Called at every iteration; keeps w^{t-1} and grad F0(w^{t-1}) to form both sides of (51) at t-1. ``probe``
+    (constrained problems) is the point of the constraint set at which Lemma 5's third limit is observed."""
 
-    def __init__(self, problem, c: float, reference: np.ndarray | None):
-        self.problem, self.c, self.reference = problem, c, reference
+    def __init__(self, problem, c: float, reference: np.ndarray | None, probe: np.ndarray | None = None):
+        self.problem, self.c, self.reference, self.probe = problem, c, reference, probe
         self.prev = None
         self.rows: list[dict] = []
 
@@ -133,7 +138,7 @@ class _Monitor:
         nan = float("nan")
         out = {"F0": float(values[0]), "omega_norm": float(np.linalg.norm(state.omega)), "tracking": nan}
         out |= ({"descent": nan, "delta": nan} if M == 0 else
-                {"kkt_penalty": nan, "constraint": nan, "tracking_value": nan})
+                {"kkt_penalty": nan, "constraint": nan, "tracking_value": nan, "surrogate_gap": nan})
         if self.reference is not None:
             out["dist_reference"] = float(np.linalg.norm(state.omega - self.reference))
         if M == 0:
@@ -146,11 +151,7 @@ class _Monitor:
             out["kkt_penalty"] = B.kkt_penalty(grads[0], grads[1:], F, zeta, self.c, multipliers=nu)["max"]
             out["constraint"] = float(F.max())
             if state.f_hat_const is not None and t > 1:
-                w = state.omega
-                surrogate = state.f_hat_const + state.f_hat_lin[1:] @ w + state.tau * (w @ w)
-                out["tracking_value"] = float(np.max(np.abs(surrogate - values[1:])))
-                grad_bar = state.f_hat_lin[1:] + 2 * state.tau * w
-                out["tracking"] = float(np.max(np.linalg.norm(grad_bar - grads[1:], axis=1)))
+                out |= self._lemma5(state, values, grads)
         # (51) for the previous iteration: descent F0(w^t) - F0(w^{t-1}), Delta and err at t-1
         if M == 0 and self.prev is not None and state.omega_bar is not None:
             w_prev, f_prev, g_prev = self.prev
@@ -159,6 +160,30 @@ class _Monitor:
             out["delta"] = float(np.linalg.norm(delta))
             out["tracking"] = float(np.linalg.norm(g_prev + 2 * state.tau * delta))
         self.prev = (state.omega.copy(), float(values[0]), grads[0].copy())
+        return out
+
+
+    def _lemma5(self, state, values, grads) -> dict:
+        """Lemma 5's three quantities at w = w^t (Appendix B), each a max over m: |F_bar_m(w) - F_m(w)| (m >= 1);
+        ||grad F_bar_m(w) - grad F_m(w)|| (m = 0..M; 0 for an objective the server uses exactly, q0 ||w||^2); and at
+        the probe p in Omega |F_bar_m(p) - G_m(p, w)| with G_m(p, w) = F_m(w) + grad F_m(w)^T (p - w) + tau ||p - w||^2,
+        the full-sample surrogate (11). The objective surrogate carries no constant (the server never needs it), so
+        for m = 0 the third quantity compares differences from w (the constant that makes them agree at w)."""
+        w, p, tau, lin = state.omega, self.probe, state.tau, state.f_hat_lin
+        exact = self.problem.exact_objective_weight is not None
+        surrogate = state.f_hat_const + lin[1:] @ w + tau * (w @ w)
+        grad_bar = lin + 2 * tau * w
+        gaps = np.linalg.norm(grad_bar - grads, axis=1)
+        out = {"tracking_value": float(np.max(np.abs(surrogate - values[1:]))),
+               "tracking": float(np.max(gaps[1:] if exact else gaps))}
+        d = p - w
+        model = values[1:] + grads[1:] @ d + tau * (d @ d)                            # G_m(p, w), m >= 1
+        at_p = state.f_hat_const + lin[1:] @ p + tau * (p @ p)
+        gap = np.abs(at_p - model)
+        if not exact:
+            moved = lin[0] @ d + tau * (p @ p - w @ w)                                # F_bar_0(p) - F_bar_0(w)
+            gap = np.append(gap, abs(moved - (grads[0] @ d + tau * (d @ d))))
+        out["surrogate_gap"] = float(np.max(gap))
         return out
 
 
@@ -172,7 +197,7 @@ def run_convergence(config: dict, seed: int):
     T = config["iterations"]
     omega1 = init_rng.normal(size=problem.dim)
     reference = info.pop("reference", None)
-    monitor = _Monitor(problem, config["penalty"], reference)
+    monitor = _Monitor(problem, config["penalty"], reference, info.pop("probe", None))
     clients = (np.random.default_rng(ss.spawn(1)[0]).permutation(config["n"]).reshape(config["clients"], -1)
                if config["mode"] == "sample" else None)
     params = alg.SSCAParams(tau=config["tau"], steps=alg.PowerLawSteps(a1, alpha, a2, beta), iterations=T,

@@ -157,6 +157,12 @@ NOT_MODELLED: tuple[NotModelled, ...] = (
                 ">= delta_1 = 1/(2(1 + L_bar)) > 0\" (60)",
                 "a lim inf along the index windows of a proof by contradiction, which no finite run constructs; "
                 "L_bar as for Lemma 3"),
+    NotModelled("ssca.lemma5", "almost-sure limit", "\"lim_{t->oo} |F_bar_m^(t)(w^(t)) - F_m(w^(t))| = 0, m = 1, ..., "
+                "M, lim_{t->oo} ||grad F_bar_m^(t)(w^(t)) - grad F_m(w^(t))|| = 0 ... almost surely\" (Lemma 5)", _AS_WHY),
+    NotModelled("ssca.lemma6", "almost-sure limit", "\"There exist uniformly continuous functions F_tilde_m(w) [..] "
+                "such that lim_{l->oo} F_bar_m^(t_l)(w) = F_tilde_m(w) [..] almost surely\" (Lemma 6, (69))",
+                "the limit functions exist along a subsequence by Arzela-Ascoli; (70)-(71) compare them with F_m at a "
+                "limit point, which no finite run reaches: " + _AS_WHY),
     NotModelled("ssca.thm5.i", "no algorithm", "\"If w* is a locally optimal solution of the problem in (27) with "
                 "lambda > 0, then there exists U >= 0 such that w* is a locally optimal solution of the problem in "
                 "(37)\" (Theorem 5 i)", _NO_ALG_WHY),
