@@ -48,7 +48,7 @@ EXPERIMENTS = (
                "fail", EXACT.exact_specs, None, work=product_of("T", "n_clients"), config=EXACT.ExactConfig),
     Experiment("fedsgm.pep", "Certified worst cases (PEP) of hard-switching FedSGM without compression against the "
                "eps of Theorems 1, 6, 8 and Theorem 8's proof", PEP.pep_specs, pep_figure,
-               work=product_of("n_clients", "E", "T_max"), config=PEP.PepConfig),
+               work=PEP.work, config=PEP.PepConfig),
     Experiment("fedsgm.steps", "Displayed steps of the appendix's proofs, each proven by sympy or falsification-searched "
                "(hypothesis + Nelder-Mead)", STEPS.steps_specs, None, config=STEPS.proof_search.StepsConfig),
 )
