@@ -210,8 +210,10 @@ def counts(verdicts: Sequence[ClaimVerdict]) -> dict[str, int]:
 DISCREPANCY_BEARING = {"statement-vs-proof": Bearing.GAP, "hypotheses": Bearing.GAP, "mode": Bearing.GAP,
                        "stated-rate": Bearing.GAP, "instance": Bearing.VIOLATES, "proof-step": Bearing.GAP}
 #: kinds of finding that bear on no claim's truth, whatever their verdict: an experiment's settings (evidence about
-#: the figure) and the wording of a statement (a typo that changes no mathematics)
-NOT_ABOUT_THE_CLAIM = frozenset({"experiment-settings", "wording"})
+#: the figure), the wording of a statement (a typo that changes no mathematics), and the authors' code against the
+#: paper's reading ("code": whether a figure statement's outcome depends on the reading; "consistent" there means
+#: that both readings decide it alike, not that it holds, and the statement's verdict comes from its own runs)
+NOT_ABOUT_THE_CLAIM = frozenset({"experiment-settings", "wording", "code"})
 FINDING_BEARING = {"consistent": Bearing.SUPPORTS, "not checkable": Bearing.NOT_CHECKABLE}
 
 

@@ -45,7 +45,8 @@ def test_findings_and_checks_map_to_bearings_by_rule():
             self.id, self.kind, self.verdict, self.claims, self.summary = id, kind, verdict, claims, "s"
     ev = from_findings([F("f1", "mode", "discrepancy"), F("f2", "instance", "discrepancy"),
                         F("f3", "experiment-settings", "discrepancy"), F("f4", "stated-rate", "consistent"),
-                        F("f3b", "experiment-settings", "consistent"),
+                        F("f3b", "experiment-settings", "consistent"), F("c1", "code", "discrepancy"),
+                        F("c2", "code", "consistent"), F("c3", "code", "not checkable"),
                         F("f5", "mode", "not checkable", ("a", "other"))], ["a"])
     assert [(e.source, e.bearing) for e in ev] == [("f1", Bearing.GAP), ("f2", Bearing.VIOLATES),
                                                    ("f4", Bearing.SUPPORTS), ("f5", Bearing.NOT_CHECKABLE)]

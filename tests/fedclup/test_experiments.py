@@ -141,5 +141,6 @@ def test_registry_contract():
     assert A.AUDIT_EXPERIMENTS == tuple(e.name for e in X.EXPERIMENTS)
     assert all(e.figure.__module__ == "repro.papers.fedclup.figures" for e in X.EXPERIMENTS if e.figure is not None)
     # tables in the audit only
-    assert [e.name for e in X.EXPERIMENTS if e.figure is None] == ["fedclup.exact", "fedclup.readings", "fedclup.search"]
+    assert [e.name for e in X.EXPERIMENTS if e.figure is None] == ["fedclup.exact", "fedclup.readings",
+                                                                   "fedclup.readings_fig23", "fedclup.search"]
     assert callable(A.audit_section) and callable(A.verdicts) and X.PAPER == "fedclup"

@@ -1,6 +1,7 @@
-"""The authors' code against the paper's reading (fedclup.readings): the radius reading of R puts the generator's
-models on the boundary of (5) with the same mean, both readings are run with their own keys, and a statement about
-Figure 4 that one reading supports and the other violates is a discrepancy finding of kind "code"."""
+"""The authors' code against the paper's reading (fedclup.readings, fedclup.readings_fig23): the radius reading of R
+puts the generator's models on the boundary of (5) with the same mean, both readings are run with their own keys, and a
+statement about Figures 2-4 that one reading supports and the other violates is a discrepancy finding of kind
+"code"."""
 from types import SimpleNamespace
 
 import numpy as np
@@ -86,6 +87,51 @@ def test_the_same_decision_under_both_readings_is_consistent():
     results = {"fedclup.readings": _runs("code", -1.0) + _runs("paper", -1.0)}
     assert {f.verdict for f in A.readings_findings(results)} == {"consistent"}
     assert A.readings_findings({}) == []
+
+
+def test_figures_2_and_3_are_run_under_both_readings_and_told_apart():
+    members = [m for s in logi.readings_fig23_specs("quick") for m in s.config["members"]]
+    own = [m for s in logi.figure2_specs("quick") + logi.figure3_specs("quick") for m in s.config["members"]]
+    strip = lambda m: {k: v for k, v in m.items() if k not in ("server", "heterogeneity", "L")}    # noqa: E731
+    for name, keys in logi.READINGS.items():
+        mine = [m for m in members if all(m[k] == v for k, v in keys.items())]
+        expected = [m for m in own if name == "paper" or m["method"] not in logi.CODE_READING_BASELINES]
+        assert sorted(map(repr, map(strip, mine))) == sorted(map(repr, map(strip, expected)))
+    assert {logi.reading_figure(m) for m in members} == {2, 3}
+    assert all((logi.reading_figure(m) == 2) == (m["rounds"] == logi.FIG2_ROUNDS) for m in members)
+
+
+def _figure3_runs(reading: str, one_lambda_always_best: bool) -> list:
+    """Fake Figure 3 members of one reading: FedCLUP at two lambdas and the two baselines (baselines of the code's
+    reading as fedclup.figure3's own runs); lambda 0.02 is fastest at every target, or the two lambdas trade places."""
+    keys, metric = logi.READINGS[reading], A.FIG4_READING_METRIC[reading]
+    t = np.arange(100.0)
+    curves = {("fedclup", 0.02): 10 * np.exp(-t / 5) + 0.1,
+              ("fedclup", 0.5): (10 * np.exp(-t / 3) + 0.5) if not one_lambda_always_best else 10 * np.exp(-t / 9) + 0.2,
+              ("globaltrain", None): 10 * np.exp(-t / 20) + 1.0, ("localtrain", None): 10 * np.exp(-t / 30) + 1.0}
+    own, base = [], []
+    for seed in (1, 2, 3):
+        for (method, lam), curve in curves.items():
+            config = keys | {"R": 1.0, "rounds": logi.FIG3_ROUNDS, "method": method, "lam": lam, "data_seed": seed}
+            if reading == "code" and method in logi.CODE_READING_BASELINES:
+                config = config | {"heterogeneity": "entry_std", "L": "data"}
+                base.append(SimpleNamespace(spec=SimpleNamespace(config=config, seed=0), arrays={metric: curve}))
+            else:
+                own.append(SimpleNamespace(spec=SimpleNamespace(config=config, seed=0), arrays={metric: curve}))
+    return own, base
+
+
+def test_a_figure3_statement_the_readings_decide_differently_is_a_discrepancy():
+    code, base = _figure3_runs("code", one_lambda_always_best=True)
+    paper, _ = _figure3_runs("paper", one_lambda_always_best=False)
+    results = {"fedclup.readings_fig23": code + paper, "fedclup.figure3": base}
+    assert len(A._reading_runs(results, "code", 3)) == len(A._reading_runs(results, "paper", 3)) == 12
+    assert A._reading_runs(results, "code", 2) == []
+    found = {f.id: f for f in A.readings_findings(results)}
+    f = found["fedclup.code.readings.figure3.no_fixed_best"]
+    assert f.verdict == "discrepancy" and f.claims == ("fedclup.figure3.no_fixed_best",)
+    assert "python -m repro run fedclup.readings_fig23" in f.evidence
+    assert found["fedclup.code.readings.figure3.least_communication"].verdict == "consistent"
 
 
 def _figure6_runs(sign_by_server: dict) -> list:

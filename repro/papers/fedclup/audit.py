@@ -288,15 +288,24 @@ _READING_WORDS = {"code": "the authors' code as it executes (server: the mean of
                            "as in Theorem 1)"}
 
 
-def _reading_runs(results, name: str) -> list:
-    """The runs of one reading (``logistic.READINGS``): its ``fedclup.readings`` runs and, for the code's reading,
-    the baselines of ``fedclup.figure4`` at the same R values and data seeds (``logistic.CODE_READING_BASELINES``)."""
+#: per figure: the experiment of its runs under both readings, and the figure's own experiment (whose GlobalTrain and
+#: LocalTrain runs are the code reading's)
+READING_EXPERIMENTS = {2: ("fedclup.readings_fig23", "fedclup.figure2"), 3: ("fedclup.readings_fig23", "fedclup.figure3"),
+                       4: ("fedclup.readings", "fedclup.figure4")}
+
+
+def _reading_runs(results, name: str, figure: int = 4) -> list:
+    """The runs of one reading (``logistic.READINGS``) of Figure ``figure``: its runs in :data:`READING_EXPERIMENTS`
+    (Figures 2 and 3 told apart by ``logistic.reading_figure``) and, for the code's reading, the baselines of the
+    figure's own experiment at the same R values and data seeds (``logistic.CODE_READING_BASELINES``)."""
     keys = logi.READINGS[name]
-    own = [r for r in results.get("fedclup.readings", ()) if all(r.spec.config[k] == v for k, v in keys.items())]
+    experiment, base = READING_EXPERIMENTS[figure]
+    own = [r for r in results.get(experiment, ()) if all(r.spec.config[k] == v for k, v in keys.items())
+           and (figure == 4 or logi.reading_figure(r.spec.config) == figure)]
     if name != "code" or not own:
         return own
     where = {(r.spec.config["R"], r.spec.config["data_seed"]) for r in own}
-    return own + [r for r in results.get("fedclup.figure4", ()) if r.spec.config["method"] in logi.CODE_READING_BASELINES
+    return own + [r for r in results.get(base, ()) if r.spec.config["method"] in logi.CODE_READING_BASELINES
                   and r.spec.config["heterogeneity"] == keys["heterogeneity"]
                   and (r.spec.config["R"], r.spec.config["data_seed"]) in where]
 
@@ -318,15 +327,23 @@ def _two_readings(fid: str, code: Evidence, paper: Evidence, code_words: str, pa
 
 @producer
 def readings_findings(results) -> list[Finding]:
-    """One finding per statement about Figure 4: its outcome under the authors' code and under the paper's reading
-    (``fedclup.readings``); a discrepancy where one supports it and the other violates it, i.e. where what the code
-    executes changes what the figure shows."""
-    per = {name: {e.claim: e for e in _figure4_orders(_reading_runs(results, name), FIG4_READING_METRIC[name],
-                                                      "fedclup.readings")} for name in logi.READINGS}
-    return [_two_readings(f"fedclup.code.readings.{sid.removeprefix('fedclup.')}", per["code"][sid],
-                          per["paper"][sid], _READING_WORDS["code"], _READING_WORDS["paper"],
-                          "python -m repro run fedclup.readings")
-            for sid in sorted(set(per["code"]) & set(per["paper"]))]
+    """One finding per statement about Figures 2, 3 and 4: its outcome under the authors' code and under the paper's
+    reading (``fedclup.readings``, ``fedclup.readings_fig23``); a discrepancy where one supports it and the other
+    violates it, i.e. where what the code executes changes what the figure shows. Both readings' metric is that of
+    :data:`FIG4_READING_METRIC` (the code plots the unsquared error, Theorem 1 bounds the squared one)."""
+    out = []
+    for figure, orders in ((2, _figure2_orders), (3, _figure3_orders), (4, _figure4_orders)):
+        experiment = READING_EXPERIMENTS[figure][0]
+        runs = {name: _reading_runs(results, name, figure) for name in logi.READINGS}
+        if not all(runs.values()):                  # a figure not run under both readings has nothing to compare
+            continue
+        per = {name: {e.claim: e for e in orders(runs[name], FIG4_READING_METRIC[name], experiment)}
+               for name in logi.READINGS}
+        out += [_two_readings(f"fedclup.code.readings.{sid.removeprefix('fedclup.')}", per["code"][sid],
+                              per["paper"][sid], _READING_WORDS["code"], _READING_WORDS["paper"],
+                              f"python -m repro run {experiment}")
+                for sid in sorted(set(per["code"]) & set(per["paper"]))]
+    return out
 
 
 #: Figure 6's two server rules: what the authors' code executes and the paper's (12) over the sampled clients
@@ -590,9 +607,10 @@ def _order(sid: str, values: dict, what: str, experiment: str = "") -> Evidence:
                    replay=f"python -m repro run {exp}")
 
 
-def _every_run(sid: str, failed: list[str], checks: int) -> list[Evidence]:
-    """A property the statement says holds on every run (or target): ``failed`` names the failures."""
-    exp = _STATEMENT[sid].experiment
+def _every_run(sid: str, failed: list[str], checks: int, experiment: str = "") -> list[Evidence]:
+    """A property the statement says holds on every run (or target): ``failed`` names the failures, from the runs of
+    ``experiment`` (default: the statement's own)."""
+    exp = experiment or _STATEMENT[sid].experiment
     ev = from_checks(sid, exp, checks=checks, failed=len(failed), replay=f"python -m repro run {exp}; " + ", ".join(
         failed[:3]) if failed else "")
     return ev or [Evidence(sid, exp, Bearing.NOT_CHECKABLE, "no runs to check")]
@@ -631,16 +649,22 @@ def _curves_cross_in(run) -> bool:
 
 
 def _figure2_statements(results) -> list[Evidence]:
+    """Figure 2's statement on ``fedclup.figure2`` (:func:`_figure2_orders`)."""
+    return _figure2_orders(results.get("fedclup.figure2", ()), "local_err", "fedclup.figure2")
+
+
+def _figure2_orders(runs, metric: str, experiment: str) -> list[Evidence]:
     """Figure 2: the gain log(final error at the fewest / at the most local steps) is larger at lambda = 0.5 (low
-    personalization) than at 0.02 (the suite's high-personalization lambda: the paper's is not printed)."""
-    runs = results.get("fedclup.figure2", ())
-    final = _by_seed(runs, lambda c: (c["lam"], c["local_steps"]), "local_err", lambda a: float(a[-1]))
+    personalization) than at 0.02 (the suite's high-personalization lambda: the paper's is not printed); the final
+    value of ``metric`` per data seed."""
+    final = _by_seed(runs, lambda c: (c["lam"], c["local_steps"]), metric, lambda a: float(a[-1]))
     gain = {lam: {s: math.log(final[(lam, min(logi.FIG2_K)), s] / final[(lam, max(logi.FIG2_K)), s])
                   for (k, s) in final if k == (lam, min(logi.FIG2_K))} for lam in logi.FIG2_LAMBDAS}
     hi, lo = max(logi.FIG2_LAMBDAS), min(logi.FIG2_LAMBDAS)
     values = {s: gain[hi][s] - gain[lo][s] for s in gain[hi] if s in gain[lo]}
     return [_order("fedclup.figure2.local_updates", values, f"log gain of K = {max(logi.FIG2_K)} over "
-                   f"K = {min(logi.FIG2_K)} in the final local error, lambda {hi:g} minus lambda {lo:g}")] if values else []
+                   f"K = {min(logi.FIG2_K)} in the final {metric}, lambda {hi:g} minus lambda {lo:g}",
+                   experiment)] if values else []
 
 
 def _rounds_to(curve: np.ndarray, target: float) -> float:
@@ -649,13 +673,18 @@ def _rounds_to(curve: np.ndarray, target: float) -> float:
 
 
 def _figure3_statements(results) -> list[Evidence]:
-    """Figure 3: per data seed and target error, the fewest rounds among FedCLUP's lambdas vs LocalTrain and
-    GlobalTrain; whether one lambda is fastest at every target; whether the adaptive rule increases lambda."""
-    runs = [r for r in results.get("fedclup.figure3", ()) if not r.spec.config.get("adapt_constant")]
+    """Figure 3's statements on ``fedclup.figure3`` (:func:`_figure3_orders`)."""
+    return _figure3_orders(results.get("fedclup.figure3", ()), "local_err", "fedclup.figure3")
+
+
+def _figure3_orders(all_runs, metric: str, experiment: str) -> list[Evidence]:
+    """Figure 3: per data seed and target value of ``metric``, the fewest rounds among FedCLUP's lambdas vs LocalTrain
+    and GlobalTrain; whether one lambda is fastest at every target; whether the adaptive rule increases lambda."""
+    runs = [r for r in all_runs if not r.spec.config.get("adapt_constant")]
     by_seed: dict = {}
     for r in runs:
         c = r.spec.config
-        by_seed.setdefault(c["data_seed"], {})[(c["method"], c.get("lam"))] = r.arrays["local_err"]
+        by_seed.setdefault(c["data_seed"], {})[(c["method"], c.get("lam"))] = r.arrays[metric]
     late, one_best, checks = [], [], 0
     for seed, curves in sorted(by_seed.items()):
         top = min(float(v[0]) for v in curves.values())
@@ -670,13 +699,13 @@ def _figure3_statements(results) -> list[Evidence]:
                                                             top * 0.5, 6)}
         if len(winners) < 2:
             one_best.append(f"data seed {seed}: lambda {next(iter(winners))[1]:g} fastest at every target")
-    adaptive = [r for r in results.get("fedclup.figure3", ()) if r.spec.config.get("adapt_constant")]
+    adaptive = [r for r in all_runs if r.spec.config.get("adapt_constant")]
     lowered = [f"data seed {r.spec.config['data_seed']}, c = {r.spec.config['adapt_constant']:g}: lambda "
                f"{r.spec.config['lam']:g} -> {float(r.arrays['lambda_switched']):.4g}" for r in adaptive
                if float(r.arrays["lambda_switched"]) <= r.spec.config["lam"]]
-    return (_every_run("fedclup.figure3.least_communication", late, checks)
-            + _every_run("fedclup.figure3.no_fixed_best", one_best, len(by_seed))
-            + _every_run("fedclup.figure3.dynamic_lambda", lowered, len(adaptive)))
+    return (_every_run("fedclup.figure3.least_communication", late, checks, experiment)
+            + _every_run("fedclup.figure3.no_fixed_best", one_best, len(by_seed), experiment)
+            + _every_run("fedclup.figure3.dynamic_lambda", lowered, len(adaptive), experiment))
 
 
 def _figure4_statements(results) -> list[Evidence]:
@@ -1095,8 +1124,9 @@ def _audit_readings(results) -> list[str]:
             "Figure 4's sweep both ways: **code** = " + _READING_WORDS["code"] + "; **paper** = "
             + _READING_WORDS["paper"] + ". Under the code's reading GlobalTrain and LocalTrain are `fedclup.figure4`'s "
             "own runs (they use neither the server rule nor L). Each statement about Figure 4 is decided under both "
-            "(findings "
-            "`fedclup.code.readings.*`, in the findings table). Final errors, mean over the data seeds:", "",
+            "(findings `fedclup.code.readings.figure4.*`, in the findings table), and so is each statement about "
+            "Figures 2 and 3 on their own runs under both readings (`fedclup.readings_fig23`; findings "
+            "`fedclup.code.readings.figure2.*`, `.figure3.*`). Figure 4's final errors, mean over the data seeds:", "",
             markdown_table(["reading", "metric", "R", "method", "final error", "seeds"], rows), ""]
 
 

@@ -51,6 +51,9 @@ EXPERIMENTS = (
                logi.figure4_specs, figure4, work=LOGISTIC_WORK, config=logi.LogisticConfig),
     Experiment("fedclup.readings", "Figure 4 as the authors' code executes it beside the paper's reading (server step, "
                "meaning of R, L)", logi.readings_specs, None, work=LOGISTIC_WORK, config=logi.LogisticConfig),
+    Experiment("fedclup.readings_fig23", "Figures 2 and 3 as the authors' code executes them beside the paper's "
+               "reading (server step, meaning of R, L)", logi.readings_fig23_specs, None, work=LOGISTIC_WORK,
+               config=logi.LogisticConfig),
     Experiment("fedclup.figure6", "Figure 6: 100 and 1000 clients, 10% sampling (synthetic logistic)",
                logi.figure6_specs, figure6, work=product_of("rounds", "local_steps", "m", "n", "sample_rate"),
                config=logi.LogisticConfig),

@@ -253,27 +253,56 @@ FIG2_K = (25, 50, 75, 100, 125, 150)
 FIG2_LAMBDAS = (0.5, 0.02)     # left: the code's lambda = 0.5; right (high personalization): not recovered, 0.02
 
 
+FIG2_ROUNDS, FIG3_ROUNDS = 20, 100
+assert FIG2_ROUNDS != FIG3_ROUNDS        # reading_figure tells the two figures' runs apart by their rounds
+
+
 def figure2_specs(profile: str) -> list[RunSpec]:
     """Figure 2 (simulation_main_local_epochs): total error vs rounds for K local steps, two lambdas."""
     check_profile(profile)
-    return _batches("fedclup.figure2", [{"method": "fedclup", "lam": lam, "local_steps": K, "rounds": 20, "R": 1.0,
-                                         "data_seed": s}
-                                        for lam in FIG2_LAMBDAS for K in FIG2_K for s in DATA_SEEDS[profile]], profile)
+    return _batches("fedclup.figure2", _figure2_configs(profile), profile)
 
 
 FIG3_LAMBDAS = (0.02, 0.1, 0.5, 2.0)
+
+
+def _figure2_configs(profile: str) -> list[dict]:
+    return [{"method": "fedclup", "lam": lam, "local_steps": K, "rounds": FIG2_ROUNDS, "R": 1.0, "data_seed": s}
+            for lam in FIG2_LAMBDAS for K in FIG2_K for s in DATA_SEEDS[profile]]
+
+
+def _figure3_configs(profile: str) -> list[dict]:
+    base = {"local_steps": 150, "rounds": FIG3_ROUNDS, "R": 1.0}
+    left = ([{"method": "fedclup", "lam": lam} for lam in FIG3_LAMBDAS]
+            + [{"method": "globaltrain", "lr": 0.01}, {"method": "localtrain", "lr": 0.001}])
+    right = [{"method": "fedclup", "lam": 0.02, "adapt_constant": c} for c in (5.0, 2.0)]
+    return [base | v | {"data_seed": s} for v in left + right for s in DATA_SEEDS[profile]]
 
 
 def figure3_specs(profile: str) -> list[RunSpec]:
     """Figure 3: left, total error vs rounds for LocalTrain, GlobalTrain and FedCLUP at several lambdas;
     right, lambda = 0.02 switched once at T/2 by the adaptive rule (constant 5 of the code, 2 of the text)."""
     check_profile(profile)
-    base = {"local_steps": 150, "rounds": 100, "R": 1.0}
-    left = ([{"method": "fedclup", "lam": lam} for lam in FIG3_LAMBDAS]
-            + [{"method": "globaltrain", "lr": 0.01}, {"method": "localtrain", "lr": 0.001}])
-    right = [{"method": "fedclup", "lam": 0.02, "adapt_constant": c} for c in (5.0, 2.0)]
-    return _batches("fedclup.figure3", [base | v | {"data_seed": s} for v in left + right for s in DATA_SEEDS[profile]],
+    return _batches("fedclup.figure3", _figure3_configs(profile), profile)
+
+
+def readings_fig23_specs(profile: str) -> list[RunSpec]:
+    """Figures 2 and 3 under both :data:`READINGS` (as :func:`readings_specs` does for Figure 4), the data seeds of
+    the profile. ``fedclup.figure2``/``figure3`` themselves run the code's server rule and R with the paper's L, which
+    enters FedCLUP's local step 1/(L + lambda): so FedCLUP runs here under both readings. GlobalTrain and LocalTrain
+    use neither the server rule nor L: under the code's reading they are ``fedclup.figure3``'s own runs
+    (:data:`CODE_READING_BASELINES`), under the paper's they run here (R read as the radius changes their data)."""
+    check_profile(profile)
+    configs = _figure2_configs(profile) + _figure3_configs(profile)
+    return _batches("fedclup.readings_fig23", [c | READINGS[name] for name in READINGS for c in configs
+                                               if name == "paper" or c["method"] not in CODE_READING_BASELINES],
                     profile)
+
+
+def reading_figure(config: dict) -> int:
+    """Which figure a ``fedclup.readings_fig23`` run belongs to, by its number of rounds (Figure 2 runs
+    :data:`FIG2_ROUNDS`, Figure 3 :data:`FIG3_ROUNDS`; the two differ, which the module asserts)."""
+    return {FIG2_ROUNDS: 2, FIG3_ROUNDS: 3}[config["rounds"]]
 
 
 FIG6_LAMBDAS = (0.02, 0.25, 0.5)
