@@ -38,7 +38,9 @@ What checks a step (``checked_by``), from reading the suite:
   strong duality, the weak half being an encoded step), ``ssca.thm5.i`` (the conclusion ||w*||^2 <= ||w||^2
   of the display after (75)), ``ssca.lemma5`` (the three limits of Lemma 5: their trends along the constrained
   runs) and ``ssca.lemma6`` ((70)-(71), the same gaps at the limit; (69), the existence of the limit functions by
-  Arzela-Ascoli, is not checked); no SSCA claim has ``steps``;
+  Arzela-Ascoli, is not checked); no SSCA claim has ``steps``. Named: a display checked through Lemma 2, 5 or 6
+  counts as checked, but the evidence of those almost-sure limits is a trend of finite runs ("not checkable"), so
+  such a display is observed, not decided;
 * findings of ``repro.papers.ssca.audit.findings({})``: ``ssca.lemma1.derivation`` (rows of
   :func:`bounds.ssca_findings.lemma1_checks`: argmin_w L = (40)-(41), min_w L = h(nu), the roots of h' and the
   regime logic of nu*, i.e. the argmax of h over [0, c] that (74) defines) and ``ssca.thm5.algebra`` (rows of :func:`bounds.ssca_findings.thm5_checks`: the step

@@ -571,8 +571,8 @@ def run_all(specs: Iterable[RunSpec], *, jobs: int = 1, scheduler: Any = None,
     force : bool
         Recompute (and overwrite) every spec even when cached.
     estimate : callable or None
-        ``spec -> expected seconds``, from measured costs (:mod:`repro.costs`): orders the runs longest first
-        and gives the progress bars their ETA.
+        ``spec -> expected seconds``, from measured costs (:mod:`repro.costs`): orders the runs by critical path
+        (:func:`_submission_order`) and gives the progress bars their ETA.
 
     Each finished run is written to the cache as soon as it finishes, so an interrupted batch resumes where
     it stopped. When a run fails, the remaining runs are cancelled and the error propagates (module

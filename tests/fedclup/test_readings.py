@@ -134,6 +134,13 @@ def test_a_figure3_statement_the_readings_decide_differently_is_a_discrepancy():
     assert found["fedclup.code.readings.figure3.least_communication"].verdict == "consistent"
 
 
+def test_figure3_readings_without_the_code_baselines_compare_nothing_and_do_not_fail():
+    code, _ = _figure3_runs("code", one_lambda_always_best=True)          # fedclup.figure3 not cached: no baselines
+    paper, _ = _figure3_runs("paper", one_lambda_always_best=False)
+    found = {f.id: f for f in A.readings_findings({"fedclup.readings_fig23": code + paper})}
+    assert found["fedclup.code.readings.figure3.least_communication"].verdict == "not checkable"
+
+
 def _figure6_runs(sign_by_server: dict) -> list:
     """Fake Figure 6 members: at every round, lambda 0.5's local error minus lambda 0.02's is ``sign`` per server."""
     out = []

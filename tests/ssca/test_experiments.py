@@ -273,8 +273,9 @@ def test_the_trend_evidence_reports_what_the_runs_computed():
     for claim, problems, key in (("ssca.lemma2", C.PROBLEMS[:2], "tracking"),
                                  ("ssca.lemma5", C.PROBLEMS[2:], "tracking_value"),
                                  ("ssca.lemma5", C.PROBLEMS[2:], "surrogate_gap")):
-        series = [r.arrays[key][np.isfinite(r.arrays[key])] for r in runs if r.spec.config["problem"] in problems]
-        assert all(s.size >= len(r.arrays["t"]) - 2 for s, r in zip(series, runs))
+        mine = [r for r in runs if r.spec.config["problem"] in problems]
+        series = [r.arrays[key][np.isfinite(r.arrays[key])] for r in mine]
+        assert all(s.size >= len(r.arrays["t"]) - 2 for s, r in zip(series, mine))
         fell = sum(s[-1] < s[0] for s in series)
         assert any(e.claim == claim and f"the {A._TREND_NAMES[key]} fell on {fell} of {len(problems)} runs"
                    in e.summary for e in every), (claim, key)

@@ -687,6 +687,8 @@ def _figure3_orders(all_runs, metric: str, experiment: str) -> list[Evidence]:
         by_seed.setdefault(c["data_seed"], {})[(c["method"], c.get("lam"))] = r.arrays[metric]
     late, one_best, checks = [], [], 0
     for seed, curves in sorted(by_seed.items()):
+        if {k[0] for k in curves} <= {"fedclup"} or all(k[0] != "fedclup" for k in curves):
+            continue                     # a seed without a baseline or without FedCLUP compares nothing
         top = min(float(v[0]) for v in curves.values())
         for tgt in np.geomspace(min(float(v.min()) for v in curves.values()) * 1.05, top * 0.5, 6):
             checks += 1

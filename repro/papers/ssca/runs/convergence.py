@@ -125,7 +125,8 @@ def build_problem(config: dict, rng: np.random.Generator):
 
 class _Monitor:
     """Called at every iteration; keeps w^{t-1} and grad F0(w^{t-1}) to form both sides of (51) at t-1. ``probe``
-    (constrained problems) is the point of the constraint set at which Lemma 5's third limit is observed."""
+    (constrained problems) is the point of the constraint set at which Lemma 5's third limit is observed (nan
+    without one)."""
 
     def __init__(self, problem, c: float, reference: np.ndarray | None, probe: np.ndarray | None = None):
         self.problem, self.c, self.reference, self.probe = problem, c, reference, probe
@@ -168,7 +169,10 @@ class _Monitor:
         ||grad F_bar_m(w) - grad F_m(w)|| (m = 0..M; 0 for an objective the server uses exactly, q0 ||w||^2); and at
         the probe p in Omega |F_bar_m(p) - G_m(p, w)| with G_m(p, w) = F_m(w) + grad F_m(w)^T (p - w) + tau ||p - w||^2,
         the full-sample surrogate (11). The objective surrogate carries no constant (the server never needs it), so
-        for m = 0 the third quantity compares differences from w (the constant that makes them agree at w)."""
+        for m = 0 the third quantity compares differences from w (the constant that makes them agree at w).
+        "F_bar^(t)" is the surrogate the server solved last (built from the batch of iteration t - 1), at w^t.
+        Named: the two surrogates share tau ||.||^2, so the third gap is (value gap at w) + (gradient gap) . (p - w):
+        it is bounded by the first two and is logged because Lemma 5 states it, not as independent evidence."""
         w, p, tau, lin = state.omega, self.probe, state.tau, state.f_hat_lin
         exact = self.problem.exact_objective_weight is not None
         surrogate = state.f_hat_const + lin[1:] @ w + tau * (w @ w)
@@ -176,6 +180,8 @@ class _Monitor:
         gaps = np.linalg.norm(grad_bar - grads, axis=1)
         out = {"tracking_value": float(np.max(np.abs(surrogate - values[1:]))),
                "tracking": float(np.max(gaps[1:] if exact else gaps))}
+        if p is None:                                  # a monitor built without a probe point does not observe it
+            return out | {"surrogate_gap": float("nan")}
         d = p - w
         model = values[1:] + grads[1:] @ d + tau * (d @ d)                            # G_m(p, w), m >= 1
         at_p = state.f_hat_const + lin[1:] @ p + tau * (p @ p)
