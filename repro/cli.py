@@ -8,6 +8,7 @@ and exits with status 130; the runs finished before it stay cached and a rerun r
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 
@@ -104,14 +105,15 @@ def _run(names, args, *, force=False, overrides=None) -> dict:
     if not 1 <= args.jobs <= 512:
         raise ReproError(f"--jobs={args.jobs} is not admissible: an integer between 1 and 512")
     root = runner.resolve_results_root()
-    model = {}
+
+    @functools.cache
+    def fit():
+        """The cost model reads the cache's wall times: built only when some run is to be computed."""
+        return costs.CostModel(root, {name: get(name) for name in names}).estimator() or (lambda spec: 0.0)
 
     def estimate(spec) -> float:
-        """Expected seconds of ``spec`` (the runner's critical-path order and the bars' ETA, also without bars); the
-        cost model reads the cache's wall times, so it is built only when some run is to be computed."""
-        if not model:
-            model["fit"] = costs.CostModel(root, {name: get(name) for name in names}).estimator() or (lambda s: 0.0)
-        return model["fit"](spec)
+        """Expected seconds of ``spec``: the runner's critical-path order and the bars' ETA (also without bars)."""
+        return fit()(spec)
     flat = [spec for specs in plan.values() for spec in specs]
     results = runner.run_all(flat, jobs=args.jobs, scheduler=args.scheduler, progress=not args.no_progress,
                              force=force, estimate=estimate)
