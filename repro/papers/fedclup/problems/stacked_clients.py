@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from repro.errors import require
+from repro.special import logistic_inplace
 
 LOSSES = ("squared", "softmax")
 
@@ -157,16 +158,10 @@ class StackedClients:
         (-(s - [y = 1]), s - [y = 1]) and only the logit difference X (w_1 - w_0) is needed. The same numbers as
         the general softmax up to rounding; half of its matmul and exp work (the authors' synthetic data has
         C = 2, and the exponential dominates the cost of those runs). s = 1 / (1 + exp(-u)) with numpy's
-        vectorised exp, in place, rather than ``scipy.special.expit``, an element-by-element loop ~3x slower at
-        these sizes (``benchmarks/bench_fedclup.py --only sigmoid``); in place because a fresh output array
-        at the same offset within a page as its input made the exp up to 8x slower on the benchmark machine
-        (4K aliasing). exp(-u) = inf for u < -709 gives s = 0, the correct limit."""
+        vectorised exp, in place (:func:`repro.special.logistic_inplace`), rather than ``scipy.special.expit``, an
+        element-by-element loop ~3x slower at these sizes (``benchmarks/bench_fedclup.py --only sigmoid``)."""
         r = np.matmul(X, (W[..., 1] - W[..., 0])[..., None])[..., 0]            # u = the logit differences, (k, n)
-        np.negative(r, out=r)
-        with np.errstate(over="ignore"):
-            np.exp(r, out=r)
-        r += 1.0
-        np.reciprocal(r, out=r)
+        logistic_inplace(r)
         r -= onehot[..., 1]
         g1 = np.matmul(X.transpose(0, 2, 1), r[..., None])[..., 0]              # (k, p)
         return np.stack([-g1, g1], axis=-1)

@@ -45,9 +45,10 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import expit, log_softmax
+from scipy.special import log_softmax
 
 from repro.errors import is_int, is_real, require
+from repro.special import logistic
 
 __all__ = [
     "A_BAR_CHOICES",
@@ -85,16 +86,19 @@ def _floating(x) -> np.ndarray:
 
 
 def swish(z):
-    """S(z) = z / (1 + e^{-z}) = z expit(z) (Section V), computed stably via ``scipy.special.expit``."""
+    """S(z) = z / (1 + e^{-z}) = z expit(z) (Section V), the logistic factor from :func:`repro.special.logistic`
+    (numpy's vectorised exp; 1 / (1 + inf) = 0 for very negative z, so S stays finite)."""
     z = _floating(z)
-    return z * expit(z)
+    s = logistic(z)
+    s *= z
+    return s
 
 
 def swish_prime(z):
     """S'(z) = (1/(1+e^{-z})) (1 + z e^{-z}/(1+e^{-z})) as printed in Section V-A, i.e.
     expit(z) (1 + z (1 - expit(z))), using e^{-z}/(1+e^{-z}) = 1 - expit(z) (stable for all z)."""
     z = _floating(z)
-    s = expit(z)
+    s = logistic(z)
     return s * (1.0 + z * (1.0 - s))
 
 
@@ -177,17 +181,16 @@ def _check_labels(y, n_classes: int, name: str = "y") -> np.ndarray:
     return y
 
 
-def _forward(Z, W2, y, weights):
-    """Forward pass from the hidden pre-activations Z (..., b, J): H = S(Z), log P = log_softmax(H W2^T).
+def _forward(H, W2, y, weights):
+    """Forward pass from the hidden activations H = S(Z) (..., b, J): log P = log_softmax(H W2^T).
 
-    Returns (H, log P (..., b, L), weighted cross-entropy sum, number of argmax hits)."""
-    H = swish(Z)
+    Returns (log P (..., b, L), weighted cross-entropy sum, number of argmax hits)."""
     logits = np.matmul(H, np.swapaxes(W2, -1, -2))                       # (..., b, L)
     logq = log_softmax(logits, axis=-1)
     log_q_true = np.take_along_axis(logq, y[..., None], axis=-1)[..., 0]  # (..., b)
     cross_entropy = -np.sum(weights * log_q_true, axis=-1)
     correct = np.sum(np.argmax(logits, axis=-1) == y, axis=-1)
-    return H, logq, cross_entropy, correct
+    return logq, cross_entropy, correct
 
 
 def _head(Z, W2, y, weights):
@@ -195,14 +198,22 @@ def _head(Z, W2, y, weights):
 
     Returns (cross-entropy sum, theta2 (..., L, J), G (..., b, J) = d(weighted CE)/dZ, correct), in
     matrix form (this project's rewriting of (33)-(34)): Delta = P - Y, theta2 = (w Delta)^T H (34),
-    G = ((w Delta) W2) * S'(Z), so that theta1 = G^T X (33)."""
-    H, logq, cross_entropy, correct = _forward(Z, W2, y, weights)
+    G = ((w Delta) W2) * S'(Z), so that theta1 = G^T X (33). S and S' share one logistic factor s = expit(Z):
+    S = Z s and S' = s (1 + Z (1 - s)) (:func:`swish`, :func:`swish_prime`)."""
+    s = logistic(Z)
+    H = Z * s
+    logq, cross_entropy, correct = _forward(H, W2, y, weights)
     yi = y[..., None]
     delta = np.exp(logq)
     np.put_along_axis(delta, yi, np.take_along_axis(delta, yi, axis=-1) - 1.0, axis=-1)
     wdelta = weights[..., None] * delta                                  # (..., b, L)
     theta2 = np.matmul(np.swapaxes(wdelta, -1, -2), H)                   # (..., L, J)
-    G = np.matmul(wdelta, W2) * swish_prime(Z)                           # (..., b, J)
+    H -= Z                                                               # H - Z = -Z (1 - s): S' = s (1 - (H - Z))
+    np.negative(H, out=H)
+    H += 1.0
+    H *= s
+    G = np.matmul(wdelta, W2)
+    G *= H                                                               # (..., b, J)
     return cross_entropy, theta2, G, correct
 
 
@@ -247,7 +258,7 @@ def evaluate(net: SwishNetwork, omega, X, y, chunk: int = 10000) -> dict:
     for start in range(0, X.shape[0], chunk):       # loop over sample chunks (memory bound), not clients
         Xc, yc = X[start:start + chunk], y[start:start + chunk]
         Z = Xc @ W1.T
-        _, _, c, correct = _forward(Z, W2, yc, np.ones(yc.shape[0], dtype=X.dtype))   # no backward pass
+        _, c, correct = _forward(swish(Z), W2, yc, np.ones(yc.shape[0], dtype=X.dtype))   # no backward pass
         ce += float(c)
         hits += int(correct)
     n = X.shape[0]
