@@ -216,3 +216,49 @@ def test_bad_config_is_one_line(key, value):
     with pytest.raises(ConfigError) as err:
         M.PepConfig.from_dict(_config(**{key: value}))
     assert "\n" not in str(err.value) and key in str(err.value)
+
+
+def test_the_paper_grid_solves_theorems_1_6_8_once_and_the_proof_constants_apart():
+    specs = M.pep_specs("paper")
+    by_claim = {}
+    for spec in specs:
+        by_claim.setdefault(spec.config["claim"], []).append(spec)
+    assert all(s.function.endswith(".run_pep") for claim in ("fedsgm.thm1", "fedsgm.thm8.proof")
+               for s in by_claim[claim])
+    for claim in ("fedsgm.thm6", "fedsgm.thm8"):
+        for spec in by_claim[claim]:
+            solved = spec.needs["solved"]
+            assert spec.function.endswith(".reprice_pep") and solved.config["claim"] == "fedsgm.thm1"
+            assert {k: v for k, v in solved.config.items() if k != "claim"} == \
+                {k: v for k, v in spec.config.items() if k != "claim"}
+
+
+class _Solved:
+    """What the runner hands a run as one of its inputs: the needed run's spec config, arrays and metadata."""
+
+    def __init__(self, config, arrays, meta):
+        self.spec = type("Spec", (), {"config": config})()
+        self.arrays, self.meta = arrays, {"metadata": meta}
+
+
+@pytest.mark.parametrize("quantity", ["subopt", "nonempty"])
+def test_a_repriced_curve_is_the_curve_solved_again(quantity):
+    config = _config(quantity=quantity, T_max=2)
+    arrays, meta = M.run_pep(config, 0)
+    own_arrays, own = M.run_pep(config | {"claim": "fedsgm.thm8"}, 0)
+    re_arrays, repriced = M.reprice_pep(config | {"claim": "fedsgm.thm8"}, 0,
+                                        {"solved": _Solved(config, arrays, meta)})
+    assert repriced["claim"] == "fedsgm.thm8" and sorted(re_arrays) == sorted(own_arrays)
+    for mine, theirs in zip(repriced["points"], own["points"], strict=True):
+        assert mine["bound"] == pytest.approx(theirs["bound"], rel=1e-12)
+        assert mine["decision"] == theirs["decision"] and mine["pattern"] == theirs["pattern"]
+        assert mine["certificate"]["value"] == pytest.approx(theirs["certificate"]["value"], rel=REL, abs=1e-8)
+        assert mine["replay"]["replayed"] == theirs["replay"]["replayed"]
+
+
+def test_a_curve_is_not_repriced_from_other_constants():
+    config = _config(T_max=1)
+    arrays, meta = M.run_pep(config, 0)
+    with pytest.raises(ConfigError) as err:
+        M.reprice_pep(config | {"claim": "fedsgm.thm8.proof"}, 0, {"solved": _Solved(config, arrays, meta)})
+    assert "\n" not in str(err.value) and "eps and eta" in str(err.value)

@@ -55,6 +55,7 @@ those alone would bound a subset of the instances, certifying nothing.
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from dataclasses import dataclass
 
@@ -415,12 +416,60 @@ def work(config: dict) -> float:
                      for T in range(1, int(config["T_max"]) + 1)))
 
 
+def reprice_pep(config: dict, seed: int, inputs: dict):
+    """The curve of ``config``'s claim from the worst cases of ``inputs["solved"]``: a run of an earlier claim whose
+    eps and eta equal this claim's at every T = 1..T_max (:func:`pep_specs` pairs them; at q_u = 0 Theorems 1, 6 and 8
+    prescribe the same, up to :data:`SAME_PEP_RTOL`). Those are the same PEPs, so their certificates, attained instances
+    and replays are this claim's too; only the printed bound, and with it the decision, is priced again; each point
+    keeps the eps and eta that were solved. ``seed`` is unused."""
+    c = PepConfig.from_dict(config)
+    solved = inputs["solved"]
+    points = []
+    for old in solved.meta["metadata"]["points"]:
+        T = old["params"]["T"]
+        k = claim_constants(c.claim, c.n_clients, c.E, T, c.G, c.D)
+        require(all(math.isclose(k[key], old[key], rel_tol=SAME_PEP_RTOL) for key in ("eps", "eta")), "inputs",
+                f"the run of {solved.spec.config['claim']}", f"a run with {c.claim}'s eps and eta at T = {T} "
+                f"({k['eps']}, {k['eta']}) within {SAME_PEP_RTOL:g} relative")
+        point = P.point(old["params"], k[c.quantity], P.Certificate(**old["certificate"]))
+        points.append(point | {key: value for key, value in old.items() if key not in point})
+    method = f"{METHOD} (m = {c.n_clients}, E = {c.E})"
+    return dict(solved.arrays), P.curve(c.claim, QUANTITIES[c.quantity], FUNCTION_CLASS, method, points, x="T")
+
+
+#: eps and eta that agree to this relative tolerance count as the same PEP: the claims' sympy expressions evaluate to
+#: the same numbers up to a few units in the last place (Theorem 1's eps at m = E = T = 1 is 2.0000000000000004,
+#: Theorem 8's 2.0), nine orders of magnitude below the solver's tolerance (:data:`repro.pep.TOLERANCE`)
+SAME_PEP_RTOL = 1e-12
+
+
+def _same_pep(config: PepConfig) -> tuple:
+    """What fixes the PEPs of a curve: its quantity, m, E, G, D and the claim's (eps, eta) at every T (rounded to the
+    12 significant digits of :data:`SAME_PEP_RTOL`)."""
+    constants = tuple((float(f"{k['eps']:.12g}"), float(f"{k['eta']:.12g}")) for k in (claim_constants(config.claim, config.n_clients, config.E, T,
+                                                                     config.G, config.D)
+                                                     for T in range(1, config.T_max + 1)))
+    return config.quantity, config.n_clients, config.E, config.G, config.D, constants
+
+
 def pep_specs(profile: str) -> list[RunSpec]:
+    """Every claim x quantity x case of :data:`PEP_GRID`; a curve whose PEPs an earlier claim's curve already solves
+    (:func:`_same_pep`) is repriced from it (:func:`reprice_pep`) instead of solved again."""
     check_profile(profile)
     grid = PEP_GRID[profile]
-    return [RunSpec("fedsgm.pep", PepConfig(claim=claim, quantity=q, n_clients=m, E=E, T_max=T_max,
-                                            profile=profile).as_dict(), 0, _FN + "run_pep")
-            for claim in grid["claims"] for q in QUANTITIES for m, E, T_max in grid["cases"]]
+    specs, solved = [], {}
+    for claim in grid["claims"]:
+        for q in QUANTITIES:
+            for m, E, T_max in grid["cases"]:
+                config = PepConfig(claim=claim, quantity=q, n_clients=m, E=E, T_max=T_max, profile=profile)
+                key = _same_pep(config)
+                earlier = solved.get(key)
+                if earlier is None:
+                    spec = solved[key] = RunSpec("fedsgm.pep", config.as_dict(), 0, _FN + "run_pep")
+                else:
+                    spec = RunSpec("fedsgm.pep", config.as_dict(), 0, _FN + "reprice_pep", needs={"solved": earlier})
+                specs.append(spec)
+    return specs
 
 
 # ------------------------------------------------------------------------------------------ replay
