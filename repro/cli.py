@@ -166,7 +166,7 @@ def _cmd_plan(args) -> None:
         known = sum(v for v in seconds if v is not None)
         if any(v is None for v in seconds):
             unknown.append(name)
-        sources = sorted({model.rate(s.experiment, s.function)[1] for s in everything})
+        sources = sorted({model.rate(s)[1] for s in everything})
         print(f"{name:24s} {len(everything):6d} {len(everything) - len(todo):6d} {known:14.0f}  {'; '.join(sources)}")
         total_runs += len(everything)
         total_seconds += known

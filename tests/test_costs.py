@@ -1,0 +1,43 @@
+"""repro.costs: the affine fit of wall time on work, and which measurement prices a run (the cache's fit within
+the range it measured, the committed table beyond it, the cache extrapolated only without a table)."""
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from repro import costs
+
+EXPERIMENTS = {"toy.exp": SimpleNamespace(work=lambda config: config["n"])}
+
+
+def _spec(n):
+    return SimpleNamespace(experiment="toy.exp", function="toy.run", config={"n": n})
+
+
+def test_the_fit_recovers_an_affine_cost_and_its_range():
+    work = np.array([1.0, 2.0, 5.0, 10.0])
+    fit = costs._fit(list(zip(work, 0.5 + 0.25 * work)))
+    assert fit["fixed_seconds"] == pytest.approx(0.5) and fit["seconds_per_unit"] == pytest.approx(0.25)
+    assert fit["max_work"] == 10.0 and fit["runs"] == 4
+
+
+def _model(tmp_path, cached, table):
+    model = costs.CostModel(tmp_path, EXPERIMENTS)
+    model.cached, model.table = cached, table
+    return model
+
+
+def test_a_run_beyond_the_cached_range_is_priced_by_the_table(tmp_path):
+    cached = {"toy.exp|toy.run": {"fixed_seconds": 1.0, "seconds_per_unit": 0.0, "runs": 3, "max_work": 10.0}}
+    table = {"toy.exp|toy.run": {"fixed_seconds": 0.0, "seconds_per_unit": 2.0, "runs": 9}}
+    model = _model(tmp_path, cached, table)
+    assert model.estimate(_spec(10)) == 1.0 and model.rate(_spec(10))[1] == "cache (3 runs)"
+    assert model.estimate(_spec(1000)) == 2000.0 and model.rate(_spec(1000))[1] == "measured_costs.json"
+
+
+def test_without_a_table_the_cache_extrapolates_and_says_so(tmp_path):
+    cached = {"toy.exp|toy.run": {"fixed_seconds": 0.0, "seconds_per_unit": 1.0, "runs": 2, "max_work": 10.0}}
+    model = _model(tmp_path, cached, {})
+    assert model.estimate(_spec(100)) == 100.0
+    assert model.rate(_spec(100))[1] == "cache (2 runs, extrapolated)"
+    assert _model(tmp_path, {}, {}).estimate(_spec(1)) is None
