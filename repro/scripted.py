@@ -16,10 +16,14 @@ import numpy as np
 
 
 class ScriptedKeys:
-    """The i-th ``random(shape)`` call returns keys of ``shape`` (rows x candidates) that are 0 at the positions
-    ``pattern[i]`` (one row of positions per row of keys) and 1 elsewhere, so that the subset rule "the K smallest
-    keys of each row" picks exactly them; ``spawn(n)`` returns this generator n times (one stream of calls, in the
-    order the algorithm makes them). ``calls`` counts the calls made, for the caller to check against the pattern."""
+    """The i-th draw returns the subsets ``pattern[i]`` (one row of K distinct positions per row): a
+    ``random(shape)`` call as keys of ``shape`` (rows x candidates) that are 0 at those positions and 1 elsewhere, so
+    that the subset rule "the K smallest keys of each row" picks exactly them; an ``integers(0, n, size=(rows, K))``
+    call as the positions themselves, distinct in every row, so that the rule "K uniform positions, redrawn while a
+    row repeats one" accepts them at once. Both rules draw every K-subset with the same probability, so enumerating
+    the subsets with equal weights is the law of either. ``spawn(n)`` returns this generator n times (one stream of
+    calls, in the order the algorithm makes them). ``calls`` counts the calls made, for the caller to check against
+    the pattern."""
 
     def __init__(self, pattern: np.ndarray):
         self.pattern, self.calls = np.asarray(pattern), 0
@@ -32,6 +36,14 @@ class ScriptedKeys:
         np.put_along_axis(keys, self.pattern[self.calls], 0.0, axis=1)
         self.calls += 1
         return keys
+
+    def integers(self, low: int, high: int, size) -> np.ndarray:
+        positions = np.array(self.pattern[self.calls])
+        if low != 0 or positions.shape != tuple(size) or positions.min() < 0 or positions.max() >= high:
+            raise AssertionError(f"unscripted integers({low}, {high}, size={size}) call {self.calls + 1}: the script "
+                                 f"holds positions of shape {positions.shape} below {high}")
+        self.calls += 1
+        return positions
 
 
 class SignPaths:

@@ -388,10 +388,13 @@ def test_c_sample_based_equals_feature_based_on_the_union_batch(kind):
     p_f = _params(T=T, B=I * B, c=1e3, replay_batches=tr_s.batches.reshape(T - 1, I * B))
     tr_f = ssca.run_feature_based(problem, p_f, np.random.default_rng(99))
     scale = np.abs(tr_s.omega_final).max()
-    tol = 1e-12
+    # the closed forms agree to rounding; the M = 2 server is an interior-point QCQP polished by projected Newton
+    # (QCQPServer, polish_dual), whose two runs differed by 2e-10 to 8e-10 relative in 3 of 12 seeds (under both
+    # minibatch draws this suite has used) and to rounding in the others: its documented accuracy is ~1e-9
+    tol = 1e-9 if problem.n_constraints >= 2 else 1e-12
     assert np.abs(tr_s.omega_final - tr_f.omega_final).max() <= tol * scale
     np.testing.assert_allclose(tr_s.step_norm, tr_f.step_norm, rtol=100 * tol, atol=100 * tol)
-    np.testing.assert_allclose(tr_s.batch_value, tr_f.batch_value, rtol=1e-12)
+    np.testing.assert_allclose(tr_s.batch_value, tr_f.batch_value, rtol=tol)
     assert tr_s.algorithm.startswith("Algorithm 2" if problem.n_constraints else "Algorithm 1")
     assert tr_f.algorithm.startswith("Algorithm 4" if problem.n_constraints else "Algorithm 3")
     rows = problem.n_constraints + (problem.exact_objective_weight is None)
@@ -589,6 +592,26 @@ def test_i_smallest_keys_is_the_k_smallest_of_each_row(n, k):
             keys[3] = np.linspace(0.5, 1.0, n, endpoint=False)        # no key below any threshold: the fallback
         expected = np.sort(np.argsort(keys, axis=1, kind="stable")[:, :k], axis=1)
         np.testing.assert_array_equal(ssca.smallest_keys(keys, k), expected)
+
+
+@pytest.mark.parametrize("B", [1, 2, 4, 5])
+def test_i_every_subset_is_equally_likely_by_rejection_and_by_keys(B):
+    """n_i = 6: B <= 4 draws positions and redraws rows with a repeat, B = 5 takes the 5 smallest keys; in both
+    every B-subset of a row has probability 1 / C(6, B)."""
+    from itertools import combinations
+
+    rng = np.random.default_rng(B)
+    idx = _partition(18, 3)
+    subsets = {c: k for k, c in enumerate(combinations(range(6), B))}
+    where = [{int(v): j for j, v in enumerate(row)} for row in idx]          # sample index -> position in its row
+    R = 6000
+    counts = np.zeros((3, len(subsets)))
+    for _ in range(R):
+        chosen = ssca.draw_client_batches(rng, idx, B)
+        for i in range(3):
+            counts[i, subsets[tuple(sorted(where[i][int(v)] for v in chosen[i]))]] += 1
+    p = 1 / len(subsets)
+    assert np.all(np.abs(counts - R * p) <= 5 * np.sqrt(R * p * (1 - p)))
 
 
 def test_i_batches_are_without_replacement_and_uniform():

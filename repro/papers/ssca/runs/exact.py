@@ -14,8 +14,9 @@ The instance is built as ``ssca.convergence`` builds its problems
 regularisation and label noise, and monitored by its monitor (both sides of (51) at every iteration, mu = 2 tau,
 L_hat the exact global Lipschitz constant of grad F0). Each pattern is replayed through Algorithm 1
 (:func:`repro.papers.ssca.algorithms.ssca.run_sample_based`) with a generator that scripts the batch draws
-(:class:`repro.scripted.ScriptedKeys`). Assumption, named: a client's batch is the B positions of its index row with
-the smallest uniform keys (:func:`~repro.papers.ssca.algorithms.ssca.draw_client_batches`); every run asserts that
+(:class:`repro.scripted.ScriptedKeys`). Assumption, named: a client's batch is a uniform B-subset of its index row,
+drawn in one call per iteration (:func:`~repro.papers.ssca.algorithms.ssca.draw_client_batches`: B uniform positions
+redrawn while a row repeats one, or the B smallest uniform keys for large B); every run asserts that
 the batches the trace records are the pattern's and that each iteration drew exactly once, so a change in that rule
 fails loudly instead of enumerating the wrong patterns.
 
