@@ -102,11 +102,11 @@ class CostModel:
         """The fit that prices ``spec`` (the order of the module docstring), and where it came from."""
         key = f"{spec.experiment}|{spec.function}"
         cached, table = self.cached.get(key), self.table.get(key)
-        if cached is not None and (table is None or self.work(spec.experiment, spec.config) <= cached["max_work"]):
-            beyond = table is None and self.work(spec.experiment, spec.config) > cached["max_work"]
-            return cached, f"cache ({cached['runs']} runs{', extrapolated' if beyond else ''})"
-        if table is not None:
+        beyond = cached is not None and self.work(spec.experiment, spec.config) > cached["max_work"]
+        if table is not None and (cached is None or beyond):
             return table, "measured_costs.json"
+        if cached is not None:
+            return cached, f"cache ({cached['runs']} runs{', extrapolated' if beyond else ''})"
         return None, "no measurement"
 
     def estimate(self, spec) -> float | None:

@@ -446,9 +446,9 @@ SAME_PEP_RTOL = 1e-12
 def _same_pep(config: PepConfig) -> tuple:
     """What fixes the PEPs of a curve: its quantity, m, E, G, D and the claim's (eps, eta) at every T (rounded to the
     12 significant digits of :data:`SAME_PEP_RTOL`)."""
-    constants = tuple((float(f"{k['eps']:.12g}"), float(f"{k['eta']:.12g}")) for k in (claim_constants(config.claim, config.n_clients, config.E, T,
-                                                                     config.G, config.D)
-                                                     for T in range(1, config.T_max + 1)))
+    per_T = (claim_constants(config.claim, config.n_clients, config.E, T, config.G, config.D)
+             for T in range(1, config.T_max + 1))
+    constants = tuple((float(f"{k['eps']:.12g}"), float(f"{k['eta']:.12g}")) for k in per_T)
     return config.quantity, config.n_clients, config.E, config.G, config.D, constants
 
 

@@ -221,8 +221,8 @@ def _distinct_positions(rng: np.random.Generator, rows: int, n: int, k: int) -> 
     positions per row, and every row that repeats one drawn again, until none does (rejection: conditioned on being
     distinct, k i.i.d. uniform positions are a uniform ordered k-tuple of distinct values, so the sorted row is a
     uniform k-subset). Written by hand: numpy's ``Generator.choice`` draws one row per call."""
-    pos = np.sort(rng.integers(0, n, size=(rows, k)), axis=1)
-    redo = np.flatnonzero((pos[:, 1:] == pos[:, :-1]).any(axis=1))
+    pos = np.empty((rows, k), dtype=np.int64)
+    redo = np.arange(rows)
     while redo.size:
         fresh = np.sort(rng.integers(0, n, size=(redo.size, k)), axis=1)
         pos[redo] = fresh
