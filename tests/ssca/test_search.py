@@ -105,5 +105,36 @@ def test_the_audit_turns_a_search_result_into_evidence():
     assert bad.bearing is Bearing.VIOLATES and bad.replay == "python -m repro run ssca.search; result h0 (tau = 0.5)"
     assert good.bearing is Bearing.SUPPORTS and good.worst == 0.7 and good.method == bad.method == "adversarial"
     rows = A._search_rows([result(0.05)])
-    assert rows[0][6] == "20" and rows[0][7] == "too loose to tell"
+    assert rows[0][6] == "20" and rows[0][7] == "not judged (no instance solved)"     # a run without halved_ratio
     assert any(r[0] == "`ssca.thm1`" and r[-1].startswith("does not apply") for r in rows)
+
+
+def test_the_report_says_what_halving_did_on_the_best_instance_and_never_calls_an_equality_loose():
+    def result(claim, ratio, halved):
+        meta = {"claim": claim, "family": "f", "constant": S.CONSTANT[claim], "params": {"tau": 0.5}, "evaluations": 9}
+        arrays = {"best_ratio": np.array([ratio]), "halved_ratio": np.array([halved])}
+        return SimpleNamespace(arrays=arrays, meta={"metadata": meta}, hash="h0")
+
+    rows = {r[0]: r for r in A._search_rows([result("ssca.eq9", 1e-9, 3e5), result("ssca.lemma4", 0.05, 0.1),
+                                               result("ssca.lemma1", 1e-9, 0.2)]) if r[1] == "f"}
+    closed, bound, blind = rows["`ssca.eq9`"], rows["`ssca.lemma4`"], rows["`ssca.lemma1`"]
+    assert closed[6].startswith("equality: relative error") and closed[7].startswith("yes")
+    assert bound[6] == "20" and bound[7].startswith("no: too loose to tell")
+    assert blind[7].startswith("no: too loose to tell")
+
+
+def test_a_search_run_detects_its_halved_constant_on_its_best_instance_or_by_searching_again(small_searches):
+    seen_at_best = set()
+    for claim, (printed, halved_search) in small_searches.items():
+        cfg = S.SearchConfig(claim=claim, family=CHEAPEST[claim], maxiter=SMALL["maxiter"], popsize=SMALL["popsize"],
+                             polish_evals=SMALL["polish_evals"], profile="quick")
+        ratio, judged = S.halved_detection(cfg, printed, SMALL["seed"])
+        at_best = S.halved_ratio(claim, printed.params)
+        assert at_best == S.objective(claim, 0.5)(dict(printed.params))
+        assert ratio > 1, (claim, ratio)                           # every halving is reported
+        if at_best > 1:
+            seen_at_best.add(claim)
+            assert (ratio, judged) == (at_best, 1)
+        else:                                                      # the halved claim searched again, same seed
+            assert ratio == max(at_best, halved_search.ratio) and judged == 1 + halved_search.evaluations
+    assert "ssca.lemma4" in seen_at_best and seen_at_best != set(CHEAPEST)   # both paths are exercised
