@@ -10,7 +10,8 @@ JOBS    ?= 2
 RESULTS_DIR := $(or $(REPRO_RESULTS_DIR),results)
 INSTALLED := $(VENV)/.installed
 # the measured run costs only price runs (ETA, plan): recalibrating them rebuilds nothing
-SOURCES := $(shell find bounds repro \( -name '*.py' -o -name '*.json' \) ! -name measured_costs.json 2>/dev/null) pyproject.toml
+SOURCES := $(shell find bounds repro \( -name '*.py' -o -name '*.json' \) ! -name measured_costs.json \
+             2>/dev/null) pyproject.toml
 RESULTS := $(RESULTS_DIR)/.complete-$(PROFILE)
 FIGURES := $(RESULTS_DIR)/.figures-$(PROFILE)
 NOTEBOOKS := $(patsubst %.py,%.ipynb,$(wildcard notebooks/*.py))

@@ -231,7 +231,7 @@ SEARCHES: dict[str, tuple[Callable, tuple[Family, ...]]] = {
 }
 #: the constant each claim's ``factor`` scales (the halved-constant detector halves it)
 CONSTANT = {"ssca.lemma4": "L_hat/2 of (51)", "ssca.eq9": "1/(2 tau) of (9)", "ssca.eq19": "1/(2 tau) of (19)",
-            "ssca.eq35_36": "1/(2 tau) of (35)-(36)", "ssca.lemma1": "tau of (40)-(42)"}
+            "ssca.eq35_36": "1/(2 tau) of (35)-(36)", "ssca.lemma1": "1/tau of (40)-(42) (tau doubled)"}
 
 
 #: the claims that are closed forms (equalities, judged by the relative error against cvxpy): "loose" does not apply,
@@ -279,12 +279,15 @@ def halved_detection(cfg, printed, seed: int) -> tuple[float, int]:
     """(ratio, instances judged) of the claim with its constant halved: the printed search's best instance first;
     when that does not break the halved claim, a search of the halved claim with the same family, seed and budget
     (a closed form's error is not proportional to its constant, so its best instance need not be the halved one's)."""
+    if not printed.params:                             # the printed search judged no instance: nothing to halve
+        return math.nan, 0
     at_best = halved_ratio(cfg.claim, printed.params)
     if at_best > 1:
         return at_best, 1
     again = search(cfg.claim, cfg.family, seed=seed, maxiter=cfg.maxiter, popsize=cfg.popsize,
                    polish_evals=cfg.polish_evals, factor=0.5)
-    return float(np.nanmax([at_best, again.ratio])), 1 + again.evaluations
+    ratios = [r for r in (at_best, again.ratio) if math.isfinite(r)]
+    return (max(ratios) if ratios else math.nan), int(math.isfinite(at_best)) + again.evaluations
 
 
 def _plain(value):
