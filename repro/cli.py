@@ -8,7 +8,6 @@ and exits with status 130; the runs finished before it stay cached and a rerun r
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import sys
 
@@ -106,14 +105,7 @@ def _run(names, args, *, force=False, overrides=None) -> dict:
         raise ReproError(f"--jobs={args.jobs} is not admissible: an integer between 1 and 512")
     root = runner.resolve_results_root()
 
-    @functools.cache
-    def fit():
-        """The cost model reads the cache's wall times: built only when some run is to be computed."""
-        return costs.CostModel(root, {name: get(name) for name in names}).estimator() or (lambda spec: 0.0)
-
-    def estimate(spec) -> float:
-        """Expected seconds of ``spec``: the runner's critical-path order and the bars' ETA (also without bars)."""
-        return fit()(spec)
+    estimate = costs.lazy_estimate(root, {name: get(name) for name in names})    # order and ETA, also without bars
     flat = [spec for specs in plan.values() for spec in specs]
     results = runner.run_all(flat, jobs=args.jobs, scheduler=args.scheduler, progress=not args.no_progress,
                              force=force, estimate=estimate)

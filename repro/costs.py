@@ -25,6 +25,7 @@ with no measurement has no estimate (``plan`` says so).
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import platform
@@ -121,6 +122,17 @@ class CostModel:
         if not self.cached and not self.table:
             return None
         return lambda spec: self.estimate(spec) or 0.0
+
+
+def lazy_estimate(root: Path, experiments) -> Callable:
+    """``spec -> expected seconds`` (0 without a measurement) for the runner's critical-path order and the bars' ETA,
+    whose cost model -- it reads every cached wall time under ``root`` -- is built on the first call, i.e. only
+    when some run is to be computed (a batch that finds everything cached never builds it)."""
+    @functools.cache
+    def model() -> Callable:
+        return CostModel(root, experiments).estimator() or (lambda spec: 0.0)
+
+    return lambda spec: model()(spec)
 
 
 def largest_runs(specs, experiments, count: int) -> list:

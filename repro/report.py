@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import runner
+from . import costs, runner
 from .batches import members
 from .io import atomic_write_bytes
 from repro.experiment import check_profile
@@ -26,8 +26,9 @@ def experiment_results(names, profile: str, *, jobs: int = 1, scheduler=None, pr
     audit and the notebooks read."""
     check_profile(profile)
     plan = {name: get(name).specs(profile) for name in names}
+    estimate = costs.lazy_estimate(runner.resolve_results_root(), {name: get(name) for name in names})
     flat = runner.run_all([s for specs in plan.values() for s in specs], jobs=jobs, scheduler=scheduler,
-                          progress=progress)
+                          progress=progress, estimate=estimate)
     out, start = {}, 0
     for name, specs in plan.items():
         out[name], start = members(flat[start:start + len(specs)]), start + len(specs)

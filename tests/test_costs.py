@@ -41,3 +41,38 @@ def test_without_a_table_the_cache_extrapolates_and_says_so(tmp_path):
     assert model.estimate(_spec(100)) == 100.0
     assert model.rate(_spec(100))[1] == "cache (2 runs, extrapolated)"
     assert _model(tmp_path, {}, {}).estimate(_spec(1)) is None
+
+
+def test_the_lazy_estimate_builds_its_model_once_and_only_when_asked(tmp_path, monkeypatch):
+    built = []
+
+    class Model:
+        def __init__(self, root, experiments):
+            built.append((root, experiments))
+
+        def estimator(self):
+            return lambda spec: 3.0 * spec.config["n"]
+
+    monkeypatch.setattr(costs, "CostModel", Model)
+    estimate = costs.lazy_estimate(tmp_path, EXPERIMENTS)
+    assert built == []                                       # a batch with nothing to compute never reads the cache
+    assert estimate(_spec(2)) == 6.0 and estimate(_spec(5)) == 15.0
+    assert built == [(tmp_path, EXPERIMENTS)]
+
+
+def test_the_audits_own_batch_is_ordered_and_timed_by_the_cost_model(tmp_path, monkeypatch):
+    """``repro.report.experiment_results`` (figures, audit, findings, notebooks) passes the same estimate as ``run``:
+    the runs it computes are ordered by critical path and its bars have an ETA."""
+    from repro import report, runner
+
+    seen = {}
+
+    def run_all(specs, **kwargs):
+        seen.update(kwargs)
+        return []                                           # nothing computed: the grouping sees no results
+
+    monkeypatch.setenv("REPRO_RESULTS_DIR", str(tmp_path))
+    monkeypatch.setattr(runner, "run_all", run_all)
+    monkeypatch.setattr(costs, "lazy_estimate", lambda root, experiments: ("estimate", root, tuple(experiments)))
+    report.experiment_results(["fedsgm.figure1"], "quick")
+    assert seen["estimate"] == ("estimate", tmp_path, ("fedsgm.figure1",))
