@@ -25,8 +25,9 @@ def experiment_results(names, profile: str, *, jobs: int = 1, scheduler=None, pr
     in one batch), batched runs expanded into their members (:func:`repro.batches.members`): what figures, the
     audit and the notebooks read."""
     check_profile(profile)
-    plan = {name: get(name).specs(profile) for name in names}
-    estimate = costs.lazy_estimate(runner.resolve_results_root(), {name: get(name) for name in names})
+    experiments = {name: get(name) for name in names}
+    plan = {name: exp.specs(profile) for name, exp in experiments.items()}
+    estimate = costs.lazy_estimate(runner.resolve_results_root(), experiments)
     flat = runner.run_all([s for specs in plan.values() for s in specs], jobs=jobs, scheduler=scheduler,
                           progress=progress, estimate=estimate)
     out, start = {}, 0
