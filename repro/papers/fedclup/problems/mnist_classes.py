@@ -187,7 +187,11 @@ def _logits(W, X):
     require(W.ndim == 3, "W", W.shape, "an array of shape (K, p, C) (one model per client)")
     require(X.ndim in (2, 3) and X.shape[-1] == W.shape[1] and (X.ndim == 2 or X.shape[0] == W.shape[0]),
             "X", X.shape, f"shape (K, n, p) or (n, p) with K = {W.shape[0]}, p = {W.shape[1]}")
-    return np.matmul(X, W)                                                # (K, n, C)
+    if X.ndim == 3:
+        return np.matmul(X, W)                                            # (K, n, C)
+    # a shared data set (the test set): one (n, p) @ (p, K C) product, ~4x faster than K thin (n, p) @ (p, C) ones
+    K, p, C = W.shape
+    return (X @ np.moveaxis(W, 0, 1).reshape(p, K * C)).reshape(-1, K, C).transpose(1, 0, 2)
 
 
 def _labels(y, shape):
