@@ -256,7 +256,7 @@ HPRIME_PRINTED = (b_sym - (b_sym + 4 * _tau_p * (U_sym - A_sym)) * (1 + nu_sym *
 
 _f9 = sp.lambdify((f_hat, _tau_p), OMEGA_BAR_9, "numpy")
 _f35 = sp.lambdify((theta, beta_run, _lam_p, _tau_p), OMEGA_BAR_35, "numpy")
-_f40_coef = sp.lambdify((nu_sym, _tau_p), sp.simplify(OMEGA_40 / theta), "numpy")
+_f40_coef = sp.lambdify((nu_sym, _tau_p), sp.cancel(OMEGA_40 / theta), "numpy")   # cancel: no simplify at import
 _fD = sp.lambdify((b_sym, A_sym, U_sym, _tau_p), D_42, "numpy")
 _froot = sp.lambdify((b_sym, _D, _tau_p), ROOT_42, "numpy")
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
-from scipy import stats
+import scipy
 
 from .verdicts import Bearing, Evidence
 
@@ -53,7 +53,7 @@ def interval(values: Sequence[float], level: float = LEVEL) -> Interval:
     mean = float(x.mean())
     if x.size < 2:
         return Interval(mean, math.nan, math.nan, 1, level)
-    half = float(stats.t.ppf(0.5 + level / 2, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
+    half = float(scipy.stats.t.ppf(0.5 + level / 2, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
     return Interval(mean, mean - half, mean + half, int(x.size), level)
 
 

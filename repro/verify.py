@@ -19,7 +19,7 @@ from typing import Callable
 
 import numpy as np
 import sympy as sp
-from scipy import stats
+import scipy
 
 from bounds.core import Claim, Mode
 
@@ -120,7 +120,7 @@ def mean_confidence_interval(samples: np.ndarray, level: float = 0.95) -> tuple[
     mean = float(x.mean())
     if x.size < 2 or np.all(x == x[0]):
         return mean, mean, mean
-    half = float(stats.t.ppf(0.5 + level / 2, df=x.size - 1) * x.std(ddof=1) / np.sqrt(x.size))
+    half = float(scipy.stats.t.ppf(0.5 + level / 2, df=x.size - 1) * x.std(ddof=1) / np.sqrt(x.size))
     return mean, mean - half, mean + half
 
 

@@ -79,7 +79,7 @@ def test_band_only_with_more_than_one_seed():
     assert not ax.collections
     plotting.band(ax, np.arange(4), np.vstack([np.zeros(4), np.ones(4)]), "k", "two seeds", kind="range")
     assert len(ax.collections) == 1
-    plotting.plt.close(fig)
+    plotting.pyplot().close(fig)
 
 
 @pytest.mark.parametrize("n_seeds", [1, 3])
@@ -129,7 +129,7 @@ def test_claims_of_another_paper_are_refused(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="fedsgm"):
         plotting.save_figure(fig, "fedsgm", "f", {}, claims=("ssca.thm1",))
     assert not (tmp_path / "fedsgm/f.json").exists()
-    plotting.plt.close(fig)
+    plotting.pyplot().close(fig)
 
 
 # ---------------------------------------------------------------------------- every paper declares its claims

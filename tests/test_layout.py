@@ -180,9 +180,17 @@ def test_a_paper_package_offers_the_shared_contracts(paper):
         assert all(p.default is not inspect.Parameter.empty for p in params[3:]), name
 
 
-def test_importing_the_experiments_loads_neither_the_report_nor_any_audit():
-    """Transitively, in a fresh interpreter: what the registry imports to list and run experiments."""
+#: libraries that take 0.2-0.5 s each to import and that listing, planning or checking the status of experiments never
+#: uses: the modules that need them import them where a figure is drawn, a solver or a PEP is built, a quantile taken;
+#: ``sympy.physics`` is what ``sympy.simplify`` and ``sympy.solve`` import on their first call
+HEAVY_LIBRARIES = ("matplotlib", "cvxpy", "PEPit", "pandas", "scipy.stats", "sympy.physics")
+
+
+def test_importing_the_experiments_loads_neither_the_report_nor_any_audit_nor_a_heavy_library():
+    """Transitively, in a fresh interpreter: what the registry imports to list and run experiments. Every command of
+    ``python -m repro`` imports the registry, and so does every test that runs one in a subprocess."""
     probe = ("import sys; from repro.registry import papers, registry; registry(); "
-             "print(sorted(m for m in sys.modules if m == 'repro.report' or m.endswith('.audit')))")
+             f"heavy = {HEAVY_LIBRARIES!r}; "
+             "print(sorted(m for m in sys.modules if m == 'repro.report' or m.endswith('.audit') or m in heavy))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"

@@ -214,6 +214,7 @@ def test_gamma_pf_bracket_and_soft_constants():
     assert sp.simplify(B.ratio_pf_st.subs({E: 1, q: 0}) - sp.Rational(11, 12)) == 0
     _identity(B.soft_beta_needed_stated.subs({E: 1, q: 0}), 24 * B.Sigma_A / (eps * T))
     _identity(B.ROUNDS_STATED, D**2 * G**2 * (4 * E + q / n) / eps**2)
+    _identity(B.EPS_STATED.subs(T, B.ROUNDS_STATED), eps)                  # the rounds reach the stated tolerance
     assert B.SHARED_CONSTANTS == (0, 0)
 
 

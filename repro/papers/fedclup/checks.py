@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from scipy import stats
+import scipy
 
 from bounds import fedclup as B
 from bounds.core import Claim, Mode
@@ -57,7 +57,7 @@ HYPOTHESIS_RTOL = 1e-9
 def z_threshold(n_checks: int) -> float:
     """Standard errors needed to call a violation among ``n_checks`` simultaneous comparisons
     (at least 3; Bonferroni at family-wise level 1e-3)."""
-    return max(3.0, float(stats.norm.isf(FAMILY_LEVEL / max(int(n_checks), 1))))
+    return max(3.0, float(scipy.stats.norm.isf(FAMILY_LEVEL / max(int(n_checks), 1))))
 
 
 def deterministic(claim: Claim, values: dict, *, tol: float = 0.0, hypotheses_met: bool = True) -> list[Outcome]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+import scipy
 
 from bounds import pcfedavg as B
 
@@ -38,7 +38,7 @@ def z_threshold(n_checks: int) -> float:
     """Standard errors required for a violation among ``n_checks`` simultaneous comparisons: the
     base 3, raised by a Bonferroni correction so that a correct bound checked at K iterations is
     flagged with probability <= 1e-3 (e.g. 4.05 for 40 comparisons)."""
-    return max(Z, float(stats.norm.isf(FAMILY_LEVEL / max(int(n_checks), 1))))
+    return max(Z, float(scipy.stats.norm.isf(FAMILY_LEVEL / max(int(n_checks), 1))))
 
 
 def parameter_values(problem, reference, params) -> dict:

@@ -4,8 +4,6 @@ Each function takes an experiment's results and a profile and returns the writte
 """
 from __future__ import annotations
 
-import matplotlib
-import matplotlib.ticker
 import numpy as np
 
 from repro.pep_figure import figure as draw_tightness
@@ -49,8 +47,10 @@ def _infeasibility_axis(ax, curves: list[np.ndarray]) -> None:
     ax.set_ylim(bottom=0.0)
     top = float(positive.max()) if positive.size else 10 * linthresh
     decades = np.arange(np.floor(np.log10(linthresh)) + 1, np.ceil(np.log10(top)) + 1)
-    ax.yaxis.set_major_locator(matplotlib.ticker.FixedLocator([0.0, *10.0 ** decades]))
-    ax.yaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    from matplotlib import ticker
+
+    ax.yaxis.set_major_locator(ticker.FixedLocator([0.0, *10.0 ** decades]))
+    ax.yaxis.set_minor_locator(ticker.NullLocator())
 
 
 def _method_band(ax, runs, metric: str, method: str, nonnegative=False):
@@ -95,7 +95,9 @@ def comparison_figures(results, profile: str):
 
 def local_steps_figure(results, profile: str):
     fig, axes = new_figure(ncols=2, nrows=2, width=3.6, height=2.7)
-    cmap = matplotlib.colormaps["viridis"]
+    from matplotlib import colormaps
+
+    cmap = colormaps["viridis"]
     for col, (panel, dataset) in enumerate((("a", "cifar10"), ("b", "mnist"))):
         drawn = []
         for idx, h in enumerate(data_exp.LOCAL_STEPS):
@@ -189,7 +191,9 @@ def adversarial_figure(results, profile: str):
            )
     ms = sorted({r.spec.config["m"] for r in one})
     ax.set_xticks(ms, [str(m) for m in ms])
-    ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+    from matplotlib import ticker
+
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
     legend_right(ax)
     titled(fig, "Prop 4.8(ii) on the one-active-constraint instance\n", one, profile, fontsize=9)
     return save_figure(fig, PAPER, "prop48ii_one_active", run_provenance(one, profile, "pcfedavg.adversarial"),

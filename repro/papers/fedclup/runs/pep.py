@@ -62,8 +62,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import sympy as sp
-from PEPit import PEP, Expression, Point
-from PEPit.functions import SmoothStronglyConvexFunction
 
 from bounds import fedclup as B
 from repro import admissible as adm
@@ -103,6 +101,8 @@ class _Trajectory:
 
     def prox(self, t: int, lam: float) -> list:
         """The inner solutions w^i_*(G[t]) as new points with grad L_i(p) = lam (G[t] - p) (kept in ``proxes``)."""
+        from PEPit import Expression, Point
+
         out = []
         for f in self.fs:
             p = Point()
@@ -128,6 +128,8 @@ def _solution_points(m: int):
     """The solution of (2) placed at the origin, w~_g = 0 (the class and Algorithm 1 commute with translations, so
     this loses nothing, and it removes the translation freedom that leaves the SDP's optimal set unbounded): leaf
     points w~_1..w~_{m-1} and w~_m = -(w~_1 + ... + w~_{m-1}), so that w~_g = mean_i w~_i = 0."""
+    from PEPit import Point
+
     zero = 0 * Point()
     if m == 1:
         return [zero], zero
@@ -141,6 +143,8 @@ def _first_round_backward(f, w, lam: float, eta: float, K: int):
     and (w_k, g_k) is given to f. The same set of trajectories as the forward recursion from a free start w^i_{0,0}
     (the map is invertible since eta lam < 1), in a basis whose points are O(1) where the forward one needs a start
     ~ (1 - eta (mu + lam))^-K far out: the SDP is better conditioned and Clarabel solves it to tolerance."""
+    from PEPit import Expression, Point
+
     x = Point()
     end = x
     for _ in range(K):
@@ -155,6 +159,9 @@ def build(m: int, mu: float, L: float, lam: float, gamma: float, eta: float, K: 
     """A PEP holding ``rounds`` rounds of Algorithm 1 (updates (13) and (12)) from a free start (w_0, w^i_{0,0}) on
     m L-smooth mu-strongly convex clients; lam = 0 is allowed (then the server step is the identity). ``free_end``:
     round 0 is written backwards from its end (:func:`_first_round_backward`; the same trajectories)."""
+    from PEPit import PEP, Expression
+    from PEPit.functions import SmoothStronglyConvexFunction
+
     problem = PEP()
     fs = [problem.declare_function(SmoothStronglyConvexFunction, mu=mu, L=L) for _ in range(m)]
     w_tilde, w_g_tilde = _solution_points(m)

@@ -2,7 +2,6 @@
 project's choice): Huber / logistic objectives with ball constraints."""
 from __future__ import annotations
 
-import cvxpy as cp
 import numpy as np
 from scipy.special import expit
 
@@ -74,6 +73,8 @@ class _BallConstrained(CertifiedProblem):
         return self._pooled_f_hessian(w) + lam * self._ball_hessian(w)
 
     def _cvx_g(self, w):
+        import cvxpy as cp
+
         n, d = self.centers.shape
         return cp.sum(cp.norm(cp.reshape(w, (1, d), order="C") - self.centers, 2, axis=1)) / n \
             - float(self.radii.mean())
@@ -146,6 +147,8 @@ class HuberBall(_BallConstrained):
         return (A.T * quad) @ A / (n * m)
 
     def _cvx_f(self, w):
+        import cvxpy as cp
+
         n, m, d = self.A.shape
         res = self.A.reshape(n * m, d) @ w - self.b.ravel()
         return cp.sum(cp.huber(res, self.delta)) / (2.0 * n * m)
@@ -215,6 +218,8 @@ class LogisticBall(_BallConstrained):
         return (Z.T * (expit(s) * expit(-s))) @ Z / (n * m)
 
     def _cvx_f(self, w):
+        import cvxpy as cp
+
         n, m, d = self.X.shape
         return cp.sum(cp.logistic(self._Z.reshape(n * m, d) @ w)) / (n * m)
 

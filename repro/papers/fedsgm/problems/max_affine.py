@@ -2,7 +2,6 @@
 choice): max-affine objectives and constraints, solved as an LP."""
 from __future__ import annotations
 
-import cvxpy as cp
 import numpy as np
 import scipy.sparse as sps
 
@@ -81,6 +80,8 @@ class MaxAffine(CertifiedProblem):
 
     # ----------------------------------------------------------------- cvxpy
     def _cvx_max(self, w, C, e):
+        import cvxpy as cp
+
         n, K, d = C.shape
         aff = C.reshape(n * K, d) @ w + e.ravel()
         return cp.sum(cp.max(cp.reshape(aff, (n, K), order="C"), axis=1)) / n
@@ -98,6 +99,8 @@ class MaxAffine(CertifiedProblem):
         return [] if self.slater_point is None else [self.slater_point]
 
     def _stage1(self) -> dict:
+        import cvxpy as cp
+
         n, K, d = self.C_f.shape
         L = self.C_g.shape[1]
         w, t, u = cp.Variable(d), cp.Variable(n), cp.Variable(n)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import cvxpy as cp
 import numpy as np
 import scipy.optimize as so
 from scipy.special import expit
@@ -145,9 +144,13 @@ class NeymanPearson(CertifiedProblem):
 
     # ----------------------------------------------------------------- cvxpy
     def _cvx_f(self, w):
+        import cvxpy as cp
+
         return cp.sum(cp.multiply(self._omega0, cp.logistic(self._rows0 @ w)))
 
     def _cvx_g(self, w):
+        import cvxpy as cp
+
         return cp.sum(cp.multiply(self._omega1, cp.logistic(-self._rows1 @ w))) - self.level
 
     def _minimiser_is_unique(self) -> bool:

@@ -50,7 +50,6 @@ import abc
 import warnings
 from typing import Callable
 
-import cvxpy as cp
 import numpy as np
 import scipy.optimize as so
 import scipy.sparse as sps
@@ -67,10 +66,6 @@ SOLVERS: tuple[tuple[str, dict], ...] = (
     ("SCS", dict(eps_abs=1e-9, eps_rel=1e-9, max_iters=20_000, time_limit_secs=15.0)),
 )
 
-_OK = (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
-_NO_SOLUTION = (cp.INFEASIBLE, cp.UNBOUNDED, cp.INFEASIBLE_INACCURATE, cp.UNBOUNDED_INACCURATE)
-
-
 def run_solvers(prob: cp.Problem, extract: Callable[[], dict], *,
                 fallback_on_inaccurate: bool = True) -> tuple[str, str, dict | None, list]:
     """Solve ``prob`` with Clarabel, then SCS if needed.
@@ -82,6 +77,9 @@ def run_solvers(prob: cp.Problem, extract: Callable[[], dict], *,
     :class:`SolverFailure` if nothing usable came back. With ``fallback_on_inaccurate=False`` an
     ``optimal_inaccurate`` answer is also accepted at once (for callers that verify the point).
     """
+    import cvxpy as cp
+
+    ok = (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
     attempts: list[dict] = []
     kept: list[tuple[str, str, dict | None]] = []
     for name, opts in SOLVERS:
@@ -94,8 +92,8 @@ def run_solvers(prob: cp.Problem, extract: Callable[[], dict], *,
             attempts.append({"solver": name, "status": f"error: {exc}"[:200]})
             continue
         attempts.append({"solver": name, "status": status})
-        values = extract() if status in _OK else None
-        if status in _OK and values is None:
+        values = extract() if status in ok else None
+        if status in ok and values is None:
             status = f"{status} (no primal values)"
         kept.append((name, status, values))
         if status == cp.OPTIMAL or status in (cp.INFEASIBLE, cp.UNBOUNDED):
@@ -203,6 +201,8 @@ class CertifiedProblem(ConvexLipschitzProblem):
 
     def _stage1(self) -> dict:
         """Solve min f s.t. g <= 0; returns w, lam (multiplier of g <= 0), solver info."""
+        import cvxpy as cp
+
         w = cp.Variable(self.dim)
         con = self._cvx_g(w) <= 0
         prob = cp.Problem(cp.Minimize(self._cvx_f(w)), [con])
@@ -243,6 +243,8 @@ class CertifiedProblem(ConvexLipschitzProblem):
                     best = cand
                     break
             if best is None:
+                import cvxpy as cp
+
                 w = cp.Variable(self.dim)
                 prob = cp.Problem(cp.Minimize(self._cvx_g(w)))
                 try:
@@ -414,11 +416,13 @@ class CertifiedProblem(ConvexLipschitzProblem):
         return float(a @ center + b - radius * dual)
 
     def _certified_stage1(self) -> dict:
+        import cvxpy as cp
+
         if self._stage1_cache is not None:
             return self._stage1_cache
         self._precheck()
         st = self._stage1()
-        if st["status"] in _NO_SOLUTION:
+        if st["status"] in (cp.INFEASIBLE, cp.UNBOUNDED, cp.INFEASIBLE_INACCURATE, cp.UNBOUNDED_INACCURATE):
             raise NoSolutionError(self._no_solution_message(st["status"], st["solver"]),
                                   {"attempts": st["attempts"]})
         if st.get("w") is None:
@@ -472,6 +476,8 @@ class CertifiedProblem(ConvexLipschitzProblem):
         return U, bounds[i_lo], w1, g1, repair, i_up, i_lo, region
 
     def _closest(self, w0: np.ndarray, s1: dict) -> tuple[np.ndarray, dict]:
+        import cvxpy as cp
+
         U, L = s1["U"], s1["L"]
         slack = max(U - L, 1e-9 * (1.0 + abs(U)))
         info = {"slack": slack}

@@ -60,8 +60,6 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from PEPit import PEP
-from PEPit.functions import ConvexLipschitzFunction
 
 from bounds import fedsgm as B
 from repro import admissible
@@ -94,6 +92,8 @@ INFEASIBLE = ("infeasible", "infeasible_inaccurate")
 # ------------------------------------------------------------------------------------------ the model
 def _declare(problem, m: int, G: float, constrained: bool):
     """The clients' f_j (and g_j when ``constrained``), convex G-Lipschitz, one subgradient per point."""
+    from PEPit.functions import ConvexLipschitzFunction
+
     fs = [problem.declare_function(ConvexLipschitzFunction, M=G, reuse_gradient=True) for _ in range(m)]
     gs = [problem.declare_function(ConvexLipschitzFunction, M=G, reuse_gradient=True)
           for _ in range(m)] if constrained else []
@@ -170,6 +170,8 @@ def fedsgm_pep(*, n_clients: int, E: int, eta: float, eps: float, pattern, quant
     :func:`_reference` (``exact_distance``: ||w_0 - w*|| = D), branch conditions with ``margin``;
     ``constrained=False`` drops g (every round an f-round, no condition), ``conditions=False`` keeps the pattern's
     steps without its conditions. Returns ``(problem, handles)``: the PEPit functions and points a replay needs."""
+    from PEPit import PEP
+
     problem = PEP()
     fs, gs = _declare(problem, n_clients, G, constrained)
     w0, ws = _reference(problem, fs, gs, lam, D, exact_distance)

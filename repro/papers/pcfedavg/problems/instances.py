@@ -18,7 +18,7 @@ The start z_0 is Pi_X of a Gaussian vector (feasible, as line 1 of Algorithm 1 a
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
+import scipy
 
 from repro.constraints import L1Ball, L2Ball, Box, ProductSet, Whole
 from repro.errors import require
@@ -63,7 +63,7 @@ def random_instance(rng: np.random.Generator, *, m: int = 4, n: int = 3, family:
     if target_scale == 0:                     # targets inside X_i (constraints inactive at the targets)
         targets = sets.project(0.5 * rng.normal(size=(m, n)))
     if family == "quadratic":
-        U = stats.ortho_group.rvs(n, size=m, random_state=rng) if n > 1 else np.ones((m, 1, 1))
+        U = scipy.stats.ortho_group.rvs(n, size=m, random_state=rng) if n > 1 else np.ones((m, 1, 1))
         U = U.reshape(m, n, n)
         lam = rng.uniform(lam_min, lam_max, size=(m, n))
         P = np.einsum("mij,mj,mkj->mik", U, lam, U)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import warnings
 
-import cvxpy as cp
 import numpy as np
 from scipy import optimize
 
@@ -24,6 +23,8 @@ from repro.errors import SolverFailure
 
 def _cvx_local_objective(local, xbar):
     """(1/m) sum_i f_i(xbar) as a cvxpy expression, for the synthetic families."""
+    import cvxpy as cp
+
     m = local.m
     if local.family == "quadratic":
         terms = [0.5 * cp.quad_form(xbar - local.c[i], cp.psd_wrap(local.P[i])) for i in range(m)]
@@ -47,6 +48,8 @@ def _pg_residual(problem, x: np.ndarray, t: float) -> float:
 
 def solve_problem1(problem, max_polish: int = 20000) -> tuple[np.ndarray, float, dict]:
     """x* of (1) with its projected-gradient residual and solver information."""
+    import cvxpy as cp
+
     m, n = problem.m, problem.n
     X = cp.Variable((m, n))
     xbar = cp.sum(X, axis=0) / m

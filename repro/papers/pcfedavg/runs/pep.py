@@ -60,9 +60,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import sympy as sp
-from PEPit import PEP, Expression, Point
-from PEPit.functions import ConvexIndicatorFunction, SmoothConvexFunction
-from PEPit.primitive_steps import proximal_step
 
 from bounds import pcfedavg as B
 from repro import admissible, pep
@@ -142,6 +139,8 @@ def _mean(points):
 
 
 def _zero() -> Point:
+    from PEPit import Point
+
     return Point(is_leaf=False, decomposition_dict=dict())
 
 
@@ -164,6 +163,8 @@ def _f_value(model: Model, fs, x, xbar):
 def _optima(model: Model, fs, sets) -> dict:
     """x* (KKT of (1)) and x*_rho (grad G_rho = 0), each a list of m blocks, their averages, the normals
     x*_rho,j - Pi_{X_j}[x*_rho,j], and the constants M and D (module docstring) as Gram expressions."""
+    from PEPit import Expression, Point
+
     m, sigma = model.m, model.sigma
     if sets is None:                       # X = R^{mn}: x* = x*_rho, every block at a minimiser of sum_i f_i
         xbar = sum(fs[1:], fs[0]).stationary_point()
@@ -188,6 +189,8 @@ def _optima(model: Model, fs, sets) -> dict:
 
 def _project(sets, j: int, point) -> Point:
     """x - Pi_{X_j}[x] for x = ``point``: PEPit's proximal step of X_j's indicator (its new subgradient leaf)."""
+    from PEPit.primitive_steps import proximal_step
+
     _, normal, _ = proximal_step(point, sets[j], 1.0)
     return normal
 
@@ -270,6 +273,9 @@ def _metric(model: Model, fs, sets, opt: dict, seen: list, z: list) -> Expressio
 
 def build(model: Model) -> Built:
     """The PEP of ``model``: class, optimal points, caps, start z_0 in X, the R rounds and the metric."""
+    from PEPit import PEP, Expression
+    from PEPit.functions import ConvexIndicatorFunction, SmoothConvexFunction
+
     problem = PEP()
     fs = [problem.declare_function(SmoothConvexFunction, L=model.L_f) for _ in range(model.m)]
     sets = ([problem.declare_function(ConvexIndicatorFunction) for _ in range(model.m)] if model.constrained

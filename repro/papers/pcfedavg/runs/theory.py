@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+import scipy
 
 from bounds import pcfedavg as B
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
@@ -325,7 +325,7 @@ def fit_exponent(R: np.ndarray, samples: list[np.ndarray], level: float = 0.95) 
     # Floor the residual variance by the propagated Monte-Carlo variance of log|mean|.
     mc = float(np.mean((ses / np.maximum(np.abs(means), 1e-300)) ** 2))
     cov = max(s2, mc) * np.linalg.inv(X.T @ X)
-    half = float(stats.t.ppf(0.5 + level / 2, dof) * np.sqrt(cov[1, 1]))
+    half = float(scipy.stats.t.ppf(0.5 + level / 2, dof) * np.sqrt(cov[1, 1]))
     return {"slope": float(coef[1]), "ci": (float(coef[1] - half), float(coef[1] + half)),
             "signs": [int(np.sign(v)) for v in means], "means": means.tolist()}
 
