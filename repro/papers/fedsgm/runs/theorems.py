@@ -157,9 +157,9 @@ FAMILY_DIMS = {"piecewise_linear_1d": 1, "max_affine": 3, "huber_ball": 4, "logi
 CONSTANTS = {  # run label -> (switching, claims checked on the run, beta / eps)
     "hard-stated": ("hard", ("fedsgm.thm1", "fedsgm.thm6|fedsgm.thm8"), None),
     "hard-proof": ("hard", ("fedsgm.thm6.proof|fedsgm.thm8.proof",), None),
-    "soft-stated": ("soft", ("fedsgm.thm2", "fedsgm.thm7|fedsgm.thm9"), 2.0),
-    "soft-stated-beta10": ("soft", ("fedsgm.thm2",), 10.0),
-    "soft-stated-beta1": ("soft", ("fedsgm.thm2",), 1.0),          # sensitivity: beta < 2/eps
+    "soft-stated": ("soft", ("fedsgm.thm2", "fedsgm.thm7|fedsgm.thm9", "fedsgm.derived.soft_beta"), 2.0),
+    "soft-stated-beta10": ("soft", ("fedsgm.thm2", "fedsgm.derived.soft_beta"), 10.0),
+    "soft-stated-beta1": ("soft", ("fedsgm.thm2", "fedsgm.derived.soft_beta"), 1.0),   # sensitivity: beta < 2/eps
     "soft-proof": ("soft", ("fedsgm.thm7.proof|fedsgm.thm9.proof",), None),
 }
 
