@@ -28,7 +28,7 @@ from repro.papers.fedclup.runs import statistical as S
 STATISTICAL = ("fedclup.lemma3", "fedclup.lemma4.pathwise", "fedclup.eq33", "fedclup.thm1.8a.pathwise",
                "fedclup.lemma4", "fedclup.thm1.8a", "fedclup.thm1.8b", "fedclup.thm1.explicit",
                "fedclup.cor1.explicit")
-OPTIMIZATION = ("fedclup.eq12", "fedclup.eq13", "fedclup.lemma5", "fedclup.lemma6", "fedclup.thm2")
+OPTIMIZATION = ("fedclup.lemma2", "fedclup.eq12", "fedclup.eq13", "fedclup.lemma5", "fedclup.lemma6", "fedclup.thm2")
 
 
 @st.composite
@@ -135,6 +135,20 @@ def test_each_check_can_fail(claim_id, monkeypatch):
     monkeypatch.setattr(B, "claim", lambda cid: perturbed if cid == claim_id else original(cid))
     broken = _run(CAN_FAIL[claim_id])
     assert not all(broken["passed"][i] for i, c in enumerate(broken["claim_id"]) if c == claim_id)
+
+
+def test_lemma2_check_fails_when_the_inner_solution_is_not_the_minimiser(monkeypatch):
+    """Lemma 2's check differentiates the envelope's values numerically; an inner solver that returns the minimiser
+    of (11) for another lambda (so F_i is evaluated off its minimiser) breaks grad F_i = lam (w - w_*^(i)(w))."""
+    from repro.papers.fedclup.problems import linreg_pfl as LR
+
+    def lemma2(arrays):
+        return [bool(ok) for c, ok in zip(arrays["claim_id"], arrays["passed"]) if c == "fedclup.lemma2"]
+
+    assert lemma2(O.run_theorem2(OPT_CONFIG, 3)[0]) == [True]
+    exact = LR.prox
+    monkeypatch.setattr(LR, "prox", lambda A, b, lam, w: exact(A, b, 2 * lam, w))
+    assert lemma2(O.run_theorem2(OPT_CONFIG, 3)[0]) == [False]
 
 
 def test_lemma7_rounding_below_the_float_tolerance_is_not_a_violation():

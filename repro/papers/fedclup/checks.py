@@ -6,8 +6,8 @@ through :func:`repro.verify.check_claims`. What ``problem`` and ``trace`` are de
 * the statistical claims (Lemmas 3-4, (33), (8a), (8b), Theorem 1 and Corollary 1 in explicit form): ``problem`` a
   :class:`Draws` (the linear-regression instance's Monte-Carlo draws and constants), ``trace`` a :class:`Solutions`
   (problem (2) solved in closed form per draw and lambda, and at Corollary 1's lambda);
-* the optimization claims ((12), (13), Lemmas 5-6, Theorem 2, Corollary 2): ``problem`` a :class:`Instance` (one
-  draw of the instance with its reference solution of (2)), ``trace`` the
+* the optimization claims (Lemma 2, (12), (13), Lemmas 5-6, Theorem 2, Corollary 2): ``problem`` a :class:`Instance`
+  (one draw of the instance with its reference solution of (2)), ``trace`` the
   :class:`~repro.papers.fedclup.algorithms.fedclup.Trace` of Algorithm 1 recorded with ``record_inner`` (its
   ``params`` carry lambda, gamma, eta and K);
 * Lemma 7: ``problem`` a :class:`ReplicatedClient` (one client, the anchor, the start and the inner solution),
@@ -20,7 +20,7 @@ The bounds are the sympy claims of :mod:`bounds.fedclup`, lambdified: the number
 encoded formulas, not a transcription of them.
 
 * Deterministic claims (pathwise Lemma 3, Lemma 4's first inequality, (33), the (8a) inequalities
-  before expectation, Lemmas 5-6, Theorem 2) are checked entry by entry (every data draw, every
+  before expectation, Lemma 2, Lemmas 5-6, Theorem 2) are checked entry by entry (every data draw, every
   lambda, every client, every round) by :func:`repro.verify.check_relation`; a violation larger than
   the floating-point tolerance fails.
 * Expectation claims (Lemma 4, (8a), (8b), Theorem 1 and Corollary 1 in explicit form, Lemma 7) are
@@ -264,6 +264,27 @@ def _updates(claim: Claim, problem: Instance, trace) -> list[Outcome]:
     return deterministic(claim, {"inner_residual": np.sqrt(_sq(W - Lm[1:]))}, tol=1e-9 * scale)
 
 
+def _lemma2(claim: Claim, problem: Instance, trace) -> list[Outcome]:
+    """Lemma 2 at every global model w_t of the run, for every client: grad F_i(w) by central differences of the
+    envelope's *values* F_i(w +- h e_j) (:func:`LR.envelope_values`, which evaluates the inner problem at its
+    minimiser) against lam (w - w_*^(i)(w)). F_i is quadratic here, so central differences are exact up to rounding:
+    the residual is float noise, ~ 1e-16 |F| / h, against a tolerance of 1e-6 (1 + max ||lam (w - w_*)||)."""
+    A, b, lam = problem.A, problem.b, trace.params["lam"]
+    W = trace.global_models                                                          # (T+1, d)
+    m, d = b.shape
+    At, bt = np.broadcast_to(A, (W.shape[0],) + A.shape), np.broadcast_to(b, (W.shape[0],) + b.shape)
+    c = np.zeros((W.shape[0], m))
+    h = 1e-3 * max(1.0, float(np.max(np.abs(W))))
+    fd = np.empty((W.shape[0], m, d))
+    for j in range(d):
+        step = h * np.eye(d)[j]
+        fd[..., j] = (LR.envelope_values(At, bt, c, lam, (W + step)[:, None, :])
+                      - LR.envelope_values(At, bt, c, lam, (W - step)[:, None, :])) / (2 * h)
+    formula = lam * (W[:, None, :] - LR.prox(At, bt, lam, W[:, None, :]))          # (T+1, m, d)
+    scale = 1.0 + float(np.max(np.linalg.norm(formula, axis=-1)))
+    return deterministic(claim, {"grad_F_residual": np.sqrt(_sq(fd - formula))}, tol=1e-6 * scale)
+
+
 def _theorem2(claim: Claim, problem: Instance, trace) -> list[Outcome]:
     """Lemma 5 (per client and round), Lemma 6 (three Young parameters), Theorem 2 and Corollary 2's e_T <= eps."""
     o = theorem2_observed(problem, trace)
@@ -351,7 +372,8 @@ _CHECKS = {
     "fedclup.lemma4": _statistical_expectation, "fedclup.thm1.8a": _statistical_expectation,
     "fedclup.thm1.8b": _statistical_expectation, "fedclup.thm1.explicit": _statistical_expectation,
     "fedclup.cor1.explicit": _statistical_expectation,
-    "fedclup.eq12": _updates, "fedclup.eq13": _updates, "fedclup.lemma5": _theorem2, "fedclup.lemma6": _theorem2,
+    "fedclup.lemma2": _lemma2, "fedclup.eq12": _updates, "fedclup.eq13": _updates,
+    "fedclup.lemma5": _theorem2, "fedclup.lemma6": _theorem2,
     "fedclup.thm2": _theorem2, "fedclup.cor2.explicit": _theorem2,
     "fedclup.lemma7": _lemma7,
 }

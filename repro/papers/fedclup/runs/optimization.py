@@ -187,7 +187,8 @@ def _sq(x):
 
 
 # ---------------------------------------------------------------------------- fedclup.theorem2
-THEOREM2_CLAIMS = ("fedclup.eq12", "fedclup.eq13", "fedclup.lemma5", "fedclup.lemma6", "fedclup.thm2")
+THEOREM2_CLAIMS = ("fedclup.lemma2", "fedclup.eq12", "fedclup.eq13", "fedclup.lemma5", "fedclup.lemma6",
+                   "fedclup.thm2")
 
 
 def run_theorem2(config: dict, seed: int):
