@@ -14,11 +14,11 @@ import io
 import json
 import os
 import re
-import subprocess
 from pathlib import Path
 
 import numpy as np
 
+from . import checkout
 from .io import atomic_write_bytes, atomic_write_json
 
 STYLE = {
@@ -187,23 +187,12 @@ def log_ticks(ax, axis: str = "x", values=None):
 
 
 # ---------------------------------------------------------------------------- provenance and saving
-def _git(args: list[str]) -> str | None:
-    try:
-        proc = subprocess.run(["git", *args], cwd=Path(__file__).resolve().parent, capture_output=True,
-                              text=True, timeout=20, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return proc.stdout if proc.returncode == 0 else None
-
-
 def built_from() -> dict | None:
-    """The commit the figure is built from: ``git rev-parse HEAD`` of the checkout holding this code and
-    ``dirty`` (``git status --porcelain`` not empty); None when git or the repository is unavailable."""
-    commit = _git(["rev-parse", "HEAD"])
-    if not commit:
-        return None
-    status = _git(["status", "--porcelain"])
-    return {"commit": commit.strip(), "dirty": None if status is None else bool(status.strip())}
+    """The commit the figure is built from and ``dirty``, whether the suite's source differs from it
+    (:func:`repro.checkout.state`: the figures, reports and notebooks being rewritten do not count); None when git or
+    the repository is unavailable."""
+    here = checkout.state()
+    return None if here["commit"] is None else here
 
 
 def run_provenance(results, profile: str, experiment: str) -> dict:

@@ -56,7 +56,6 @@ import json
 import logging
 import os
 import platform
-import subprocess
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -64,7 +63,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import backends
+from . import backends, checkout
 from .errors import ConfigError, DivergenceError, Interrupted, ReproError, RunFailed, require
 from .fingerprint import code_files, code_fingerprint, library_versions
 from .io import (atomic_savez, atomic_write_json, canonical_json, check_arrays, ensure_writable_directory,
@@ -349,26 +348,14 @@ def execute(spec: RunSpec, inputs: Mapping[str, Result] | None = None) -> tuple[
 # Provenance
 # --------------------------------------------------------------------------------------------
 
-def _git(args: list[str], cwd: Path) -> str | None:
-    try:
-        proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=30, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return proc.stdout if proc.returncode == 0 else None
-
-
 def provenance_environment() -> dict:
     """Commit and package versions: ``git_commit`` (``git rev-parse HEAD`` of the checkout holding this
-    package, None outside a git repository), ``git_dirty`` (tracked files modified; None outside git) and
+    package, None outside a git repository), ``git_dirty`` (its tracked source files modified:
+    :func:`repro.checkout.state`; None outside git) and
     ``versions`` (python and the installed distributions among numpy, scipy, sympy, cvxpy, scikit-learn,
     threadpoolctl, dask, distributed, fedbounds)."""
-    here = Path(__file__).resolve().parent
-    commit = _git(["rev-parse", "HEAD"], here)
-    commit = commit.strip() if commit else None
-    dirty = None
-    if commit is not None:
-        status = _git(["status", "--porcelain", "--untracked-files=no"], here)
-        dirty = None if status is None else bool(status.strip())
+    here = checkout.state()
+    commit, dirty = here["commit"], here["dirty"]
     versions = {"python": platform.python_version()}
     for key, dist in _VERSIONED_DISTRIBUTIONS.items():
         try:

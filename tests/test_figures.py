@@ -118,6 +118,32 @@ def test_built_from_names_the_working_tree_commit(tmp_path, monkeypatch):
         assert built is None
 
 
+def test_dirty_means_the_source_differs_from_the_commit_not_the_rebuilt_artifacts(tmp_path, monkeypatch):
+    """A rebuild rewrites figures, reports and notebooks in the checkout; only an edit of the suite's source makes
+    the provenance of what is built afterwards "dirty"."""
+    import subprocess
+
+    from repro import checkout
+
+    def git(*args):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=tmp_path, check=True,
+                       capture_output=True)
+
+    for name in ("bounds/a.py", "repro/b.py", "pyproject.toml", "figures/f.json", "reports/audit.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("0\n")
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "c")
+    monkeypatch.setattr(checkout, "_ROOT", tmp_path)
+    assert checkout.state()["dirty"] is False
+    (tmp_path / "figures/f.json").write_text("1\n")
+    (tmp_path / "reports/audit.md").write_text("1\n")
+    assert checkout.state()["dirty"] is False
+    (tmp_path / "repro/b.py").write_text("1\n")
+    assert checkout.state()["dirty"] is True
+
+
 def test_built_from_is_null_without_git(monkeypatch):
     monkeypatch.setenv("PATH", "")
     assert plotting.built_from() is None
