@@ -53,8 +53,7 @@ def test_halving_scales_the_constant_part_only():
 
 def test_every_claim_with_a_bound_is_searched_in_both_profiles():
     bounded = {c.id for c in B.CLAIMS if any(r.rel_op == "<=" for r in c.relations)}
-    # the derived soft-beta condition has no check on a run (its hypothesis is the derived beta): not searchable
-    assert set(S.SEARCH_CLAIMS) == bounded - {B.soft_stated_via_proof.id}
+    assert set(S.SEARCH_CLAIMS) == bounded          # the derived soft-beta condition included: soft runs check it
     for profile in ("quick", "paper"):
         assert {spec.config["claim"] for spec in S.search_specs(profile)} == set(S.SEARCH_CLAIMS)
 

@@ -1,6 +1,7 @@
 """FedSGM's tight adversarial search (``fedsgm.search``): for every claim with a bound -- Lemmas 3-5 (and the soft
-form of Lemma 4), eq. (5), (R-hard), (R-soft), the summed inequality (S-hard)/(S-soft), Theorems 1, 2, 6-9 and the
-constants their proofs derive (``*.proof``) -- maximise observed/bound over structured families of instances
+form of Lemma 4), eq. (5), (R-hard), (R-soft), the summed inequality (S-hard)/(S-soft), Theorems 1, 2, 6-9, the
+constants their proofs derive (``*.proof``) and the soft proof's derived beta condition (``fedsgm.derived.soft_beta``)
+-- maximise observed/bound over structured families of instances
 (:data:`FAMILIES`) with :func:`repro.search.maximize_ratio`. Each instance is one run of ``fedsgm.theory``
 (:func:`repro.papers.fedsgm.runs.theorems.evaluate_instance`, exact constants) checked by
 :func:`repro.papers.fedsgm.checks.check`; nothing is re-implemented here.
@@ -18,7 +19,8 @@ Assumptions, named: an instance on which the claim's prescribed parameters are i
 eta = 0 when w0 is a minimiser, D = 0) or whose hypotheses fail (Theorem 2 with beta < 2/eps) counts as worst (``nan``),
 never as a violation; the summed inequality and Theorems 8, 9 (and their proofs) are searched without compression
 only (with compression (S-hard) holds in expectation -- ``fedsgm.montecarlo`` decides it -- and Theorems 8, 9 are
-the uncompressed ones); Theorems 6, 7 are searched with compression only.
+the uncompressed ones); Theorems 6, 7 are searched with compression only; the derived soft-beta condition without
+compression (under compression the proofs bound expectations only: finding ``fedsgm.mode``).
 """
 from __future__ import annotations
 
@@ -61,6 +63,9 @@ CLAIM_CONSTANTS = {
     "fedsgm.thm9": ("soft-stated",),
     "fedsgm.thm6.proof": ("hard-proof",), "fedsgm.thm8.proof": ("hard-proof",),
     "fedsgm.thm7.proof": ("soft-proof",), "fedsgm.thm9.proof": ("soft-proof",),
+    # the soft proof's derived beta condition, on every soft run at the stated eps and eta (beta = 1/eps included:
+    # its hypothesis is on the run's own Sigma_A, not on beta >= 2/eps)
+    "fedsgm.derived.soft_beta": ("soft-stated", "soft-stated-beta10", "soft-stated-beta1"),
 }
 SEARCH_CLAIMS = tuple(CLAIM_CONSTANTS)
 
@@ -69,7 +74,7 @@ COMPRESSED = ("randk-K1-E1", "randk-K1", "general-randk")
 #: claim -> the families searched (module doc: which claims are searched with / without compression)
 CLAIM_FAMILIES = {cid: UNCOMPRESSED + COMPRESSED for cid in SEARCH_CLAIMS} | {
     cid: UNCOMPRESSED for cid in ("fedsgm.S_summed", "fedsgm.thm8", "fedsgm.thm9", "fedsgm.thm8.proof",
-                                  "fedsgm.thm9.proof")} | {
+                                  "fedsgm.thm9.proof", "fedsgm.derived.soft_beta")} | {
     cid: COMPRESSED for cid in ("fedsgm.thm6", "fedsgm.thm7", "fedsgm.thm6.proof", "fedsgm.thm7.proof")}
 
 SEED_BOX = (0.0, 2.0**20)
