@@ -39,9 +39,23 @@ def _make_deterministic(nb) -> None:
     nb.metadata.pop("widgets", None)
 
 
+def _local_kernels(manager, prefix: Path):
+    """``manager`` talking to its kernel over local (IPC) sockets named ``<prefix>-N``, not TCP: nothing listens on
+    a network port, and the kernel does not print its warning that TCP traffic is unencrypted (four lines in every
+    ``make reproduce`` before)."""
+    class LocalKernelManager(manager):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.transport, self.ip = "ipc", str(prefix)
+    return LocalKernelManager
+
+
 def execute_notebooks(names=()) -> list[Path]:
+    import tempfile
+
     import jupytext
     import nbformat
+    from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
     sources = sorted(NOTEBOOK_DIR.glob("*.py"))
@@ -55,8 +69,9 @@ def execute_notebooks(names=()) -> list[Path]:
             continue
         nb = jupytext.read(source)
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-        NotebookClient(nb, timeout=TIMEOUT_SECONDS, kernel_name="python3",
-                       resources={"metadata": {"path": str(Path.cwd())}}).execute()
+        with tempfile.TemporaryDirectory(prefix="repro-kernel-") as sockets:
+            NotebookClient(nb, timeout=TIMEOUT_SECONDS, kernel_name="python3", kernel_manager_class=_local_kernels(
+                KernelManager, Path(sockets) / "kernel"), resources={"metadata": {"path": str(Path.cwd())}}).execute()
         _make_deterministic(nb)
         target = source.with_suffix(".ipynb")
         atomic_write_bytes(target, nbformat.writes(nb).encode("utf-8") + b"\n")
