@@ -1,7 +1,8 @@
 """The git checkout holding this code, as the provenance of runs and figures records it: its commit, and whether the
 suite's *source* differs from that commit.
 
-``dirty`` looks at the tracked files of :data:`SOURCE_PATHS` only. The artifacts that ``make reproduce`` writes into
+``dirty`` looks at :data:`SOURCE_PATHS` only: a modified tracked file there, or a new one that git does not ignore
+(a new module under ``repro/papers`` changes what the registry runs). The artifacts that ``make reproduce`` writes into
 the same checkout -- figures, reports, notebooks, the README's verdict section -- are outputs, not the code they were
 computed with: counting them made every figure drawn after the first one of a rebuild "dirty", in a clean clone too.
 Assumed: a checkout whose ``bounds``, ``repro`` and ``pyproject.toml`` match the commit runs the commit's code (the
@@ -35,5 +36,5 @@ def state() -> dict:
     commit = _git(["rev-parse", "HEAD"])
     if not commit:
         return {"commit": None, "dirty": None}
-    status = _git(["status", "--porcelain", "--untracked-files=no", "--", *SOURCE_PATHS])
+    status = _git(["status", "--porcelain", "--untracked-files=normal", "--", *SOURCE_PATHS])
     return {"commit": commit.strip(), "dirty": None if status is None else bool(status.strip())}

@@ -140,6 +140,9 @@ def test_dirty_means_the_source_differs_from_the_commit_not_the_rebuilt_artifact
     (tmp_path / "figures/f.json").write_text("1\n")
     (tmp_path / "reports/audit.md").write_text("1\n")
     assert checkout.state()["dirty"] is False
+    (tmp_path / "repro/new.py").write_text("0\n")                      # an untracked source file counts
+    assert checkout.state()["dirty"] is True
+    (tmp_path / "repro/new.py").unlink()
     (tmp_path / "repro/b.py").write_text("1\n")
     assert checkout.state()["dirty"] is True
 

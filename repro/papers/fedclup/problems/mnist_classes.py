@@ -191,7 +191,7 @@ def _logits(W, X):
         return np.matmul(X, W)                                            # (K, n, C)
     # a shared data set (the test set): one (n, p) @ (p, K C) product, ~4x faster than K thin (n, p) @ (p, C) ones
     K, p, C = W.shape
-    return (X @ np.moveaxis(W, 0, 1).reshape(p, K * C)).reshape(-1, K, C).transpose(1, 0, 2)
+    return (X @ np.moveaxis(W, 0, 1).reshape(p, K * C)).reshape(X.shape[0], K, C).transpose(1, 0, 2)
 
 
 def _labels(y, shape):

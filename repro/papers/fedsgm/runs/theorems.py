@@ -154,12 +154,15 @@ def figure1_specs(profile: str) -> list[RunSpec]:
 # ---------------------------------------------------------------------------- theorem checks
 FAMILIES = ("piecewise_linear_1d", "max_affine", "huber_ball", "logistic_ball")
 FAMILY_DIMS = {"piecewise_linear_1d": 1, "max_affine": 3, "huber_ball": 4, "logistic_ball": 4}
-CONSTANTS = {  # run label -> (switching, claims checked on the run, beta / eps)
+#: run label -> (switching, claims checked on the run, beta / eps). "a|b": claim a on a compressed run, b on an
+#: uncompressed one; "|b": b on uncompressed runs only (the soft proof's derived beta condition: under compression the
+#: proofs bound expectations only, finding fedsgm.mode, so a single compressed run cannot test it)
+CONSTANTS = {
     "hard-stated": ("hard", ("fedsgm.thm1", "fedsgm.thm6|fedsgm.thm8"), None),
     "hard-proof": ("hard", ("fedsgm.thm6.proof|fedsgm.thm8.proof",), None),
-    "soft-stated": ("soft", ("fedsgm.thm2", "fedsgm.thm7|fedsgm.thm9", "fedsgm.derived.soft_beta"), 2.0),
-    "soft-stated-beta10": ("soft", ("fedsgm.thm2", "fedsgm.derived.soft_beta"), 10.0),
-    "soft-stated-beta1": ("soft", ("fedsgm.thm2", "fedsgm.derived.soft_beta"), 1.0),   # sensitivity: beta < 2/eps
+    "soft-stated": ("soft", ("fedsgm.thm2", "fedsgm.thm7|fedsgm.thm9", "|fedsgm.derived.soft_beta"), 2.0),
+    "soft-stated-beta10": ("soft", ("fedsgm.thm2", "|fedsgm.derived.soft_beta"), 10.0),
+    "soft-stated-beta1": ("soft", ("fedsgm.thm2", "|fedsgm.derived.soft_beta"), 1.0),   # sensitivity: beta < 2/eps
     "soft-proof": ("soft", ("fedsgm.thm7.proof|fedsgm.thm9.proof",), None),
 }
 
@@ -203,7 +206,7 @@ def _claims_for(label: str, compressed: bool) -> list:
     for entry in CONSTANTS[label][1]:
         options = entry.split("|")
         ids.append(options[0] if (compressed or len(options) == 1) else options[1])
-    return [B.claim(i) for i in ids]
+    return [B.claim(i) for i in ids if i]
 
 
 def build_instance(config: dict, seed: int):
