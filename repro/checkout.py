@@ -31,8 +31,8 @@ def _git(args: list[str]) -> str | None:
 
 
 def state() -> dict:
-    """``{"commit": <git rev-parse HEAD>, "dirty": <tracked source files modified>}``; both None outside a git
-    checkout (or without git), ``dirty`` None when ``git status`` fails."""
+    """``{"commit": <git rev-parse HEAD>, "dirty": <the source paths differ from it>}`` (module docstring); both None
+    outside a git checkout (or without git), ``dirty`` None when ``git status`` fails."""
     commit = _git(["rev-parse", "HEAD"])
     if not commit:
         return {"commit": None, "dirty": None}

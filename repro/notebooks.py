@@ -5,6 +5,7 @@ byte-identical output; the file is written atomically.
 """
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from .errors import ConfigError
@@ -39,11 +40,13 @@ def _make_deterministic(nb) -> None:
     nb.metadata.pop("widgets", None)
 
 
-def _local_kernels(manager, prefix: Path):
-    """``manager`` talking to its kernel over local (IPC) sockets named ``<prefix>-N``, not TCP: nothing listens on
-    a network port, and the kernel does not print its warning that TCP traffic is unencrypted (four lines in every
+def _local_kernels(prefix: Path):
+    """A kernel manager talking to its kernel over local (IPC) sockets named ``<prefix>-N``, not TCP: nothing listens
+    on a network port, and the kernel does not print its warning that TCP traffic is unencrypted (four lines in every
     ``make reproduce`` before)."""
-    class LocalKernelManager(manager):
+    from jupyter_client.manager import KernelManager
+
+    class LocalKernelManager(KernelManager):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self.transport, self.ip = "ipc", str(prefix)
@@ -51,11 +54,8 @@ def _local_kernels(manager, prefix: Path):
 
 
 def execute_notebooks(names=()) -> list[Path]:
-    import tempfile
-
     import jupytext
     import nbformat
-    from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
     sources = sorted(NOTEBOOK_DIR.glob("*.py"))
@@ -71,7 +71,7 @@ def execute_notebooks(names=()) -> list[Path]:
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         with tempfile.TemporaryDirectory(prefix="repro-kernel-") as sockets:
             NotebookClient(nb, timeout=TIMEOUT_SECONDS, kernel_name="python3", kernel_manager_class=_local_kernels(
-                KernelManager, Path(sockets) / "kernel"), resources={"metadata": {"path": str(Path.cwd())}}).execute()
+                Path(sockets) / "kernel"), resources={"metadata": {"path": str(Path.cwd())}}).execute()
         _make_deterministic(nb)
         target = source.with_suffix(".ipynb")
         atomic_write_bytes(target, nbformat.writes(nb).encode("utf-8") + b"\n")

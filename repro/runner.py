@@ -350,7 +350,7 @@ def execute(spec: RunSpec, inputs: Mapping[str, Result] | None = None) -> tuple[
 
 def provenance_environment() -> dict:
     """Commit and package versions: ``git_commit`` (``git rev-parse HEAD`` of the checkout holding this
-    package, None outside a git repository), ``git_dirty`` (its tracked source files modified:
+    package, None outside a git repository), ``git_dirty`` (the source differs from that commit:
     :func:`repro.checkout.state`; None outside git) and
     ``versions`` (python and the installed distributions among numpy, scipy, sympy, cvxpy, scikit-learn,
     threadpoolctl, dask, distributed, fedbounds)."""

@@ -176,4 +176,5 @@ def test_run_outcomes_come_from_the_checks_entry(monkeypatch):
                                 "rounds": 60}
     arrays, _ = O.run_theorem2(config, 3)
     expected = [cid for cid, n in calls for _ in range(n)]
-    assert [c for c, _ in calls][:len(O.THEOREM2_CLAIMS)] == list(O.THEOREM2_CLAIMS) and list(arrays["claim_id"]) == expected
+    assert [c for c, _ in calls][:len(O.THEOREM2_CLAIMS)] == list(O.THEOREM2_CLAIMS)
+    assert list(arrays["claim_id"]) == expected
