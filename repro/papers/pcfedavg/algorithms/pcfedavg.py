@@ -202,6 +202,7 @@ class _Recorder:
         self.mode = params.record
         S, K, m = params.replicates, params.K, problem.m
         self.metrics: dict[str, list] = {}
+        self.G_ref: dict = {}
         self.own_dist = np.empty((K, m)) if self.mode == "metrics" and S == 1 else None
         self.local_own, self.local_avg = [], []
         if self.mode == "full":
@@ -213,6 +214,12 @@ class _Recorder:
         elif self.mode == "kstar":
             self.sums = {name: np.zeros(S) for name in ("gap", "subopt", "dbar")}
             self.sums["infeas"] = np.zeros((S, m))
+
+    def _G_at_x_rho(self, rho) -> np.ndarray:
+        """G_rho(x*_rho) of the reference, computed once per value of rho (it is the same at every iteration)."""
+        if rho not in self.G_ref:
+            self.G_ref[rho] = self.problem.G(self.ref.x_rho, rho)
+        return self.G_ref[rho]
 
     # ----------------------------------------------------------------------------- hooks
     def round_start(self, z, r):
@@ -238,9 +245,10 @@ class _Recorder:
             projected, self.own_dist[k] = p.sets.projection_and_distance(X_new[0, idx, idx, :])
             return projected[None]
         xbar = X.mean(axis=1)                                           # bar x_k, (S, m, n)
-        gap = p.G(xbar, rho) - p.G(ref.x_rho, rho)
-        subopt = p.f(xbar) - ref.f_star
+        f_xbar = p.f(xbar)
         infeas = p.sets.distance(xbar) ** 2                             # d_i(k)^2, (S, m)
+        gap = f_xbar + rho * p.penalty_of_squared_distances(infeas) - self._G_at_x_rho(rho)   # G_rho, one f and
+        subopt = f_xbar - ref.f_star                                                         # one distance
         if self.mode == "kstar":
             self.sums["gap"] += gap
             self.sums["subopt"] += subopt

@@ -256,7 +256,12 @@ class PersonalizedProblem:
 
     def penalty(self, x: np.ndarray) -> np.ndarray:
         """H(x) = (1/m) sum_i h_i(x_i), h_i = 1/2 dist(., X_i)^2, eq. (2)."""
-        return 0.5 * np.mean(self.sets.distance(self._stacked(x)) ** 2, axis=-1)
+        return self.penalty_of_squared_distances(self.sets.distance(self._stacked(x)) ** 2)
+
+    @staticmethod
+    def penalty_of_squared_distances(squared: np.ndarray) -> np.ndarray:
+        """H from the blocks' squared distances dist(x_i, X_i)^2 (..., m), when the caller already has them."""
+        return 0.5 * np.mean(squared, axis=-1)
 
     def G(self, x: np.ndarray, rho: float) -> np.ndarray:
         """G_rho(x) = f(x) + rho H(x) (Section 4)."""
