@@ -19,7 +19,9 @@ agent i, block j, coordinate]; S independent Monte-Carlo replicates run in locks
 
 The two paths share lines 3, 6, 7, 10, the oracle and the random stream, so they differ only
 where line 8 and (CR) differ. No Python loop over agents or blocks: the only loops are over
-rounds and local iterations (sequential by definition).
+rounds and local iterations (sequential by definition). When only the own blocks are recorded
+("metrics", the data runs), the printed path stores each agent's off-diagonal blocks in factored
+form (:class:`_FactoredVectors`, equal to the dense update to rounding); every other run uses ``X``.
 
 Entry: ``run(problem, params, rng) -> PCFedAvgTrace``; the start z_0, the reference solutions and the
 evaluation callback are fields of :class:`PCFedAvgParams`.
@@ -126,9 +128,9 @@ def _line8_printed(problem, X, g, rho, gamma, projected=None):
     x <- x - gamma (g/m - (sigma_i/m)(x - x_hat)) off the diagonal (i != j), and
     x <- x - gamma (g/m + rho (x - Pi_X x) + sigma_i (m-1)/m (x - x_hat)) on it (i == j).
     Off the diagonal this is x <- (1 + a) x - (a x_hat + c g) with a = gamma sigma/m and c = gamma/m, whose second
-    term is constant along the averaged axis: two passes over the (S, m, m, n) array (the largest of a data run's
-    round) instead of five. ``projected``: Pi_X of the diagonal blocks when the caller has it (the monitor projected
-    the same blocks at the end of the previous iteration), else computed here."""
+    term is constant along the averaged axis: two passes over the (S, m, m, n) array instead of five. ``projected``:
+    Pi_X of the diagonal blocks when the caller has it (the monitor projected the same blocks at the end of the
+    previous iteration), else computed here."""
     m = problem.m
     idx = np.arange(m)
     x_hat = X.mean(axis=-2, keepdims=True)                    # line 6, (S, m, 1, n)
@@ -144,12 +146,108 @@ def _line8_printed(problem, X, g, rho, gamma, projected=None):
     return out
 
 
+class _FactoredVectors:
+    """All agents' multi-block vectors of one round of the "printed" path, stored in O(S m n) memory instead of the
+    (S, m, m, n) array: x_i^(j) = alpha_i z_r^(j) + beta_i for j != i, and the own blocks x_i^(i) apart.
+
+    Exact in exact arithmetic (this project's derivation, not the paper's): line 3 starts every agent at alpha_i = 1,
+    beta_i = 0, and line 8 moves every off-diagonal block of agent i by the same affine map
+    x -> (1 + a_i) x - (a_i x_hat_i + c g_i), a_i = gamma sigma_i / m, c = gamma / m, i.e. alpha_i -> (1 + a_i) alpha_i
+    and beta_i -> (1 + a_i) beta_i - (a_i x_hat_i + c g_i). Lines 6 and 10 are the same averages written through the
+    factors. A data run's round then costs a few passes over (S, m, n) arrays per local step instead of five over
+    (S, m, m, n) (the largest arrays of a round); the numbers agree with the dense update (:func:`_line8_printed`)
+    to rounding (``tests/pcfedavg/test_algorithm.py``). The own block's update is line 8's diagonal case as printed."""
+
+    def __init__(self, z: np.ndarray):
+        self.z, self.z_sum = z, z.sum(axis=-2)
+        self.alpha = np.ones(z.shape[:-1])                     # (S, m)
+        self.beta = np.zeros_like(z)                           # (S, m, n)
+        self.own = z.copy()                                    # x_i^(i), (S, m, n)
+
+    def block_averages(self) -> np.ndarray:
+        """Line 6, x_hat_i = (1/m) sum_j x_i^(j), (S, m, n)."""
+        m = self.z.shape[-2]
+        others = self.alpha[..., None] * (self.z_sum[..., None, :] - self.z) + (m - 1) * self.beta
+        return (self.own + others) / m
+
+    def step(self, problem, x_hat, g, rho, gamma, projected) -> None:
+        """Line 8 as printed, both cases (``projected``: Pi_X of the own blocks, or None)."""
+        m = problem.m
+        if projected is None:
+            projected = problem.sets.project(self.own)
+        a = (gamma * problem.sigma / m)[:, None]
+        step = g / m                                            # the own block's bracket, built in place
+        step += rho * (self.own - projected)
+        step += problem.sigma[:, None] * (m - 1) / m * (self.own - x_hat)
+        self.own -= gamma * step
+        self.alpha *= 1.0 + a[:, 0]
+        self.beta *= 1.0 + a
+        self.beta -= a * x_hat + (gamma / m) * g
+
+    def finite(self) -> bool:
+        return bool(np.isfinite(self.own).all() and np.isfinite(self.beta).all() and np.isfinite(self.alpha).all())
+
+    def server_average(self) -> np.ndarray:
+        """Line 10, z_{r+1}^(j) = (1/m) sum_i x_i^(j), (S, m, n)."""
+        m = self.z.shape[-2]
+        alpha_others = self.alpha.sum(axis=-1, keepdims=True) - self.alpha           # sum_{i != j} alpha_i
+        beta_others = self.beta.sum(axis=-2, keepdims=True) - self.beta              # sum_{i != j} beta_i
+        return (self.own + alpha_others[..., None] * self.z + beta_others) / m
+
+
 def _stochastic_gradients(problem, x_hat, rng):
     """Line 7 for all replicates. A single replicate is passed as (m, n), so that data-based
     oracles (minibatches, which take one (m, n) array) and batched synthetic oracles both work."""
     if x_hat.shape[0] == 1:
         return problem.local.stochastic_gradients(x_hat[0], rng)[None]
     return problem.local.stochastic_gradients(x_hat, rng)
+
+
+def _diverged(params, r, rho) -> DivergenceError:
+    return DivergenceError(f"PC-FedAvg diverged in round {r} of {params.rounds} (an iterate became non-finite) "
+                           f"with gamma={params.gamma!r}, rho={rho!r}; reduce gamma")
+
+
+def _dense_round(problem, params, recorder, z, r, length, k, rng):
+    """Round r on the (S, m, m, n) array of all agents' vectors, either path; returns (z_{r+1}, k)."""
+    rho, idx = params.rho[r], np.arange(problem.m)
+    S, m, n = z.shape
+    X = np.broadcast_to(z[:, None], (S, m, m, n)).copy()          # line 3
+    projected = None                                                # Pi_X of X's diagonal blocks, when known
+    for _ in range(length):
+        x_hat = X.mean(axis=-2)                                     # line 6
+        g = _stochastic_gradients(problem, x_hat, rng)              # line 7
+        grads = None
+        if params.path == "printed":
+            X_new = _line8_printed(problem, X, g, rho, params.gamma, projected)
+        else:
+            grads = problem.local_gradients(X, g, rho)
+            X_new = X - params.gamma * grads                       # (CR)
+        if not np.isfinite(X_new).all():
+            raise _diverged(params, r, rho)
+        projected = recorder.iteration(k, X, X_new, g, rho, grads)
+        X = X_new
+        k += 1
+    recorder.local_end(X[..., idx, idx, :], x_hat=X.mean(axis=-2))
+    return X.mean(axis=1), k                                        # line 10
+
+
+def _factored_round(problem, params, recorder, z, r, length, k, rng):
+    """Round r of the "printed" path on :class:`_FactoredVectors` (when the recorder needs only the own blocks);
+    returns (z_{r+1}, k)."""
+    rho = params.rho[r]
+    vectors = _FactoredVectors(z)                                   # line 3
+    projected = None
+    for _ in range(length):
+        x_hat = vectors.block_averages()                            # line 6
+        g = _stochastic_gradients(problem, x_hat, rng)              # line 7
+        vectors.step(problem, x_hat, g, rho, params.gamma, projected)   # line 8
+        if not vectors.finite():
+            raise _diverged(params, r, rho)
+        projected = recorder.own_blocks(k, vectors.own)
+        k += 1
+    recorder.local_end(vectors.own, x_hat=vectors.block_averages())
+    return vectors.server_average(), k                              # line 10
 
 
 def run(problem, params: PCFedAvgParams, rng: np.random.Generator) -> PCFedAvgTrace:
@@ -164,28 +262,9 @@ def run(problem, params: PCFedAvgParams, rng: np.random.Generator) -> PCFedAvgTr
     recorder = _Recorder(problem, params, reference, params.evaluate)
     recorder.round_start(z, 0)
     k = 0
-    idx = np.arange(m)
+    one_round = _factored_round if params.path == "printed" and params.record == "metrics" else _dense_round
     for r, length in enumerate(params.lengths):
-        rho = params.rho[r]
-        X = np.broadcast_to(z[:, None], (S, m, m, n)).copy()          # line 3
-        projected = None                                                # Pi_X of X's diagonal blocks, when known
-        for _ in range(length):
-            x_hat = X.mean(axis=-2)                                     # line 6
-            g = _stochastic_gradients(problem, x_hat, rng)              # line 7
-            grads = None
-            if params.path == "printed":
-                X_new = _line8_printed(problem, X, g, rho, params.gamma, projected)
-            else:
-                grads = problem.local_gradients(X, g, rho)
-                X_new = X - params.gamma * grads                       # (CR)
-            if not np.isfinite(X_new).all():
-                raise DivergenceError(f"PC-FedAvg diverged in round {r} of {params.rounds} (an iterate became "
-                                      f"non-finite) with gamma={params.gamma!r}, rho={rho!r}; reduce gamma")
-            projected = recorder.iteration(k, X, X_new, g, rho, grads)
-            X = X_new
-            k += 1
-        recorder.local_end(X[..., idx, idx, :], x_hat=X.mean(axis=-2))
-        z = X.mean(axis=1)                                             # line 10
+        z, k = one_round(problem, params, recorder, z, r, length, k, rng)     # lines 3-10
         recorder.round_start(z, r + 1)
     records = recorder.records(k)
     if params.record == "full":
@@ -233,17 +312,22 @@ class _Recorder:
             self.local_own.append(sets.distance(own)[0])
             self.local_avg.append(sets.distance(x_hat)[0])
 
+    def own_blocks(self, k, own):
+        """Record dist(x_i^(i), X_i) after iteration ``k`` ("metrics", S = 1) from the own blocks (S, m, n); returns
+        their projections (S, m, n) when it computed them, else None."""
+        if self.own_dist is None:
+            return None
+        projected, self.own_dist[k] = self.problem.sets.projection_and_distance(own[0])
+        return projected[None]
+
     def iteration(self, k, X, X_new, g, rho, grads=None):
         """Record iteration ``k``; returns Pi_X of X_new's diagonal blocks (S = 1) when it computed them, else None.
         ``grads``: the (CR) path's grad g_{i,rho}(x_{i,k}, xi_{i,k}), when the update computed them (else computed
         here)."""
         p, ref = self.problem, self.ref
         if self.mode == "metrics":
-            if self.own_dist is None:
-                return None
             idx = np.arange(p.m)
-            projected, self.own_dist[k] = p.sets.projection_and_distance(X_new[0, idx, idx, :])
-            return projected[None]
+            return self.own_blocks(k, X_new[..., idx, idx, :])
         xbar = X.mean(axis=1)                                           # bar x_k, (S, m, n)
         f_xbar = p.f(xbar)
         infeas = p.sets.distance(xbar) ** 2                             # d_i(k)^2, (S, m)
