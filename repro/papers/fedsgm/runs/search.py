@@ -25,6 +25,7 @@ compression (under compression the proofs bound expectations only: finding ``fed
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -183,7 +184,14 @@ def instance_outcomes(claim_id: str, params: dict, factor: float = 1.0) -> list:
                                                record_directions=claim_id.startswith("fedsgm.lemma4"))
     except (ConfigError, NoSolutionError, ZeroDivisionError):    # D = 0: eps = eta = 0, no run
         return []
-    return V.check(scaled(B.claim(claim_id), factor), instance, trace)
+    return V.check(_scaled_claim(claim_id, factor), instance, trace)
+
+
+@functools.lru_cache(maxsize=None)
+def _scaled_claim(claim_id: str, factor: float):
+    """:func:`scaled` of the claim ``claim_id``, built once per process: a new claim compiles its numeric functions
+    (``sympy.lambdify``) again, which cost more than the instance's run and check (~15 ms each, every evaluation)."""
+    return scaled(B.claim(claim_id), factor)
 
 
 def claim_ratio(claim_id: str, params: dict, factor: float = 1.0) -> float:
