@@ -507,8 +507,11 @@ display(Markdown(markdown_table(["id", "verdict", "summary", "evidence"],
 #   of Lemma 4.5 uses exactly this, "$\mathbf x_{T_r}=\mathbf x_{i,T_r}$ for all $i$"):
 
 # %%
-print("\n".join(line.strip() for line in inspect.getsource(alg.run).splitlines()
-                if "# line 3" in line or "# line 10" in line))
+for one_round in (alg._dense_round, alg._factored_round):     # the data runs' rounds keep the blocks factored
+    print(one_round.__name__ + ":")
+    print("\n".join("    " + line.strip() for line in inspect.getsource(one_round).splitlines()
+                    if "# line 3" in line or "# line 10" in line))
+print("_FactoredVectors.server_average:", inspect.getdoc(alg._FactoredVectors.server_average))
 
 # %% [markdown]
 # * Conclusion: "enforces local feasibility at every iteration"; Section 5: "our iterates remain
