@@ -511,7 +511,8 @@ for one_round in (alg._dense_round, alg._factored_round):     # the data runs' r
     print(one_round.__name__ + ":")
     print("\n".join("    " + line.strip() for line in inspect.getsource(one_round).splitlines()
                     if "# line 3" in line or "# line 10" in line))
-print("_FactoredVectors.server_average:", inspect.getdoc(alg._FactoredVectors.server_average))
+for part in (alg._FactoredVectors.__init__, alg._FactoredVectors.server_average):   # their line 3 and line 10
+    print(inspect.getsource(part))
 
 # %% [markdown]
 # * Conclusion: "enforces local feasibility at every iteration"; Section 5: "our iterates remain

@@ -247,7 +247,10 @@ def _factored_round(problem, params, recorder, z, r, length, k, rng):
         projected = recorder.own_blocks(k, vectors.own)
         k += 1
     recorder.local_end(vectors.own, x_hat=vectors.block_averages())
-    return vectors.server_average(), k                              # line 10
+    z_next = vectors.server_average()                               # line 10
+    if not np.isfinite(z_next).all():     # a block alpha_i z_j + beta_i overflowed while its factors stayed finite
+        raise _diverged(params, r, rho)
+    return z_next, k
 
 
 def run(problem, params: PCFedAvgParams, rng: np.random.Generator) -> PCFedAvgTrace:
@@ -262,9 +265,12 @@ def run(problem, params: PCFedAvgParams, rng: np.random.Generator) -> PCFedAvgTr
     recorder = _Recorder(problem, params, reference, params.evaluate)
     recorder.round_start(z, 0)
     k = 0
-    one_round = _factored_round if params.path == "printed" and params.record == "metrics" else _dense_round
-    for r, length in enumerate(params.lengths):
-        z, k = one_round(problem, params, recorder, z, r, length, k, rng)     # lines 3-10
+    factored = params.path == "printed" and params.record == "metrics"
+    for r, length in enumerate(params.lengths):                      # lines 3-10
+        if factored:
+            z, k = _factored_round(problem, params, recorder, z, r, length, k, rng)
+        else:
+            z, k = _dense_round(problem, params, recorder, z, r, length, k, rng)
         recorder.round_start(z, r + 1)
     records = recorder.records(k)
     if params.record == "full":
