@@ -1,5 +1,6 @@
 """repro.costs: the affine fit of wall time on work, and which measurement prices a run (the cache's fit within
 the range it measured, the committed table beyond it, the cache extrapolated only without a table)."""
+import json
 from types import SimpleNamespace
 
 import numpy as np
@@ -76,3 +77,16 @@ def test_the_audits_own_batch_is_ordered_and_timed_by_the_cost_model(tmp_path, m
     monkeypatch.setattr(costs, "lazy_estimate", lambda root, experiments: ("estimate", root, tuple(experiments)))
     report.experiment_results(["fedsgm.figure1"], "quick")
     assert seen["estimate"] == ("estimate", tmp_path, ("fedsgm.figure1",))
+
+
+def test_a_calibration_replaces_the_measured_rates_and_keeps_the_others(tmp_path, monkeypatch):
+    """A calibration over one experiment's runs rewrites that experiment's rate and keeps every other committed one."""
+    table = tmp_path / "measured_costs.json"
+    kept = {"fixed_seconds": 0.0, "seconds_per_unit": 3.0, "runs": 4, "max_work": 8.0}
+    table.write_text(json.dumps({"rates": {"other.exp|other.run": kept, "toy.exp|toy.run": kept}}))
+    monkeypatch.setattr(costs, "TABLE", table)
+    measured = {"toy.exp|toy.run": {"fixed_seconds": 0.5, "seconds_per_unit": 0.25, "runs": 2, "max_work": 10.0}}
+    monkeypatch.setattr(costs, "measured_rates", lambda root, experiments: measured)
+    costs.calibrate(tmp_path, "paper", EXPERIMENTS)
+    rates = costs.committed_rates()
+    assert rates["toy.exp|toy.run"] == measured["toy.exp|toy.run"] and rates["other.exp|other.run"] == kept
