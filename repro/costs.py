@@ -3,9 +3,12 @@
 Model: ``seconds(spec) = a + b * work(config)`` per experiment and run function, where ``work`` is the
 experiment's work model (:class:`~repro.experiment.Experiment`; one unit per run by default) and the fixed
 cost ``a`` and the cost per unit ``b`` (both >= 0) are fitted by non-negative least squares
-(``scipy.optimize.nnls``) to the measured wall times of runs of that experiment and function, relative errors
-weighted equally (each run's equation is divided by its wall time). With a single work value among the runs,
-``a = 0`` and ``b`` is the median of ``wall_time_s / work``. The measured runs are:
+(``scipy.optimize.nnls``) to the measured wall times of runs of that experiment and function, on absolute errors:
+what ``plan`` and the ETAs report is a sum of run times, which the long runs dominate. (Until 2026-11-29 the fit
+weighted every run's relative error equally; where a work model misses part of a run's cost, the many small runs
+then set the rate and the long ones were underpriced: FedCLUP's paper profile, run whole, took 1,697 CPU s, which
+that fit priced at 1,024 and this one at 1,676 from the same calibration runs.) With a single work value among the
+runs, ``a = 0`` and ``b`` is the total time over the total work. The measured runs are:
 
 1. the cache entries in the results folder (any profile, any code version), for a run whose work lies within
    the range they measured (up to the largest work among them);
@@ -58,10 +61,9 @@ def _fit(points: list[tuple[float, float]]) -> dict:
     work = np.array([w for w, _ in points])
     seconds = np.array([t for _, t in points])
     if np.unique(work).size < 2:
-        return {"fixed_seconds": 0.0, "seconds_per_unit": float(np.median(seconds / work)), "runs": len(points),
+        return {"fixed_seconds": 0.0, "seconds_per_unit": float(seconds.sum() / work.sum()), "runs": len(points),
                 "max_work": float(work.max())}
-    scale = np.maximum(seconds, 1e-3)
-    (a, b), _ = nnls(np.column_stack([np.ones_like(work), work]) / scale[:, None], seconds / scale)
+    (a, b), _ = nnls(np.column_stack([np.ones_like(work), work]), seconds)
     return {"fixed_seconds": float(a), "seconds_per_unit": float(b), "runs": len(points), "max_work": float(work.max())}
 
 

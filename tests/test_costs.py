@@ -22,6 +22,15 @@ def test_the_fit_recovers_an_affine_cost_and_its_range():
     assert fit["max_work"] == 10.0 and fit["runs"] == 4
 
 
+def test_the_fit_prices_the_total_of_many_small_runs_and_a_few_long_ones():
+    """Where the work model misses part of the cost, the fit is judged by the total it predicts (what plan reports):
+    ten short runs and two long ones of the same work range, the long ones costlier than their work says."""
+    points = [(float(w), 0.2 + 0.01 * w) for w in range(1, 11)] + [(10.0, 3.0), (9.0, 2.5)]
+    fit = costs._fit(points)
+    predicted = sum(fit["fixed_seconds"] + fit["seconds_per_unit"] * w for w, _ in points)
+    assert predicted == pytest.approx(sum(t for _, t in points), rel=0.15)     # 8.8 s for 8.05 (relative errors: 3.2)
+
+
 def _model(tmp_path, cached, table):
     model = costs.CostModel(tmp_path, EXPERIMENTS)
     model.cached, model.table = cached, table
