@@ -149,12 +149,12 @@ def largest_runs(specs, experiments, count: int) -> list:
             for s in sorted(group, key=lambda s: -work(s.experiment, s.config))[:count]]
 
 
-def calibrate(root: Path, profile: str, experiments=None) -> Path:
+def calibrate(root: Path, profile: str) -> Path:
     """Write ``repro/measured_costs.json`` from the cache entries under ``root`` (the fits of every experiment and
     run function found there) with a description of this machine. A run function with no entry under ``root``
     keeps its committed rate, so that a calibration over some experiments' runs (e.g. one paper's paper-profile
     runs, computed in full) updates those and no others."""
-    rates = committed_rates() | measured_rates(root, registry() if experiments is None else experiments)
+    rates = committed_rates() | measured_rates(root, registry())
     table = {"written_by": f"python -m repro plan --calibrate (profile {profile})",
              "machine": {"cpus": os.cpu_count(), "machine": platform.machine(), "processor": platform.processor(),
                          "python": platform.python_version()},

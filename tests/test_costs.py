@@ -96,6 +96,6 @@ def test_a_calibration_replaces_the_measured_rates_and_keeps_the_others(tmp_path
     monkeypatch.setattr(costs, "TABLE", table)
     measured = {"toy.exp|toy.run": {"fixed_seconds": 0.5, "seconds_per_unit": 0.25, "runs": 2, "max_work": 10.0}}
     monkeypatch.setattr(costs, "measured_rates", lambda root, experiments: measured)
-    costs.calibrate(tmp_path, "paper", EXPERIMENTS)
+    costs.calibrate(tmp_path, "paper")
     rates = costs.committed_rates()
     assert rates["toy.exp|toy.run"] == measured["toy.exp|toy.run"] and rates["other.exp|other.run"] == kept
