@@ -10,8 +10,9 @@ suite decides it with a Student-t confidence interval of that mean:
 * ``inconclusive``  the interval straddles the range's edge, or there is only one seed (no interval at all).
 
 Assumptions, named: seeds are independent draws (the runner derives them from ``SeedSequence``); the t interval is
-the one scipy computes (``scipy.stats.t``), two-sided at ``level`` (default 0.95); the tolerance ``tol`` absorbs
-floating-point noise, so that a rebuild on another machine (other BLAS threads) gives the same decision.
+the one the runs' expectation checks use (:func:`repro.verify.mean_confidence_interval`, ``scipy.stats.t``),
+two-sided at ``level`` (default 0.95); the tolerance ``tol`` absorbs floating-point noise, so that a rebuild on
+another machine (other BLAS threads) gives the same decision.
 """
 from __future__ import annotations
 
@@ -20,9 +21,9 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
-import scipy
 
 from .verdicts import Bearing, Evidence
+from .verify import mean_confidence_interval
 
 LEVEL = 0.95
 
@@ -50,11 +51,10 @@ def interval(values: Sequence[float], level: float = LEVEL) -> Interval:
         raise ValueError(f"values: need at least one finite value per seed, got {x.tolist()}")
     if not 0 < level < 1:
         raise ValueError(f"level: {level} is not in (0, 1)")
-    mean = float(x.mean())
     if x.size < 2:
-        return Interval(mean, math.nan, math.nan, 1, level)
-    half = float(scipy.stats.t.ppf(0.5 + level / 2, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
-    return Interval(mean, mean - half, mean + half, int(x.size), level)
+        return Interval(float(x.mean()), math.nan, math.nan, 1, level)
+    mean, low, high = mean_confidence_interval(x, level)
+    return Interval(mean, low, high, int(x.size), level)
 
 
 def decide(ci: Interval, claimed: tuple[float, float], tol: float) -> Bearing:

@@ -91,7 +91,9 @@ class SearchResult:
 def maximize_ratio(objective: Callable[[dict], float], family: Family, *, seed: int, maxiter: int = 20,
                    popsize: int = 8, polish_evals: int = 60) -> SearchResult:
     """Maximise ``objective(decode(x))`` over the family's box: differential evolution (``maxiter`` generations of
-    ``popsize`` x dimension points), then Nelder-Mead from its best point for at most ``polish_evals`` evaluations."""
+    ``popsize`` x dimension points), then Nelder-Mead from its best point for at most ``polish_evals`` evaluations.
+    When differential evolution found no admissible instance (every value nan or infinite) there is no point to
+    polish, and Nelder-Mead is not run (on an all-infinite simplex it only computes inf - inf)."""
     lo, hi = np.array(family.bounds, dtype=float).T
     best = {"ratio": -math.inf, "params": None}
     history: list[float] = []
@@ -107,7 +109,7 @@ def maximize_ratio(objective: Callable[[dict], float], family: Family, *, seed: 
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     de = optimize.differential_evolution(negative, list(zip(lo, hi)), maxiter=maxiter, popsize=popsize, seed=rng,
                                          polish=False, tol=0.0, init="sobol" if len(lo) > 1 else "latinhypercube")
-    if polish_evals > 0:
+    if polish_evals > 0 and math.isfinite(de.fun):       # no admissible point found: nothing to polish
         optimize.minimize(negative, de.x, method="Nelder-Mead", bounds=list(zip(lo, hi)),
                           options={"maxfev": polish_evals, "xatol": 1e-6, "fatol": 1e-9})
     return SearchResult(family.name, best["ratio"], best["params"] or {}, len(history), tuple(history))

@@ -163,6 +163,7 @@ def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator) -> SGDT
     client_weights = np.full(I, n_i / N)  # N_i / N
 
     union_weights = (client_weights[:, None] * weights).reshape(-1)
+    models = np.empty((I, int(problem.dim))) if E > 1 else None    # the clients' models, reused every round
 
     def round_update(w, r, t):
         drawn = np.empty((E, I, B), dtype=np.intp)
@@ -172,7 +173,8 @@ def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator) -> SGDT
             drawn[0] = draw_client_batches(batch_rng, idx, B)
             _, g = problem.batch_sums(w, drawn[0].reshape(-1), union_weights)
             return w - r * np.asarray(g, dtype=np.float64)[0], drawn, np.nan
-        W = np.broadcast_to(w, (I, w.shape[0])).copy()
+        W = models
+        W[:] = w
         for e in range(E):
             drawn[e] = draw_client_batches(batch_rng, idx, B)
             g = np.asarray(problem.stacked_objective_grads(W, drawn[e], weights), dtype=np.float64)

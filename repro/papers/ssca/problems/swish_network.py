@@ -589,7 +589,13 @@ class _NetworkProblem(FiniteSumProblem):
     def _ce(self, omega, index, weights):
         W1, W2 = self.net.unpack(omega)
         st = batch_statistics(self.net, W1, W2, self.X[index], self.y[index], weights)
-        return float(st.cross_entropy), np.concatenate([st.theta1.ravel(), st.theta2.ravel()]).astype(np.float64)
+        return float(st.cross_entropy), self._flat_gradient(st.theta1, st.theta2)
+
+    def _flat_gradient(self, theta1, theta2) -> np.ndarray:
+        """[theta1.ravel(), theta2.ravel()] as a new float64 vector, filled in place (one pass, no concatenation)."""
+        out, split = np.empty(self.dim), self.net.J * self.net.K
+        out[:split], out[split:] = theta1.ravel(), theta2.ravel()
+        return out
 
     # the same, feature-based: client partials from own columns, summed; chain rule (16)-(17)
     def _ce_blocks(self, omega, index, weights):
@@ -603,7 +609,7 @@ class _NetworkProblem(FiniteSumProblem):
         # (17): client i multiplies dg/dh_{0,i} = G by grad h_{0,i} = its own features
         T = np.matmul(G.T[None], Xg.transpose(1, 0, 2))               # (I, J, kmax)
         theta1 = blocks.scatter(T.transpose(1, 0, 2))                 # (J, K)
-        return float(ce), np.concatenate([theta1.ravel(), theta2.ravel()]).astype(np.float64)
+        return float(ce), self._flat_gradient(theta1, theta2)
 
     def _stacked_ce_grads(self, omegas, index, weights):
         W1, W2 = self.net.unpack(omegas)                              # (I, J, K), (I, L, J)
@@ -612,6 +618,14 @@ class _NetworkProblem(FiniteSumProblem):
         out = np.empty((I, self.dim))                                  # float64, filled without a concatenation
         out[:, :split], out[:, split:] = st.theta1.reshape(I, -1), st.theta2.reshape(I, -1)
         return out
+
+    def _work_array(self, shape: tuple) -> np.ndarray:
+        """A float64 work array of this problem, reused from call to call (contents undefined): the (I, d) temporary
+        of the stacked oracle, 8 MB for the network of Section V, whose fresh allocation page-faults every call."""
+        work = getattr(self, "_work", None)
+        if work is None or work.shape != shape:
+            work = self._work = np.empty(shape)
+        return work
 
     def evaluate(self, omega, chunk: int = 10000) -> dict:
         """:func:`evaluate` on the held data."""
@@ -638,7 +652,8 @@ class Regularized27(_NetworkProblem):
     def _finish(self, omega, weights, ce, grad):
         s = weights.sum()
         values = np.array([ce + self.lam * float(omega @ omega) * s])
-        return values, (grad + 2.0 * self.lam * s * omega)[None, :]
+        grad += 2.0 * self.lam * s * omega                      # grad is the caller's new vector (_ce, _ce_blocks)
+        return values, grad[None, :]
 
     def _batch_sums(self, omega, index, weights):
         return self._finish(omega, weights, *self._ce(omega, index, weights))
@@ -648,7 +663,7 @@ class Regularized27(_NetworkProblem):
 
     def _stacked_objective_grads(self, omegas, index, weights):
         grads = self._stacked_ce_grads(omegas, index, weights)
-        grads += 2.0 * self.lam * weights.sum(axis=1)[:, None] * omegas
+        grads += np.multiply(2.0 * self.lam * weights.sum(axis=1)[:, None], omegas, out=self._work_array(omegas.shape))
         return grads
 
 
@@ -681,7 +696,10 @@ class CostLimited37(_NetworkProblem):
         s = weights.sum()
         sign = 1.0 if self.a_bar == "surrogate_11" else -1.0
         values = np.array([float(omega @ omega) * s, sign * ce])
-        return values, np.stack([2.0 * s * omega, grad])
+        grads = np.empty((2, omega.shape[0]))
+        np.multiply(2.0 * s, omega, out=grads[0])
+        grads[1] = grad
+        return values, grads
 
     def _batch_sums(self, omega, index, weights):
         return self._finish(omega, weights, *self._ce(omega, index, weights))
