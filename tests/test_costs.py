@@ -99,3 +99,32 @@ def test_a_calibration_replaces_the_measured_rates_and_keeps_the_others(tmp_path
     costs.calibrate(tmp_path, "paper")
     rates = costs.committed_rates()
     assert rates["toy.exp|toy.run"] == measured["toy.exp|toy.run"] and rates["other.exp|other.run"] == kept
+
+
+def _profiled(n, profile):
+    return SimpleNamespace(experiment="toy.exp", function="toy.run", config={"n": n, "profile": profile})
+
+
+def test_a_run_is_priced_by_its_own_profiles_rate_before_the_joint_one(tmp_path):
+    """Runs whose configs name a profile get the fit over that profile's runs alone; other runs, the joint fit."""
+    joint = {"fixed_seconds": 0.0, "seconds_per_unit": 1.0, "runs": 4, "max_work": 100.0}
+    paper = {"fixed_seconds": 0.0, "seconds_per_unit": 3.0, "runs": 2, "max_work": 100.0}
+    model = _model(tmp_path, {}, {"toy.exp|toy.run": joint, "toy.exp|toy.run|paper": paper})
+    assert model.estimate(_profiled(10, "paper")) == 30.0
+    assert model.estimate(_profiled(10, "quick")) == 10.0 and model.estimate(_spec(10)) == 10.0
+
+
+def test_measured_rates_fit_each_profile_apart_and_all_runs_together(tmp_path):
+    (tmp_path / "toy").mkdir()
+    runs = [("quick", 1, 1.0), ("quick", 2, 2.0), ("paper", 10, 30.0), ("paper", 20, 60.0)]
+    for i, (profile, n, seconds) in enumerate(runs):
+        meta = {"experiment": "toy.exp", "function": "toy.run", "config": {"n": n, "profile": profile}, "seed": i,
+                "wall_time_s": seconds}
+        (tmp_path / "toy" / f"{i}.json").write_text(json.dumps(meta))
+    rates = costs.measured_rates(tmp_path, EXPERIMENTS)
+    assert rates["toy.exp|toy.run|quick"]["seconds_per_unit"] == pytest.approx(1.0)
+    assert rates["toy.exp|toy.run|paper"]["seconds_per_unit"] == pytest.approx(3.0)
+    assert rates["toy.exp|toy.run"]["runs"] == 4
+    model = costs.CostModel(tmp_path, EXPERIMENTS)
+    assert model.estimate(_profiled(15, "paper")) == pytest.approx(45.0)
+    assert model.rate(_profiled(15, "paper"))[1] == "cache (2 runs)"

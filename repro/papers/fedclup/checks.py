@@ -276,8 +276,7 @@ def _lemma2(claim: Claim, problem: Instance, trace) -> list[Outcome]:
     c = np.zeros((W.shape[0], m))
     h = 1e-3 * max(1.0, float(np.max(np.abs(W))))
     fd = np.empty((W.shape[0], m, d))
-    for j in range(d):
-        step = h * np.eye(d)[j]
+    for j, step in enumerate(h * np.eye(d)):                                      # step = h e_j
         fd[..., j] = (LR.envelope_values(At, bt, c, lam, (W + step)[:, None, :])
                       - LR.envelope_values(At, bt, c, lam, (W - step)[:, None, :])) / (2 * h)
     formula = lam * (W[:, None, :] - LR.prox(At, bt, lam, W[:, None, :]))          # (T+1, m, d)
