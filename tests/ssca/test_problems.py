@@ -21,6 +21,7 @@ from repro.papers.ssca.problems.instances import (
     LogisticL2, NonconvexLogistic, NonconvexWithLossLimit, NormWithLossLimit, linearly_separable,
     make_classification,
 )
+from repro.papers.ssca.problems import swish_network as SN
 from repro.papers.ssca.problems.swish_network import (
     CostLimited37, FeatureBlocks, ParameterBlocks, Regularized27, SwishNetwork, batch_statistics,
     client_partial_preactivations, contiguous_blocks, evaluate, random_blocks, swish, swish_prime,
@@ -322,6 +323,23 @@ def test_stacked_objective_grads_match_per_client(name, net_data, lin_data):
         for i in range(I):
             np.testing.assert_allclose(G[i], p.batch_sums(omegas[i], index[i], weights[i])[1][0],
                                        rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("block", [7, 16384])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_the_blocked_stacked_descent_is_the_expression_bit_for_bit(block, dtype, net_data, monkeypatch):
+    """Regularized27.stacked_descent (the SGD baselines' local step, computed in column blocks) equals
+    W - r * stacked_objective_grads(W) exactly, with blocks smaller than both weight matrices and with one block."""
+    monkeypatch.setattr(SN, "DESCENT_BLOCK", block)
+    net, X, y = net_data
+    p = Regularized27(net, X.astype(dtype), y, 1e-2, contiguous_blocks(K, 3))
+    rng = np.random.default_rng(31)
+    I, b, r = 3, 5, 0.37
+    index, weights = rng.integers(0, p.n_samples, (I, b)), rng.uniform(0.1, 1, (I, b))
+    W = np.stack([random_point(p, 40 + i) for i in range(I)])
+    expected = W - r * p.stacked_objective_grads(W, index, weights)
+    p.stacked_descent(W, index, weights, r)
+    assert np.array_equal(W, expected)
 
 
 def test_cost_limited_printed_flips_value_sign_only(net_data, lin_data):

@@ -151,6 +151,19 @@ def _sgd_loop(problem, params: SGDParams, algorithm: str, round_update: Callable
                    checkpoints=recorder.checkpoints, monitor=recorder.arrays())
 
 
+def _local_step(problem, W: np.ndarray, index: np.ndarray, weights: np.ndarray, r: float) -> None:
+    """One local SGD step of every client's model, in place: W -= r * stacked_objective_grads(W, index, weights), by
+    the problem's ``stacked_descent`` where it has one (the same numbers, computed in cache-sized blocks), else as
+    written."""
+    descend = getattr(problem, "stacked_descent", None)
+    if descend is not None:
+        descend(W, index, weights, r)
+        return
+    g = np.asarray(problem.stacked_objective_grads(W, index, weights), dtype=np.float64)
+    g *= r
+    W -= g
+
+
 def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator) -> SGDTrace:
     """Sample-based FedAvg-style SGD (module docstring): per round, E local SGD steps per client from the
     server model on fresh uniform B-subsets (batch-mean gradients of f_0, all clients in one
@@ -177,9 +190,7 @@ def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator) -> SGDT
         W[:] = w
         for e in range(E):
             drawn[e] = draw_client_batches(batch_rng, idx, B)
-            g = np.asarray(problem.stacked_objective_grads(W, drawn[e], weights), dtype=np.float64)
-            g *= r
-            W -= g
+            _local_step(problem, W, drawn[e], weights, r)
         return client_weights @ W, drawn, np.nan
 
     w, rec = _sgd_loop(problem, params, f"FedAvg-SGD (sample-based, B={B}, E={E})", round_update, (E, I, B))
