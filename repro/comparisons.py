@@ -11,8 +11,9 @@ suite decides it with a Student-t confidence interval of that mean:
 
 Assumptions, named: seeds are independent draws (the runner derives them from ``SeedSequence``); the t interval is
 the one the runs' expectation checks use (:func:`repro.verify.mean_confidence_interval`, ``scipy.stats.t``),
-two-sided at ``level`` (default 0.95); the tolerance ``tol`` absorbs floating-point noise, so that a rebuild on
-another machine (other BLAS threads) gives the same decision.
+two-sided at ``level`` (default 0.95), of zero width when every value is the same (since 2026-11-29; the formula
+gave a few ulps); the tolerance ``tol`` absorbs floating-point noise, so that a rebuild on another machine (other
+BLAS threads) gives the same decision.
 """
 from __future__ import annotations
 

@@ -9,7 +9,8 @@ what ``plan`` and the ETAs report is a sum of run times, which the long runs dom
 weighted every run's relative error equally; where a work model misses part of a run's cost, the many small runs
 then set the rate and the long ones were underpriced: FedCLUP's paper profile, run whole, took 1,697 CPU s, which
 that fit priced at 1,024 and this one at 1,676 from the same calibration runs.) With a single work value among the
-runs, ``a = 0`` and ``b`` is the total time over the total work. The measured runs are:
+runs, ``a = 0`` and ``b`` is the total time over the total work. For each of a run's :func:`rate_keys` in turn (its
+profile's key, then the joint one) the measured runs are:
 
 1. the cache entries in the results folder (any profile, any code version), for a run whose work lies within
    the range they measured (up to the largest work among them);
@@ -19,8 +20,8 @@ runs, ``a = 0`` and ``b`` is the total time over the total work. The measured ru
    quick profile's runs alone are small and dominated by fixed costs, so extrapolating them to the paper
    profile's large runs would be guesswork: after a quick ``make reproduce``, the cache's fits put the paper
    profile at 10.1 core-hours where the calibrated table says 8.8);
-3. the cache's fit beyond its range when the table has no entry (better than no estimate; ``plan`` says which
-   source priced each experiment).
+3. after all keys, the cache's fit beyond its range (better than no estimate; ``plan`` says which source priced
+   each experiment).
 
 Assumptions, named: the wall time of a run scales with its work units at a fixed rate (true to within
 tens of percent for the work models used here, which count the dominant loops); code changes since a

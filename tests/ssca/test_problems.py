@@ -21,6 +21,7 @@ from repro.papers.ssca.problems.instances import (
     LogisticL2, NonconvexLogistic, NonconvexWithLossLimit, NormWithLossLimit, linearly_separable,
     make_classification,
 )
+from repro.errors import ConfigError
 from repro.papers.ssca.problems import swish_network as SN
 from repro.papers.ssca.problems.swish_network import (
     CostLimited37, FeatureBlocks, ParameterBlocks, Regularized27, SwishNetwork, batch_statistics,
@@ -340,6 +341,8 @@ def test_the_blocked_stacked_descent_is_the_expression_bit_for_bit(block, dtype,
     expected = W - r * p.stacked_objective_grads(W, index, weights)
     p.stacked_descent(W, index, weights, r)
     assert np.array_equal(W, expected)
+    with pytest.raises(ConfigError, match="omegas"):                     # nothing to update in place
+        p.stacked_descent(W.tolist(), index, weights, r)
 
 
 def test_cost_limited_printed_flips_value_sign_only(net_data, lin_data):

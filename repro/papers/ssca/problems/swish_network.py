@@ -677,10 +677,9 @@ class Regularized27(_NetworkProblem):
         built; its blocks stay in cache. The expression form makes five passes over (I, d) float64 arrays, 8 MB each
         for the network of Section V: 7.1 ms a step against 1.8 in blocks (measured on the reference machine;
         ``benchmarks/README.md``), most of what FedAvg with E = 2 local steps cost beyond E = 1."""
-        checked, index, weights = self._check_stacked(omegas, index, weights)
-        if checked is not omegas:                                         # not a float64 array: update the caller's
-            omegas -= step * self._stacked_objective_grads(checked, index, weights)
-            return
+        require(isinstance(omegas, np.ndarray) and omegas.dtype == np.float64, "omegas",
+                f"{type(omegas).__name__} of dtype {getattr(omegas, 'dtype', None)}", "a float64 array (updated in place)")
+        omegas, index, weights = self._check_stacked(omegas, index, weights)
         W1, W2 = self.net.unpack(omegas)
         st = batch_statistics(self.net, W1, W2, self.X[index], self.y[index], weights)
         coef = 2.0 * self.lam * weights.sum(axis=1)[:, None]
