@@ -49,7 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--calibrate", action="store_true",
                       help="write repro/measured_costs.json from the cached runs' wall times")
     plan.add_argument("--sample", type=int, default=0, metavar="K",
-                      help="with --calibrate: first compute the K largest runs of every experiment of the profile")
+                      help="with --calibrate: first compute K runs of every experiment of the profile, "
+                           "the largest, the smallest and evenly spaced ones between")
     figures = sub.add_parser("figures", help="run what is missing, then write every figure")
     figures.add_argument("experiments", nargs="*", metavar="experiment", help="default: all with a figure")
     add_run_options(figures)
@@ -140,7 +141,8 @@ def _cmd_plan(args) -> None:
     if args.calibrate:
         if args.sample:
             plan = _plan(_names(args.experiments), args.profile)
-            sample = costs.largest_runs([s for specs in plan.values() for s in specs], costs.registry(), args.sample)
+            everything = [s for specs in plan.values() for s in specs]
+            sample = costs.calibration_runs(everything, costs.registry(), args.sample)
             runner.run_all(sample, jobs=args.jobs, progress=True)
         print(costs.calibrate(root, args.profile))
         return

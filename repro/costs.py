@@ -16,10 +16,10 @@ profile's key, then the joint one) the measured runs are:
    the range they measured (up to the largest work among them);
 2. otherwise the committed table ``repro/measured_costs.json``, written by
    ``python -m repro plan --calibrate --sample K`` on the reference machine (the machine is recorded in the
-   table): the fit over the cache, after computing the K largest runs of every experiment of the profile (the
-   quick profile's runs alone are small and dominated by fixed costs, so extrapolating them to the paper
-   profile's large runs would be guesswork: after a quick ``make reproduce``, the cache's fits put the paper
-   profile at 10.1 core-hours where the calibrated table says 8.8);
+   table): the fit over the cache, after computing K runs of every experiment of the profile, spread over its work
+   (:func:`calibration_runs`; the quick profile's runs alone are small and dominated by fixed costs, so
+   extrapolating them to the paper profile's large runs would be guesswork: after a quick ``make reproduce``, the
+   cache's fits put the paper profile at 10.1 core-hours where the calibrated table says 8.8);
 3. after all keys, the cache's fit beyond its range (better than no estimate; ``plan`` says which source priced
    each experiment).
 
@@ -154,16 +154,24 @@ def lazy_estimate(root: Path, experiments) -> Callable:
     return lambda spec: model()(spec)
 
 
-def largest_runs(specs, experiments, count: int) -> list:
-    """The ``count`` runs of largest work among ``specs`` (and the runs they need), per experiment and function."""
+def calibration_runs(specs, experiments, count: int) -> list:
+    """``count`` runs per experiment and function among ``specs`` (and the runs they need), spread over the group
+    ordered by work: the largest, the smallest and evenly spaced ones between (all of them when the group is
+    smaller). Spread rather than the largest only: where a work model is one unit per run, the runs still differ
+    (FedSGM's Monte-Carlo runs took 0.04-0.85 s at the paper profile), and the first of equal-work runs alone
+    priced that experiment at 3.6 times the mean of twelve picked at random."""
     from .runner import _with_needs
 
     work = _work_model(experiments)
     groups: dict[str, list] = defaultdict(list)
     for spec in _with_needs(specs):
         groups[f"{spec.experiment}|{spec.function}"].append(spec)
-    return [s for group in groups.values()
-            for s in sorted(group, key=lambda s: -work(s.experiment, s.config))[:count]]
+    picked = []
+    for group in groups.values():
+        ordered = sorted(group, key=lambda s: -work(s.experiment, s.config))
+        positions = np.unique(np.linspace(0, len(ordered) - 1, min(count, len(ordered))).round().astype(int))
+        picked += [ordered[i] for i in positions]
+    return picked
 
 
 def calibrate(root: Path, profile: str) -> Path:

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from repro import costs
+from repro.runner import RunSpec
 
 EXPERIMENTS = {"toy.exp": SimpleNamespace(work=lambda config: config["n"])}
 
@@ -128,3 +129,11 @@ def test_measured_rates_fit_each_profile_apart_and_all_runs_together(tmp_path):
     model = costs.CostModel(tmp_path, EXPERIMENTS)
     assert model.estimate(_profiled(15, "paper")) == pytest.approx(45.0)
     assert model.rate(_profiled(15, "paper"))[1] == "cache (2 runs)"
+
+
+def test_calibration_runs_spread_over_the_work_of_each_group():
+    experiments = {"toy.exp": SimpleNamespace(work=lambda config: config["n"])}
+    specs = [RunSpec("toy.exp", {"n": n}, 0, "toy.run") for n in range(1, 11)]
+    picked = [s.config["n"] for s in costs.calibration_runs(specs, experiments, 4)]
+    assert picked == [10, 7, 4, 1]                                 # the largest, the smallest, evenly between
+    assert len(costs.calibration_runs(specs[:2], experiments, 4)) == 2
