@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from bounds import fedsgm as B
 from repro.papers.fedsgm.algorithms import fedsgm as alg
 from repro.compression import RandK
+from repro.errors import ConfigError
 from repro.papers.fedsgm.runs import theorems as X
 from repro.verify import check_claims, check_expectation, check_relation
 from repro.papers.fedsgm import checks as V
@@ -209,6 +210,20 @@ def _one_run(constants="hard-stated", eta_factor=1.0, family="max_affine"):
     run_params = alg.FedSGMParams(**(params.__dict__ | {"eta": params.eta * eta_factor}))
     trace = alg.run(problem, run_params if eta_factor != 1.0 else params, rng)
     return instance, replace(trace, params=params)
+
+
+@pytest.mark.parametrize("switching,claim", [("hard", B.thm1), ("soft", B.thm2)])
+def test_at_d_zero_the_prescribed_parameters_are_refused_as_inadmissible(switching, claim):
+    """w0 in the optimal set (D = 0; an instance the paper-profile adversarial search drew: a 1-d piecewise-linear
+    objective whose minimisers form an interval): the theorems prescribe eta = eps = 0, and both rules refuse the run
+    with a ConfigError naming the parameter (what the search counts as rejected), never a ZeroDivisionError."""
+    config = {"family": "piecewise_linear_1d", "dim": 1, "n_clients": 4, "E": 1, "T": 20, "K_frac": None,
+              "w0_scale": 1.4133921481355316, "constants": "soft-stated"}
+    problem, w0, _, _ = X.build_instance(config, 897596911)
+    instance = V.Instance.solved(problem, w0)
+    assert instance.optimum.D == 0.0
+    with pytest.raises(ConfigError, match="eta|eps"):
+        V.params_for(claim, instance, T=20, E=1, switching=switching, K=None, w0=w0)
 
 
 def test_lemma5_check_fails_when_the_algorithm_steps_further_than_claimed():

@@ -313,8 +313,9 @@ def params_for(claim: Claim, instance: Instance, *, T: int, E: int, switching: s
     vals = {"E": E, "T": T, "n": problem.n_clients, "q_u": q_u, "D": optimum.D, "G": problem.G, "N": 0}
     pres = claim.prescribed(**vals)
     eps, eta = float(pres["epsilon"]), float(pres["eta"])
-    if switching == "soft":
-        beta = float(pres["beta"]) if "beta" in pres else (2.0 / eps if beta is None else beta)
+    if switching == "soft":             # at eps = 0 (D = 0) there is no beta >= 2/eps: FedSGMParams refuses the run
+        default = 2.0 / eps if eps > 0 else None
+        beta = float(pres["beta"]) if "beta" in pres else (default if beta is None else beta)
     else:
         beta = None
     return FedSGMParams(T=T, E=E, eta=eta, eps=eps, switching=switching, beta=beta, K=K, w0=w0,
