@@ -268,13 +268,18 @@ def _number(expr: sp.Expr, chop: bool = False) -> sp.Expr:
 def _at(expr, subs: Mapping[sp.Symbol, sp.Rational]) -> sp.Expr:
     """``expr`` at the exact point ``subs``, to 50 digits. Where sympy refuses to build the exact value (a Max/Min of
     a chain step whose arguments are irrational numbers it cannot order symbolically), it is substituted unevaluated
-    and evaluated numerically, tiny parts chopped (an unevaluated 1 - 1 has no sign otherwise)."""
+    and evaluated numerically, tiny parts chopped (an unevaluated 1 - 1 has no sign otherwise). Where a Max/Min
+    argument is not real there either (e.g. the square root of a negative number), the value is ``nan``: the point is
+    outside the expression's domain, so it is no instance of the step (:func:`_admissible`, :func:`confirm`)."""
     try:
         exact = sp.sympify(expr).subs(subs)
     except (TypeError, ValueError):
         with sp.evaluate(False):
             unevaluated = sp.sympify(expr).subs(subs)
-        return _number(unevaluated, chop=True)
+        try:
+            return _number(unevaluated, chop=True)
+        except (TypeError, ValueError):
+            return sp.nan
     return _number(exact)
 
 
@@ -286,6 +291,8 @@ def _admissible(step: Step, subs: Mapping[sp.Symbol, sp.Rational]) -> bool:
             return False
     for h in step.hypotheses:
         gap = _at(h.lhs - h.rhs, subs)
+        if gap is sp.nan:
+            return False
         if (h.rel_op in ("<=", "<") and gap > 0) or (h.rel_op in (">=", ">") and gap < 0) or (
                 h.rel_op == "==" and abs(gap) > 0):
             return False

@@ -68,6 +68,16 @@ def test_confirm_refuses_a_point_where_a_hypothesis_fails_or_the_step_holds():
     assert confirm(step, {"a": 0.75, "b": 0.5}) == (0.75, 0.5)
 
 
+def test_a_point_where_a_max_argument_is_not_real_is_no_instance_of_the_step():
+    """Max(a, sqrt(b)) at b < 0: sympy cannot order a complex argument (the paper-profile search of the proof of
+    Proposition 4.8 met one, ~1e-171 i); the point is outside the domain, not a crash and not a violation."""
+    step = Step("P", "l", "toy.lemma", sp.Max(a, sp.sqrt(b)), "<=", sp.Integer(0), {a: (-1.0, 1.0), b: (-1.0, 1.0)})
+    assert confirm(step, {"a": 0.5, "b": -0.5}) is None
+    assert confirm(step, {"a": 0.5, "b": 0.25}) == (0.5, 0.0)
+    guarded = dataclasses.replace(step, lhs=a, hypotheses=(sp.Le(sp.Max(a, sp.sqrt(b)), 1),))
+    assert confirm(guarded, {"a": 0.5, "b": -0.5}) is None and confirm(guarded, {"a": 0.5, "b": 0.25}) == (0.5, 0.0)
+
+
 def test_a_step_with_a_symbol_outside_the_box_or_an_unknown_relation_is_rejected():
     with pytest.raises(ValueError, match="without a search box"):
         Step("P", "l", "toy.lemma", a, "<=", b, {a: (0.0, 1.0)})
