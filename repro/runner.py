@@ -59,7 +59,7 @@ import platform
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -329,19 +329,33 @@ def _single_threaded_native_pools():
         yield
 
 
-def execute(spec: RunSpec, inputs: Mapping[str, Result] | None = None) -> tuple[dict, dict, float]:
-    """Run one spec where it is called (this process or a worker): its arrays, metadata and the wall time
-    in seconds of the function call. Raises what the function raises, or DivergenceError."""
+class Timing(NamedTuple):
+    """The wall time in seconds of a run's function call, and whether it was the first call of that function in
+    its process (which carries one-off costs: imports, compiled claims, loaded data; the cost model leaves such runs
+    out where it has others, :mod:`repro.costs`)."""
+
+    seconds: float
+    first_in_process: bool
+
+
+_CALLED: set[str] = set()       # the run functions this process has called
+
+
+def execute(spec: RunSpec, inputs: Mapping[str, Result] | None = None) -> tuple[dict, dict, Timing]:
+    """Run one spec where it is called (this process or a worker): its arrays, metadata and :class:`Timing`.
+    Raises what the function raises, or DivergenceError."""
     fn = _resolve_function(spec.function)
     config = copy.deepcopy(spec.config)
     args = (config, spec.seed) + ((dict(inputs or {}),) if spec.needs else ())
+    first = spec.function not in _CALLED
+    _CALLED.add(spec.function)
     with _single_threaded_native_pools():
         start = time.perf_counter()
         out = fn(*args)
         wall = time.perf_counter() - start
     arrays, meta = _check_output(out, spec.function)
     _check_divergence(fn, spec.config, arrays)
-    return arrays, meta, wall
+    return arrays, meta, Timing(wall, first)
 
 
 # --------------------------------------------------------------------------------------------
@@ -445,7 +459,7 @@ def load_cached(spec: RunSpec, results_root: str | os.PathLike | None = None) ->
 
 
 def _store(spec: RunSpec, results_root: Path, arrays: dict[str, np.ndarray], fn_meta: dict,
-           wall: float, environment: dict) -> Result:
+           timing: Timing, environment: dict) -> Result:
     """Write NPZ first, JSON last (the JSON is the commit mark), then reload the entry."""
     npz_path, json_path = cache_paths(spec, results_root)
     digest = atomic_savez(npz_path, arrays)
@@ -466,7 +480,8 @@ def _store(spec: RunSpec, results_root: Path, arrays: dict[str, np.ndarray], fn_
         "versions": environment["versions"],
         "metadata": fn_meta,
         "data_checksums": checksums if checksums is not None else {},
-        "wall_time_s": wall,
+        "wall_time_s": timing.seconds,
+        "first_in_process": timing.first_in_process,
         "arrays": {name: {"shape": list(arr.shape), "dtype": arr.dtype.str} for name, arr in sorted(arrays.items())},
         "npz_sha256": digest,
     }
@@ -629,14 +644,14 @@ def _compute(pending, everything, results, root, backend_factory, progress, esti
                 for spec, outcome in backend.completed():
                     if isinstance(outcome, BaseException):
                         raise _failure(outcome, spec, siblings[spec.experiment]) from None
-                    arrays, fn_meta, wall = outcome
+                    arrays, fn_meta, timing = outcome
                     try:
-                        results[spec._canonical] = _store(spec, root, arrays, fn_meta, wall, environment)
+                        results[spec._canonical] = _store(spec, root, arrays, fn_meta, timing, environment)
                     except OSError as exc:
                         raise ReproError(f"cannot store {run_label(spec, siblings[spec.experiment])} in "
                                          f"{root / spec.paper}: {exc.strerror or exc}") from None
                     stored += 1
-                    bars.finished(spec, wall)
+                    bars.finished(spec, timing.seconds)
         except KeyboardInterrupt:
             backend.abort()
             cached = sum(1 for spec in everything if spec._canonical in results)

@@ -137,3 +137,15 @@ def test_calibration_runs_spread_over_the_work_of_each_group():
     picked = [s.config["n"] for s in costs.calibration_runs(specs, experiments, 4)]
     assert picked == [10, 7, 4, 1]                                 # the largest, the smallest, evenly between
     assert len(costs.calibration_runs(specs[:2], experiments, 4)) == 2
+
+
+def test_a_first_call_in_a_process_is_left_out_of_the_fit_where_warm_runs_exist(tmp_path):
+    (tmp_path / "toy").mkdir()
+    runs = [(10, 9.0, True), (10, 1.0, False), (20, 2.0, False), (5, 30.0, True)]
+    for i, (n, seconds, first) in enumerate(runs):
+        meta = {"experiment": "toy.exp", "function": "toy.run", "config": {"n": n}, "seed": i, "wall_time_s": seconds,
+                "first_in_process": first}
+        (tmp_path / "toy" / f"{i}.json").write_text(json.dumps(meta))
+    fit = costs.measured_rates(tmp_path, EXPERIMENTS)["toy.exp|toy.run"]
+    assert fit["runs"] == 2 and fit["seconds_per_unit"] == pytest.approx(0.1)
+    assert costs._warm([(1.0, 5.0, True)]) == [(1.0, 5.0)]          # only first calls: keep them

@@ -413,8 +413,8 @@ def test_backends_are_bit_identical(tmp_path, cluster, monkeypatch):
             ref_npz, ref_js = cache_paths(ref.spec, tmp_path / "j1")
             assert npz.read_bytes() == ref_npz.read_bytes(), name
             a, b = json.loads(js.read_text()), json.loads(ref_js.read_text())
-            for m in (a, b):
-                m.pop("wall_time_s")
+            for m in (a, b):                      # timings: how long, and whether a worker's first call
+                m.pop("wall_time_s"), m.pop("first_in_process")
             assert a == b, name
     # seeds really differ
     assert not np.array_equal(reference[0].arrays["x"], reference[1].arrays["x"])
@@ -430,7 +430,7 @@ def test_provenance_json(tmp_path):
     meta = json.loads(text)
     assert meta == r.meta
     for key in ("experiment", "function", "config", "seed", "hash", "git_commit", "git_dirty",
-                "versions", "metadata", "data_checksums", "wall_time_s", "arrays",
+                "versions", "metadata", "data_checksums", "wall_time_s", "first_in_process", "arrays",
                 "npz_sha256", "format"):
         assert key in meta, key
     assert meta["experiment"] == "toy.figure1" and meta["function"] == FN
