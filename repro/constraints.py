@@ -41,7 +41,7 @@ A6. ``distance(x) = ||x - Pi_X(x)||_2``; for the l2 ball the exact formula
 A7. ``describe()`` returns strict JSON (``json.dumps(..., allow_nan=False)`` works): infinite box
     bounds are written as ``None`` (``None`` in ``lower`` means ``-inf``, in ``upper`` ``+inf``).
     :func:`from_description` inverts it.
-A8. The l1 kernel reuses per-thread work arrays (``threading.local``) to avoid the page-fault cost
+A8. The l1 kernel reuses per-thread work arrays (:func:`repro.scratch.work_array`) to avoid the page-fault cost
     of fresh megabyte temporaries; it is therefore thread-safe but not re-entrant within a thread
     (it never calls back into user code). Returned arrays are always fresh, never work arrays.
 
@@ -54,12 +54,12 @@ from __future__ import annotations
 
 import abc
 import math
-import threading
 from typing import Sequence
 
 import numpy as np
 
 from .errors import ConfigError, is_int
+from .scratch import work_array
 
 __all__ = ["ConstraintSet", "Box", "L2Ball", "L1Ball", "Whole", "ProductSet", "project_l1_ball",
            "from_description"]
@@ -157,23 +157,6 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- numeric kernels
-_SCRATCH = threading.local()
-_SCRATCH_MAX = 1 << 21          # elements; larger work arrays are not kept between calls
-
-
-def _scratch(key: str, shape: tuple, dtype=np.float64) -> np.ndarray:
-    """A per-thread reusable work array (contents undefined). Reusing it avoids the page faults of
-    fresh megabyte-sized temporaries, which dominate the l1 projection's run time at d ~ 3e4."""
-    n = int(np.prod(shape))
-    if n > _SCRATCH_MAX:
-        return np.empty(shape, dtype=dtype)
-    pool = getattr(_SCRATCH, "pool", None)
-    if pool is None:
-        pool = _SCRATCH.pool = {}
-    buf = pool.get(key)
-    if buf is None or buf.size < n or buf.dtype != dtype:
-        buf = pool[key] = np.empty(max(n, 1), dtype=dtype)
-    return buf[:n].reshape(shape)
 
 
 def _norm2(y: np.ndarray) -> np.ndarray:
@@ -202,8 +185,8 @@ def _compress(vals: np.ndarray, mask: np.ndarray, cnt: np.ndarray, key: str) -> 
     left-aligned mask ``arange(K) < cnt`` (both have ``cnt[i]`` Trues in row i)."""
     k = vals.shape[0]
     K = int(cnt.max())
-    flat = np.compress(mask.reshape(-1), vals.reshape(-1), out=_scratch("vals", (int(cnt.sum()),)))
-    out = _scratch(key, (k, K))
+    flat = np.compress(mask.reshape(-1), vals.reshape(-1), out=work_array("l1.vals", (int(cnt.sum()),)))
+    out = work_array(f"l1.{key}", (k, K))
     out.fill(0.0)
     out[np.arange(K) < cnt[:, None]] = flat
     return out
@@ -217,7 +200,7 @@ def _l1_candidates(u: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray
     cand, cnt = u, np.full(k, d)
     # first lower bound from C = all and C = {argmax}; filter only if it discards half the row
     lb = np.maximum((u.sum(axis=-1) - t) / d, 1.0 - t)
-    B = np.greater(u, (lb - _FILTER_MARGIN)[:, None], out=_scratch("mask", u.shape, bool))
+    B = np.greater(u, (lb - _FILTER_MARGIN)[:, None], out=work_array("l1.mask", u.shape, bool))
     c = np.count_nonzero(B, axis=-1)
     if c.max() > d // 2:
         return cand, cnt
@@ -246,8 +229,8 @@ def _l1_threshold(cand: np.ndarray, cnt: np.ndarray, t: np.ndarray) -> np.ndarra
     k, K = cand.shape
     cand.sort(axis=-1)                                      # in place: u is recomputed from V by the caller
     srt = cand[:, ::-1]                                     # decreasing
-    cs = np.cumsum(srt, axis=-1, out=_scratch("cs", (k, K)))
-    tmp = np.multiply(srt, np.arange(1, K + 1, dtype=np.float64), out=_scratch("tmp", (k, K)))
+    cs = np.cumsum(srt, axis=-1, out=work_array("l1.cs", (k, K)))
+    tmp = np.multiply(srt, np.arange(1, K + 1, dtype=np.float64), out=work_array("l1.tmp", (k, K)))
     np.subtract(cs, tmp, out=tmp)                           # s_j - j u_j, nondecreasing in j
     cond = tmp < t[:, None]                                 # <=> u_j - (s_j - t)/j > 0
     if K > 1:

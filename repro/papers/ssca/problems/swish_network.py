@@ -48,6 +48,7 @@ import numpy as np
 from scipy.special import log_softmax
 
 from repro.errors import is_int, is_real, require
+from repro.scratch import work_array
 from repro.special import logistic
 
 __all__ = [
@@ -622,15 +623,6 @@ class _NetworkProblem(FiniteSumProblem):
         out[:, :split], out[:, split:] = st.theta1.reshape(I, -1), st.theta2.reshape(I, -1)
         return out
 
-    def _work_array(self, shape: tuple) -> np.ndarray:
-        """A float64 work array of this problem and shape, reused from call to call (contents undefined): the
-        temporaries of the stacked oracle (the (I, d) one is 8 MB for the network of Section V), whose fresh allocation
-        page-faults every call."""
-        arrays = self.__dict__.setdefault("_work_arrays", {})
-        if shape not in arrays:
-            arrays[shape] = np.empty(shape)
-        return arrays[shape]
-
     def evaluate(self, omega, chunk: int = 10000) -> dict:
         """:func:`evaluate` on the held data."""
         return evaluate(self.net, omega, self.X, self.y, chunk)
@@ -667,7 +659,8 @@ class Regularized27(_NetworkProblem):
 
     def _stacked_objective_grads(self, omegas, index, weights):
         grads = self._stacked_ce_grads(omegas, index, weights)
-        grads += np.multiply(2.0 * self.lam * weights.sum(axis=1)[:, None], omegas, out=self._work_array(omegas.shape))
+        scaled = work_array("ssca.stacked_regulariser", omegas.shape)
+        grads += np.multiply(2.0 * self.lam * weights.sum(axis=1)[:, None], omegas, out=scaled)
         return grads
 
     def stacked_descent(self, omegas, index, weights, step: float) -> None:
@@ -684,7 +677,7 @@ class Regularized27(_NetworkProblem):
         st = batch_statistics(self.net, W1, W2, self.X[index], self.y[index], weights)
         coef = 2.0 * self.lam * weights.sum(axis=1)[:, None]
         I, split = omegas.shape[0], self.net.J * self.net.K
-        g, scaled = self._work_array((2, I, DESCENT_BLOCK))
+        g, scaled = work_array("ssca.stacked_descent", (2, I, DESCENT_BLOCK))
         for theta, start in ((st.theta1.reshape(I, -1), 0), (st.theta2.reshape(I, -1), split)):
             for lo in range(0, theta.shape[1], DESCENT_BLOCK):
                 hi = min(lo + DESCENT_BLOCK, theta.shape[1])
