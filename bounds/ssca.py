@@ -263,13 +263,13 @@ _froot = sp.lambdify((b_sym, _D, _tau_p), ROOT_42, "numpy")
 
 def _pos_array(name: str, x) -> np.ndarray:
     arr = np.asarray(x, dtype=np.float64)
-    _require(bool(np.all(np.isfinite(arr)) and np.all(arr > 0)), name, x, "finite and > 0")
+    _require(bool(np.isfinite(arr).all() and (arr > 0).all()), name, x, "finite and > 0")
     return arr
 
 
 def _finite_array(name: str, x) -> np.ndarray:
     arr = np.asarray(x, dtype=np.float64)
-    _require(bool(np.all(np.isfinite(arr))), name, x, "finite real numbers")
+    _require(bool(np.isfinite(arr).all()), name, x, "finite real numbers")
     return arr
 
 
@@ -288,7 +288,7 @@ def lemma1_nu(b, A, U, tau, c) -> np.ndarray:
     """(42) as printed, vectorised: the Piecewise ``NU_42`` evaluated from its lambdified pieces ``D_42`` and
     ``ROOT_42`` with the clipping [x]_0^c = min(max(x, 0), c). ``b = ||Theta||^2`` (>= 0)."""
     b_ = np.asarray(b, dtype=np.float64)
-    _require(bool(np.all(np.isfinite(b_)) and np.all(b_ >= 0)), "b", b, "finite and >= 0 (b = ||Theta||^2)")
+    _require(bool(np.isfinite(b_).all() and (b_ >= 0).all()), "b", b, "finite and >= 0 (b = ||Theta||^2)")
     A_, U_ = _finite_array("A", A), _finite_array("U", U)
     tau_a, c_ = _pos_array("tau", tau), _pos_array("c", c)
     b_, A_, U_, tau_a, c_ = np.broadcast_arrays(b_, A_, U_, tau_a, c_)
@@ -331,59 +331,92 @@ def surrogate_weight(rho: np.ndarray) -> np.ndarray:
     """w_t = 1 - prod_{s<=t} (1 - rho_s), the ||omega||^2 weight (over tau) of the literal recursions started from
     0 (:func:`unrolling_checks`). ``rho`` is the sequence rho_1, rho_2, ... with entries in (0, 1]."""
     r = np.asarray(rho, dtype=np.float64)
-    _require(r.ndim == 1 and r.size >= 1 and bool(np.all(np.isfinite(r)) and np.all((r > 0) & (r <= 1))),
+    _require(r.ndim == 1 and r.size >= 1 and bool(np.isfinite(r).all() and np.all((r > 0) & (r <= 1))),
              "rho", rho, "a nonempty 1-d sequence with entries in (0, 1]")
     return 1.0 - np.cumprod(1.0 - r)
 
 
 # ============================================================================ 6. KKT residuals
+# Every function here takes one instance or a stack of them: a gradient (d,) or (..., d), constraint gradients
+# (M, d) or (..., M, d), values and multipliers (M,) or (..., M), the leading axes ``...`` shared (e.g. one row per
+# iteration of a run). Each residual is a float for one instance and an array over the leading axes for a stack.
 def _vec(name: str, x, ndim: int) -> np.ndarray:
     arr = np.asarray(x, dtype=np.float64)
-    _require(arr.ndim == ndim and bool(np.all(np.isfinite(arr))), name, x,
-             f"a finite {ndim}-d array")
+    _require(arr.ndim >= ndim and bool(np.isfinite(arr).all()), name, x,
+             f"a finite {ndim}-d array, or a stack of them (leading axes)")
     return arr
+
+
+def _out(x):
+    """A residual: a float for one instance, an array over the leading axes for a stack."""
+    x = np.asarray(x, dtype=np.float64)
+    return float(x) if x.ndim == 0 else x
+
+
+def _norm(x: np.ndarray):
+    return np.linalg.norm(x, axis=-1)
+
+
+def _largest(x: np.ndarray):
+    """max over the last axis (M), 0 where M = 0."""
+    return x.max(axis=-1) if x.shape[-1] else np.zeros(x.shape[:-1])
 
 
 def kkt_unconstrained(grad: np.ndarray) -> dict:
     """Problems 1 / 6: ||grad F_0(omega)||. For feature-based Problem 6 pass the concatenation of the block
     gradients (omega_0, omega_1, ..., omega_I)."""
     gr = _vec("grad", grad, 1)
-    return {"stationarity": float(np.linalg.norm(gr))}
+    return {"stationarity": _out(_norm(gr))}
 
 
 def _constraint_inputs(grad0, grads, values, multipliers):
     g0 = _vec("grad0", grad0, 1)
     G = _vec("grads", grads, 2)
     v = _vec("values", values, 1)
-    _require(G.shape[1] == g0.shape[0], "grads", f"shape {G.shape}", f"shape (M, {g0.shape[0]}) matching grad0")
-    _require(v.shape[0] == G.shape[0], "values", f"shape {v.shape}", f"shape ({G.shape[0]},) matching grads")
+    lead = g0.shape[:-1]
+    _require(G.shape == lead + (G.shape[-2], g0.shape[-1]), "grads", f"shape {G.shape}",
+             f"shape {lead + ('M', g0.shape[-1])} matching grad0")
+    _require(v.shape == G.shape[:-1], "values", f"shape {v.shape}", f"shape {G.shape[:-1]} matching grads")
     if multipliers is not None:
         pi = _vec("multipliers", multipliers, 1)
-        _require(pi.shape[0] == G.shape[0], "multipliers", f"shape {pi.shape}", f"shape ({G.shape[0]},)")
+        _require(pi.shape == v.shape, "multipliers", f"shape {pi.shape}", f"shape {v.shape}")
     else:
         pi = None
     return g0, G, v, pi
+
+
+def _least_squares_multipliers(G: np.ndarray, g0: np.ndarray, solve) -> np.ndarray:
+    """pi minimising ||g0 + G^T pi|| under ``solve``'s bounds, one instance at a time (``solve(A, b) -> x``)."""
+    pi = np.zeros(G.shape[:-1])
+    if G.shape[-2]:
+        for i in np.ndindex(g0.shape[:-1]):
+            pi[i] = solve(G[i].T, -g0[i])
+    return pi
+
+
+def _residual_of_stationarity(g0, G, pi):
+    return _norm(g0 + np.einsum("...m,...md->...d", pi, G))
 
 
 def kkt_constrained(grad0: np.ndarray, grads: np.ndarray, values: np.ndarray,
                     multipliers: np.ndarray | None = None) -> dict:
     """Problems 3 / 8: residuals of grad F_0 + sum_m pi_m grad F_m = 0, F_m <= 0, pi >= 0, pi_m F_m = 0.
 
-    ``grad0`` (d,), ``grads`` (M, d), ``values`` (M,) = F_m(omega). When ``multipliers`` is None, pi is the
-    nonnegative least-squares solution of the stationarity equation (``scipy.optimize.nnls``). Keys:
+    ``grad0`` (d,), ``grads`` (M, d), ``values`` (M,) = F_m(omega), or stacks of them. When ``multipliers`` is None,
+    pi is the nonnegative least-squares solution of the stationarity equation (``scipy.optimize.nnls``). Keys:
     stationarity, primal, dual, complementarity, multipliers, max. Feature-based Problem 8: concatenate blocks.
     """
     from scipy.optimize import nnls
 
     g0, G, v, pi = _constraint_inputs(grad0, grads, values, multipliers)
     if pi is None:
-        pi = nnls(G.T, -g0)[0] if G.shape[0] else np.zeros(0)
-    stat = float(np.linalg.norm(g0 + G.T @ pi))
-    primal = float(max(0.0, np.max(v))) if v.size else 0.0
-    dual = float(max(0.0, -np.min(pi))) if pi.size else 0.0
-    comp = float(np.max(np.abs(pi * v))) if v.size else 0.0
-    return {"stationarity": stat, "primal": primal, "dual": dual, "complementarity": comp,
-            "multipliers": np.asarray(pi, dtype=np.float64), "max": max(stat, primal, dual, comp)}
+        pi = _least_squares_multipliers(G, g0, lambda A, b: nnls(A, b)[0])
+    stat = _residual_of_stationarity(g0, G, pi)
+    primal = np.maximum(0.0, _largest(v))
+    dual = np.maximum(0.0, _largest(-pi))
+    comp = _largest(np.abs(pi * v))
+    return {"stationarity": _out(stat), "primal": _out(primal), "dual": _out(dual), "complementarity": _out(comp),
+            "multipliers": pi, "max": _out(np.maximum.reduce([stat, primal, dual, comp]))}
 
 
 def kkt_penalty(grad0: np.ndarray, grads: np.ndarray, values: np.ndarray, zeta: np.ndarray, c: float,
@@ -391,7 +424,8 @@ def kkt_penalty(grad0: np.ndarray, grads: np.ndarray, values: np.ndarray, zeta: 
     """Problems 4 / 9: residuals with kappa = c - pi: stationarity ||grad F_0 + sum pi_m grad F_m||, primal
     max(0, F_m - zeta_m, -zeta_m), dual (pi outside [0, c], i.e. pi >= 0 and kappa >= 0), complementarity
     max(|pi_m (F_m - zeta_m)|, |kappa_m zeta_m|). Without ``multipliers``, pi is the bounded least-squares
-    solution (``scipy.optimize.lsq_linear`` on [0, c]). Feature-based Problem 9: concatenate blocks."""
+    solution (``scipy.optimize.lsq_linear`` on [0, c]). Feature-based Problem 9: concatenate blocks. Inputs as
+    :func:`kkt_constrained`, ``zeta`` shaped like ``values``."""
     from scipy.optimize import lsq_linear
 
     g0, G, v, pi = _constraint_inputs(grad0, grads, values, multipliers)
@@ -400,21 +434,15 @@ def kkt_penalty(grad0: np.ndarray, grads: np.ndarray, values: np.ndarray, zeta: 
     _require(np.ndim(c) == 0 and math.isfinite(float(c)) and float(c) > 0, "c", c, "a finite real scalar > 0")
     c = float(c)
     if pi is None:
-        if G.shape[0]:
-            pi = lsq_linear(G.T, -g0, bounds=(0.0, c), method="bvls", tol=1e-14).x
-        else:
-            pi = np.zeros(0)
+        pi = _least_squares_multipliers(
+            G, g0, lambda A, b: lsq_linear(A, b, bounds=(0.0, c), method="bvls", tol=1e-14).x)
     kappa = c - pi
-    stat = float(np.linalg.norm(g0 + G.T @ pi))
-    if v.size:
-        primal = float(max(0.0, np.max(v - z), np.max(-z)))
-        dual = float(max(0.0, -np.min(pi), -np.min(kappa)))
-        comp = float(max(np.max(np.abs(pi * (v - z))), np.max(np.abs(kappa * z))))
-    else:
-        primal = dual = comp = 0.0
-    return {"stationarity": stat, "primal": primal, "dual": dual, "complementarity": comp,
-            "multipliers": np.asarray(pi, dtype=np.float64), "kappa": np.asarray(kappa, dtype=np.float64),
-            "max": max(stat, primal, dual, comp)}
+    stat = _residual_of_stationarity(g0, G, pi)
+    primal = np.maximum(0.0, np.maximum(_largest(v - z), _largest(-z)))
+    dual = np.maximum(0.0, np.maximum(_largest(-pi), _largest(-kappa)))
+    comp = np.maximum(_largest(np.abs(pi * (v - z))), _largest(np.abs(kappa * z)))
+    return {"stationarity": _out(stat), "primal": _out(primal), "dual": _out(dual), "complementarity": _out(comp),
+            "multipliers": pi, "kappa": kappa, "max": _out(np.maximum.reduce([stat, primal, dual, comp]))}
 
 
 # ============================================================================ 7. claims

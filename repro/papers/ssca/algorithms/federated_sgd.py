@@ -138,7 +138,7 @@ def _sgd_loop(problem, params: SGDParams, algorithm: str, round_update: Callable
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         for t in range(1, T):
             new_w, record, value = round_update(w, lr[t - 1], t)
-            check_finite(algorithm, t, T, f"learning rate r_t={lr[t - 1]:.6g} (lr_a={params.lr_a}, "
+            check_finite(algorithm, t, T, lambda: f"learning rate r_t={lr[t - 1]:.6g} (lr_a={params.lr_a}, "
                          f"lr_alpha={params.lr_alpha}, E={params.local_steps})", new_w,
                          remedy="reduce the learning rate (lr_a)")
             if batches is not None:

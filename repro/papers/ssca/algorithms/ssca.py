@@ -126,7 +126,7 @@ def initial_point(omega1) -> np.ndarray:
         w = np.array(omega1, dtype=np.float64, copy=True)
     except (TypeError, ValueError):
         w = None
-    ok = w is not None and w.ndim == 1 and w.size >= 1 and bool(np.all(np.isfinite(w)))
+    ok = w is not None and w.ndim == 1 and w.size >= 1 and bool(np.isfinite(w).all())
     shown = f"array of shape {w.shape}" if w is not None and w.ndim else repr(omega1)
     require(ok, "omega1", shown, "a finite 1-d array (the initial point w^(1))")
     w.flags.writeable = False
@@ -136,7 +136,7 @@ def initial_point(omega1) -> np.ndarray:
 def validate_initial_point(omega1, dim: int) -> np.ndarray:
     """omega1 as a float64 copy of shape (d,), finite."""
     w = np.array(omega1, dtype=np.float64, copy=True)
-    require(w.shape == (dim,) and bool(np.all(np.isfinite(w))), "omega1", f"array of shape {w.shape}",
+    require(w.shape == (dim,) and bool(np.isfinite(w).all()), "omega1", f"array of shape {w.shape}",
             f"a finite array of shape ({dim},)")
     return w
 
@@ -154,14 +154,17 @@ def validate_client_indices(client_indices, n_samples: int, batch: int) -> np.nd
     return idx.astype(np.intp)
 
 
-def check_finite(algorithm: str, t: int, iterations: int, step_sizes: str, *arrays: np.ndarray,
+def check_finite(algorithm: str, t: int, iterations: int, step_sizes: str | Callable[[], str], *arrays: np.ndarray,
                  remedy: str = "reduce the step sizes or increase tau") -> None:
     """Raise :class:`DivergenceError` naming the algorithm, the iteration t (of T - 1) and the step sizes
-    when any array is non-finite."""
-    if not all(bool(np.all(np.isfinite(a))) for a in arrays):
-        raise DivergenceError(
-            f"{algorithm} diverged at iteration {t} of {iterations - 1} (a model or surrogate became "
-            f"non-finite) with {step_sizes}; {remedy}")
+    when any array is non-finite. ``step_sizes`` may be a function returning the text, so that the loops, which
+    call this every iteration, format it only when they fail."""
+    for a in arrays:
+        if not np.isfinite(a).all():
+            text = step_sizes() if callable(step_sizes) else step_sizes
+            raise DivergenceError(
+                f"{algorithm} diverged at iteration {t} of {iterations - 1} (a model or surrogate became "
+                f"non-finite) with {text}; {remedy}")
 
 
 class CheckpointRecorder:
@@ -213,7 +216,7 @@ def draw_client_batches(rng: np.random.Generator, client_indices: np.ndarray, ba
         pos = _distinct_positions(rng, client_indices.shape[0], n_i, batch)
     else:
         pos = smallest_keys(rng.random(client_indices.shape), batch)
-    return np.take_along_axis(client_indices, pos, axis=1)
+    return client_indices[np.arange(client_indices.shape[0])[:, None], pos]      # row i: client_indices[i, pos[i]]
 
 
 def _distinct_positions(rng: np.random.Generator, rows: int, n: int, k: int) -> np.ndarray:
@@ -593,10 +596,12 @@ class _Surrogate:
         self.lin, self.const = np.zeros((M + 1, d)), np.zeros(M)
         self.step, self.scratch = np.empty((M + 1, d)), np.empty(d)
 
-    def update(self, values: np.ndarray, grads: np.ndarray, w: np.ndarray, wsum: float, r: float) -> np.ndarray:
-        """(8)/(12)/(18)/(24) at step size rho = r: ``lin`` in place; returns the new ``const``."""
+    def update(self, values: np.ndarray, grads: np.ndarray, w: np.ndarray, wsq: float, wsum: float,
+               r: float) -> np.ndarray:
+        """(8)/(12)/(18)/(24) at step size rho = r, with ``wsq`` = w @ w: ``lin`` in place; returns the new
+        ``const``."""
         tau = self.tau
-        const = (1.0 - r) * self.const + r * (values[1:] - grads[1:] @ w + tau * wsum * (w @ w))
+        const = (1.0 - r) * self.const + r * (values[1:] - grads[1:] @ w + tau * wsum * wsq)
         self.const = const
         np.multiply(2.0 * tau * wsum, w, out=self.scratch)
         np.subtract(grads, self.scratch, out=self.step)
@@ -623,7 +628,7 @@ def _run_engine(problem, params: SSCAParams, algorithm: str, draw: Callable, sum
     q0 = None if q0 is None else float(q0)
     w = validate_initial_point(params.omega1, d)
     rho, gamma = params.steps.rho(T), params.steps.gamma(T)
-    steps_text = lambda t: f"rho={rho[t - 1]:.6g}, gamma={gamma[t - 1]:.6g}, tau={tau:.6g}"  # noqa: E731
+    steps_text = lambda: f"rho={rho[t - 1]:.6g}, gamma={gamma[t - 1]:.6g}, tau={tau:.6g}"  # noqa: E731  (t: the loop's)
 
     surrogate = _Surrogate(M, d, tau)
     lin, const = surrogate.lin, surrogate.const
@@ -651,17 +656,18 @@ def _run_engine(problem, params: SSCAParams, algorithm: str, draw: Callable, sum
                 batches[t - 1] = record
             values, grads = sums(w, index, weights)
             values, grads = np.asarray(values, dtype=np.float64), np.asarray(grads, dtype=np.float64)
-            const = surrogate.update(values, grads, w, float(np.sum(weights)), rho[t - 1])
-            check_finite(algorithm, t, T, steps_text(t), w, lin, const)
+            wsq = w @ w
+            const = surrogate.update(values, grads, w, wsq, float(np.sum(weights)), rho[t - 1])
+            check_finite(algorithm, t, T, steps_text, lin, const)     # w is finite: checked after (5) below
             sol, route = solve_server_problem(lin, const, levels, tau, c, q0, qcqp)
             step_norm[t - 1] = np.linalg.norm(np.subtract(sol.omega_bar, w, out=surrogate.scratch))
-            omega_norm[t - 1] = np.linalg.norm(w)
+            omega_norm[t - 1] = np.sqrt(wsq)                  # = np.linalg.norm(w), which is sqrt(w.dot(w))
             batch_value[t - 1] = values[0]
             if M:
                 nu_tr[t - 1], zeta_tr[t - 1], regime_tr[t - 1] = sol.nu, sol.zeta, sol.regime
                 const_tr[t - 1], b_tr[t - 1] = const, np.einsum("md,md->m", lin[1:], lin[1:])
             surrogate.step_model(w, sol.omega_bar, gamma[t - 1])                            # (5)
-            check_finite(algorithm, t, T, steps_text(t), w)
+            check_finite(algorithm, t, T, steps_text, w)
             if recorder.wants(t + 1):
                 recorder.record(t + 1, state(t + 1))
 

@@ -96,8 +96,15 @@ def linearly_separable(X, y) -> bool:
 
 # --------------------------------------------------------------------------- helpers
 
+def _loss_and_slope(s, y):
+    """l(s, y) = log(1 + exp(-y s)) and dl/ds = -y expit(-y s) (what the oracles need: a third of the ufunc calls of
+    :func:`_loss_and_derivatives`, whose first two entries these are)."""
+    m = y * s
+    return np.logaddexp(0.0, -m), -y * expit(-m)
+
+
 def _loss_and_derivatives(s, y):
-    """l(s, y) = log(1 + exp(-y s)), dl/ds = -y expit(-y s), d2l/ds2 = expit(y s) expit(-y s)."""
+    """:func:`_loss_and_slope` and d2l/ds2 = expit(y s) expit(-y s)."""
     m = y * s
     return np.logaddexp(0.0, -m), -y * expit(-m), expit(m) * expit(-m)
 
@@ -155,17 +162,38 @@ class _LinearLogistic(FiniteSumProblem):
     def _coord(self, w):
         raise NotImplementedError
 
-    def _assemble(self, omega, sw, loss_v, loss_g, reg_v, reg_g):
+    def _assemble(self, sw, loss_v, loss_g, reg_v, reg_g):
+        """values (..., M+1) and grads (..., M+1, d) from the weighted loss sums and the data-free part (leading
+        axes ``...``: one model, or a stack of them in :meth:`full_values_and_grads_stacked`)."""
         if self._loss_in_objective:
-            return np.array([loss_v + sw * reg_v]), (loss_g + sw * reg_g)[None, :]
-        return np.array([sw * reg_v, loss_v]), np.stack([sw * reg_g, loss_g])
+            return np.asarray(loss_v + sw * reg_v)[..., None], (loss_g + sw * reg_g)[..., None, :]
+        return np.array([sw * reg_v, loss_v]).T, np.array([sw * reg_g, loss_g]).swapaxes(0, -2)  # m-axis last / 2nd last
 
     def _batch_sums(self, omega, index, weights):
         Xb = self.X[index]
-        loss, dloss, _ = _loss_and_derivatives(Xb @ omega, self.y[index])
+        loss, dloss = _loss_and_slope(Xb @ omega, self.y[index])
         rv, rg, _ = self._coord(omega)
-        return self._assemble(omega, weights.sum(), float(weights @ loss), (weights * dloss) @ Xb,
-                              float(rv.sum()), rg)
+        return self._assemble(weights.sum(), weights @ loss, (weights * dloss) @ Xb, rv.sum(), rg)
+
+    def full_values_and_grads_stacked(self, omegas, rows: int = 512):
+        """(values (T, M+1), grads (T, M+1, d)): :meth:`full_values_and_grads` at every row of ``omegas`` (T, d),
+        ``rows`` models at a time, each block one (rows, N) matrix of scores (the monitor of ``ssca.convergence``
+        evaluates every iterate of a run at once). The same sums as the one-model method, in matrix-product form:
+        equal up to rounding."""
+        omegas = np.asarray(omegas, dtype=np.float64)
+        require(omegas.ndim == 2 and omegas.shape[1] == self.dim and bool(np.isfinite(omegas).all()), "omegas",
+                f"array of shape {omegas.shape}", f"a finite (T, d) array with d = {self.dim}")
+        require(is_int(rows) and rows >= 1, "rows", rows, "an integer >= 1")
+        weights = np.full(self.n_samples, 1.0 / self.n_samples)
+        values, grads = [], []
+        for lo in range(0, omegas.shape[0], rows):
+            W = omegas[lo:lo + rows]
+            loss, dloss = _loss_and_slope(W @ self.X.T, self.y)
+            rv, rg, _ = self._coord(W)
+            v, g = self._assemble(weights.sum(), loss @ weights, (dloss * weights) @ self.X, rv.sum(axis=1), rg)
+            values.append(v)
+            grads.append(g)
+        return np.concatenate(values), np.concatenate(grads)
 
     def _block_batch_sums(self, omega, index, weights):
         blocks = self.blocks
@@ -173,12 +201,12 @@ class _LinearLogistic(FiniteSumProblem):
         wg = omega[blocks.index] * blocks.mask                     # (I, kmax): w_i
         partial = np.einsum("bik,ik->bi", Xg, wg)                  # h_{0,i}: partial scores x_{n,i}^T w_i
         s = partial.sum(axis=1)                                    # g_0 sums the partial scores
-        loss, dloss, _ = _loss_and_derivatives(s, self.y[index])
+        loss, dloss = _loss_and_slope(s, self.y[index])
         client_g = np.einsum("b,bik->ik", weights * dloss, Xg)     # (17): dg/dh_{0,i} times own features
         rv, rg, _ = self._coord(wg)                                # each client's own regulariser part
         reg_v = float(np.sum(rv * blocks.mask))                    # sum of the clients' partial values
-        return self._assemble(omega, weights.sum(), float(weights @ loss), blocks.scatter(client_g),
-                              reg_v, blocks.scatter(rg * blocks.mask))
+        return self._assemble(weights.sum(), weights @ loss, blocks.scatter(client_g), reg_v,
+                              blocks.scatter(rg * blocks.mask))
 
     def _stacked_objective_grads(self, omegas, index, weights):
         sw = weights.sum(axis=1)[:, None]
@@ -187,7 +215,7 @@ class _LinearLogistic(FiniteSumProblem):
             return sw * rg
         Xb = self.X[index]                                         # (I, b, d)
         s = np.matmul(Xb, omegas[:, :, None])[..., 0]
-        _, dloss, _ = _loss_and_derivatives(s, self.y[index])
+        _, dloss = _loss_and_slope(s, self.y[index])
         return np.matmul((weights * dloss)[:, None, :], Xb)[:, 0, :] + sw * rg
 
     # -- exact full-data quantities for the reference solvers and constants

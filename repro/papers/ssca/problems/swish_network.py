@@ -297,7 +297,7 @@ class FeatureBlocks:
         require(real.size == K and np.array_equal(np.sort(real), np.arange(K)), "index",
                 "columns are not a partition", f"every feature 0..{K - 1} owned by exactly one client")
         sizes = mask.sum(axis=1)
-        require(bool(np.all(sizes >= 1)), "sizes", sizes.tolist(), "every client owns >= 1 feature")
+        require(bool((sizes >= 1).all()), "sizes", sizes.tolist(), "every client owns >= 1 feature")
         require(bool(np.all(mask[:, :1])) and bool(np.all(mask[:, :-1] >= mask[:, 1:])), "mask",
                 "holes", "each row True on a prefix (real entries first, padding last)")
         index = np.where(mask, index, 0)
@@ -450,7 +450,7 @@ def check_omega(omega, d: int) -> np.ndarray:
     """A model vector as float64, of shape (d,), with finite entries (shared with :mod:`.instances`)."""
     omega = np.asarray(omega, dtype=np.float64)
     require(omega.shape == (d,), "omega", omega.shape, f"shape ({d},)")
-    require(bool(np.all(np.isfinite(omega))), "omega", "non-finite entries", "finite entries")
+    require(bool(np.isfinite(omega).all()), "omega", "non-finite entries", "finite entries")
     return omega
 
 
@@ -497,14 +497,14 @@ class FiniteSumProblem:
         index = index.astype(np.int64, copy=False)
         weights = np.asarray(weights, dtype=np.float64)
         require(weights.shape == index.shape, "weights", weights.shape, f"shape {index.shape} (that of index)")
-        require(bool(np.all(np.isfinite(weights))), "weights", "non-finite entries", "finite weights")
+        require(bool(np.isfinite(weights).all()), "weights", "non-finite entries", "finite weights")
         return omega, index, weights
 
     def _check_stacked(self, omegas, index, weights):
         omegas = np.asarray(omegas, dtype=np.float64)
         require(omegas.ndim == 2 and omegas.shape[1] == self.dim, "omegas", omegas.shape,
                 f"shape (I, d) with d = {self.dim}")
-        require(bool(np.all(np.isfinite(omegas))), "omegas", "non-finite entries", "finite entries")
+        require(bool(np.isfinite(omegas).all()), "omegas", "non-finite entries", "finite entries")
         index = np.asarray(index)
         require(index.ndim == 2 and index.shape[0] == omegas.shape[0]
                 and np.issubdtype(index.dtype, np.integer), "index", index.shape,
@@ -515,7 +515,7 @@ class FiniteSumProblem:
                     f"sample indices in 0..N-1 = {self.n_samples - 1}")
         weights = np.asarray(weights, dtype=np.float64)
         require(weights.shape == index.shape, "weights", weights.shape, f"shape {index.shape}")
-        require(bool(np.all(np.isfinite(weights))), "weights", "non-finite entries", "finite weights")
+        require(bool(np.isfinite(weights).all()), "weights", "non-finite entries", "finite weights")
         return omegas, index.astype(np.int64, copy=False), weights
 
     def batch_sums(self, omega, index, weights):
@@ -557,7 +557,7 @@ def check_data(X, y, n_classes=None):
     X = _floating(X)
     require(X.ndim == 2 and X.shape[0] >= 1 and X.shape[1] >= 1, "X", X.shape,
             "a 2-d (N, K) array with N, K >= 1")
-    require(bool(np.all(np.isfinite(X))), "X", "non-finite entries", "finite features")
+    require(bool(np.isfinite(X).all()), "X", "non-finite entries", "finite features")
     y = np.asarray(y)
     require(y.shape == (X.shape[0],), "y", y.shape, f"shape ({X.shape[0]},) (one label per row of X)")
     if n_classes is not None:
@@ -682,9 +682,8 @@ class Regularized27(_NetworkProblem):
             for lo in range(0, theta.shape[1], DESCENT_BLOCK):
                 hi = min(lo + DESCENT_BLOCK, theta.shape[1])
                 w, block = omegas[:, start + lo:start + hi], g[:, :hi - lo]
-                block[...] = theta[:, lo:hi]
-                block += np.multiply(coef, w, out=scaled[:, :hi - lo])
-                block *= step
+                np.add(theta[:, lo:hi], np.multiply(coef, w, out=scaled[:, :hi - lo]), out=block)  # float32 theta:
+                block *= step                                                 # cast exactly to float64, then added
                 w -= block
 
 

@@ -139,12 +139,14 @@ def build_instance(config: ExactConfig, seed: int) -> Instance:
                     V.CheckProblem(mu, float(problem.lipschitz_gradient())))
 
 
-def _params(config: ExactConfig, instance: Instance, replay=None) -> alg.SSCAParams:
+def _observed_run(config: ExactConfig, instance: Instance, rng, replay=None) -> alg.SSCATrace:
+    """Algorithm 1 on ``instance`` drawing from ``rng`` (or replaying ``replay``), with the convergence run's series."""
     T = config.updates + 1
-    return alg.SSCAParams(tau=config.tau, steps=instance.steps, iterations=T, batch=config.batch,
-                          omega1=instance.omega1, record_batches=True, checkpoints=tuple(range(1, T + 1)),
-                          client_indices=instance.clients, replay_batches=replay,
-                          monitor=conv._Monitor(instance.problem, 100.0, None))
+    trajectory = conv.Trajectory()
+    params = alg.SSCAParams(tau=config.tau, steps=instance.steps, iterations=T, batch=config.batch,
+                            omega1=instance.omega1, record_batches=True, checkpoints=tuple(range(1, T + 1)),
+                            client_indices=instance.clients, replay_batches=replay, monitor=trajectory)
+    return trajectory.observed(alg.run_sample_based(instance.problem, params, rng), instance.problem, 100.0)
 
 
 def pattern_batches(instance: Instance, pattern: np.ndarray) -> np.ndarray:
@@ -156,7 +158,7 @@ def pattern_trace(config: ExactConfig, instance: Instance, pattern: np.ndarray) 
     """Algorithm 1 with the minibatch pattern ``pattern`` (positions, (updates, I, B)) scripted into its draws;
     raises AssertionError unless the batches it used are the pattern's, one draw per iteration."""
     draws = ScriptedKeys(pattern)
-    trace = alg.run_sample_based(instance.problem, _params(config, instance), draws)
+    trace = _observed_run(config, instance, draws)
     if draws.calls != config.updates or not np.array_equal(np.sort(trace.batches, axis=2),
                                                            np.sort(pattern_batches(instance, pattern), axis=2)):
         raise AssertionError("Algorithm 1 did not use the scripted minibatches: "
@@ -166,8 +168,7 @@ def pattern_trace(config: ExactConfig, instance: Instance, pattern: np.ndarray) 
 
 def replay_trace(config: ExactConfig, instance: Instance, batches) -> alg.SSCATrace:
     """Algorithm 1 replaying the sample indices ``batches`` (updates, I, B) (a failing pattern of the metadata)."""
-    return alg.run_sample_based(instance.problem, _params(config, instance, np.asarray(batches)),
-                                np.random.default_rng(0))
+    return _observed_run(config, instance, np.random.default_rng(0), np.asarray(batches))
 
 
 def lemma4_on(trace: alg.SSCATrace, check: V.CheckProblem, *, mu_factor: float = 1.0, L_factor: float = 1.0):

@@ -11,7 +11,7 @@ own tolerance, fails):
   fails beyond its tolerance, and it is the multiple of the printed constant L_hat/2 that (51) needs on the run.
   (The check's own Outcome.ratio, observed/bound, is undefined where the bound is negative, the usual case.)
   Instances: Algorithm 1 / 3 (:mod:`repro.papers.ssca.algorithms.ssca`) on the M = 0 problems of
-  :func:`repro.papers.ssca.runs.convergence.build_problem`, monitored by its ``_Monitor`` (both sides of (51)).
+  :func:`repro.papers.ssca.runs.convergence.build_problem`, monitored by its ``Trajectory`` (both sides of (51)).
 * ``ssca.eq9`` / ``ssca.eq19``: (9) on hat f of Algorithm 1 / 3's own iterates (and, for (9), on coefficient vectors
   of extreme scale), ``ssca.eq35_36``: (35)-(36), ``ssca.lemma1``: (40)-(42), each against the cvxpy reference of
   :mod:`repro.papers.ssca.problems.server`; the ratio is the relative error (as the audit measures it) over
@@ -99,27 +99,15 @@ def family(name: str, coords: tuple[str, ...], **fixed) -> Family:
 
 
 # ---------------------------------------------------------------------------- instances: Algorithms 1 and 3
-class _Recorder(conv._Monitor):
-    """The convergence run's monitor (both sides of (51)), also keeping hat f_{0,1}^(t) at every checkpoint."""
-
-    def __init__(self, *args):
-        super().__init__(*args)
-        self.f_hat: list[np.ndarray] = []
-
-    def __call__(self, t: int, state) -> dict:
-        if t > 1:
-            self.f_hat.append(np.array(state.f_hat_lin[0]))
-        return super().__call__(t, state)
-
-
 def run_instance(p: dict):
-    """Algorithm 1 (``mode`` sample) or 3 (feature) on the instance ``p``: (problem, trace, recorder)."""
+    """Algorithm 1 (``mode`` sample) or 3 (feature) on the instance ``p``: (problem, trace with the convergence run's
+    series (both sides of (51)), hat f_{0,1}^(t) of every update)."""
     config = {"problem": p["problem"], "n": p["n"], "d": p["d"], "clients": p["clients"], "flip": 0.1,
               "reg": p["reg"]}
     ss = np.random.SeedSequence([p["data_seed"], 2104_06011])
     data_rng, init_rng, run_rng, part_rng = (np.random.default_rng(s) for s in ss.spawn(4))
     problem, _, _, info = conv.build_problem(config, data_rng)
-    recorder = _Recorder(problem, 100.0, info.get("reference"))
+    recorder = conv.Trajectory()
     clients = part_rng.permutation(p["n"]).reshape(p["clients"], -1) if p["mode"] == "sample" else None
     params = alg.SSCAParams(tau=p["tau"], steps=alg.PowerLawSteps(p["a1"], p["alpha"], p["a2"], p["beta"]),
                             iterations=p["iterations"], batch=p["batch"],
@@ -127,7 +115,8 @@ def run_instance(p: dict):
                             checkpoints=tuple(range(1, p["iterations"] + 1)), client_indices=clients,
                             monitor=recorder)
     run = alg.run_sample_based if p["mode"] == "sample" else alg.run_feature_based
-    return problem, run(problem, params, run_rng), recorder
+    trace = recorder.observed(run(problem, params, run_rng), problem, 100.0, info.get("reference"))
+    return problem, trace, [s.f_hat_lin[0] for s in recorder.states[1:]]
 
 
 def lemma4_ratio(descent, gamma, delta, err, mu: float, L_hat: float, factor: float = 1.0) -> float:
@@ -171,10 +160,9 @@ def eq9_objective(p: dict, factor: float = 1.0) -> float:
     """(9) on hat f: of the algorithm's own iterates (``p['mode']`` set) or a vector of extreme scale."""
     if "mode" in p:
         try:
-            _, _, recorder = run_instance(p)
+            _, _, coefs = run_instance(p)
         except ReferenceSolveError:
             return math.nan
-        coefs = recorder.f_hat
     else:
         coefs = [_coefficients(p, p["scale"])]
     errors = [_minimiser_28_error(B.omega_bar_unconstrained(f, p["tau"] / factor), f, p["tau"]) for f in coefs]
