@@ -152,9 +152,11 @@ def _cmd_plan(args) -> None:
     model = costs.CostModel(root)
     total_runs = total_seconds = 0.0
     unknown = []
+    counted: set = set()                         # a run listed by several experiments is counted (and priced) once
     print(f"{'experiment':24s} {'runs':>6s} {'cached':>6s} {'core-s to run':>14s}  rate from")
     for name, specs in plan.items():
-        everything = runner._with_needs(specs)
+        everything = [s for s in runner._with_needs(specs) if s._canonical not in counted]
+        counted |= {s._canonical for s in everything}
         todo = [s for s in everything if not runner.cache_paths(s, root)[1].exists()]
         seconds = [model.estimate(s) for s in todo]
         known = sum(v for v in seconds if v is not None)
@@ -167,7 +169,8 @@ def _cmd_plan(args) -> None:
     hours = total_seconds / 3600
     print(f"profile {args.profile}: {int(total_runs)} runs; estimated {hours:.2f} core-hours still to compute, "
           f"{hours / args.jobs:.2f} h on {args.jobs} cores (runs are independent: the wall time divides by the "
-          f"number of cores up to the longest run)")
+          f"number of cores up to the longest run; a run that several experiments list is counted under the "
+          f"first)")
     if unknown:
         print(f"no measurement for: {', '.join(unknown)} (not included; run them once at the quick profile)")
 

@@ -47,6 +47,36 @@ def test_specs_are_well_formed(profile):
     assert len({s.seed for s in fig2}) == M.SEEDS[profile]
 
 
+@pytest.mark.parametrize("profile", ["quick", "paper"])
+def test_figure4_reuses_the_runs_of_figures_2_and_3_at_their_lambda_and_u(profile):
+    """Figure 4's points at Figure 2's lambda and U are Figure 2's (sample) and Figure 3's (feature) runs of the
+    same batch size: the same specs, so the runner computes them once; every other point is Figure 4's own."""
+    fig4 = get("ssca.figure4").specs(profile)
+    owned = {name: {s._canonical for s in get(name).specs(profile)} for name in ("ssca.figure2", "ssca.figure3")}
+    shared = [s for s in fig4 if s.experiment != "ssca.figure4"]
+    assert all(s._canonical in owned[s.experiment] for s in shared)
+    assert {(s.experiment, s.config["mode"], s.config["formulation"], s.config["batch"], s.config.get("lam"),
+             s.config.get("U")) for s in shared} == {
+        ("ssca.figure2", "sample", "27", 10, M.LAMBDA, None), ("ssca.figure2", "sample", "37", 10, None, M.U_LIMIT),
+        ("ssca.figure3", "feature", "27", 100, M.LAMBDA, None), ("ssca.figure3", "feature", "37", 100, None, M.U_LIMIT)}
+    assert len(shared) == 4 * M.SEEDS[profile]
+    own = [s for s in fig4 if s.experiment == "ssca.figure4"]
+    assert all(s.config["checkpoints"] == [M.ITERATIONS] for s in own)
+    figure2_points = {(m, M.LAMBDA, None) for m in M.MODES} | {(m, None, M.U_LIMIT) for m in M.MODES}
+    assert not {(s.config["mode"], s.config.get("lam"), s.config.get("U")) for s in own} & figure2_points
+
+
+def test_plan_counts_a_run_that_two_experiments_list_once(repro_main, tmp_path):
+    out = repro_main("plan", "ssca.figure2", "ssca.figure4", cwd=tmp_path,
+                     env={"REPRO_RESULTS_DIR": str(tmp_path / "results")})
+    assert out.returncode == 0, out.stderr
+    unique = {s._canonical for name in ("ssca.figure2", "ssca.figure4")
+              for s in runner._with_needs(get(name).specs("quick"))}
+    rows = {line.split()[0]: int(line.split()[1]) for line in out.stdout.splitlines() if line.startswith("ssca.")}
+    assert rows["ssca.figure4"] == len(get("ssca.figure4").specs("quick")) - 2 * M.SEEDS["quick"]
+    assert f"profile quick: {len(unique)} runs" in out.stdout
+
+
 def test_bad_configs_are_refused():
     cfg, fig2 = M.figure2_specs("quick")[0].config, get("ssca.figure2")
     with pytest.raises(ValueError, match="formulation"):

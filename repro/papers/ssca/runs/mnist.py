@@ -456,30 +456,45 @@ def _solver_checks(mode: str, batch: int, profile: str) -> list[int]:
     return list(SOLVER_CHECKS) if batch in SOLVER_CHECK_BATCHES[profile][mode] else []
 
 
+def _figure2_configs(profile: str) -> list[dict]:
+    return ([_ssca("sample", f, b, profile, solver_checks=_solver_checks("sample", b, profile)) for f in ("27", "37")
+             for b in TRIPLES] + [_sgd("sample", b, e, profile) for b, e in SGD_SAMPLE_CONFIGS])
+
+
+def _figure3_configs(profile: str) -> list[dict]:
+    return ([_ssca("feature", f, b, profile, solver_checks=_solver_checks("feature", b, profile))
+             for f in ("27", "37") for b in FEATURE_TRIPLES] + [_sgd("feature", b, 1, profile) for b in FEATURE_TRIPLES])
+
+
 def figure2_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
-    configs = ([_ssca("sample", f, b, profile, solver_checks=_solver_checks("sample", b, profile)) for f in ("27", "37")
-                for b in TRIPLES] + [_sgd("sample", b, e, profile) for b, e in SGD_SAMPLE_CONFIGS])
-    return _specs("ssca.figure2", configs, SEEDS[profile])
+    return _specs("ssca.figure2", _figure2_configs(profile), SEEDS[profile])
 
 
 def figure3_specs(profile: str) -> list[RunSpec]:
     check_profile(profile)
-    configs = ([_ssca("feature", f, b, profile, solver_checks=_solver_checks("feature", b, profile)) for f in ("27", "37")
-                for b in FEATURE_TRIPLES] + [_sgd("feature", b, 1, profile) for b in FEATURE_TRIPLES])
-    return _specs("ssca.figure3", configs, SEEDS[profile])
+    return _specs("ssca.figure3", _figure3_configs(profile), SEEDS[profile])
 
 
 def figure4_specs(profile: str) -> list[RunSpec]:
     """The sweep of lambda (27) and U (37) at one batch size per setting (sample B = 10, feature B = 100).
-    Figure 4 plots values at T only, so the metrics are evaluated at t = T only."""
+    Figure 4 plots values at T only, so its own runs evaluate the metrics at t = T only. Its points at Figure 2's
+    lambda = 1e-5 and U = 0.13 are Figure 2's (sample) and Figure 3's (feature) runs of that batch size, listed
+    here as they are there: the same run (same seed, step sizes and iterates; the metrics at T are their last
+    checkpoint), which the runner computes once."""
     check_profile(profile)
-    configs = []
-    ends = [ITERATIONS]
-    for mode, batch in (("sample", 10), ("feature", 100)):
-        configs += [_ssca(mode, "27", batch, profile, lam=lam, checkpoints=ends) for lam in FIG4_LAMBDAS]
-        configs += [_ssca(mode, "37", batch, profile, U=u, checkpoints=ends) for u in FIG4_LIMITS]
-    return _specs("ssca.figure4", configs, SEEDS[profile])
+    shared = {("sample", "ssca.figure2"): _figure2_configs(profile), ("feature", "ssca.figure3"): _figure3_configs(profile)}
+    specs = []
+    for (mode, owner), owned in shared.items():
+        batch = 10 if mode == "sample" else 100
+        points = [("27", "lam", lam) for lam in FIG4_LAMBDAS] + [("37", "U", u) for u in FIG4_LIMITS]
+        for formulation, key, value in points:
+            theirs = [c for c in owned if c["method"] == "ssca" and c["formulation"] == formulation
+                      and c["batch"] == batch and c[key] == value]
+            config = _ssca(mode, formulation, batch, profile, **{key: value}, checkpoints=[ITERATIONS])
+            specs += _specs(owner, theirs, SEEDS[profile]) if theirs else _specs("ssca.figure4", [config],
+                                                                                 SEEDS[profile])
+    return specs
 
 
 def printed_sign_specs(profile: str) -> list[RunSpec]:
