@@ -326,23 +326,28 @@ def test_stacked_objective_grads_match_per_client(name, net_data, lin_data):
                                        rtol=1e-12, atol=1e-14)
 
 
-@pytest.mark.parametrize("block", [7, 16384])
+@pytest.mark.parametrize("E", [1, 2, 3])
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-def test_the_blocked_stacked_descent_is_the_expression_bit_for_bit(block, dtype, net_data, monkeypatch):
-    """Regularized27.stacked_descent (the SGD baselines' local step, computed in column blocks) equals
-    W - r * stacked_objective_grads(W) exactly, with blocks smaller than both weight matrices and with one block."""
-    monkeypatch.setattr(SN, "DESCENT_BLOCK", block)
+def test_the_factored_fedavg_round_is_the_round_of_client_models(E, dtype, net_data):
+    """Regularized27.fedavg_round (no client model formed) equals E steps W -= r stacked_objective_grads(W) of the
+    I client models from w followed by their weighted average, up to rounding of the features' dtype."""
     net, X, y = net_data
     p = Regularized27(net, X.astype(dtype), y, 1e-2, contiguous_blocks(K, 3))
     rng = np.random.default_rng(31)
     I, b, r = 3, 5, 0.37
-    index, weights = rng.integers(0, p.n_samples, (I, b)), rng.uniform(0.1, 1, (I, b))
-    W = np.stack([random_point(p, 40 + i) for i in range(I)])
-    expected = W - r * p.stacked_objective_grads(W, index, weights)
-    p.stacked_descent(W, index, weights, r)
-    assert np.array_equal(W, expected)
-    with pytest.raises(ConfigError, match="omegas"):                     # nothing to update in place
-        p.stacked_descent(W.tolist(), index, weights, r)
+    index, weights = rng.integers(0, p.n_samples, (E, I, b)), rng.uniform(0.1, 1, (I, b))
+    client_weights = rng.dirichlet(np.ones(I))
+    w = random_point(p, 40)
+    W = np.repeat(w[None], I, axis=0)
+    for e in range(E):
+        W = W - r * p.stacked_objective_grads(W, index[e], weights)
+    expected = client_weights @ W
+    got = p.fedavg_round(w, index, weights, client_weights, r)
+    tol = 1e-12 if dtype == "float64" else 1e-5
+    assert np.max(np.abs(got - expected)) <= tol * np.max(np.abs(expected - w))
+    assert np.max(np.abs(expected - w)) > 1e-3                                      # the round moved the model
+    with pytest.raises(ConfigError, match="index"):
+        p.fedavg_round(w, index[0], weights, client_weights, r)
 
 
 def test_cost_limited_printed_flips_value_sign_only(net_data, lin_data):

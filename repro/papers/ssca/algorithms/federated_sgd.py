@@ -151,23 +151,27 @@ def _sgd_loop(problem, params: SGDParams, algorithm: str, round_update: Callable
                    checkpoints=recorder.checkpoints, monitor=recorder.arrays())
 
 
-def _local_step(problem, W: np.ndarray, index: np.ndarray, weights: np.ndarray, r: float) -> None:
-    """One local SGD step of every client's model, in place: W -= r * stacked_objective_grads(W, index, weights), by
-    the problem's ``stacked_descent`` where it has one (the same numbers, computed in cache-sized blocks), else as
-    written."""
-    descend = getattr(problem, "stacked_descent", None)
-    if descend is not None:
-        descend(W, index, weights, r)
-        return
-    g = np.asarray(problem.stacked_objective_grads(W, index, weights), dtype=np.float64)
-    g *= r
-    W -= g
+def _local_steps(problem, w: np.ndarray, drawn: np.ndarray, weights: np.ndarray, client_weights: np.ndarray,
+                 r: float) -> np.ndarray:
+    """E = ``drawn.shape[0]`` local SGD steps of every client from w and the clients' weighted average: the problem's
+    ``fedavg_round`` where it has one (the same round in factored form, without I model copies), else as written,
+    one ``stacked_objective_grads`` call per step on the (I, d) client models."""
+    fedavg_round = getattr(problem, "fedavg_round", None)
+    if fedavg_round is not None:
+        return fedavg_round(w, drawn, weights, client_weights, r)
+    W = np.repeat(w[None], drawn.shape[1], axis=0)
+    for index in drawn:
+        g = np.asarray(problem.stacked_objective_grads(W, index, weights), dtype=np.float64)
+        g *= r
+        W -= g
+    return client_weights @ W
 
 
 def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator) -> SGDTrace:
     """Sample-based FedAvg-style SGD (module docstring): per round, E local SGD steps per client from the
-    server model on fresh uniform B-subsets (batch-mean gradients of f_0, all clients in one
-    ``stacked_objective_grads`` call per step), then the N_i/N-weighted average of the client models."""
+    server model on fresh uniform B-subsets (batch-mean gradients of f_0, all clients at once: :func:`_local_steps`),
+    then the N_i/N-weighted average of the client models. The E batches of a round are drawn before its steps (the
+    steps draw nothing, so the batches are those drawn between them)."""
     N, B, E = int(problem.n_samples), params.batch, params.local_steps
     idx = validate_client_indices(params.client_indices, N, B)
     I, n_i = idx.shape
@@ -176,7 +180,6 @@ def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator) -> SGDT
     client_weights = np.full(I, n_i / N)  # N_i / N
 
     union_weights = (client_weights[:, None] * weights).reshape(-1)
-    models = np.empty((I, int(problem.dim))) if E > 1 else None    # the clients' models, reused every round
 
     def round_update(w, r, t):
         drawn = np.empty((E, I, B), dtype=np.intp)
@@ -186,12 +189,9 @@ def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator) -> SGDT
             drawn[0] = draw_client_batches(batch_rng, idx, B)
             _, g = problem.batch_sums(w, drawn[0].reshape(-1), union_weights)
             return w - r * np.asarray(g, dtype=np.float64)[0], drawn, np.nan
-        W = models
-        W[:] = w
         for e in range(E):
             drawn[e] = draw_client_batches(batch_rng, idx, B)
-            _local_step(problem, W, drawn[e], weights, r)
-        return client_weights @ W, drawn, np.nan
+        return _local_steps(problem, w, drawn, weights, client_weights, r), drawn, np.nan
 
     w, rec = _sgd_loop(problem, params, f"FedAvg-SGD (sample-based, B={B}, E={E})", round_update, (E, I, B))
     rec["batch_value"] = None

@@ -76,7 +76,6 @@ __all__ = [
 INIT_SCHEMES = ("uniform_fan_in", "normal_fan_in")
 A_BAR_CHOICES = ("surrogate_11", "printed")
 DEFAULT_CHUNK = 8192
-DESCENT_BLOCK = 16384     # columns per block of the stacked SGD step (10 x 16384 float64 = 1.3 MB: stays in cache)
 
 
 # --------------------------------------------------------------------------- activation
@@ -470,8 +469,8 @@ class FiniteSumProblem:
       grads the same weighted sums of gradients; one vectorised evaluation over the batch;
     * ``block_batch_sums``: the same, computed the feature-based way ((2), (16), (17));
     * ``stacked_objective_grads(omegas (I, d), index (I, b), weights (I, b)) -> (I, d)``;
-    * optionally ``stacked_descent(omegas, index, weights, step)``: omegas -= step * stacked_objective_grads(...) in
-      place, bit-identical to that expression (the SGD baselines use it where a problem has it);
+    * optionally ``fedavg_round(w, index (E, I, B), weights (I, B), client_weights (I,), step)``: the averaged model
+      after E local SGD steps of every client (the SGD baselines use it where a problem has it);
     * ``full_values_and_grads(omega)``: means over all N samples, chunked.
     """
 
@@ -663,28 +662,53 @@ class Regularized27(_NetworkProblem):
         grads += np.multiply(2.0 * self.lam * weights.sum(axis=1)[:, None], omegas, out=scaled)
         return grads
 
-    def stacked_descent(self, omegas, index, weights, step: float) -> None:
-        """One SGD step of every stacked model, in place: omegas -= step * stacked_objective_grads(omegas, index,
-        weights), by the same operations in the same order (so bit-identical), but a block of ``DESCENT_BLOCK`` columns
-        at a time: g = theta + 2 lam W_i w (theta from float32, exact), g *= step, w -= g. The (I, d) gradient is never
-        built; its blocks stay in cache. The expression form makes five passes over (I, d) float64 arrays, 8 MB each
-        for the network of Section V: 7.1 ms a step against 1.8 in blocks (measured on the reference machine;
-        ``benchmarks/README.md``), most of what FedAvg with E = 2 local steps cost beyond E = 1."""
-        require(isinstance(omegas, np.ndarray) and omegas.dtype == np.float64, "omegas",
-                f"{type(omegas).__name__} of dtype {getattr(omegas, 'dtype', None)}", "a float64 array (updated in place)")
-        omegas, index, weights = self._check_stacked(omegas, index, weights)
-        W1, W2 = self.net.unpack(omegas)
-        st = batch_statistics(self.net, W1, W2, self.X[index], self.y[index], weights)
-        coef = 2.0 * self.lam * weights.sum(axis=1)[:, None]
-        I, split = omegas.shape[0], self.net.J * self.net.K
-        g, scaled = work_array("ssca.stacked_descent", (2, I, DESCENT_BLOCK))
-        for theta, start in ((st.theta1.reshape(I, -1), 0), (st.theta2.reshape(I, -1), split)):
-            for lo in range(0, theta.shape[1], DESCENT_BLOCK):
-                hi = min(lo + DESCENT_BLOCK, theta.shape[1])
-                w, block = omegas[:, start + lo:start + hi], g[:, :hi - lo]
-                np.add(theta[:, lo:hi], np.multiply(coef, w, out=scaled[:, :hi - lo]), out=block)  # float32 theta:
-                block *= step                                                 # cast exactly to float64, then added
-                w -= block
+    def fedavg_round(self, w, index, weights, client_weights, step: float) -> np.ndarray:
+        """One round of FedAvg with E local SGD steps on (27): every client i takes E = ``index.shape[0]`` steps
+        w_i <- w_i - step (theta_i(w_i) + 2 lam s_i w_i) from w on its batches ``index[e, i]`` (sample weights
+        ``weights[i]``, s_i their sum), and the server returns sum_i ``client_weights[i]`` w_i^(E).
+
+        Computed in factored form (this project's rewriting; equal in exact arithmetic): with a_i = 1 - 2 lam s_i step,
+        w_i^(e) = a_i^e w - step sum_{s<e} a_i^(e-1-s) theta_i^(s), and the first-layer part of theta_i^(s) is
+        G_s^T X_s (33), of rank <= B. So step e's pre-activations are a_i^e X_e W1^T - step sum_s a_i^(e-1-s)
+        (X_e X_s^T) G_s, the clients' second layers (L x J each) are kept, and no client model of d entries is formed:
+        a round is a few products of batch size where E passes over I models of d = 101,632 float64 entries cost
+        ~3 ms a step (benchmarks/README.md). The products are in the features' dtype, as in :func:`batch_statistics`."""
+        net = self.net
+        w = check_omega(w, self.dim)
+        index = np.asarray(index)
+        require(index.ndim == 3 and np.issubdtype(index.dtype, np.integer) and index.size
+                and 0 <= int(index.min()) and int(index.max()) < self.n_samples, "index", getattr(index, "shape", index),
+                f"an integer array (E, I, B) of sample indices in 0..{self.n_samples - 1}")
+        E, I, _ = index.shape
+        weights = np.asarray(weights, dtype=np.float64)
+        client_weights = np.asarray(client_weights, dtype=np.float64)
+        require(weights.shape == index.shape[1:] and bool(np.isfinite(weights).all()), "weights", weights.shape,
+                f"finite sample weights of shape {index.shape[1:]}")
+        require(client_weights.shape == (I,) and bool(np.isfinite(client_weights).all()), "client_weights",
+                client_weights.shape, f"finite weights of shape ({I},)")
+        dt = self.X.dtype
+        W1, W2 = net.unpack(w)
+        a = 1.0 - step * 2.0 * self.lam * weights.sum(axis=1)                      # (I,)
+        X, y, sample_weights = self.X[index], self.y[index], weights.astype(dt)   # (E, I, B, K), (E, I, B)
+        base = np.matmul(X, W1.astype(dt).T)                                       # X_e W1^T, all steps at once
+        W2_i = np.repeat(W2[None], I, axis=0)                                      # (I, L, J) float64
+        G = []
+        for e in range(E):
+            Z = base[e] * (a ** e).astype(dt)[:, None, None]
+            for s in range(e):
+                Z -= (step * a ** (e - 1 - s)).astype(dt)[:, None, None] * np.matmul(
+                    np.matmul(X[e], np.swapaxes(X[s], -1, -2)), G[s])
+            _, theta2, G_e, _ = _head(Z, W2_i.astype(dt), y[e], sample_weights)
+            G.append(G_e)
+            W2_i = a[:, None, None] * W2_i - step * theta2.astype(np.float64)
+        scale = np.stack([client_weights * a ** (E - 1 - s) for s in range(E)])   # (E, I)
+        scaled = (np.stack(G) * scale.astype(dt)[:, :, None, None]).reshape(-1, net.J)
+        out = np.empty(self.dim)
+        split = net.J * net.K
+        out[:split] = (float(client_weights @ a ** E) * W1
+                       - step * (scaled.T @ X.reshape(-1, net.K)).astype(np.float64)).ravel()
+        out[split:] = np.tensordot(client_weights, W2_i, axes=1).ravel()
+        return out
 
 
 class CostLimited37(_NetworkProblem):
