@@ -11,7 +11,9 @@ and the checkpoint ``monitor`` are fields of the frozen :class:`SGDParams`.
   (a choice the paper leaves open): the server broadcasts w^(t); every client i starts from w^(t) and takes E
   local SGD steps w <- w - r_t g, each on a FRESH uniform B-subset of its own indices drawn without replacement
   (weights 1/B: g is the batch mean gradient of f_0), all clients at once through
-  ``problem.stacked_objective_grads``; the server sets w^(t+1) = sum_i (N_i/N) w_i. With E = 1 this is
+  ``problem.stacked_objective_grads``, or the problem's ``fedavg_round`` where it has one (the network's (27)
+  computes the round in factored form, without client models of d entries); the server sets
+  w^(t+1) = sum_i (N_i/N) w_i. With E = 1 this is
   mini-batch SGD on the union of the client batches (weights N_i/(B N), as in (3)), and is computed that
   way (one ``problem.batch_sums`` call, no per-client model copies; the same draws, equal up to rounding).
 * :func:`run_feature_sgd` -- feature-based (vertical) SGD: the server draws a uniform B-subset of the N

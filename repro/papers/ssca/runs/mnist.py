@@ -47,7 +47,8 @@ minutes on 2 cores, timed by ``benchmarks/bench_ssca.py --only quick``) trades s
 the problem: 1 seed per curve instead of the paper's 100 (``SEEDS``), 6 checkpoints instead of 13
 (``CHECKPOINTS``), a 6-point SGD grid scored after 100 iterations instead of 20 points after 1000
 (``SGD_GRID``, ``GRID_ITERATIONS``). Data, network, T, step sizes and full-data metrics are the same in both
-profiles. Figure 4 plots values at T only, so its runs evaluate the metrics at t = T only.
+profiles. Figure 4 plots values at T only, so its own runs evaluate the metrics at t = T only; its points at
+Figure 2's lambda and U are Figures 2 and 3's runs (``figure4_specs``).
 
 Configs: one frozen dataclass per shape of run, the single source of keys and defaults (the choices above):
 :class:`SSCA27Config` and :class:`SSCA37Config` (an SSCA curve on (27) / (37)), :class:`SGDConfig` (an SGD
