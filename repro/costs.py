@@ -48,10 +48,14 @@ TABLE = Path(__file__).with_name("measured_costs.json")
 
 
 def _work_model(experiments) -> Callable[[str, dict], float]:
+    """``(experiment, config) -> units``: the work model of ``experiments``, or of the registered experiment a spec
+    names when it is not among them (an experiment may list another's runs: SSCA's Figure 4 lists Figure 2's), else
+    one unit."""
     models = {name: exp.work for name, exp in experiments.items()}
+    registered = registry()
 
     def work(experiment: str, config: dict) -> float:
-        model = models.get(experiment)
+        model = models.get(experiment) or getattr(registered.get(experiment), "work", None)
         return float(model(config)) if model is not None else 1.0
     return work
 

@@ -255,6 +255,67 @@ def _convergence_run(problem: str, steps: str = "theory_a", mode: str = "sample"
     return C.run_convergence(cfg.as_dict(), 0)
 
 
+def _one_at_a_time(problem, states, c: float, reference, probe) -> dict:
+    """The convergence series computed iteration by iteration with the one-model oracle and the one-instance KKT
+    residuals (the reference for :func:`repro.papers.ssca.runs.convergence._metrics`)."""
+    M, rows, prev = problem.n_constraints, [], None
+    for st in states:
+        values, grads = problem.full_values_and_grads(st.omega)
+        row = {"F0": values[0], "omega_norm": np.linalg.norm(st.omega)}
+        if reference is not None:
+            row["dist_reference"] = np.linalg.norm(st.omega - reference)
+        if M == 0:
+            row["kkt"] = B.kkt_unconstrained(grads[0])["stationarity"]
+            if prev is not None:
+                w0, f0, g0 = prev
+                row |= {"descent": values[0] - f0, "delta": np.linalg.norm(st.omega_bar - w0),
+                        "tracking": np.linalg.norm(g0 + 2 * st.tau * (st.omega_bar - w0))}
+        else:
+            F = values[1:] - problem.constraint_levels
+            zeros = np.zeros(M)
+            nu, zeta = (zeros, zeros) if st.nu is None else (st.nu, st.zeta)
+            row |= {"kkt": B.kkt_constrained(grads[0], grads[1:], F)["max"], "constraint": F.max(),
+                    "kkt_penalty": B.kkt_penalty(grads[0], grads[1:], F, zeta, c, multipliers=nu)["max"]}
+            if prev is not None:
+                w, lin, tau = st.omega, st.f_hat_lin, st.tau
+                exact = problem.exact_objective_weight is not None
+                gaps = np.linalg.norm(lin + 2 * tau * w - grads, axis=1)
+                d = probe - w
+                gap = np.abs(st.f_hat_const + lin[1:] @ probe + tau * probe @ probe
+                             - (values[1:] + grads[1:] @ d + tau * d @ d))
+                if not exact:
+                    moved = lin[0] @ d + tau * (probe @ probe - w @ w)
+                    gap = np.append(gap, abs(moved - (grads[0] @ d + tau * d @ d)))
+                row |= {"tracking_value": np.max(np.abs(st.f_hat_const + lin[1:] @ w + tau * w @ w - values[1:])),
+                        "tracking": np.max(gaps[1:] if exact else gaps), "surrogate_gap": np.max(gap)}
+        rows.append(row)
+        prev = (st.omega, values[0], grads[0])
+    return {k: np.array([r.get(k, np.nan) for r in rows]) for k in rows[-1]}
+
+
+@pytest.mark.parametrize("problem", C.PROBLEMS)
+@pytest.mark.parametrize("mode", ["sample", "feature"])
+def test_the_series_evaluated_after_the_run_are_those_of_each_iteration(problem, mode):
+    """Trajectory evaluates every iteration of a run at once; each series equals the one computed iteration by
+    iteration (NaN where it is undefined: the first iteration), up to rounding."""
+    config = C.ConvergenceConfig(problem=problem, steps="theory_a", mode=mode, iterations=12, profile="quick")
+    problem_, _, _, info = C.build_problem(config.as_dict(), np.random.default_rng(3))
+    reference, probe = info.get("reference"), info.get("probe")
+    trajectory = C.Trajectory()
+    clients = np.arange(config.n).reshape(config.clients, -1) if mode == "sample" else None
+    params = C.alg.SSCAParams(tau=config.tau, steps=C.alg.PowerLawSteps(*C.STEPS["theory_a"]), iterations=12,
+                              batch=C.BATCH[mode], omega1=np.random.default_rng(4).normal(size=problem_.dim),
+                              penalty=config.penalty, checkpoints=tuple(range(1, 13)), client_indices=clients,
+                              monitor=trajectory)
+    run = C.alg.run_sample_based if mode == "sample" else C.alg.run_feature_based
+    got = trajectory.observed(run(problem_, params, np.random.default_rng(5)), problem_, config.penalty, reference,
+                              probe).monitor
+    expected = _one_at_a_time(problem_, trajectory.states, config.penalty, reference, probe)
+    assert set(got) == set(expected)
+    for name, series in expected.items():
+        np.testing.assert_allclose(got[name], series, rtol=1e-9, atol=1e-12, err_msg=name)
+
+
 @pytest.mark.parametrize("problem", ["logistic_l2", "nonconvex_logistic"])
 @pytest.mark.parametrize("mode", ["sample", "feature"])
 def test_lemma4_is_judged_at_every_iteration_and_can_fail(problem, mode):

@@ -167,7 +167,8 @@ class _LinearLogistic(FiniteSumProblem):
         axes ``...``: one model, or a stack of them in :meth:`full_values_and_grads_stacked`)."""
         if self._loss_in_objective:
             return np.asarray(loss_v + sw * reg_v)[..., None], (loss_g + sw * reg_g)[..., None, :]
-        return np.array([sw * reg_v, loss_v]).T, np.array([sw * reg_g, loss_g]).swapaxes(0, -2)  # m-axis last / 2nd last
+        return (np.moveaxis(np.array([sw * reg_v, loss_v]), 0, -1),                  # m: the last axis of values,
+                np.moveaxis(np.array([sw * reg_g, loss_g]), 0, -2))                  # the one before d of grads
 
     def _batch_sums(self, omega, index, weights):
         Xb = self.X[index]

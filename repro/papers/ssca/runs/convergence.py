@@ -138,8 +138,11 @@ class Trajectory:
         return {}
 
     def stacked(self, M: int) -> dict:
-        """Every kept field stacked over the iterations (T, ...); w_bar is NaN and nu, zeta are 0 at t = 1."""
+        """Every kept field stacked over the iterations (T, ...); w_bar is NaN and nu, zeta are 0 at t = 1. The run
+        must have been monitored at every iteration (the series pair iteration t with t - 1)."""
         states = self.states
+        require([s.t for s in states] == list(range(1, len(states) + 1)), "checkpoints",
+                f"{len(states)} monitored iterations", "every iteration t = 1..T (the series pair t with t - 1)")
         first_bar = np.full_like(states[0].omega, np.nan)
         return {"omega": np.stack([s.omega for s in states]),
                 "omega_bar": np.stack([first_bar if s.omega_bar is None else s.omega_bar for s in states]),
@@ -157,7 +160,7 @@ class Trajectory:
 
 def _metrics(problem, c: float, reference: np.ndarray | None, probe: np.ndarray | None, run: dict) -> dict:
     """The per-iteration series of the module docstring, one entry per iteration t = 1..T, from the stacked
-    trajectory ``run`` (:meth:`_Trajectory.stacked`). (51) at t - 1 pairs iteration t with t - 1 (NaN at t = 1);
+    trajectory ``run`` (:meth:`Trajectory.stacked`). (51) at t - 1 pairs iteration t with t - 1 (NaN at t = 1);
     ``probe`` (constrained problems) is the point of the constraint set at which Lemma 5's third limit is observed
     (NaN without one)."""
     w = run["omega"]
