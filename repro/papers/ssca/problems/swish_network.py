@@ -675,17 +675,8 @@ class Regularized27(_NetworkProblem):
         ~3 ms a step (benchmarks/README.md). The products are in the features' dtype, as in :func:`batch_statistics`."""
         net = self.net
         w = check_omega(w, self.dim)
-        index = np.asarray(index)
-        require(index.ndim == 3 and np.issubdtype(index.dtype, np.integer) and index.size
-                and 0 <= int(index.min()) and int(index.max()) < self.n_samples, "index", getattr(index, "shape", index),
-                f"an integer array (E, I, B) of sample indices in 0..{self.n_samples - 1}")
+        index, weights, client_weights = self._check_round(index, weights, client_weights)
         E, I, _ = index.shape
-        weights = np.asarray(weights, dtype=np.float64)
-        client_weights = np.asarray(client_weights, dtype=np.float64)
-        require(weights.shape == index.shape[1:] and bool(np.isfinite(weights).all()), "weights", weights.shape,
-                f"finite sample weights of shape {index.shape[1:]}")
-        require(client_weights.shape == (I,) and bool(np.isfinite(client_weights).all()), "client_weights",
-                client_weights.shape, f"finite weights of shape ({I},)")
         dt = self.X.dtype
         W1, W2 = net.unpack(w)
         a = 1.0 - step * 2.0 * self.lam * weights.sum(axis=1)                      # (I,)
@@ -703,12 +694,22 @@ class Regularized27(_NetworkProblem):
             W2_i = a[:, None, None] * W2_i - step * theta2.astype(np.float64)
         scale = np.stack([client_weights * a ** (E - 1 - s) for s in range(E)])   # (E, I)
         scaled = (np.stack(G) * scale.astype(dt)[:, :, None, None]).reshape(-1, net.J)
-        out = np.empty(self.dim)
-        split = net.J * net.K
-        out[:split] = (float(client_weights @ a ** E) * W1
-                       - step * (scaled.T @ X.reshape(-1, net.K)).astype(np.float64)).ravel()
-        out[split:] = np.tensordot(client_weights, W2_i, axes=1).ravel()
-        return out
+        W1_new = float(client_weights @ a ** E) * W1 - step * (scaled.T @ X.reshape(-1, net.K)).astype(np.float64)
+        return self._flat_gradient(W1_new, np.tensordot(client_weights, W2_i, axes=1))   # [W1.ravel(), W2.ravel()]
+
+    def _check_round(self, index, weights, client_weights):
+        """:meth:`fedavg_round`'s batches (E, I, B) of sample indices, sample weights (I, B) and client weights (I,)."""
+        index = np.asarray(index)
+        require(index.ndim == 3 and np.issubdtype(index.dtype, np.integer) and index.size
+                and 0 <= int(index.min()) and int(index.max()) < self.n_samples, "index", index.shape,
+                f"an integer array (E, I, B) of sample indices in 0..{self.n_samples - 1}")
+        weights = np.asarray(weights, dtype=np.float64)
+        client_weights = np.asarray(client_weights, dtype=np.float64)
+        require(weights.shape == index.shape[1:] and bool(np.isfinite(weights).all()), "weights", weights.shape,
+                f"finite sample weights of shape {index.shape[1:]}")
+        require(client_weights.shape == (index.shape[1],) and bool(np.isfinite(client_weights).all()),
+                "client_weights", client_weights.shape, f"finite weights of shape ({index.shape[1]},)")
+        return index, weights, client_weights
 
 
 class CostLimited37(_NetworkProblem):

@@ -484,17 +484,16 @@ def figure4_specs(profile: str) -> list[RunSpec]:
     here as they are there: the same run (same seed, step sizes and iterates; the metrics at T are their last
     checkpoint), which the runner computes once."""
     check_profile(profile)
-    shared = {("sample", "ssca.figure2"): _figure2_configs(profile), ("feature", "ssca.figure3"): _figure3_configs(profile)}
+    points = [("27", "lam", lam) for lam in FIG4_LAMBDAS] + [("37", "U", u) for u in FIG4_LIMITS]
     specs = []
-    for (mode, owner), owned in shared.items():
-        batch = 10 if mode == "sample" else 100
-        points = [("27", "lam", lam) for lam in FIG4_LAMBDAS] + [("37", "U", u) for u in FIG4_LIMITS]
+    for mode, batch, owner, owned in (("sample", 10, "ssca.figure2", _figure2_configs(profile)),
+                                      ("feature", 100, "ssca.figure3", _figure3_configs(profile))):
         for formulation, key, value in points:
             theirs = [c for c in owned if c["method"] == "ssca" and c["formulation"] == formulation
                       and c["batch"] == batch and c[key] == value]
-            config = _ssca(mode, formulation, batch, profile, **{key: value}, checkpoints=[ITERATIONS])
-            specs += _specs(owner, theirs, SEEDS[profile]) if theirs else _specs("ssca.figure4", [config],
-                                                                                 SEEDS[profile])
+            specs += (_specs(owner, theirs, SEEDS[profile]) if theirs else _specs(
+                "ssca.figure4", [_ssca(mode, formulation, batch, profile, **{key: value}, checkpoints=[ITERATIONS])],
+                SEEDS[profile]))
     return specs
 
 
