@@ -92,6 +92,34 @@ def test_factored_rounds_of_the_printed_path_match_the_dense_ones(seed, m, n, st
     np.testing.assert_array_equal(alg.run(problem, params, np.random.default_rng(seed)).z, z_f)
 
 
+@given(seed=st.integers(0, 10_000), m=st.integers(2, 4), n=st.integers(1, 3), steps=st.integers(1, 4),
+       replicates=st.integers(1, 3), path=st.sampled_from(alg.PATHS), record=st.sampled_from(["full", "kstar"]),
+       flush=st.sampled_from([1, 40, 10**6]))
+def test_records_do_not_depend_on_how_many_iterations_are_evaluated_together(seed, m, n, steps, replicates, path,
+                                                                              record, flush):
+    """The "full" and "kstar" records evaluate kept iterations together (``_Recorder._flush``); evaluated one at a
+    time (at most one iteration's entries at once) they are the same numbers, bit for bit, with a penalty that
+    changes every round and rounds of unequal lengths."""
+    problem, z0 = _instance(seed, m=m, n=n, nu=0.4)
+    ref = problem.solve(1.5, z0)
+    params = alg.PCFedAvgParams(gamma=0.5 * problem.gamma_max(3.0, steps), rounds=4, local_steps=steps, x0=z0,
+                                rho=(1.5, 3.0, 1.5, 1.5), round_lengths=(steps, 1, steps, 1), path=path,
+                                replicates=replicates, record=record, reference=ref)
+    traces = []
+    default = alg._FLUSH_ENTRIES
+    for entries in (1, flush):
+        alg._FLUSH_ENTRIES = entries
+        try:
+            traces.append(alg.run(problem, params, np.random.default_rng(seed)))
+        finally:
+            alg._FLUSH_ENTRIES = default
+    one, together = traces
+    assert one.records.keys() == together.records.keys()
+    for key, value in one.records.items():
+        np.testing.assert_array_equal(together.records[key], value, err_msg=key)
+    assert np.isfinite(one.records["gap" if record == "full" else "kstar_gap"]).all()
+
+
 def test_printed_field_is_not_a_gradient():
     """The sigma part of line 8's step is not the gradient of any function: its Jacobian in agent
     i's vector is not symmetric, whereas (CR)'s is (a Hessian of G_{i,rho})."""

@@ -27,7 +27,7 @@ so Assumption 3.2 holds with equality: E||grad f~_i - grad f_i||^2 = nu^2.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy import special
@@ -207,6 +207,11 @@ class Reference:
     def as_dict(self) -> dict:
         return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self.__dict__.items()}
 
+    def started_at(self, x0: np.ndarray) -> Reference:
+        """The same reference for the start ``x0``: Q = ||x0 - x*_rho||^2 is its only constant that depends on the
+        start (a run that starts at x* reuses the solution it started from instead of solving again)."""
+        return replace(self, Q=float(np.sum((x0 - self.x_rho) ** 2)))
+
 
 class PersonalizedProblem:
     """Problem (1) with local losses ``local``, weights ``sigma`` (m,) and sets ``sets`` (Sections 1 and 4)."""
@@ -280,16 +285,19 @@ class PersonalizedProblem:
         x = self._stacked(x)
         return self.grad_f(x) + (rho / self.m) * (x - self.sets.project(x))
 
-    def local_gradients(self, X: np.ndarray, g: np.ndarray, rho: float) -> np.ndarray:
+    def local_gradients(self, X: np.ndarray, g: np.ndarray, rho: float,
+                        x_hat: np.ndarray | None = None) -> np.ndarray:
         """grad g_{i,rho}(x_i, xi) for every agent i at its own multi-block vector (the gradient in (CR)).
 
         ``X`` (..., m, m, n) is [agent i, block j]; ``g`` (..., m, n) holds grad f~_i at agent i's
         block average A x_i (the stochastic sample, or the exact gradient for grad G_{i,rho}).
-        Returns (..., m, m, n). Evaluated through the operators A, B_i and Pi_{X_i}: no loop.
+        Returns (..., m, m, n). Evaluated through the operators A, B_i and Pi_{X_i}: no loop. ``x_hat``: the block
+        averages A x_i when the caller has them.
         """
         m = self.m
         idx = np.arange(m)
-        x_hat = X.mean(axis=-2)                         # A x_i            (..., m, n)
+        if x_hat is None:
+            x_hat = X.sum(axis=-2) / m                  # A x_i            (..., m, n)
         own = X[..., idx, idx, :]                       # B_i x_i          (..., m, n)
         coupling = self.sigma[:, None] * (own - x_hat)  # sigma_i (B_i x_i - A x_i)
         out = np.broadcast_to((g / m - coupling / m)[..., :, None, :], X.shape).copy()
@@ -316,10 +324,10 @@ class PersonalizedProblem:
             D=float(np.sum(self.grad_f(x_star) ** 2)),
             M=self._mean_local_sq(x_star, 0.0) + nu**2 / self.m,
             M_rho=self._mean_local_sq(x_rho, rho) + nu**2 / self.m,
-            Q=float(np.sum((x0 - x_rho) ** 2)),
+            Q=float("nan"),
             residual_star=res_star, residual_rho=res_rho,
             solvers={"x_star": info_star, "x_rho": info_rho},
-        )
+        ).started_at(x0)
 
     def _mean_local_sq(self, x: np.ndarray, rho: float) -> float:
         """(1/m) sum_i ||grad G_{i,rho}(x)||^2 (rho = 0: grad F_i) with every agent at the same x."""

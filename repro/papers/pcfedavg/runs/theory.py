@@ -207,19 +207,16 @@ def step_size(problem, config: dict) -> float:
     return config.get("gamma_frac", 1.0) * problem.gamma_max(config["rho"], config["H"])
 
 
-def _start(problem, ref0, z0, config):
-    return ref0.x_star if config.get("start") == "x_star" else z0
-
-
 def prepare(config: dict, seed: int):
     """(problem, reference solution, parameters of Algorithm 1 (with the start z_0 and the reference), run rng,
     K* rng) for one run."""
     inst_rng, run_rng, kstar_rng = _rngs(seed)
     problem, z0 = build_instance(config, inst_rng)
     rho = float(config["rho"])
-    if config.get("start") == "x_star":
-        z0 = problem.solve(rho, z0).x_star
     ref = problem.solve(rho, z0)
+    if config.get("start") == "x_star":
+        z0 = ref.x_star
+        ref = ref.started_at(z0)
     params = alg.PCFedAvgParams(gamma=step_size(problem, config), rounds=config["R"], local_steps=config["H"],
                                 x0=z0, rho=rho, path=config.get("path", "compact"), replicates=config["S"],
                                 record=config.get("record", "full"), reference=ref)
