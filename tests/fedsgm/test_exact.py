@@ -35,7 +35,7 @@ def test_the_tiny_instance_has_an_exact_failure_probability():
 
 
 def test_a_pattern_is_replayed_exactly():
-    instance, trace, _ = X.evaluate_instance(TINY.theory_config(), 0, record_directions=False)
+    instance, trace = X.simulate_instance(TINY.theory_config(), 0, record_directions=False)
     pattern = np.ones((3, 2, 1), dtype=np.int64)             # always keep coordinate 1 (raises if not kept)
     outcomes = X.pattern_outcomes(instance, trace.params, pattern, ("fedsgm.thm1",))
     assert {o.claim_id for o in outcomes} == {"fedsgm.thm1"}

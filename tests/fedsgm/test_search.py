@@ -113,9 +113,9 @@ def test_a_bad_search_config_is_one_line_naming_key_and_value(key, value):
 
 
 def test_an_inadmissible_instance_is_nan_not_a_violation(monkeypatch):
-    def inadmissible(config, seed, **kw):       # as evaluate_instance does when D = 0 makes eta = 0
+    def inadmissible(config, seed, **kw):       # as simulate_instance does when D = 0 makes eta = 0
         raise ConfigError("eta=0.0 is not admissible: a finite step size > 0")
-    monkeypatch.setattr(S, "evaluate_instance", inadmissible)
+    monkeypatch.setattr(S, "simulate_instance", inadmissible)
     assert np.isnan(S.claim_ratio("fedsgm.thm1", INSTANCE)) and S.best_outcome("fedsgm.thm1", INSTANCE) is None
 
 

@@ -6,7 +6,7 @@ probability -- is run, and the probability that the stated conclusion fails is c
 A probability > 0 refutes the deterministic statement; the failing patterns are its replay.
 
 The instance and the parameters are those of one ``fedsgm.theory`` run
-(:func:`repro.papers.fedsgm.runs.theorems.evaluate_instance`); each pattern is then replayed through Algorithm 1
+(:func:`repro.papers.fedsgm.runs.theorems.simulate_instance`); each pattern is then replayed through Algorithm 1
 (:func:`repro.papers.fedsgm.algorithms.fedsgm.run`) with a generator that scripts the Rand-K draws
 (:class:`repro.scripted.ScriptedKeys`), and checked with :func:`repro.papers.fedsgm.checks.check`. Assumption,
 named: Rand-K keeps the K coordinates with the smallest uniform keys (:meth:`repro.compression.RandK.draw`); every
@@ -29,7 +29,7 @@ from repro.experiment import Config, check_profile
 from repro.papers.fedsgm import checks as V
 from repro.papers.fedsgm.algorithms import fedsgm as alg
 from repro.papers.fedsgm.runs.search import outcome_ratio
-from repro.papers.fedsgm.runs.theorems import evaluate_instance
+from repro.papers.fedsgm.runs.theorems import simulate_instance
 from repro.runner import RunSpec
 from repro.scripted import ScriptedKeys
 
@@ -102,7 +102,7 @@ def run_exact(config: dict, seed: int):
     """P(the conclusion of each theorem of ``constants`` fails) over all Rand-K patterns, exactly; and the largest
     observed/bound over the patterns."""
     c = ExactConfig.from_dict(config)
-    instance, trace, _ = evaluate_instance(c.theory_config(), seed, record_directions=False)
+    instance, trace = simulate_instance(c.theory_config(), seed, record_directions=False)
     params = alg.FedSGMParams(**(trace.params.__dict__ | {"record_directions": False}))
     claim_ids = EXACT_CLAIMS[c.constants]
     failed = {cid: 0 for cid in claim_ids}

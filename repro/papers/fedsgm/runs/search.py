@@ -3,7 +3,7 @@ form of Lemma 4), eq. (5), (R-hard), (R-soft), the summed inequality (S-hard)/(S
 constants their proofs derive (``*.proof``) and the soft proof's derived beta condition (``fedsgm.derived.soft_beta``)
 -- maximise observed/bound over structured families of instances
 (:data:`FAMILIES`) with :func:`repro.search.maximize_ratio`. Each instance is one run of ``fedsgm.theory``
-(:func:`repro.papers.fedsgm.runs.theorems.evaluate_instance`, exact constants) checked by
+(:func:`repro.papers.fedsgm.runs.theorems.simulate_instance`, exact constants) checked by
 :func:`repro.papers.fedsgm.checks.check`; nothing is re-implemented here.
 
 observed/bound, per claim (:func:`scaled`): a bound ``lhs <= rhs`` whose right side carries terms that are not
@@ -36,7 +36,7 @@ from repro.errors import ConfigError, require
 from repro.experiment import check_profile
 from repro.papers.fedsgm import checks as V
 from repro.papers.fedsgm.problems.common import NoSolutionError
-from repro.papers.fedsgm.runs.theorems import FAMILIES as PROBLEMS, evaluate_instance
+from repro.papers.fedsgm.runs.theorems import FAMILIES as PROBLEMS, simulate_instance
 from repro.runner import RunSpec
 from repro.search import Family, SearchConfig as SharedSearchConfig, maximize_ratio
 
@@ -180,8 +180,8 @@ def instance_outcomes(claim_id: str, params: dict, factor: float = 1.0) -> list:
     decoded config and seed); ``[]`` when the instance is inadmissible for the claim's prescribed parameters."""
     config = {k: v for k, v in params.items() if k != "seed"}
     try:
-        instance, trace, _ = evaluate_instance(config, params["seed"],
-                                               record_directions=claim_id.startswith("fedsgm.lemma4"))
+        instance, trace = simulate_instance(config, params["seed"],
+                                            record_directions=claim_id.startswith("fedsgm.lemma4"))
     except (ConfigError, NoSolutionError, ZeroDivisionError):    # D = 0: eps = eta = 0, no run
         return []
     return V.check(_scaled_claim(claim_id, factor), instance, trace)

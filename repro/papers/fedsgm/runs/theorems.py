@@ -220,9 +220,9 @@ def build_instance(config: dict, seed: int):
     return problem, w0, K, np.random.default_rng(compression_ss)
 
 
-def evaluate_instance(config: dict, seed: int, *, record_directions: bool = True):
-    """Run Algorithm 1 with the constants of ``config['constants']`` and check every claim on it; returns
-    ``(instance, trace, outcomes)``. ``config`` needs the keys of :class:`TheoryConfig` but ``profile``."""
+def simulate_instance(config: dict, seed: int, *, record_directions: bool = True):
+    """Run Algorithm 1 with the constants of ``config['constants']``; returns ``(instance, trace)``. ``config`` needs
+    the keys of :class:`TheoryConfig` but ``profile``."""
     problem, w0, K, rng = build_instance(config, seed)
     instance = V.Instance.solved(problem, w0)
     switching, _, beta_factor = CONSTANTS[config["constants"]]
@@ -231,9 +231,16 @@ def evaluate_instance(config: dict, seed: int, *, record_directions: bool = True
                           K=K, w0=w0, record_directions=record_directions)
     if beta_factor is not None and switching == "soft":
         params = alg.FedSGMParams(**(params.__dict__ | {"beta": beta_factor / params.eps}))
-    trace = alg.run(problem, params, rng)
+    return instance, alg.run(problem, params, rng)
+
+
+def evaluate_instance(config: dict, seed: int, *, record_directions: bool = True):
+    """:func:`simulate_instance` and every claim checked on its run; returns ``(instance, trace, outcomes)``."""
+    instance, trace = simulate_instance(config, seed, record_directions=record_directions)
     # Theorem 2 leaves beta free: its check judges the run's own beta against beta >= 2/eps and
     # records hypotheses_met = False for the beta < 2/eps sensitivity runs.
+    switching = CONSTANTS[config["constants"]][0]
+    claims = _claims_for(config["constants"], trace.params.K is not None)
     return instance, trace, check_claims(V.check, V.per_run_claims(switching) + tuple(claims), instance, trace)
 
 
