@@ -74,14 +74,19 @@ def _fit(points: list[tuple[float, float]]) -> dict:
 
 
 def rate_keys(experiment: str, function: str, config) -> list[str]:
-    """The keys of the rates that may price a run, the most specific first: ``"<experiment>|<function>|<profile>"``
-    when its config names a profile (the fit over that profile's runs alone), then ``"<experiment>|<function>"`` (the
-    fit over all its runs). Why both: a work model counts a run's dominant loops, not every overhead, so one affine
-    fit over the quick and the paper profile's runs together can misprice both; SSCA's Figure 2 was priced 5 % under
-    its paper-profile runs and 50 % over its quick ones by the joint fit."""
+    """The keys of the rates that may price a run, the most specific first: ``"<experiment>|<function>|<profile>|
+    <family>"`` when its config names a profile and a ``family`` (a search's structured family, an instance family),
+    then ``"<experiment>|<function>|<profile>"`` (the fit over that profile's runs alone), then
+    ``"<experiment>|<function>"`` (the fit over all its runs). Why: a work model counts a run's dominant loops, not
+    every overhead, so one affine fit over the quick and the paper profile's runs together can misprice both (SSCA's
+    Figure 2 was priced 5 % under its paper-profile runs and 50 % over its quick ones by the joint fit); and a work
+    model that counts one search's evaluations cannot tell a family of 10-iteration instances from one of
+    20,000-iteration instances (``pcfedavg.search``'s ``one_active`` runs took 10-50 times its other runs)."""
     key = f"{experiment}|{function}"
-    profile = config.get("profile") if isinstance(config, dict) else None
-    return ([f"{key}|{profile}"] if isinstance(profile, str) else []) + [key]
+    if not isinstance(config, dict) or not isinstance(config.get("profile"), str):
+        return [key]
+    profile, family = config["profile"], config.get("family")
+    return ([f"{key}|{profile}|{family}"] if isinstance(family, str) else []) + [f"{key}|{profile}", key]
 
 
 def measured_rates(root: Path, experiments) -> dict[str, dict]:
@@ -169,22 +174,26 @@ def lazy_estimate(root: Path, experiments) -> Callable:
 
 
 def calibration_runs(specs, experiments, count: int) -> list:
-    """``count`` runs per experiment and function among ``specs`` (and the runs they need), spread over the group
-    ordered by work: the largest, the smallest and evenly spaced ones between (all of them when the group is
-    smaller). Spread rather than the largest only: where a work model is one unit per run, the runs still differ
-    (FedSGM's Monte-Carlo runs took 0.04-0.85 s at the paper profile), and the first of equal-work runs alone
-    priced that experiment at 3.6 times the mean of twelve picked at random."""
+    """About ``count`` runs per experiment and function among ``specs`` (and the runs they need), spread over the
+    group ordered by work: the largest, the smallest and evenly spaced ones between (all of them when the group is
+    smaller); where the runs name families (:func:`rate_keys`), ``count`` split evenly over the families, at least one
+    each, so that every family's rate is measured. Spread rather than the largest only: where a work model is one
+    unit per run, the runs still differ (FedSGM's Monte-Carlo runs took 0.04-0.85 s at the paper profile), and the
+    first of equal-work runs alone priced that experiment at 3.6 times the mean of twelve picked at random."""
     from .runner import _with_needs
 
     work = _work_model(experiments)
-    groups: dict[str, list] = defaultdict(list)
+    groups: dict[str, dict] = defaultdict(lambda: defaultdict(list))
     for spec in _with_needs(specs):
-        groups[f"{spec.experiment}|{spec.function}"].append(spec)
+        groups[f"{spec.experiment}|{spec.function}"][rate_keys(spec.experiment, spec.function, spec.config)[0]] \
+            .append(spec)
     picked = []
-    for group in groups.values():
-        ordered = sorted(group, key=lambda s: -work(s.experiment, s.config))
-        positions = np.unique(np.linspace(0, len(ordered) - 1, min(count, len(ordered))).round().astype(int))
-        picked += [ordered[i] for i in positions]
+    for families in groups.values():
+        per_family = max(1, -(-count // len(families)))
+        for group in families.values():
+            ordered = sorted(group, key=lambda s: -work(s.experiment, s.config))
+            positions = np.unique(np.linspace(0, len(ordered) - 1, min(per_family, len(ordered))).round().astype(int))
+            picked += [ordered[i] for i in positions]
     return picked
 
 

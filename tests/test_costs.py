@@ -139,6 +139,34 @@ def test_calibration_runs_spread_over_the_work_of_each_group():
     assert len(costs.calibration_runs(specs[:2], experiments, 4)) == 2
 
 
+def test_a_run_of_a_family_is_priced_by_the_runs_of_its_family(tmp_path):
+    """Equal work (one search's evaluations), very different times: each family's runs price it; a family without a
+    measurement falls back on the profile's fit over every family."""
+    (tmp_path / "toy").mkdir()
+    runs = [("short", 2.0), ("short", 4.0), ("long", 300.0), ("long", 500.0)]
+    for i, (family, seconds) in enumerate(runs):
+        meta = {"experiment": "toy.exp", "function": "toy.run", "seed": i, "wall_time_s": seconds,
+                "config": {"n": 10, "profile": "paper", "family": family}}
+        (tmp_path / "toy" / f"{i}.json").write_text(json.dumps(meta))
+    model = costs.CostModel(tmp_path, EXPERIMENTS)
+
+    def spec(family):
+        return RunSpec("toy.exp", {"n": 10, "profile": "paper", "family": family}, 0, "toy.run")
+    assert model.estimate(spec("short")) == pytest.approx(3.0)
+    assert model.estimate(spec("long")) == pytest.approx(400.0)
+    assert model.estimate(spec("other")) == pytest.approx(201.5)
+    assert costs.rate_keys("toy.exp", "toy.run", spec("long").config) == [
+        "toy.exp|toy.run|paper|long", "toy.exp|toy.run|paper", "toy.exp|toy.run"]
+
+
+def test_calibration_runs_measure_every_family():
+    experiments = {"toy.exp": SimpleNamespace(work=lambda config: config["n"])}
+    specs = [RunSpec("toy.exp", {"n": n, "profile": "paper", "family": family}, 0, "toy.run")
+             for family in ("a", "b", "c") for n in range(1, 6)]
+    picked = [(s.config["family"], s.config["n"]) for s in costs.calibration_runs(specs, experiments, 4)]
+    assert picked == [("a", 5), ("a", 1), ("b", 5), ("b", 1), ("c", 5), ("c", 1)]
+
+
 def test_a_first_call_in_a_process_is_left_out_of_the_fit_where_warm_runs_exist(tmp_path):
     (tmp_path / "toy").mkdir()
     runs = [(10, 9.0, True), (10, 1.0, False), (20, 2.0, False), (5, 30.0, True)]
