@@ -75,18 +75,21 @@ def _fit(points: list[tuple[float, float]]) -> dict:
 
 def rate_keys(experiment: str, function: str, config) -> list[str]:
     """The keys of the rates that may price a run, the most specific first: ``"<experiment>|<function>|<profile>|
-    <family>"`` when its config names a profile and a ``family`` (a search's structured family, an instance family),
-    then ``"<experiment>|<function>|<profile>"`` (the fit over that profile's runs alone), then
+    <family>"`` for a search of one claim over one structured family (a config that names a profile, a ``claim`` and
+    a ``family``), then ``"<experiment>|<function>|<profile>"`` (the fit over that profile's runs alone), then
     ``"<experiment>|<function>"`` (the fit over all its runs). Why: a work model counts a run's dominant loops, not
     every overhead, so one affine fit over the quick and the paper profile's runs together can misprice both (SSCA's
-    Figure 2 was priced 5 % under its paper-profile runs and 50 % over its quick ones by the joint fit); and a work
-    model that counts one search's evaluations cannot tell a family of 10-iteration instances from one of
-    20,000-iteration instances (``pcfedavg.search``'s ``one_active`` runs took 10-50 times its other runs)."""
+    Figure 2 was priced 5 % under its paper-profile runs and 50 % over its quick ones by the joint fit); and a
+    search's work model counts its evaluations, which cannot tell a family of 10-iteration instances from one of
+    20,000-iteration instances (``pcfedavg.search``'s ``one_active`` runs took 10-50 times its other runs). Other
+    runs that name a family (an instance family of a theorem grid) are priced by their work model, which counts
+    their size: a fit per family would rest on a few runs each."""
     key = f"{experiment}|{function}"
     if not isinstance(config, dict) or not isinstance(config.get("profile"), str):
         return [key]
     profile, family = config["profile"], config.get("family")
-    return ([f"{key}|{profile}|{family}"] if isinstance(family, str) else []) + [f"{key}|{profile}", key]
+    search = isinstance(family, str) and isinstance(config.get("claim"), str)
+    return ([f"{key}|{profile}|{family}"] if search else []) + [f"{key}|{profile}", key]
 
 
 def measured_rates(root: Path, experiments) -> dict[str, dict]:
@@ -175,9 +178,9 @@ def lazy_estimate(root: Path, experiments) -> Callable:
 
 def calibration_runs(specs, experiments, count: int) -> list:
     """About ``count`` runs per experiment and function among ``specs`` (and the runs they need), spread over the
-    group ordered by work: the largest, the smallest and evenly spaced ones between (all of them when the group is
-    smaller); where the runs name families (:func:`rate_keys`), ``count`` split evenly over the families, at least one
-    each, so that every family's rate is measured. Spread rather than the largest only: where a work model is one
+    group ordered by work: the largest, the smallest and evenly spaced ones between (one run: the middle one; all of
+    them when the group is smaller); for searches (:func:`rate_keys`), ``count`` split evenly over the families, at
+    least one each, so that every family's rate is measured. Spread rather than the largest only: where a work model is one
     unit per run, the runs still differ (FedSGM's Monte-Carlo runs took 0.04-0.85 s at the paper profile), and the
     first of equal-work runs alone priced that experiment at 3.6 times the mean of twelve picked at random."""
     from .runner import _with_needs
@@ -192,7 +195,9 @@ def calibration_runs(specs, experiments, count: int) -> list:
         per_family = max(1, -(-count // len(families)))
         for group in families.values():
             ordered = sorted(group, key=lambda s: -work(s.experiment, s.config))
-            positions = np.unique(np.linspace(0, len(ordered) - 1, min(per_family, len(ordered))).round().astype(int))
+            picks = min(per_family, len(ordered))
+            ends = (0, len(ordered) - 1) if picks > 1 else ((len(ordered) - 1) / 2,) * 2
+            positions = np.unique(np.linspace(*ends, picks).round().astype(int))
             picked += [ordered[i] for i in positions]
     return picked
 

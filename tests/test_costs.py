@@ -146,25 +146,30 @@ def test_a_run_of_a_family_is_priced_by_the_runs_of_its_family(tmp_path):
     runs = [("short", 2.0), ("short", 4.0), ("long", 300.0), ("long", 500.0)]
     for i, (family, seconds) in enumerate(runs):
         meta = {"experiment": "toy.exp", "function": "toy.run", "seed": i, "wall_time_s": seconds,
-                "config": {"n": 10, "profile": "paper", "family": family}}
+                "config": {"n": 10, "profile": "paper", "family": family, "claim": "c"}}
         (tmp_path / "toy" / f"{i}.json").write_text(json.dumps(meta))
     model = costs.CostModel(tmp_path, EXPERIMENTS)
 
-    def spec(family):
-        return RunSpec("toy.exp", {"n": 10, "profile": "paper", "family": family}, 0, "toy.run")
+    def spec(family, claim="c"):
+        return RunSpec("toy.exp", {"n": 10, "profile": "paper", "family": family, "claim": claim}, 0, "toy.run")
     assert model.estimate(spec("short")) == pytest.approx(3.0)
     assert model.estimate(spec("long")) == pytest.approx(400.0)
     assert model.estimate(spec("other")) == pytest.approx(201.5)
     assert costs.rate_keys("toy.exp", "toy.run", spec("long").config) == [
         "toy.exp|toy.run|paper|long", "toy.exp|toy.run|paper", "toy.exp|toy.run"]
+    # an instance family of a theorem grid (no claim searched) is priced by the work model, not per family
+    assert costs.rate_keys("toy.exp", "toy.run", {"n": 10, "profile": "paper", "family": "long"}) == [
+        "toy.exp|toy.run|paper", "toy.exp|toy.run"]
 
 
 def test_calibration_runs_measure_every_family():
     experiments = {"toy.exp": SimpleNamespace(work=lambda config: config["n"])}
-    specs = [RunSpec("toy.exp", {"n": n, "profile": "paper", "family": family}, 0, "toy.run")
+    specs = [RunSpec("toy.exp", {"n": n, "profile": "paper", "family": family, "claim": "c"}, 0, "toy.run")
              for family in ("a", "b", "c") for n in range(1, 6)]
     picked = [(s.config["family"], s.config["n"]) for s in costs.calibration_runs(specs, experiments, 4)]
     assert picked == [("a", 5), ("a", 1), ("b", 5), ("b", 1), ("c", 5), ("c", 1)]
+    one_each = [(s.config["family"], s.config["n"]) for s in costs.calibration_runs(specs, experiments, 3)]
+    assert one_each == [("a", 3), ("b", 3), ("c", 3)]                # one run of a family: its middle one
 
 
 def test_a_first_call_in_a_process_is_left_out_of_the_fit_where_warm_runs_exist(tmp_path):
