@@ -1,7 +1,8 @@
 """Per-thread reusable work arrays for hot loops (written by hand: numpy has no workspace pool).
 
 Each fresh megabyte-sized numpy temporary costs its page faults; in loops that make one every iteration they dominate
-(the l1 projection of :mod:`repro.constraints` at d ~ 3e4, the stacked SGD step of the SSCA network at d = 101,632).
+(the l1 projection of :mod:`repro.constraints` at d ~ 3e4; the SSCA network's stacked client gradients at d = 101,632
+use one too).
 ``work_array(key, shape)`` hands back the same buffer for the same key on the same thread, so a caller must be done
 with one key's array before asking for it again, and keys of different callers must differ (prefix them).
 """
