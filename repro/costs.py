@@ -9,8 +9,8 @@ what ``plan`` and the ETAs report is a sum of run times, which the long runs dom
 weighted every run's relative error equally; where a work model misses part of a run's cost, the many small runs
 then set the rate and the long ones were underpriced: FedCLUP's paper profile, run whole, took 1,697 CPU s, which
 that fit priced at 1,024 and this one at 1,676 from the same calibration runs.) With a single work value among the
-runs, ``a = 0`` and ``b`` is the total time over the total work. For each of a run's :func:`rate_keys` in turn (its
-profile's key, then the joint one) the measured runs are:
+runs, ``a = 0`` and ``b`` is the total time over the total work. For each of a run's :func:`rate_keys` in turn (a
+search's family key, its profile's key, then the joint one) the measured runs are:
 
 1. the cache entries in the results folder (any profile, any code version), for a run whose work lies within
    the range they measured (up to the largest work among them);
@@ -179,10 +179,11 @@ def lazy_estimate(root: Path, experiments) -> Callable:
 def calibration_runs(specs, experiments, count: int) -> list:
     """About ``count`` runs per experiment and function among ``specs`` (and the runs they need), spread over the
     group ordered by work: the largest, the smallest and evenly spaced ones between (one run: the middle one; all of
-    them when the group is smaller); for searches (:func:`rate_keys`), ``count`` split evenly over the families, at
-    least one each, so that every family's rate is measured. Spread rather than the largest only: where a work model is one
-    unit per run, the runs still differ (FedSGM's Monte-Carlo runs took 0.04-0.85 s at the paper profile), and the
-    first of equal-work runs alone priced that experiment at 3.6 times the mean of twelve picked at random."""
+    them when the group is smaller); ``count`` is split evenly over the group's most specific rate keys
+    (:func:`rate_keys`: a search's families, at least one run each, so that every family's rate is measured; the
+    profiles of other runs). Spread rather than the largest only: where a work model is one unit per run, the runs
+    still differ (FedSGM's Monte-Carlo runs took 0.04-0.85 s at the paper profile), and the first of equal-work runs
+    alone priced that experiment at 3.6 times the mean of twelve picked at random."""
     from .runner import _with_needs
 
     work = _work_model(experiments)

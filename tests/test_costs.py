@@ -143,10 +143,11 @@ def test_a_run_of_a_family_is_priced_by_the_runs_of_its_family(tmp_path):
     """Equal work (one search's evaluations), very different times: each family's runs price it; a family without a
     measurement falls back on the profile's fit over every family."""
     (tmp_path / "toy").mkdir()
-    runs = [("short", 2.0), ("short", 4.0), ("long", 300.0), ("long", 500.0)]
-    for i, (family, seconds) in enumerate(runs):
+    runs = [("short", 2.0, "paper"), ("short", 4.0, "paper"), ("long", 300.0, "paper"), ("long", 500.0, "paper"),
+            ("short", 0.1, "quick")]
+    for i, (family, seconds, profile) in enumerate(runs):
         meta = {"experiment": "toy.exp", "function": "toy.run", "seed": i, "wall_time_s": seconds,
-                "config": {"n": 10, "profile": "paper", "family": family, "claim": "c"}}
+                "config": {"n": 10, "profile": profile, "family": family, "claim": "c"}}
         (tmp_path / "toy" / f"{i}.json").write_text(json.dumps(meta))
     model = costs.CostModel(tmp_path, EXPERIMENTS)
 
@@ -154,7 +155,7 @@ def test_a_run_of_a_family_is_priced_by_the_runs_of_its_family(tmp_path):
         return RunSpec("toy.exp", {"n": 10, "profile": "paper", "family": family, "claim": claim}, 0, "toy.run")
     assert model.estimate(spec("short")) == pytest.approx(3.0)
     assert model.estimate(spec("long")) == pytest.approx(400.0)
-    assert model.estimate(spec("other")) == pytest.approx(201.5)
+    assert model.estimate(spec("other")) == pytest.approx(201.5)     # the paper runs' fit, not the joint one (161.22)
     assert costs.rate_keys("toy.exp", "toy.run", spec("long").config) == [
         "toy.exp|toy.run|paper|long", "toy.exp|toy.run|paper", "toy.exp|toy.run"]
     # an instance family of a theorem grid (no claim searched) is priced by the work model, not per family

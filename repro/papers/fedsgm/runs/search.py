@@ -17,10 +17,12 @@ violated is a search that would have caught a factor-2 error in the constant.
 
 Assumptions, named: an instance on which the claim's prescribed parameters are inadmissible (``ConfigError``: e.g.
 eta = 0 when w0 is a minimiser, D = 0) or whose hypotheses fail (Theorem 2 with beta < 2/eps) counts as worst (``nan``),
-never as a violation; the summed inequality and Theorems 8, 9 (and their proofs) are searched without compression
-only (with compression (S-hard) holds in expectation -- ``fedsgm.montecarlo`` decides it -- and Theorems 8, 9 are
-the uncompressed ones); Theorems 6, 7 are searched with compression only; the derived soft-beta condition without
-compression (under compression the proofs bound expectations only: finding ``fedsgm.mode``).
+never as a violation (only the searched claim is checked on an instance: until 2026-11-29 every claim of the run
+was, and an error in another claim's check also made the instance worst); the summed inequality and Theorems 8, 9
+(and their proofs) are searched without compression only (with compression (S-hard) holds in expectation --
+``fedsgm.montecarlo`` decides it -- and Theorems 8, 9 are the uncompressed ones); Theorems 6, 7 are searched with
+compression only; the derived soft-beta condition without compression (under compression the proofs bound
+expectations only: finding ``fedsgm.mode``).
 """
 from __future__ import annotations
 

@@ -34,9 +34,11 @@ Recording (``record``):
              (needs ``params.reference``: x*_rho, x*, G_rho(x*_rho), f(x*));
   "kstar":   only the per-replicate averages over k = 0..K-1 (the expectation over K*), for long
              rate sweeps.
-"full" and "kstar" keep the iterates and evaluate up to ``_FLUSH_ENTRIES`` entries of them at once, as
-replicates of one iteration (the same numbers, bit for bit, as one iteration at a time; a run of many short
-iterations then pays Python's overhead per batch, not per iteration: 2-3x faster for the search's runs).
+"full" and "kstar" keep the iterates and evaluate about ``_FLUSH_ENTRIES`` entries of them at once, as
+replicates of one iteration: a run of many short iterations then pays Python's overhead per batch, not per
+iteration (2-3x faster for the search's runs). The numbers are those of one iteration at a time, bit for bit, where
+every quantity is computed row by row -- every instance of this project (n <= 5); the l1-ball projection decides its
+candidate filter per batch above 64 coordinates, and there the two agree to rounding.
 """
 from __future__ import annotations
 
@@ -281,7 +283,7 @@ def run(problem, params: PCFedAvgParams, rng: np.random.Generator) -> PCFedAvgTr
     return PCFedAvgTrace(params=params, z=z, records=records, rounds_metrics=recorder.metrics_arrays)
 
 
-#: the "full" and "kstar" records evaluate kept iterations together, at most this many entries of X at once
+#: the "full" and "kstar" records evaluate kept iterations together, once they hold more than this many entries of X
 _FLUSH_ENTRIES = 2**20
 
 
