@@ -57,18 +57,12 @@ def _fedclup() -> list:
 
 
 def _paper_profile() -> dict:
-    from repro import costs, runner
+    from repro import costs
     from repro.registry import registry
 
-    model = costs.CostModel(Path("/nonexistent-results-folder"))          # the committed measurements only
-    seconds, unknown = 0.0, []
-    for name, exp in registry().items():
-        for spec in runner._with_needs(exp.specs("paper")):
-            estimate = model.estimate(spec)
-            if estimate is None:
-                unknown.append(name)
-            else:
-                seconds += estimate
+    plan = {name: exp.specs("paper") for name, exp in registry().items()}
+    rows, unknown = costs.profile_cost(plan, Path("/nonexistent-results-folder"))   # the committed measurements only
+    seconds = sum(row["seconds"] for row in rows)
     record = _record("paper_profile_core_hours", seconds / 3600, "core-hours", 8.0, "value / reference",
                      "<= 1 (4 h on 2 cores)", "repro/measured_costs.json", "python -m repro plan --profile paper")
     record["experiments_without_measurement"] = sorted(set(unknown))

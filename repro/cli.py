@@ -148,25 +148,12 @@ def _cmd_plan(args) -> None:
         return
     if not 1 <= args.jobs <= 100000:
         raise ReproError(f"--jobs={args.jobs} is not admissible: an integer >= 1 (cores)")
-    plan = _plan(_names(args.experiments), args.profile)
-    model = costs.CostModel(root)
-    total_runs = total_seconds = 0.0
-    unknown = []
-    counted: set = set()                         # a run listed by several experiments is counted (and priced) once
+    rows, unknown = costs.profile_cost(_plan(_names(args.experiments), args.profile), root)
     print(f"{'experiment':24s} {'runs':>6s} {'cached':>6s} {'core-s to run':>14s}  rate from")
-    for name, specs in plan.items():
-        everything = [s for s in runner._with_needs(specs) if s._canonical not in counted]
-        counted |= {s._canonical for s in everything}
-        todo = [s for s in everything if not runner.cache_paths(s, root)[1].exists()]
-        seconds = [model.estimate(s) for s in todo]
-        known = sum(v for v in seconds if v is not None)
-        if any(v is None for v in seconds):
-            unknown.append(name)
-        sources = sorted({model.rate(s)[1] for s in everything})
-        print(f"{name:24s} {len(everything):6d} {len(everything) - len(todo):6d} {known:14.0f}  {'; '.join(sources)}")
-        total_runs += len(everything)
-        total_seconds += known
-    hours = total_seconds / 3600
+    for row in rows:
+        print(f"{row['experiment']:24s} {row['runs']:6d} {row['cached']:6d} {row['seconds']:14.0f}  "
+              f"{'; '.join(row['sources'])}")
+    total_runs, hours = sum(row["runs"] for row in rows), sum(row["seconds"] for row in rows) / 3600
     print(f"profile {args.profile}: {int(total_runs)} runs; estimated {hours:.2f} core-hours still to compute, "
           f"{hours / args.jobs:.2f} h on {args.jobs} cores (runs are independent: the wall time divides by the "
           f"number of cores up to the longest run; a run that several experiments list is counted under the "

@@ -176,6 +176,28 @@ def lazy_estimate(root: Path, experiments) -> Callable:
     return lambda spec: model()(spec)
 
 
+def profile_cost(plan: dict, root: Path) -> tuple[list[dict], list[str]]:
+    """What ``plan`` ({experiment: specs}) costs: per experiment, its runs (with the runs they need), how many are
+    cached under ``root``, the estimated seconds of the others and where their rates came from; a run that several
+    experiments list is counted (and priced) once, under the first. Also the experiments with a run that no
+    measurement prices (left out of the seconds). ``python -m repro plan`` and ``benchmarks/summary.py`` print it."""
+    from . import runner
+
+    model = CostModel(root)
+    rows, unknown, counted = [], [], set()
+    for name, specs in plan.items():
+        everything = [s for s in runner._with_needs(specs) if s._canonical not in counted]
+        counted |= {s._canonical for s in everything}
+        todo = [s for s in everything if not runner.cache_paths(s, root)[1].exists()]
+        seconds = [model.estimate(s) for s in todo]
+        if any(v is None for v in seconds):
+            unknown.append(name)
+        rows.append({"experiment": name, "runs": len(everything), "cached": len(everything) - len(todo),
+                     "seconds": sum(v for v in seconds if v is not None),
+                     "sources": sorted({model.rate(s)[1] for s in everything})})
+    return rows, unknown
+
+
 def calibration_runs(specs, experiments, count: int) -> list:
     """About ``count`` runs per experiment and function among ``specs`` (and the runs they need), spread over the
     group ordered by work: the largest, the smallest and evenly spaced ones between (one run: the middle one; all of

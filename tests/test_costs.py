@@ -183,3 +183,18 @@ def test_a_first_call_in_a_process_is_left_out_of_the_fit_where_warm_runs_exist(
     fit = costs.measured_rates(tmp_path, EXPERIMENTS)["toy.exp|toy.run"]
     assert fit["runs"] == 2 and fit["seconds_per_unit"] == pytest.approx(0.1)
     assert costs._warm([(1.0, 5.0, True)]) == [(1.0, 5.0)]          # only first calls: keep them
+
+
+def test_profile_cost_counts_a_run_that_two_experiments_list_once(tmp_path):
+    """``plan`` and ``benchmarks/summary.py`` price a profile with ``profile_cost``: SSCA's Figure 4 lists runs of
+    Figures 2 and 3, which count once, under the first experiment that lists them."""
+    from repro.registry import get
+    from repro.runner import _with_needs
+
+    plan = {name: get(name).specs("quick") for name in ("ssca.figure2", "ssca.figure3", "ssca.figure4")}
+    rows, unknown = costs.profile_cost(plan, tmp_path)
+    distinct = {s._canonical for specs in plan.values() for s in _with_needs(specs)}
+    listed = sum(len(_with_needs(specs)) for specs in plan.values())
+    assert sum(row["runs"] for row in rows) == len(distinct) < listed
+    assert [row["runs"] for row in rows[:2]] == [len(_with_needs(plan[n])) for n in ("ssca.figure2", "ssca.figure3")]
+    assert unknown == [] and all(row["cached"] == 0 and row["seconds"] > 0 for row in rows)
