@@ -1,8 +1,9 @@
 # fedbounds: `make reproduce` rebuilds every result, figure, notebook and the audit report;
 # `make test` runs the test suite. Both create .venv on first use. Only stale steps rerun:
 # results are cached by config, code and library versions (REPRO_RESULTS_DIR, default results/),
-# and each later step depends on stamp files kept in the same folder, dated when the step started: a source
-# edited while a step ran is newer than its stamp, so the next `make reproduce` reruns what the edit changed.
+# and each later step depends on stamp files kept in the same folder, dated when the step started (a copy of
+# the time of .venv/.started<stamp>, written then): a source edited while a step ran is newer than its stamp,
+# so the next `make reproduce` reruns what the edit changed.
 PYTHON  ?= python3
 VENV    := .venv
 PY      := $(VENV)/bin/python
@@ -32,12 +33,15 @@ $(INSTALLED): pyproject.toml
 
 results: $(RESULTS)
 $(RESULTS): $(INSTALLED) $(SOURCES)
-	start=$$(date +%Y%m%d%H%M.%S); $(PY) -m repro run all --profile $(PROFILE) --jobs $(JOBS) && touch -t $$start $@
+	touch $(VENV)/.started$(notdir $@)
+	$(PY) -m repro run all --profile $(PROFILE) --jobs $(JOBS)
+	touch -r $(VENV)/.started$(notdir $@) $@
 
 figures: $(FIGURES)
 $(FIGURES): $(RESULTS)
-	start=$$(date +%Y%m%d%H%M.%S); $(PY) -m repro figures --profile $(PROFILE) --jobs $(JOBS) --no-progress \
-	  && touch -t $$start $@
+	touch $(VENV)/.started$(notdir $@)
+	$(PY) -m repro figures --profile $(PROFILE) --jobs $(JOBS) --no-progress
+	touch -r $(VENV)/.started$(notdir $@) $@
 
 audit: reports/audit.md
 reports/audit.md: $(RESULTS) $(FIGURES)
