@@ -218,3 +218,17 @@ def test_evaluate_sees_the_server_vector_of_every_round():
     assert seen == [0, 1, 2, 3]
     assert trace.rounds_metrics["norm"][0] == pytest.approx(np.linalg.norm(z0))
     assert trace.rounds_metrics["norm"][-1] == pytest.approx(np.linalg.norm(trace.z[0]))
+
+
+def test_the_algorithms_loop_only_over_rounds_and_local_steps(tmp_path):
+    """``benchmarks/bench_pcfedavg.py --only static``: no Python loop over agents or blocks in Algorithm 1 or the
+    baselines (the rule is the benchmark's, run here so that CI holds the code to it)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, str(root / "benchmarks" / "bench_pcfedavg.py"), "--only", "static",
+                           "--out-dir", str(tmp_path)], capture_output=True, text=True, cwd=root)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "FAIL" not in done.stdout and "PASS" in done.stdout

@@ -363,7 +363,9 @@ class _Recorder:
             return
         p, ref, rho, k0 = self.problem, self.ref, self.pending_rho, self.pending_start
         h, S = len(self.pending), self.params.replicates
-        X, X_new, g = (np.stack([item[i] for item in self.pending]) for i in range(3))    # (h, S, m, m, n), ...
+        X = np.stack([item[0] for item in self.pending])                # (h, S, m, m, n)
+        X_new = np.stack([item[1] for item in self.pending])
+        g = np.stack([item[2] for item in self.pending])
         grads = [item[3] for item in self.pending]
         self.pending = []
         X, X_new, g = (a.reshape((h * S,) + a.shape[2:]) for a in (X, X_new, g))
