@@ -646,3 +646,18 @@ def test_a_run_with_the_papers_penalty_reports_regimes():
     codes = np.where(tr.nu == 0, 0, np.where(tr.nu == 1e5, 2, 1))
     np.testing.assert_array_equal(tr.regime, codes)
     assert np.all(tr.zeta[tr.regime == 0] == 0)
+
+
+def test_the_algorithms_loop_only_over_iterations_and_local_steps(tmp_path):
+    """``benchmarks/bench_ssca.py --only static``: no Python loop over clients in Algorithms 1-4 or the SGD
+    baselines, and every mutant of its self-test rejected (the rule is the benchmark's, run here so that CI holds the
+    code to it)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, str(root / "benchmarks" / "bench_ssca.py"), "--only", "static",
+                           "--out-dir", str(tmp_path)], capture_output=True, text=True, cwd=root)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "(FAIL)" not in done.stdout and done.stdout.count("(PASS)") == 2

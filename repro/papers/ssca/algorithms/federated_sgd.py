@@ -162,8 +162,9 @@ def _local_steps(problem, w: np.ndarray, drawn: np.ndarray, weights: np.ndarray,
     if fedavg_round is not None:
         return fedavg_round(w, drawn, weights, client_weights, r)
     W = np.repeat(w[None], drawn.shape[1], axis=0)
-    for index in drawn:
-        g = np.asarray(problem.stacked_objective_grads(W, index, weights), dtype=np.float64)
+    E = drawn.shape[0]
+    for e in range(E):
+        g = np.asarray(problem.stacked_objective_grads(W, drawn[e], weights), dtype=np.float64)
         g *= r
         W -= g
     return client_weights @ W

@@ -159,12 +159,11 @@ def check_finite(algorithm: str, t: int, iterations: int, step_sizes: str | Call
     """Raise :class:`DivergenceError` naming the algorithm, the iteration t (of T - 1) and the step sizes
     when any array is non-finite. ``step_sizes`` may be a function returning the text, so that the loops, which
     call this every iteration, format it only when they fail."""
-    for a in arrays:
-        if not np.isfinite(a).all():
-            text = step_sizes() if callable(step_sizes) else step_sizes
-            raise DivergenceError(
-                f"{algorithm} diverged at iteration {t} of {iterations - 1} (a model or surrogate became "
-                f"non-finite) with {text}; {remedy}")
+    if not all(bool(np.isfinite(a).all()) for a in arrays):
+        text = step_sizes() if callable(step_sizes) else step_sizes
+        raise DivergenceError(
+            f"{algorithm} diverged at iteration {t} of {iterations - 1} (a model or surrogate became "
+            f"non-finite) with {text}; {remedy}")
 
 
 class CheckpointRecorder:
