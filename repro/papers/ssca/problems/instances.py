@@ -106,7 +106,7 @@ def _loss_and_slope(s, y):
 def _loss_and_derivatives(s, y):
     """:func:`_loss_and_slope` and d2l/ds2 = expit(y s) expit(-y s)."""
     m = y * s
-    return np.logaddexp(0.0, -m), -y * expit(-m), expit(m) * expit(-m)
+    return (*_loss_and_slope(s, y), expit(m) * expit(-m))
 
 
 def _bounded_square(w):

@@ -484,15 +484,19 @@ class FiniteSumProblem:
     chunk: int = DEFAULT_CHUNK
 
     # -- validation shared by the subclasses
+    def _check_sample_range(self, index: np.ndarray) -> None:
+        """Every entry of the integer array ``index`` a sample index 0..N-1."""
+        if index.size:
+            require(int(index.min()) >= 0 and int(index.max()) < self.n_samples, "index",
+                    f"entries in [{int(index.min())}, {int(index.max())}]",
+                    f"sample indices in 0..N-1 = {self.n_samples - 1}")
+
     def _check_batch(self, omega, index, weights):
         omega = check_omega(omega, self.dim)
         index = np.asarray(index)
         require(index.ndim == 1 and (index.size == 0 or np.issubdtype(index.dtype, np.integer)),
                 "index", getattr(index, "shape", index), "a 1-d integer array of sample indices")
-        if index.size:
-            require(int(index.min()) >= 0 and int(index.max()) < self.n_samples, "index",
-                    f"entries in [{int(index.min())}, {int(index.max())}]",
-                    f"sample indices in 0..N-1 = {self.n_samples - 1}")
+        self._check_sample_range(index)
         index = index.astype(np.int64, copy=False)
         weights = np.asarray(weights, dtype=np.float64)
         require(weights.shape == index.shape, "weights", weights.shape, f"shape {index.shape} (that of index)")
@@ -508,10 +512,7 @@ class FiniteSumProblem:
         require(index.ndim == 2 and index.shape[0] == omegas.shape[0]
                 and np.issubdtype(index.dtype, np.integer), "index", index.shape,
                 f"an integer array of shape (I, b) with I = {omegas.shape[0]}")
-        if index.size:
-            require(int(index.min()) >= 0 and int(index.max()) < self.n_samples, "index",
-                    f"entries in [{int(index.min())}, {int(index.max())}]",
-                    f"sample indices in 0..N-1 = {self.n_samples - 1}")
+        self._check_sample_range(index)
         weights = np.asarray(weights, dtype=np.float64)
         require(weights.shape == index.shape, "weights", weights.shape, f"shape {index.shape}")
         require(bool(np.isfinite(weights).all()), "weights", "non-finite entries", "finite weights")
@@ -700,9 +701,9 @@ class Regularized27(_NetworkProblem):
     def _check_round(self, index, weights, client_weights):
         """:meth:`fedavg_round`'s batches (E, I, B) of sample indices, sample weights (I, B) and client weights (I,)."""
         index = np.asarray(index)
-        require(index.ndim == 3 and np.issubdtype(index.dtype, np.integer) and index.size
-                and 0 <= int(index.min()) and int(index.max()) < self.n_samples, "index", index.shape,
+        require(index.ndim == 3 and np.issubdtype(index.dtype, np.integer) and index.size, "index", index.shape,
                 f"an integer array (E, I, B) of sample indices in 0..{self.n_samples - 1}")
+        self._check_sample_range(index)
         weights = np.asarray(weights, dtype=np.float64)
         client_weights = np.asarray(client_weights, dtype=np.float64)
         require(weights.shape == index.shape[1:] and bool(np.isfinite(weights).all()), "weights", weights.shape,
