@@ -283,8 +283,42 @@ def run(problem, params: PCFedAvgParams, rng: np.random.Generator) -> PCFedAvgTr
     return PCFedAvgTrace(params=params, z=z, records=records, rounds_metrics=recorder.metrics_arrays)
 
 
-#: the "full" and "kstar" records evaluate kept iterations together, once they hold more than this many entries of X
-_FLUSH_ENTRIES = 2**20
+#: the "full" and "kstar" records evaluate kept iterations together, once they hold more than this many entries of X:
+#: 2^18 float64 entries (2 MB per array) stay in a core's cache while a batch is stacked and reduced; at 2^20 the
+#: batch's memory traffic cost a quarter of an m = 64 search run (measured: benchmarks/README.md, "Paper profile")
+_FLUSH_ENTRIES = 2**18
+
+
+class _Kept:
+    """The iterations a record keeps until it evaluates them (:meth:`_Recorder._flush`): X, X_new, the samples g and
+    the gradients of each, copied into preallocated (capacity, ...) arrays while they are still in cache, instead of
+    stacked from a list at the flush (a growable stack, which numpy does not have; written here). An array passed as
+    None (what "kstar" does not need, the printed path's gradients) is not kept and comes back as None."""
+
+    NAMES = ("X", "X_new", "g", "grads")
+
+    def __init__(self):
+        self.count, self.buffers = 0, None
+
+    def _buffer(self, a, capacity):
+        return None if a is None else np.empty((capacity,) + a.shape, a.dtype)
+
+    def add(self, capacity: int, X, X_new=None, g=None, grads=None) -> None:
+        if self.buffers is None:
+            self.buffers = dict(zip(self.NAMES, (self._buffer(a, capacity) for a in (X, X_new, g, grads))))
+        h, kept = self.count, self.buffers
+        kept["X"][h] = X
+        if X_new is not None:
+            kept["X_new"][h] = X_new
+            kept["g"][h] = g
+        if grads is not None:
+            kept["grads"][h] = grads
+        self.count += 1
+
+    def take(self) -> dict:
+        """The kept iterations by name, (count, ...) views valid until the next :meth:`add`; empties the keep."""
+        h, self.count = self.count, 0
+        return {name: None if b is None else b[:h] for name, b in self.buffers.items()}
 
 
 class _Recorder:
@@ -299,7 +333,7 @@ class _Recorder:
         self.G_ref: dict = {}
         self.own_dist = np.empty((K, m)) if self.mode == "metrics" and S == 1 else None
         self.local_own, self.local_avg = [], []
-        self.pending: list = []                 # ("full", "kstar") the iterations not yet evaluated
+        self.pending = _Kept()                  # ("full", "kstar") the iterations not yet evaluated
         if self.mode == "full":
             self.full = {name: np.empty((S, K)) for name in
                          ("gap", "subopt", "dist", "drift", "sq_avg_grad", "mean_sq_grad", "inner",
@@ -346,12 +380,15 @@ class _Recorder:
         if self.mode == "metrics":
             idx = np.arange(self.problem.m)
             return self.own_blocks(k, X_new[..., idx, idx, :])
-        if self.pending and rho != self.pending_rho:                     # a new penalty: evaluate the kept ones
+        if self.pending.count and rho != self.pending_rho:               # a new penalty: evaluate the kept ones
             self._flush()
-        if not self.pending:
+        if not self.pending.count:
             self.pending_start, self.pending_rho = k, rho
-        self.pending.append((X, X_new, g, grads))
-        if len(self.pending) * X.size > _FLUSH_ENTRIES:
+        if self.mode == "kstar":                                         # kstar reads bar x_k only
+            self.pending.add(_FLUSH_ENTRIES // X.size + 1, X)
+        else:
+            self.pending.add(_FLUSH_ENTRIES // X.size + 1, X, X_new, g, grads)
+        if self.pending.count * X.size > _FLUSH_ENTRIES:
             self._flush()
         return None
 
@@ -359,16 +396,13 @@ class _Recorder:
         """Evaluate the kept iterations k0 .. k0 + h - 1 (of one penalty rho) as h S replicates of one iteration: the
         same arithmetic per entry as one at a time, since every quantity is a reduction over one iteration's arrays,
         and the "kstar" sums add the iterations in the order of k (a cumulative sum)."""
-        if not self.pending:
+        if not self.pending.count:
             return
         p, ref, rho, k0 = self.problem, self.ref, self.pending_rho, self.pending_start
-        h, S = len(self.pending), self.params.replicates
-        X = np.stack([item[0] for item in self.pending])                # (h, S, m, m, n)
-        X_new = np.stack([item[1] for item in self.pending])
-        g = np.stack([item[2] for item in self.pending])
-        grads = [item[3] for item in self.pending]
-        self.pending = []
-        X, X_new, g = (a.reshape((h * S,) + a.shape[2:]) for a in (X, X_new, g))
+        h, S = self.pending.count, self.params.replicates
+        kept = {name: None if a is None else a.reshape((h * S,) + a.shape[2:])        # (h S, ...): h iterations
+                for name, a in self.pending.take().items()}                              # of S replicates
+        X = kept["X"]
         xbar = X.sum(axis=1) / p.m                                      # bar x_k, (h S, m, n)
         f_xbar = p.f(xbar)
         infeas = p.sets.distance(xbar) ** 2                             # d_i(k)^2, (h S, m)
@@ -380,8 +414,9 @@ class _Recorder:
                 rows = np.concatenate([self.sums[name][None], v.reshape((h, S) + v.shape[1:])])
                 self.sums[name] = np.cumsum(rows, axis=0)[-1]
             return
-        grads = (np.stack(grads).reshape(X.shape) if grads[0] is not None
-                 else p.local_gradients(X, g, rho))                     # grad g_{i,rho}(x_{i,k}, xi_{i,k})
+        X_new, g, grads = kept["X_new"], kept["g"], kept["grads"]
+        if grads is None:
+            grads = p.local_gradients(X, g, rho)                        # grad g_{i,rho}(x_{i,k}, xi_{i,k})
         self._store_full(k0, h, X, X_new, xbar, grads, rho, values)
 
     def _store_full(self, k0, h, X, X_new, xbar, grads, rho, values):

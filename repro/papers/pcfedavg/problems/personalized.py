@@ -225,6 +225,7 @@ class PersonalizedProblem:
                 type(sets).__name__, f"a ProductSet of m={self.m} sets in R^{self.n}")
         self.sigma = sigma
         self.sets = sets
+        self._agents = np.arange(self.m)        # the diagonal [i, i] of an (..., m, m, n) array of agents' vectors
 
     # ---------------------------------------------------------------- constants
     @property
@@ -294,13 +295,14 @@ class PersonalizedProblem:
         Returns (..., m, m, n). Evaluated through the operators A, B_i and Pi_{X_i}: no loop. ``x_hat``: the block
         averages A x_i when the caller has them.
         """
-        m = self.m
-        idx = np.arange(m)
+        m, idx = self.m, self._agents
         if x_hat is None:
             x_hat = X.sum(axis=-2) / m                  # A x_i            (..., m, n)
         own = X[..., idx, idx, :]                       # B_i x_i          (..., m, n)
         coupling = self.sigma[:, None] * (own - x_hat)  # sigma_i (B_i x_i - A x_i)
-        out = np.broadcast_to((g / m - coupling / m)[..., :, None, :], X.shape).copy()
+        shared = g / m - coupling / m                   # every block j of agent i's gradient
+        out = np.empty(X.shape, dtype=shared.dtype)
+        out[...] = shared[..., :, None, :]
         out[..., idx, idx, :] += coupling + rho * (own - self.sets.project(own))
         return out
 
