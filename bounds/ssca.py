@@ -54,7 +54,8 @@ __all__ = [
     "UndecidableCondition", "condition_4", "condition_6", "StepSizeVerdict", "power_law_conditions",
     "POWER_LAW_REGION", "SECTION_VI_TRIPLES", "SECTION_VI_GAMMA_OFFSET", "section_vi_step_sizes",
     "OMEGA_BAR_9", "OMEGA_BAR_35", "OMEGA_40", "D_42", "ROOT_42", "NU_42", "H_PRINTED", "HPRIME_PRINTED",
-    "omega_bar_unconstrained", "omega_bar_regularized", "lemma1_nu", "Lemma1Solution", "lemma1_solution",
+    "omega_bar_unconstrained", "omega_bar_regularized", "lemma1_nu", "lemma1_nu_scalar", "Lemma1Solution",
+    "lemma1_solution",
     "surrogate_weight", "kkt_unconstrained", "kkt_constrained", "kkt_penalty", "CLAIMS", "claim",
 ]
 
@@ -296,6 +297,15 @@ def lemma1_nu(b, A, U, tau, c) -> np.ndarray:
     pos = D > 0
     root = np.asarray(_froot(b_, np.where(pos, D, 1.0), tau_a), dtype=np.float64)
     return np.where(pos, np.minimum(np.maximum(root, 0.0), c_), c_)
+
+
+def lemma1_nu_scalar(b: float, A: float, U: float, tau: float, c: float) -> float:
+    """:func:`lemma1_nu` for one point whose inputs the caller has validated (finite floats, b >= 0, tau > 0,
+    c > 0): the same lambdified pieces ``D_42`` and ``ROOT_42`` and the same clipping, without the checks and the
+    array broadcasting, which cost more than (42) itself in the SSCA server step that calls it every iteration.
+    Equal to ``float(lemma1_nu(b, A, U, tau, c))`` bit for bit (``tests/ssca/test_bounds.py``)."""
+    D = _fD(b, A, U, tau)
+    return float(min(max(_froot(b, D, tau), 0.0), c)) if D > 0 else float(c)
 
 
 @dataclass(frozen=True)

@@ -443,6 +443,37 @@ def test_e_same_seed_same_trace_different_seed_different_batches(kind):
     assert not np.array_equal(f1.batches, f3.batches)
 
 
+class _PublicOnly:
+    """A project problem seen through its public oracles only (no ``_batch_sums``): what a problem of another
+    package offers the engine."""
+
+    def __init__(self, problem):
+        self._problem = problem
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._problem, name)
+
+
+@pytest.mark.parametrize("name", ["logistic_l2", "norm_loss_limit"])
+def test_the_engine_calls_the_unvalidated_oracle_with_the_same_numbers(name):
+    """The engine calls a project problem's ``_batch_sums`` (its arguments are valid by construction); a problem with
+    the public oracles only runs through them; the traces are the same, bit for bit."""
+    from repro.papers.ssca.runs import convergence as C
+
+    config = C.ConvergenceConfig(problem=name, steps="theory_a", mode="sample", iterations=40, profile="quick")
+    problem, *_ = C.build_problem(config.as_dict(), np.random.default_rng(3))
+    assert ssca._engine_oracle(problem, "batch_sums").__name__ == "_batch_sums"
+    assert ssca._engine_oracle(_PublicOnly(problem), "batch_sums").__name__ == "batch_sums"
+    for run, B, clients in ((ssca.run_sample_based, 4, _partition(problem.n_samples, 5)),
+                            (ssca.run_feature_based, 20, None)):
+        params = _params(T=40, B=B, c=100.0, omega1=np.linspace(-1, 1, problem.dim), client_indices=clients)
+        a, b = (run(p, params, np.random.default_rng(9)) for p in (problem, _PublicOnly(problem)))
+        for field_name in ("step_norm", "omega_norm", "batch_value", "omega_final", "nu", "zeta"):
+            np.testing.assert_array_equal(getattr(a, field_name), getattr(b, field_name))
+
+
 def test_monitor_state_is_read_only_and_starts_empty():
     seen = {}
 

@@ -162,6 +162,21 @@ def test_a_bar_sign():
 
 
 # ---------------------------------------------------------------------------- closed forms (light)
+def test_lemma1_nu_scalar_is_lemma1_nu_at_one_point():
+    """The server step's scalar (42) gives the vectorised function's numbers, bit for bit, across the three regimes
+    (D <= 0, a root clipped at 0 or c, an interior root)."""
+    rng = np.random.default_rng(5)
+    regimes = set()
+    for _ in range(3000):
+        args = (rng.uniform(0, 5) * 10 ** rng.uniform(-6, 6), rng.normal() * 10 ** rng.uniform(-3, 3), rng.normal(),
+                10 ** rng.uniform(-2, 1), 10 ** rng.uniform(-1, 3))
+        with np.errstate(all="ignore"):
+            vector, scalar = float(S.lemma1_nu(*args)), S.lemma1_nu_scalar(*args)
+        assert vector == scalar
+        regimes.add("saturated" if scalar == args[4] else "inactive" if scalar == 0.0 else "active")
+    assert regimes == {"saturated", "inactive", "active"}
+
+
 def test_lemma1_regimes_and_vectorisation():
     th = np.array([1.0, -2.0])
     assert S.lemma1_solution(th, A=0.0, U=1.0, tau=0.5, c=10.0).regime == "inactive"

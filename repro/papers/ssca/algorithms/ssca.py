@@ -49,7 +49,7 @@ Server step (Problem 2/7 resp. 5/10):
     (f_hat_{0,1}, tau); H'(nu) equals the surrogate constraint value at w(nu) (envelope theorem) and is
     non-increasing, so nu = 0 if H'(0) <= 0, nu = c if H'(c) >= 0, else the root of H' by ``brentq``
     (:func:`single_constraint_dual`). With a = 0 and q0 = 1 this is Lemma 1, and nu is taken from the
-    printed (42) via ``bounds.ssca.lemma1_nu`` (imported lazily; if that module is not importable the
+    printed (42) via ``bounds.ssca.lemma1_nu_scalar`` (imported lazily; if that module is not importable the
     brentq route, which solves the same problem, is used; the trace's ``server_route`` says which ran).
   - M >= 2: a convex QCQP solved by cvxpy (Clarabel), its Parameters compiled once per run
     (:class:`QCQPServer`); the interior-point multipliers are then refined by projected Newton ascent on
@@ -535,12 +535,13 @@ def polish_dual(a: np.ndarray | None, q: float, lin: np.ndarray, gap: np.ndarray
 
 
 def _lemma1_nu():
-    """``bounds.ssca.lemma1_nu`` or None when that module (written separately) is not importable."""
+    """``bounds.ssca.lemma1_nu_scalar`` (the printed (42) at one point) or None when that module (written separately)
+    is not importable."""
     try:
-        from bounds.ssca import lemma1_nu
+        from bounds.ssca import lemma1_nu_scalar
     except ImportError:
         return None
-    return lemma1_nu
+    return lemma1_nu_scalar
 
 
 def solve_server_problem(f_hat_lin: np.ndarray, f_hat_const: np.ndarray, levels: np.ndarray, tau: float,
@@ -558,7 +559,9 @@ def solve_server_problem(f_hat_lin: np.ndarray, f_hat_const: np.ndarray, levels:
         lemma1 = _lemma1_nu() if exact_weight is not None and exact_weight == 1.0 else None
         b = f_hat_lin[1]
         if lemma1 is not None:
-            nu = float(lemma1(float(b @ b), float(f_hat_const[0]), float(levels[0]), tau, penalty))
+            require(tau > 0 and penalty > 0 and np.isfinite(gap[0]), "tau, penalty, gap", (tau, penalty, gap[0]),
+                    "tau > 0, penalty > 0 and a finite gap (the inputs of (42))")   # b @ b >= 0: b is finite (lin)
+            nu = lemma1(float(b @ b), float(f_hat_const[0]), float(levels[0]), tau, penalty)
             w = -nu * b / (2.0 * (1.0 + nu * tau))  # (40)-(41)
             route = "lemma1"
         else:
@@ -615,11 +618,21 @@ class _Surrogate:
         w += np.multiply(g, omega_bar, out=self.scratch)
 
 
+def _engine_oracle(problem, name: str) -> Callable:
+    """The oracle ``name`` ("batch_sums" or "block_batch_sums") that the engine calls every iteration: the problem's
+    unvalidated form ``_<name>`` where it has one (this project's problems, :class:`~repro.papers.ssca.problems.
+    swish_network.FiniteSumProblem`), else the public method. The engine's arguments are valid by construction (its
+    iterate is checked finite after every step, the indices are drawn from validated client indices or come from
+    validated replay batches, the weights are its own), so the public method's checks only repeated themselves:
+    with the scalar Lemma 1 step, 16 % of an ``ssca.convergence`` run (benchmarks/README.md, "Paper profile")."""
+    return getattr(problem, "_" + name, None) or getattr(problem, name)
+
+
 def _run_engine(problem, params: SSCAParams, algorithm: str, draw: Callable, sums: Callable,
                 batch_shape: tuple, floats: tuple[float, float]) -> SSCATrace:
     """The common loop of Algorithms 1-4 from ``params.omega1``, monitored by ``params.monitor``.
     ``draw(t) -> (record, index, weights)`` gives iteration t's batch (``record`` is what ``batches`` stores),
-    ``sums`` is ``problem.batch_sums`` or ``block_batch_sums``."""
+    ``sums`` is the problem's ``batch_sums`` or ``block_batch_sums`` (:func:`_engine_oracle`)."""
     d, M, T, tau, c = int(problem.dim), int(problem.n_constraints), params.iterations, float(params.tau), \
         float(params.penalty)
     levels = np.asarray(problem.constraint_levels, dtype=np.float64).reshape(M)
@@ -726,7 +739,8 @@ def run_sample_based(problem, params: SSCAParams, rng: np.random.Generator) -> S
     per_client = float(_message_floats(problem))
     name = "Algorithm 2 (sample-based SSCA, constrained)" if problem.n_constraints else \
         "Algorithm 1 (sample-based SSCA)"
-    return _run_engine(problem, params, name, draw, problem.batch_sums, (I, B), (per_client, I * per_client))
+    return _run_engine(problem, params, name, draw, _engine_oracle(problem, "batch_sums"), (I, B),
+                       (per_client, I * per_client))
 
 
 def run_feature_based(problem, params: SSCAParams, rng: np.random.Generator) -> SSCATrace:
@@ -751,5 +765,5 @@ def run_feature_based(problem, params: SSCAParams, rng: np.random.Generator) -> 
             return chosen, chosen, weights
     name = "Algorithm 4 (feature-based SSCA, constrained)" if problem.n_constraints else \
         "Algorithm 3 (feature-based SSCA)"
-    return _run_engine(problem, params, name, draw, problem.block_batch_sums, (B,),
+    return _run_engine(problem, params, name, draw, _engine_oracle(problem, "block_batch_sums"), (B,),
                        (np.nan, float(_message_floats(problem))))
