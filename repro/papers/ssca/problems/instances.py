@@ -167,8 +167,10 @@ class _LinearLogistic(FiniteSumProblem):
         axes ``...``: one model, or a stack of them in :meth:`full_values_and_grads_stacked`)."""
         if self._loss_in_objective:
             return np.asarray(loss_v + sw * reg_v)[..., None], (loss_g + sw * reg_g)[..., None, :]
-        return (np.moveaxis(np.array([sw * reg_v, loss_v]), 0, -1),                  # m: the last axis of values,
-                np.moveaxis(np.array([sw * reg_g, loss_g]), 0, -2))                  # the one before d of grads
+        values, grads = np.array([sw * reg_v, loss_v]), np.array([sw * reg_g, loss_g])
+        if grads.ndim == 2:                    # one model (every iteration of a run): m is already where it belongs
+            return values, grads
+        return np.moveaxis(values, 0, -1), np.moveaxis(grads, 0, -2)   # m: the last axis of values, the one before d
 
     def _batch_sums(self, omega, index, weights):
         Xb = self.X[index]
