@@ -22,8 +22,8 @@ iteration  ONE iteration of Algorithm 1 (``run_sample_based``) at per-client bat
            (argument checks, np.unique over the 60,000 client indices, the Generator spawn). Peak
            memory: the tracemalloc peak of one T = 2 run (one update, including that set-up), and the
            peak of the oracle call above its entry level. Phases: two more runs (T = 2 and T = --iter-T,
-           differenced like the timings) in which the oracle (``problem.batch_sums`` /
-           ``block_batch_sums``) and its network part (``_ce`` / ``_ce_blocks``: the gather of the batch
+           differenced like the timings) in which the oracle (``problem._batch_sums`` /
+           ``_block_batch_sums``, the unvalidated forms the engine calls) and its network part (``_ce`` / ``_ce_blocks``: the gather of the batch
            rows, forward and backward pass) are wrapped by timers; the rest of an iteration is the batch
            draw, the surrogate recursion (8)/(18), the closed-form server step (9)/(19), the update (5)
            and the finiteness checks.
@@ -228,7 +228,8 @@ def bench_iteration(args) -> dict:
         net = problem.net
         if peak is None:
             peak = matmul_rate(PEAK_ROWS, net.K, net.J, rng)
-        oracle_name, ce_name = ("batch_sums", "_ce") if mode == "sample" else ("block_batch_sums", "_ce_blocks")
+        public, ce_name = ("batch_sums", "_ce") if mode == "sample" else ("block_batch_sums", "_ce_blocks")
+        oracle_name = alg._engine_oracle(problem, public).__name__   # the form the engine calls (unvalidated)
 
         algorithm = alg.run_sample_based if mode == "sample" else alg.run_feature_based
         run = lambda T, p=problem, f=params, a=algorithm: a(p, f(T), np.random.default_rng(args.seed))  # noqa: E731
