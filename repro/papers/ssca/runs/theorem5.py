@@ -80,11 +80,18 @@ class TinyNet:
         W1, W2 = self.net.unpack(teacher)
         self.y = np.argmax(SN.swish(self.X @ W1.T) @ W2.T, axis=1)
         self.w = np.full(n, 1.0 / n)
+        self._last: tuple[bytes, float, np.ndarray] | None = None
 
     def value_grad(self, omega: np.ndarray) -> tuple[float, np.ndarray]:
-        W1, W2 = self.net.unpack(omega)
-        s = SN.batch_statistics(self.net, W1, W2, self.X, self.y, self.w)
-        return float(s.cross_entropy), self.net.pack(s.theta1, s.theta2)
+        """(F, grad F) at ``omega``. The last point's pair is kept: scipy's constrained solvers ask for a
+        constraint's value and its gradient at the same point in separate calls (half of the calls of a run)."""
+        omega = np.asarray(omega, dtype=np.float64)
+        key = omega.tobytes()
+        if self._last is None or self._last[0] != key:
+            W1, W2 = self.net.unpack(omega)
+            s = SN.batch_statistics(self.net, W1, W2, self.X, self.y, self.w)
+            self._last = (key, float(s.cross_entropy), self.net.pack(s.theta1, s.theta2))
+        return self._last[1], self._last[2].copy()
 
     def hessian(self, omega: np.ndarray, h: float = 1e-5) -> np.ndarray:
         d = omega.size
