@@ -360,6 +360,18 @@ def test_b_server_problem_m1_reports_regimes_and_slack():
         assert sol.regime[0] == ssca._regime(sol.nu[0], c)
 
 
+def test_b_lemma1_route_refuses_what_42_cannot_take():
+    """The server step's Lemma 1 route checks what the vectorised (42) checked: ||Theta||^2 that overflows, a
+    non-finite gap, tau or c raise a one-line error naming them instead of returning NaN."""
+    levels = np.array([0.5])
+    for lin, const, tau, c in ((np.array([[0.0, 0.0], [1e160, 1e160]]), np.array([0.3]), 0.5, 10.0),
+                               (np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([np.inf]), 0.5, 10.0),
+                               (np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([0.3]), np.inf, 10.0),
+                               (np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([0.3]), 0.5, -1.0)):
+        with pytest.raises(ValueError, match="^b @ b, gap, tau, penalty="):
+            ssca.solve_server_problem(lin, const, levels, tau, c, 1.0)
+
+
 def test_b_lemma1_route_matches_brentq_route():
     bounds_ssca = pytest.importorskip("bounds.ssca")
     assert hasattr(bounds_ssca, "lemma1_nu")
@@ -451,7 +463,7 @@ class _PublicOnly:
         self._problem = problem
 
     def __getattr__(self, name):
-        if name.startswith("_"):
+        if name.startswith("_") or name == "unchecked_oracle":
             raise AttributeError(name)
         return getattr(self._problem, name)
 
@@ -466,6 +478,15 @@ def test_the_engine_calls_the_unvalidated_oracle_with_the_same_numbers(name):
     problem, *_ = C.build_problem(config.as_dict(), np.random.default_rng(3))
     assert ssca._engine_oracle(problem, "batch_sums").__name__ == "_batch_sums"
     assert ssca._engine_oracle(_PublicOnly(problem), "batch_sums").__name__ == "batch_sums"
+
+    class Overriding(type(problem)):                # a subclass that overrides the public oracle keeps it
+        def batch_sums(self, omega, index, weights):
+            return super().batch_sums(omega, index, weights)
+
+    overriding = Overriding.__new__(Overriding)
+    overriding.__dict__.update(problem.__dict__)
+    assert ssca._engine_oracle(overriding, "batch_sums").__func__ is Overriding.batch_sums
+    assert ssca._engine_oracle(overriding, "block_batch_sums").__name__ == "_block_batch_sums"
     for run, B, clients in ((ssca.run_sample_based, 4, _partition(problem.n_samples, 5)),
                             (ssca.run_feature_based, 20, None)):
         params = _params(T=40, B=B, c=100.0, omega1=np.linspace(-1, 1, problem.dim), client_indices=clients)

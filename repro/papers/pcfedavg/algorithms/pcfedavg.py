@@ -284,8 +284,9 @@ def run(problem, params: PCFedAvgParams, rng: np.random.Generator) -> PCFedAvgTr
 
 
 #: the "full" and "kstar" records evaluate kept iterations together, once they hold more than this many entries of X:
-#: 2^18 float64 entries (2 MB per array) stay in a core's cache while a batch is stacked and reduced; at 2^20 the
-#: batch's memory traffic cost a quarter of an m = 64 search run (measured: benchmarks/README.md, "Paper profile")
+#: 2^18 float64 entries (2 MB per array) stay in a core's cache while a batch is copied in and reduced; at 2^20
+#: (stacked from a list, as before) the batch's memory traffic cost a quarter of an m = 64 search run (measured:
+#: benchmarks/README.md, "Paper profile")
 _FLUSH_ENTRIES = 2**18
 
 
@@ -307,6 +308,8 @@ class _Kept:
         if self.buffers is None:
             self.buffers = dict(zip(self.NAMES, (self._buffer(a, capacity) for a in (X, X_new, g, grads))))
         h, kept = self.count, self.buffers
+        require((grads is None) == (kept["grads"] is None), "grads", "given" if grads is not None else "None",
+                "the same at every iteration of a run (the update path is fixed)")
         kept["X"][h] = X
         if X_new is not None:
             kept["X_new"][h] = X_new

@@ -559,9 +559,12 @@ def solve_server_problem(f_hat_lin: np.ndarray, f_hat_const: np.ndarray, levels:
         lemma1 = _lemma1_nu() if exact_weight is not None and exact_weight == 1.0 else None
         b = f_hat_lin[1]
         if lemma1 is not None:
-            require(tau > 0 and penalty > 0 and np.isfinite(gap[0]), "tau, penalty, gap", (tau, penalty, gap[0]),
-                    "tau > 0, penalty > 0 and a finite gap (the inputs of (42))")   # b @ b >= 0: b is finite (lin)
-            nu = lemma1(float(b @ b), float(f_hat_const[0]), float(levels[0]), tau, penalty)
+            with np.errstate(over="ignore"):                 # an overflow is reported by the check below
+                bb = float(b @ b)
+            require(np.isfinite([bb, gap[0], tau, penalty]).all() and tau > 0 and penalty > 0,
+                    "b @ b, gap, tau, penalty", (bb, float(gap[0]), tau, penalty),
+                    "finite, with tau > 0 and penalty > 0 (the inputs of (42))")
+            nu = lemma1(bb, float(f_hat_const[0]), float(levels[0]), tau, penalty)
             w = -nu * b / (2.0 * (1.0 + nu * tau))  # (40)-(41)
             route = "lemma1"
         else:
@@ -619,13 +622,15 @@ class _Surrogate:
 
 
 def _engine_oracle(problem, name: str) -> Callable:
-    """The oracle ``name`` ("batch_sums" or "block_batch_sums") that the engine calls every iteration: the problem's
-    unvalidated form ``_<name>`` where it has one (this project's problems, :class:`~repro.papers.ssca.problems.
-    swish_network.FiniteSumProblem`), else the public method. The engine's arguments are valid by construction (its
-    iterate is checked finite after every step, the indices are drawn from validated client indices or come from
-    validated replay batches, the weights are its own), so the public method's checks only repeated themselves:
-    with the scalar Lemma 1 step, 16 % of an ``ssca.convergence`` run (benchmarks/README.md, "Paper profile")."""
-    return getattr(problem, "_" + name, None) or getattr(problem, name)
+    """The oracle ``name`` ("batch_sums" or "block_batch_sums") that the engine calls every iteration: the form
+    without argument checks that a problem offers through ``unchecked_oracle(name)`` (this project's problems,
+    :meth:`~repro.papers.ssca.problems.swish_network.FiniteSumProblem.unchecked_oracle`), else the public method.
+    The engine's arguments are valid by construction (its iterate is checked finite after every step, the indices
+    are drawn from validated client indices or come from validated replay batches, the weights are its own), so the
+    public method's checks only repeated themselves: with the scalar Lemma 1 step, 16 % of an ``ssca.convergence``
+    run (benchmarks/README.md, "Paper profile")."""
+    unchecked = getattr(problem, "unchecked_oracle", None)
+    return unchecked(name) if unchecked is not None else getattr(problem, name)
 
 
 def _run_engine(problem, params: SSCAParams, algorithm: str, draw: Callable, sums: Callable,

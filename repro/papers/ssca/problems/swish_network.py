@@ -522,6 +522,15 @@ class FiniteSumProblem:
         omega, index, weights = self._check_batch(omega, index, weights)
         return self._batch_sums(omega, index, weights)
 
+    def unchecked_oracle(self, name: str):
+        """``name`` ("batch_sums" or "block_batch_sums") without its argument checks, for a caller that builds valid
+        arguments (the SSCA engine): ``_<name>`` while ``name`` is this base's checking method; a subclass that
+        overrides ``name`` gets its override."""
+        require(name in ("batch_sums", "block_batch_sums"), "name", name, "'batch_sums' or 'block_batch_sums'")
+        if getattr(type(self), name) is getattr(FiniteSumProblem, name):
+            return getattr(self, "_" + name)
+        return getattr(self, name)
+
     def block_batch_sums(self, omega, index, weights):
         omega, index, weights = self._check_batch(omega, index, weights)
         return self._block_batch_sums(omega, index, weights)
