@@ -229,7 +229,7 @@ def bench_iteration(args) -> dict:
         if peak is None:
             peak = matmul_rate(PEAK_ROWS, net.K, net.J, rng)
         public, ce_name = ("batch_sums", "_ce") if mode == "sample" else ("block_batch_sums", "_ce_blocks")
-        oracle_name = alg._engine_oracle(problem, public).__name__   # the form the engine calls (unvalidated)
+        oracle_name = alg.loop_oracle(problem, public).__name__   # the form the engine calls (unvalidated)
 
         algorithm = alg.run_sample_based if mode == "sample" else alg.run_feature_based
         run = lambda T, p=problem, f=params, a=algorithm: a(p, f(T), np.random.default_rng(args.seed))  # noqa: E731

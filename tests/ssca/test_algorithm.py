@@ -470,14 +470,14 @@ class _PublicOnly:
 
 @pytest.mark.parametrize("name", ["logistic_l2", "norm_loss_limit"])
 def test_the_engine_calls_the_unvalidated_oracle_with_the_same_numbers(name):
-    """The engine calls a project problem's ``_batch_sums`` (its arguments are valid by construction); a problem with
-    the public oracles only runs through them; the traces are the same, bit for bit."""
+    """The engine and the SGD baselines call a project problem's ``_batch_sums`` (their arguments are valid by
+    construction); a problem with the public oracles only runs through them; the traces are the same, bit for bit."""
     from repro.papers.ssca.runs import convergence as C
 
     config = C.ConvergenceConfig(problem=name, steps="theory_a", mode="sample", iterations=40, profile="quick")
     problem, *_ = C.build_problem(config.as_dict(), np.random.default_rng(3))
-    assert ssca._engine_oracle(problem, "batch_sums").__name__ == "_batch_sums"
-    assert ssca._engine_oracle(_PublicOnly(problem), "batch_sums").__name__ == "batch_sums"
+    assert ssca.loop_oracle(problem, "batch_sums").__name__ == "_batch_sums"
+    assert ssca.loop_oracle(_PublicOnly(problem), "batch_sums").__name__ == "batch_sums"
 
     class Overriding(type(problem)):                # a subclass that overrides the public oracle keeps it
         def batch_sums(self, omega, index, weights):
@@ -485,13 +485,18 @@ def test_the_engine_calls_the_unvalidated_oracle_with_the_same_numbers(name):
 
     overriding = Overriding.__new__(Overriding)
     overriding.__dict__.update(problem.__dict__)
-    assert ssca._engine_oracle(overriding, "batch_sums").__func__ is Overriding.batch_sums
-    assert ssca._engine_oracle(overriding, "block_batch_sums").__name__ == "_block_batch_sums"
+    assert ssca.loop_oracle(overriding, "batch_sums").__func__ is Overriding.batch_sums
+    assert ssca.loop_oracle(overriding, "block_batch_sums").__name__ == "_block_batch_sums"
     for run, B, clients in ((ssca.run_sample_based, 4, _partition(problem.n_samples, 5)),
                             (ssca.run_feature_based, 20, None)):
         params = _params(T=40, B=B, c=100.0, omega1=np.linspace(-1, 1, problem.dim), client_indices=clients)
         a, b = (run(p, params, np.random.default_rng(9)) for p in (problem, _PublicOnly(problem)))
         for field_name in ("step_norm", "omega_norm", "batch_value", "omega_final", "nu", "zeta"):
+            np.testing.assert_array_equal(getattr(a, field_name), getattr(b, field_name))
+    for run, B, clients in ((sgd.run_fedavg_sgd, 4, _partition(problem.n_samples, 5)), (sgd.run_feature_sgd, 20, None)):
+        params = _sgd_params(0.5, 0.3, 40, B, omega1=np.linspace(-1, 1, problem.dim), client_indices=clients)
+        a, b = (run(p, params, np.random.default_rng(9)) for p in (problem, _PublicOnly(problem)))
+        for field_name in ("step_norm", "omega_norm", "omega_final"):         # the SGD baselines: the same
             np.testing.assert_array_equal(getattr(a, field_name), getattr(b, field_name))
 
 

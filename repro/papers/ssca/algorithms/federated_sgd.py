@@ -15,7 +15,7 @@ and the checkpoint ``monitor`` are fields of the frozen :class:`SGDParams`.
   computes the round in factored form, without client models of d entries); the server sets
   w^(t+1) = sum_i (N_i/N) w_i. With E = 1 this is
   mini-batch SGD on the union of the client batches (weights N_i/(B N), as in (3)), and is computed that
-  way (one ``problem.batch_sums`` call, no per-client model copies; the same draws, equal up to rounding).
+  way (one ``batch_sums`` call, no per-client model copies; the same draws, equal up to rounding).
 * :func:`run_feature_sgd` -- feature-based (vertical) SGD: the server draws a uniform B-subset of the N
   samples without replacement, the objective gradient is computed the feature-based way
   (``problem.block_batch_sums`` with weights 1/B, row 0) and every block takes w <- w - r_t g.
@@ -41,7 +41,7 @@ import numpy as np
 from repro.errors import is_int, is_real, require
 from repro.papers.ssca.algorithms.ssca import (
     CheckpointRecorder, DivergenceError, check_finite, draw_client_batches, draw_server_batch, initial_point,
-    validate_checkpoints, validate_client_indices, validate_initial_point,
+    loop_oracle, validate_checkpoints, validate_client_indices, validate_initial_point,
 )
 
 __all__ = ["SGDParams", "SGDState", "SGDTrace", "run_fedavg_sgd", "run_feature_sgd", "DivergenceError"]
@@ -183,6 +183,7 @@ def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator) -> SGDT
     client_weights = np.full(I, n_i / N)  # N_i / N
 
     union_weights = (client_weights[:, None] * weights).reshape(-1)
+    batch_sums = loop_oracle(problem, "batch_sums")         # its arguments are built valid, as the engine's are
 
     def round_update(w, r, t):
         drawn = np.empty((E, I, B), dtype=np.intp)
@@ -190,7 +191,7 @@ def run_fedavg_sgd(problem, params: SGDParams, rng: np.random.Generator) -> SGDT
             # every client steps once from the same w, so the N_i/N-weighted average of w - r g_i(w) is exactly
             # w - r sum_i (N_i/N) g_i(w): one oracle call on the union, without I model copies
             drawn[0] = draw_client_batches(batch_rng, idx, B)
-            _, g = problem.batch_sums(w, drawn[0].reshape(-1), union_weights)
+            _, g = batch_sums(w, drawn[0].reshape(-1), union_weights)
             return w - r * np.asarray(g, dtype=np.float64)[0], drawn, np.nan
         for e in range(E):
             drawn[e] = draw_client_batches(batch_rng, idx, B)
@@ -213,10 +214,11 @@ def run_feature_sgd(problem, params: SGDParams, rng: np.random.Generator) -> SGD
     require(params.local_steps == 1, "local_steps", params.local_steps, "1 (feature-based SGD has no local steps)")
     (batch_rng,) = rng.spawn(1)
     weights = np.full(B, 1.0 / B)
+    block_batch_sums = loop_oracle(problem, "block_batch_sums")
 
     def round_update(w, r, t):
         chosen = draw_server_batch(batch_rng, N, B)
-        values, grads = problem.block_batch_sums(w, chosen, weights)
+        values, grads = block_batch_sums(w, chosen, weights)
         return w - r * np.asarray(grads, dtype=np.float64)[0], chosen, float(np.asarray(values)[0])
 
     name = f"feature-based SGD (B={B})"

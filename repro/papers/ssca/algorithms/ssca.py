@@ -96,7 +96,7 @@ from repro.errors import DivergenceError, ReproError, is_int, is_real, require
 __all__ = [
     "DivergenceError", "ServerProblemError", "PowerLawSteps", "SSCAParams", "SSCAState", "SSCATrace",
     "ServerSolution", "QCQPServer", "polish_dual", "REGIMES", "single_constraint_dual", "solve_server_problem",
-    "draw_client_batches", "draw_server_batch", "run_sample_based", "run_feature_based",
+    "draw_client_batches", "draw_server_batch", "run_sample_based", "run_feature_based", "loop_oracle",
     "validate_checkpoints", "CheckpointRecorder", "check_finite", "validate_client_indices",
     "validate_initial_point", "initial_point",
 ]
@@ -621,8 +621,9 @@ class _Surrogate:
         w += np.multiply(g, omega_bar, out=self.scratch)
 
 
-def _engine_oracle(problem, name: str) -> Callable:
-    """The oracle ``name`` ("batch_sums" or "block_batch_sums") that the engine calls every iteration: the form
+def loop_oracle(problem, name: str) -> Callable:
+    """The oracle ``name`` ("batch_sums" or "block_batch_sums") that the engine (and the SGD baselines of
+    :mod:`.federated_sgd`, whose arguments are built the same way) calls every iteration: the form
     without argument checks that a problem offers through ``unchecked_oracle(name)`` (this project's problems,
     :meth:`~repro.papers.ssca.problems.swish_network.FiniteSumProblem.unchecked_oracle`), else the public method.
     The engine's arguments are valid by construction (its iterate is checked finite after every step, the indices
@@ -637,7 +638,7 @@ def _run_engine(problem, params: SSCAParams, algorithm: str, draw: Callable, sum
                 batch_shape: tuple, floats: tuple[float, float]) -> SSCATrace:
     """The common loop of Algorithms 1-4 from ``params.omega1``, monitored by ``params.monitor``.
     ``draw(t) -> (record, index, weights)`` gives iteration t's batch (``record`` is what ``batches`` stores),
-    ``sums`` is the problem's ``batch_sums`` or ``block_batch_sums`` (:func:`_engine_oracle`)."""
+    ``sums`` is the problem's ``batch_sums`` or ``block_batch_sums`` (:func:`loop_oracle`)."""
     d, M, T, tau, c = int(problem.dim), int(problem.n_constraints), params.iterations, float(params.tau), \
         float(params.penalty)
     levels = np.asarray(problem.constraint_levels, dtype=np.float64).reshape(M)
@@ -744,7 +745,7 @@ def run_sample_based(problem, params: SSCAParams, rng: np.random.Generator) -> S
     per_client = float(_message_floats(problem))
     name = "Algorithm 2 (sample-based SSCA, constrained)" if problem.n_constraints else \
         "Algorithm 1 (sample-based SSCA)"
-    return _run_engine(problem, params, name, draw, _engine_oracle(problem, "batch_sums"), (I, B),
+    return _run_engine(problem, params, name, draw, loop_oracle(problem, "batch_sums"), (I, B),
                        (per_client, I * per_client))
 
 
@@ -770,5 +771,5 @@ def run_feature_based(problem, params: SSCAParams, rng: np.random.Generator) -> 
             return chosen, chosen, weights
     name = "Algorithm 4 (feature-based SSCA, constrained)" if problem.n_constraints else \
         "Algorithm 3 (feature-based SSCA)"
-    return _run_engine(problem, params, name, draw, _engine_oracle(problem, "block_batch_sums"), (B,),
+    return _run_engine(problem, params, name, draw, loop_oracle(problem, "block_batch_sums"), (B,),
                        (np.nan, float(_message_floats(problem))))
