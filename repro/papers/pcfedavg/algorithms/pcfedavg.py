@@ -291,37 +291,35 @@ _FLUSH_ENTRIES = 2**18
 
 
 class _Kept:
-    """The iterations a record keeps until it evaluates them (:meth:`_Recorder._flush`): X, X_new, the samples g and
-    the gradients of each, copied into preallocated (capacity, ...) arrays while they are still in cache, instead of
-    stacked from a list at the flush (a growable stack, which numpy does not have; written here). An array passed as
-    None (what "kstar" does not need, the printed path's gradients) is not kept and comes back as None."""
+    """The iterations a record keeps until it evaluates them (:meth:`_Recorder._flush`), copied into preallocated
+    (capacity, ...) arrays while they are still in cache, instead of stacked from a list at the flush (a growable
+    stack, which numpy does not have; written here). Always X; with ``steps`` ("full") also X_new and the samples g;
+    with ``grads`` (the (CR) path, whose update computes them) also the gradients. What is not kept comes back as
+    None."""
 
-    NAMES = ("X", "X_new", "g", "grads")
-
-    def __init__(self):
+    def __init__(self, steps: bool, grads: bool):
+        self.steps, self.grads = steps, grads
         self.count, self.buffers = 0, None
 
-    def _buffer(self, a, capacity):
-        return None if a is None else np.empty((capacity,) + a.shape, a.dtype)
-
-    def add(self, capacity: int, X, X_new=None, g=None, grads=None) -> None:
+    def add(self, capacity: int, X, X_new, g, grads) -> None:
         if self.buffers is None:
-            self.buffers = dict(zip(self.NAMES, (self._buffer(a, capacity) for a in (X, X_new, g, grads))))
+            arrays = ({"X": X} | ({"X_new": X_new, "g": g} if self.steps else {})
+                      | ({"grads": grads} if self.grads else {}))
+            self.buffers = {name: np.empty((capacity,) + a.shape, a.dtype) for name, a in arrays.items()}
         h, kept = self.count, self.buffers
-        require((grads is None) == (kept["grads"] is None), "grads", "given" if grads is not None else "None",
-                "the same at every iteration of a run (the update path is fixed)")
         kept["X"][h] = X
-        if X_new is not None:
-            kept["X_new"][h] = X_new
-            kept["g"][h] = g
-        if grads is not None:
+        if self.steps:
+            kept["X_new"][h], kept["g"][h] = X_new, g
+        if self.grads:
             kept["grads"][h] = grads
         self.count += 1
 
     def take(self) -> dict:
-        """The kept iterations by name, (count, ...) views valid until the next :meth:`add`; empties the keep."""
+        """The kept iterations by name ("X", "X_new", "g", "grads"; None where not kept), (count, ...) views valid
+        until the next :meth:`add`; empties the keep."""
         h, self.count = self.count, 0
-        return {name: None if b is None else b[:h] for name, b in self.buffers.items()}
+        return {name: self.buffers[name][:h] if name in self.buffers else None
+                for name in ("X", "X_new", "g", "grads")}
 
 
 class _Recorder:
@@ -336,7 +334,8 @@ class _Recorder:
         self.G_ref: dict = {}
         self.own_dist = np.empty((K, m)) if self.mode == "metrics" and S == 1 else None
         self.local_own, self.local_avg = [], []
-        self.pending = _Kept()                  # ("full", "kstar") the iterations not yet evaluated
+        self.pending = _Kept(steps=self.mode == "full",          # ("full", "kstar") the iterations not yet
+                             grads=self.mode == "full" and params.path != "printed")     # evaluated
         if self.mode == "full":
             self.full = {name: np.empty((S, K)) for name in
                          ("gap", "subopt", "dist", "drift", "sq_avg_grad", "mean_sq_grad", "inner",
@@ -387,10 +386,7 @@ class _Recorder:
             self._flush()
         if not self.pending.count:
             self.pending_start, self.pending_rho = k, rho
-        if self.mode == "kstar":                                         # kstar reads bar x_k only
-            self.pending.add(_FLUSH_ENTRIES // X.size + 1, X)
-        else:
-            self.pending.add(_FLUSH_ENTRIES // X.size + 1, X, X_new, g, grads)
+        self.pending.add(_FLUSH_ENTRIES // X.size + 1, X, X_new, g, grads)
         if self.pending.count * X.size > _FLUSH_ENTRIES:
             self._flush()
         return None
