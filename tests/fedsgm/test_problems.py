@@ -17,6 +17,7 @@ from repro.papers.fedsgm.problems.generators import FAMILIES, random_instance
 from repro.papers.fedsgm.problems.max_affine import MaxAffine
 from repro.papers.fedsgm.problems.neyman_pearson import NeymanPearson, neyman_pearson_split
 from repro.papers.fedsgm.problems.piecewise_linear import PiecewiseLinear1D
+from repro.papers.fedsgm.problems import solve as solve_module
 
 FAST = settings(deadline=None, derandomize=True, max_examples=40,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -181,6 +182,84 @@ def test_max_affine_optimum_matches_highs(seed, size):
     assert res.status == 0
     opt = p.solve(np.zeros(d))
     assert abs(opt.f_star - res.fun) <= opt.tolerance + 1e-8 * (1 + abs(res.fun))
+
+
+def _answer(opt):
+    return (opt.w_star.tobytes(), opt.f_star, opt.g_star, opt.D, opt.tolerance, json.dumps(opt.details))
+
+
+@SOLVES
+@given(family=st.sampled_from(["max_affine", "huber_ball", "logistic_ball"]), seed=seeds, size=sizes)
+def test_a_compiled_problem_answers_whatever_the_process_solved_before(family, seed, size):
+    """Problems are compiled once per shape and process; the answer for an instance must not depend on which
+    instances of that shape were solved before (no warm start, every Parameter set), and agrees with the problem
+    built from constants within the certified tolerance."""
+    w0 = np.random.default_rng(seed + 5).normal(0.0, 2.0, size[1] if family != "piecewise_linear_1d" else 1)
+    solve_module._COMPILED.clear()
+    first = make(family, seed, *size).solve(w0)
+    for other in (seed + 1, seed + 2):
+        make(family, other, *size).solve(w0)
+    again = make(family, seed, *size).solve(w0)
+    assert _answer(again) == _answer(first)
+    assert any(key[0] == type(make(family, seed, *size)).__qualname__ for key in solve_module._COMPILED)
+    constants = make(family, seed, *size)
+    constants._cvx_reusable = False
+    reference = constants.solve(w0)
+    assert abs(reference.f_star - first.f_star) <= reference.tolerance + first.tolerance
+
+
+def test_compiled_problems_are_told_apart_by_the_shapes_the_stacked_rows_hide():
+    """Max-affine's cvxpy data stack the clients' pieces: n = 2 clients of 6 pieces and n = 3 of 4 give the same
+    (12, 1) array, but different problems; the key keeps (n, K, L), so each is compiled and solved as itself."""
+    solve_module._COMPILED.clear()
+    two = random_instance("max_affine", np.random.default_rng(1), n_clients=2, dim=1, n_pieces=4,
+                          n_constraint_pieces=3)
+    three = random_instance("max_affine", np.random.default_rng(2), n_clients=3, dim=1, n_pieces=2,
+                            n_constraint_pieces=2)
+    assert two._cvx_data()["C_f"].shape == three._cvx_data()["C_f"].shape == (12, 1)
+    assert two._cvx_data()["C_g"].shape == three._cvx_data()["C_g"].shape == (6, 1)
+    for p in (two, three):
+        opt = p.solve(np.zeros(1))
+        reference = random_instance("max_affine", np.random.default_rng(1 if p is two else 2),
+                                    n_clients=p.n_clients, dim=1, n_pieces=4 if p is two else 2,
+                                    n_constraint_pieces=3 if p is two else 2)
+        reference._cvx_reusable = False
+        assert abs(opt.f_star - reference.solve(np.zeros(1)).f_star) <= 2 * opt.tolerance
+    assert len({key[2] for key in solve_module._COMPILED}) == 2
+
+
+def _face_minima(A, omega):
+    """min h over each face u_i = -1, +1 of the inf-norm sphere, by one LP per face (HiGHS), as a reference."""
+    P, K, d = A.shape
+    rows = np.hstack([A.reshape(P * K, d), -np.repeat(np.eye(P), K, axis=0)])
+    out = np.empty((d, 2))
+    for i in range(d):
+        for side in (0, 1):
+            bounds = [(-1.0, 1.0)] * d + [(None, None)] * P
+            bounds[i] = (2.0 * side - 1.0,) * 2
+            res = so.linprog(np.concatenate([np.zeros(d), omega]), A_ub=rows, b_ub=np.zeros(P * K),
+                             bounds=bounds, method="highs")
+            assert res.status == 0
+            out[i, side] = res.fun
+    return out
+
+
+@settings(deadline=None, derandomize=True, max_examples=25)
+@given(seed=seeds, n=st.integers(1, 6), d=st.integers(1, 5), random_slopes=st.booleans())
+def test_linf_growth_skips_only_faces_whose_bound_cannot_lower_it(seed, n, d, random_slopes):
+    """The growth constant of max-affine's certificate is the least of 2d face LPs; faces whose closed-form lower
+    bound is not below the least LP value so far are skipped. The bound must be a lower bound on every face, and the
+    constant must equal the minimum over all faces (up to the subtracted margin) -- on generated instances (coercive
+    pieces) and on random slopes with no coercive piece, where kappa may be negative."""
+    rng = np.random.default_rng(seed)
+    if random_slopes:
+        A, omega = rng.normal(size=(n, 4, d)), rng.uniform(0.0, 1.0, n)
+    else:
+        A, omega = make("max_affine", seed, n, d).C_f, np.full(n, 1.0 / n)
+    minima = _face_minima(A, omega)
+    assert np.all(solve_module._face_lower_bounds(A, omega) <= minima + 1e-9)
+    margin = 1e-8 * float(np.sum(omega * np.abs(A).sum(axis=-1).max(axis=-1)))
+    assert solve_module.linf_growth([(omega, A)]) == pytest.approx(minima.min() - margin, abs=1e-9)
 
 
 def test_closest_minimiser_piecewise_linear_even_n():

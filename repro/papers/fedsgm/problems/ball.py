@@ -34,6 +34,7 @@ class _BallConstrained(CertifiedProblem):
     """
 
     _smooth_kkt = True
+    _cvx_reusable = True
 
     def _init_ball(self, centers, radii, n: int, d: int) -> None:
         self.centers = as_array(centers, "centers", shape=(n, d))
@@ -72,12 +73,15 @@ class _BallConstrained(CertifiedProblem):
     def _hessian(self, w, lam):
         return self._pooled_f_hessian(w) + lam * self._ball_hessian(w)
 
-    def _cvx_g(self, w):
+    def _ball_data(self) -> dict[str, np.ndarray]:
+        return {"centers": self.centers, "mean_radius": np.array(self.radii.mean())}
+
+    def _cvx_g(self, w, p):
         import cvxpy as cp
 
         n, d = self.centers.shape
-        return cp.sum(cp.norm(cp.reshape(w, (1, d), order="C") - self.centers, 2, axis=1)) / n \
-            - float(self.radii.mean())
+        return cp.sum(cp.norm(cp.reshape(w, (1, d), order="C") - p["centers"], 2, axis=1)) / n \
+            - p["mean_radius"]
 
     def _precheck(self) -> None:
         rbar = float(self.radii.mean())
@@ -146,12 +150,17 @@ class HuberBall(_BallConstrained):
         quad = np.abs(A @ w - self.b.ravel()) <= self.delta
         return (A.T * quad) @ A / (n * m)
 
-    def _cvx_f(self, w):
+    _cvx_nonneg = ("delta",)
+
+    def _cvx_data(self):
+        n, m, d = self.A.shape
+        return {"A": self.A.reshape(n * m, d), "b": self.b.ravel(), "delta": np.array(self.delta)} | self._ball_data()
+
+    def _cvx_f(self, w, p):
         import cvxpy as cp
 
         n, m, d = self.A.shape
-        res = self.A.reshape(n * m, d) @ w - self.b.ravel()
-        return cp.sum(cp.huber(res, self.delta)) / (2.0 * n * m)
+        return cp.sum(cp.huber(p["A"] @ w - p["b"], p["delta"])) / (2.0 * n * m)
 
     def _minimiser_is_unique(self) -> bool:
         return False
@@ -217,11 +226,15 @@ class LogisticBall(_BallConstrained):
         s = Z @ w
         return (Z.T * (expit(s) * expit(-s))) @ Z / (n * m)
 
-    def _cvx_f(self, w):
+    def _cvx_data(self):
+        n, m, d = self.X.shape
+        return {"Z": self._Z.reshape(n * m, d)} | self._ball_data()
+
+    def _cvx_f(self, w, p):
         import cvxpy as cp
 
         n, m, d = self.X.shape
-        return cp.sum(cp.logistic(self._Z.reshape(n * m, d) @ w)) / (n * m)
+        return cp.sum(cp.logistic(p["Z"] @ w)) / (n * m)
 
     def _minimiser_is_unique(self) -> bool:
         return self._unique

@@ -68,7 +68,7 @@ class MaxAffine(CertifiedProblem):
     def _max_pieces(W, C, e):
         vals = rowdot(W, C) + e                                   # (..., n, K)
         k = np.argmax(vals, axis=-1)                              # lowest index on ties
-        val = np.take_along_axis(vals, k[..., None], axis=-1)[..., 0]
+        val = vals.max(axis=-1)                                   # = vals[..., k], one reduction
         grad = C[np.arange(C.shape[0]), k]                        # (..., n, d)
         return val, grad
 
@@ -79,18 +79,28 @@ class MaxAffine(CertifiedProblem):
         return LocalOracle(f=f, g=g, grad_f=grad_f, grad_g=grad_g)
 
     # ----------------------------------------------------------------- cvxpy
-    def _cvx_max(self, w, C, e):
+    _cvx_reusable = True
+
+    def _cvx_data(self):
+        n, K, d = self.C_f.shape
+        L = self.C_g.shape[1]
+        return {"C_f": self.C_f.reshape(n * K, d), "e_f": self.e_f.ravel(),
+                "C_g": self.C_g.reshape(n * L, d), "e_g": self.e_g.ravel()}
+
+    def _cvx_constants(self):
+        return self.C_f.shape[:2] + self.C_g.shape[1:2]          # n, K, L: the stacked rows do not show them
+
+    def _cvx_max(self, w, C, e, pieces: int):
         import cvxpy as cp
 
-        n, K, d = C.shape
-        aff = C.reshape(n * K, d) @ w + e.ravel()
-        return cp.sum(cp.max(cp.reshape(aff, (n, K), order="C"), axis=1)) / n
+        n = self.n_clients
+        return cp.sum(cp.max(cp.reshape(C @ w + e, (n, pieces), order="C"), axis=1)) / n
 
-    def _cvx_f(self, w):
-        return self._cvx_max(w, self.C_f, self.e_f)
+    def _cvx_f(self, w, p):
+        return self._cvx_max(w, p["C_f"], p["e_f"], self.C_f.shape[1])
 
-    def _cvx_g(self, w):
-        return self._cvx_max(w, self.C_g, self.e_g)
+    def _cvx_g(self, w, p):
+        return self._cvx_max(w, p["C_g"], p["e_g"], self.C_g.shape[1])
 
     def _minimiser_is_unique(self) -> bool:
         return False
@@ -103,13 +113,17 @@ class MaxAffine(CertifiedProblem):
 
         n, K, d = self.C_f.shape
         L = self.C_g.shape[1]
-        w, t, u = cp.Variable(d), cp.Variable(n), cp.Variable(n)
-        S_f = sps.kron(sps.eye(n), np.ones((K, 1)), format="csr")
-        S_g = sps.kron(sps.eye(n), np.ones((L, 1)), format="csr")
-        c_f = self.C_f.reshape(n * K, d) @ w + self.e_f.ravel() <= S_f @ t
-        c_g = self.C_g.reshape(n * L, d) @ w + self.e_g.ravel() <= S_g @ u
-        c_lam = cp.sum(u) / n <= 0
-        prob = cp.Problem(cp.Minimize(cp.sum(t) / n), [c_f, c_g, c_lam])
+
+        def build(p):
+            w, t, u = cp.Variable(d), cp.Variable(n), cp.Variable(n)
+            S_f = sps.kron(sps.eye(n), np.ones((K, 1)), format="csr")
+            S_g = sps.kron(sps.eye(n), np.ones((L, 1)), format="csr")
+            c_f = p["C_f"] @ w + p["e_f"] <= S_f @ t
+            c_g = p["C_g"] @ w + p["e_g"] <= S_g @ u
+            c_lam = cp.sum(u) / n <= 0
+            return cp.Problem(cp.Minimize(cp.sum(t) / n), [c_f, c_g, c_lam]), w, c_f, c_g, c_lam
+
+        prob, w, c_f, c_g, c_lam = self._cvx_problem("stage 1 (LP)", build)
 
         def extract():
             if w.value is None or c_f.dual_value is None:

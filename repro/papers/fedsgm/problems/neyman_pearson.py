@@ -143,15 +143,19 @@ class NeymanPearson(CertifiedProblem):
         return (self._rows0.T * c0) @ self._rows0 + lam * ((self._rows1.T * c1) @ self._rows1)
 
     # ----------------------------------------------------------------- cvxpy
-    def _cvx_f(self, w):
+    def _cvx_data(self):
+        return {"rows0": self._rows0, "omega0": self._omega0, "rows1": self._rows1, "omega1": self._omega1,
+                "level": np.array(self.level)}
+
+    def _cvx_f(self, w, p):
         import cvxpy as cp
 
-        return cp.sum(cp.multiply(self._omega0, cp.logistic(self._rows0 @ w)))
+        return cp.sum(cp.multiply(p["omega0"], cp.logistic(p["rows0"] @ w)))
 
-    def _cvx_g(self, w):
+    def _cvx_g(self, w, p):
         import cvxpy as cp
 
-        return cp.sum(cp.multiply(self._omega1, cp.logistic(-self._rows1 @ w))) - self.level
+        return cp.sum(cp.multiply(p["omega1"], cp.logistic(-p["rows1"] @ w))) - p["level"]
 
     def _minimiser_is_unique(self) -> bool:
         return self._unique

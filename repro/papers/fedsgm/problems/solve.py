@@ -41,6 +41,14 @@ tighten, never invalidate, the certificate. (Clarabel alone is sometimes far off
 standardised breast-cancer data without bias it returns ``optimal_inaccurate`` with ``D`` ~ 480
 where the certified ``D`` is ~ 3330.)
 
+**Compiled once per shape.** cvxpy spends ~85 % of a small solve compiling the problem (canonicalisation and
+matrix stuffing), not in the solver. Families whose cvxpy problems have a fixed structure for given array
+shapes (``_cvx_reusable``) build each stage's problem once per process and shape, with the instance's arrays
+(``_cvx_data``) as ``cvxpy.Parameter`` values, and later instances of the same shape only set the values
+(:func:`compiled_problem`). The solver receives the same problem; only the compilation is skipped.
+Solves never warm-start from a previous instance (``warm_start=False``), so an answer does not depend on
+which instances a process solved before.
+
 ``Optimum.tolerance = max(f_star - L, max(g_star, 0)) + 1e-12 (1 + |f_star|)`` bounds
 ``|f_star - f*|`` (``f_star`` is ``f(w_star)``, an upper bound on ``f*``) and the infeasibility.
 """
@@ -48,6 +56,7 @@ from __future__ import annotations
 
 import abc
 import warnings
+from collections import OrderedDict
 from typing import Callable
 
 import numpy as np
@@ -57,7 +66,7 @@ import scipy.sparse as sps
 from repro.papers.fedsgm.problems.common import NoSolutionError, SolverFailure, check_point
 from repro.papers.fedsgm.problems.base import ConvexLipschitzProblem, Optimum
 
-__all__ = ["CertifiedProblem", "SOLVERS", "linf_growth", "run_solvers"]
+__all__ = ["CertifiedProblem", "SOLVERS", "compiled_problem", "linf_growth", "run_solvers"]
 
 #: (name, options) in the order tried.
 SOLVERS: tuple[tuple[str, dict], ...] = (
@@ -65,6 +74,38 @@ SOLVERS: tuple[tuple[str, dict], ...] = (
                       tol_infeas_abs=1e-9, tol_infeas_rel=1e-9, max_iter=500)),
     ("SCS", dict(eps_abs=1e-9, eps_rel=1e-9, max_iters=20_000, time_limit_secs=15.0)),
 )
+
+#: this process's compiled problems, least recently used first: key -> (what ``build`` returned, its Parameters)
+_COMPILED: OrderedDict = OrderedDict()
+#: how many compiled problems a process keeps (a few hundred shapes occur in a FedSGM search; ~50 kB each)
+COMPILED_LIMIT = 512
+
+
+def compiled_problem(key: tuple, data: dict, build: Callable[[dict], object], nonneg: tuple = ()):
+    """``build(parameters)`` for ``key``, built once per process with one ``cvxpy.Parameter`` per array of
+    ``data`` (same shape; declared nonnegative for the names in ``nonneg``, where cvxpy needs a known sign), and
+    those Parameters set to ``data``; returns what ``build`` returned.
+
+    ``key`` must determine the problem's structure: the stage, the family, the shapes of ``data`` and every
+    number the problem uses that is not in ``data``. cvxpy compiles a parametrised problem once (its first
+    solve) and then only substitutes the values (DPP). Written here because cvxpy keeps no such cache.
+    """
+    import cvxpy as cp
+
+    entry = _COMPILED.get(key)
+    if entry is None:
+        parameters = {name: cp.Parameter(np.shape(value), nonneg=name in nonneg) for name, value in data.items()}
+        entry = (build(parameters), parameters)
+        _COMPILED[key] = entry
+        if len(_COMPILED) > COMPILED_LIMIT:
+            _COMPILED.popitem(last=False)
+    else:
+        _COMPILED.move_to_end(key)
+    built, parameters = entry
+    for name, value in data.items():
+        parameters[name].value = value
+    return built
+
 
 def run_solvers(prob: cp.Problem, extract: Callable[[], dict], *,
                 fallback_on_inaccurate: bool = True) -> tuple[str, str, dict | None, list]:
@@ -86,7 +127,7 @@ def run_solvers(prob: cp.Problem, extract: Callable[[], dict], *,
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                prob.solve(solver=name, **opts)
+                prob.solve(solver=name, warm_start=False, **opts)
             status = prob.status
         except (cp.error.SolverError, ArithmeticError, ValueError) as exc:
             attempts.append({"solver": name, "status": f"error: {exc}"[:200]})
@@ -107,6 +148,17 @@ def run_solvers(prob: cp.Problem, extract: Callable[[], dict], *,
     raise SolverFailure(f"no usable solver answer: {attempts}")
 
 
+def _face_lower_bounds(A: np.ndarray, omega: np.ndarray) -> np.ndarray:
+    """``LB[i, s] <= min { h(u) : u_i = 2s - 1, ||u||_inf <= 1 }`` for ``h(u) = sum_p omega_p max_k A_pk . u``
+    (``A`` (P, K, d), ``omega >= 0``): the minimum of a sum is at least the sum of the minima, the minimum of a max
+    at least the max of the minima, and a linear function's minimum on the face is
+    ``(2s - 1) A_pki - sum_{j != i} |A_pkj|``."""
+    absolute = np.abs(A)
+    others = absolute.sum(axis=-1, keepdims=True) - absolute               # (P, K, d)
+    faces = np.stack([-A - others, A - others], axis=-1)                   # (P, K, d, 2)
+    return np.tensordot(omega, faces.max(axis=1), axes=1)                  # (d, 2)
+
+
 def linf_growth(groups: list[tuple[np.ndarray, np.ndarray]]) -> float:
     """Certified-by-LP growth constant ``kappa = min_{||u||_inf = 1} h(u)`` (may be <= 0).
 
@@ -116,6 +168,12 @@ def linf_growth(groups: list[tuple[np.ndarray, np.ndarray]]) -> float:
     (HiGHS, tolerances 1e-10). A margin ``1e-8 * sum_p omega_p max_k ||A_pk||_1`` (>= the LP's
     error budget) is subtracted, so the returned value is a lower bound up to that solver.
     Then ``h(w) >= kappa ||w||_inf`` for all w.
+
+    Faces are solved in the order of a closed-form lower bound of their minimum (:func:`_face_lower_bounds`), and
+    a face whose bound is at least the least LP value found so far is not solved: its minimum cannot be smaller.
+    (For the generated max-affine instances, whose coercive pieces +-s e_i make every face's minimum at least s,
+    most faces are settled so.) Against solving all 2d LPs the value can differ only by the LP solver's own error
+    on faces that tie the minimum, which the margin covers.
     """
     blocks, weights = [], []
     for omega, A in groups:
@@ -138,16 +196,19 @@ def linf_growth(groups: list[tuple[np.ndarray, np.ndarray]]) -> float:
     b_ub = np.zeros(P * K)
     c = np.concatenate([np.zeros(d), omega])
     kappa = np.inf
-    for i in range(d):
-        for sigma in (-1.0, 1.0):
-            bounds = [(-1.0, 1.0)] * d + [(None, None)] * P
-            bounds[i] = (sigma, sigma)
-            res = so.linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs",
-                             options={"primal_feasibility_tolerance": 1e-10,
-                                      "dual_feasibility_tolerance": 1e-10})
-            if res.status != 0:
-                return -np.inf
-            kappa = min(kappa, float(res.fun))
+    lower = _face_lower_bounds(A, omega)        # (d, 2): faces u_i = -1, u_i = +1
+    for face in np.argsort(lower, axis=None, kind="stable"):
+        i, side = divmod(int(face), 2)
+        if lower[i, side] >= kappa:
+            break
+        bounds = [(-1.0, 1.0)] * d + [(None, None)] * P
+        bounds[i] = (2.0 * side - 1.0,) * 2
+        res = so.linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs",
+                         options={"primal_feasibility_tolerance": 1e-10,
+                                  "dual_feasibility_tolerance": 1e-10})
+        if res.status != 0:
+            return -np.inf
+        kappa = min(kappa, float(res.fun))
     scale = float(np.sum(omega * np.abs(A).sum(axis=-1).max(axis=-1)))
     return kappa - 1e-8 * scale
 
@@ -163,6 +224,11 @@ class CertifiedProblem(ConvexLipschitzProblem):
 
     #: True for smooth f, g: the solver's point is polished by Newton steps on the KKT system.
     _smooth_kkt: bool = False
+    #: True when the cvxpy hooks build the same structure for every instance whose ``_cvx_data`` has the same shapes
+    #: (and ``_cvx_constants`` are equal): each stage's problem is then compiled once per process and shape
+    _cvx_reusable: bool = False
+    #: names of ``_cvx_data`` that cvxpy must know to be nonnegative (e.g. Huber's threshold)
+    _cvx_nonneg: tuple[str, ...] = ()
 
     def __init__(self) -> None:
         self._solutions: dict[bytes, Optimum] = {}
@@ -171,12 +237,31 @@ class CertifiedProblem(ConvexLipschitzProblem):
 
     # ------------------------------------------------------------------ hooks
     @abc.abstractmethod
-    def _cvx_f(self, w: cp.Variable) -> cp.Expression:
-        """The global objective f as a cvxpy expression."""
+    def _cvx_data(self) -> dict[str, np.ndarray]:
+        """The instance's arrays that the cvxpy hooks read, by name (Parameters of a compiled problem)."""
+
+    def _cvx_constants(self) -> tuple:
+        """The numbers the cvxpy hooks use that are not in ``_cvx_data`` (part of a compiled problem's key)."""
+        return ()
 
     @abc.abstractmethod
-    def _cvx_g(self, w: cp.Variable) -> cp.Expression:
-        """The global constraint g as a cvxpy expression."""
+    def _cvx_f(self, w: cp.Variable, p: dict) -> cp.Expression:
+        """The global objective f as a cvxpy expression of ``w`` and the arrays ``p`` (:meth:`_cvx_data`'s names;
+        the arrays themselves or Parameters holding them)."""
+
+    @abc.abstractmethod
+    def _cvx_g(self, w: cp.Variable, p: dict) -> cp.Expression:
+        """The global constraint g as a cvxpy expression (as :meth:`_cvx_f`)."""
+
+    def _cvx_problem(self, stage: str, build: Callable[[dict], object], **extra):
+        """``build(p)`` with ``p`` the arrays of :meth:`_cvx_data` and ``extra``: compiled once per process and
+        shape for a reusable family (:func:`compiled_problem`), else built from the arrays as constants."""
+        data = self._cvx_data() | {name: np.asarray(value, dtype=np.float64) for name, value in extra.items()}
+        if not self._cvx_reusable:
+            return build(data)
+        key = (type(self).__qualname__, stage, self._cvx_constants(),
+               tuple((name, np.shape(value)) for name, value in data.items()))
+        return compiled_problem(key, data, build, self._cvx_nonneg)
 
     @abc.abstractmethod
     def _minimiser_is_unique(self) -> bool:
@@ -203,9 +288,12 @@ class CertifiedProblem(ConvexLipschitzProblem):
         """Solve min f s.t. g <= 0; returns w, lam (multiplier of g <= 0), solver info."""
         import cvxpy as cp
 
-        w = cp.Variable(self.dim)
-        con = self._cvx_g(w) <= 0
-        prob = cp.Problem(cp.Minimize(self._cvx_f(w)), [con])
+        def build(p):
+            w = cp.Variable(self.dim)
+            con = self._cvx_g(w, p) <= 0
+            return cp.Problem(cp.Minimize(self._cvx_f(w, p)), [con]), w, con
+
+        prob, w, con = self._cvx_problem("stage 1", build)
 
         def extract():
             if w.value is None:
@@ -245,8 +333,11 @@ class CertifiedProblem(ConvexLipschitzProblem):
             if best is None:
                 import cvxpy as cp
 
-                w = cp.Variable(self.dim)
-                prob = cp.Problem(cp.Minimize(self._cvx_g(w)))
+                def build(p):
+                    w = cp.Variable(self.dim)
+                    return cp.Problem(cp.Minimize(self._cvx_g(w, p))), w
+
+                prob, w = self._cvx_problem("Slater point", build)
                 try:
                     _, _, vals, _ = run_solvers(
                         prob, lambda: None if w.value is None else {"w": np.array(w.value).ravel()})
@@ -481,9 +572,12 @@ class CertifiedProblem(ConvexLipschitzProblem):
         U, L = s1["U"], s1["L"]
         slack = max(U - L, 1e-9 * (1.0 + abs(U)))
         info = {"slack": slack}
-        w = cp.Variable(self.dim)
-        prob = cp.Problem(cp.Minimize(cp.norm(w - w0, 2)),
-                          [self._cvx_f(w) <= U + 0.5 * slack, self._cvx_g(w) <= 0])
+        def build(p):
+            w = cp.Variable(self.dim)
+            return cp.Problem(cp.Minimize(cp.norm(w - p["w0"], 2)),
+                              [self._cvx_f(w, p) <= p["f_level"], self._cvx_g(w, p) <= 0]), w
+
+        prob, w = self._cvx_problem("stage 2", build, w0=w0, f_level=U + 0.5 * slack)
         try:
             solver, status, vals, attempts = run_solvers(
                 prob, lambda: None if w.value is None else {"w": np.array(w.value).ravel()},
