@@ -77,7 +77,7 @@ def rowdot(W: np.ndarray, rows: np.ndarray) -> np.ndarray:
     by the same reduction whatever the leading batch shape: the oracle on ``(R, n, d)`` equals the
     stack of ``R`` single calls bit for bit, which keeps argmax tie-breaking deterministic.
     """
-    return np.sum(W[..., :, None, :] * rows, axis=-1)
+    return np.add.reduce(W[..., :, None, :] * rows, axis=-1)   # np.sum's own reduction, without its wrapper
 
 
 def weighted_rowsum(coef: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -62,21 +62,22 @@ class MaxAffine(CertifiedProblem):
                                                                           "slater_point")
         self._growth: dict[str, float] = {}
         self.params: dict = {}
+        # f's and g's pieces side by side, so that the oracle evaluates every piece in one product
+        self._pieces = np.concatenate([C_f, C_g], axis=1)          # (n, K + L, d)
+        self._offsets = np.concatenate([e_f, e_g], axis=1)         # (n, K + L)
+        self._clients = np.arange(n)
 
     # ---------------------------------------------------------------- oracle
-    @staticmethod
-    def _max_pieces(W, C, e):
-        vals = rowdot(W, C) + e                                   # (..., n, K)
-        k = np.argmax(vals, axis=-1)                              # lowest index on ties
-        val = vals.max(axis=-1)                                   # = vals[..., k], one reduction
-        grad = C[np.arange(C.shape[0]), k]                        # (..., n, d)
-        return val, grad
-
     def oracle(self, W: np.ndarray) -> LocalOracle:
+        """Every piece's value in one product; the max over f's pieces and over g's, and the active pieces' slopes
+        (the lowest index on ties) as subgradients."""
         W = check_iterates(W, self.n_clients, self.dim)
-        f, grad_f = self._max_pieces(W, self.C_f, self.e_f)
-        g, grad_g = self._max_pieces(W, self.C_g, self.e_g)
-        return LocalOracle(f=f, g=g, grad_f=grad_f, grad_g=grad_g)
+        vals = rowdot(W, self._pieces) + self._offsets               # (..., n, K + L)
+        K = self.C_f.shape[1]
+        f_vals, g_vals = vals[..., :K], vals[..., K:]
+        grad_f = self.C_f[self._clients, f_vals.argmax(axis=-1)]     # (..., n, d)
+        grad_g = self.C_g[self._clients, g_vals.argmax(axis=-1)]
+        return LocalOracle(f=f_vals.max(axis=-1), g=g_vals.max(axis=-1), grad_f=grad_f, grad_g=grad_g)
 
     # ----------------------------------------------------------------- cvxpy
     _cvx_reusable = True
