@@ -217,7 +217,8 @@ def _dense_round(problem, params, recorder, z, r, length, k, rng):
     """Round r on the (S, m, m, n) array of all agents' vectors, either path; returns (z_{r+1}, k)."""
     rho, idx = params.rho[r], np.arange(problem.m)
     S, m, n = z.shape
-    X = np.broadcast_to(z[:, None], (S, m, m, n)).copy()          # line 3
+    X = np.empty((S, m, m, n))
+    X[...] = z[:, None]                                             # line 3
     projected = None                                                # Pi_X of X's diagonal blocks, when known
     for _ in range(length):
         x_hat = X.sum(axis=-2) / m                                  # line 6 (the mean's own arithmetic)
@@ -233,8 +234,9 @@ def _dense_round(problem, params, recorder, z, r, length, k, rng):
         projected = recorder.iteration(k, X, X_new, g, rho, grads)
         X = X_new
         k += 1
-    recorder.local_end(X[..., idx, idx, :], x_hat=X.mean(axis=-2))
-    return X.mean(axis=1), k                                        # line 10
+    if recorder.mode == "metrics":
+        recorder.local_end(X[..., idx, idx, :], x_hat=X.mean(axis=-2))
+    return np.add.reduce(X, axis=1) / m, k                          # line 10 (np.mean's arithmetic, without its wrapper)
 
 
 def _factored_round(problem, params, recorder, z, r, length, k, rng):
@@ -251,7 +253,8 @@ def _factored_round(problem, params, recorder, z, r, length, k, rng):
             raise _diverged(params, r, rho)
         projected = recorder.own_blocks(k, vectors.own)
         k += 1
-    recorder.local_end(vectors.own, x_hat=vectors.block_averages())
+    if recorder.mode == "metrics":
+        recorder.local_end(vectors.own, x_hat=vectors.block_averages())
     z_next = vectors.server_average()                               # line 10
     if not np.isfinite(z_next).all():     # a block alpha_i z_j + beta_i overflowed while its factors stayed finite
         raise _diverged(params, r, rho)
@@ -359,12 +362,11 @@ class _Recorder:
                 self.metrics.setdefault(key, []).append(value)
 
     def local_end(self, own, x_hat):
-        """The end of a round's local phase: "metrics" records the distances of the own blocks and of the block
-        averages."""
-        if self.mode == "metrics":
-            sets = self.problem.sets
-            self.local_own.append(sets.distance(own)[0])
-            self.local_avg.append(sets.distance(x_hat)[0])
+        """The end of a round's local phase ("metrics" only; the rounds skip the call otherwise): the distances of
+        the own blocks and of the block averages."""
+        sets = self.problem.sets
+        self.local_own.append(sets.distance(own)[0])
+        self.local_avg.append(sets.distance(x_hat)[0])
 
     def own_blocks(self, k, own):
         """Record dist(x_i^(i), X_i) after iteration ``k`` ("metrics", S = 1) from the own blocks (S, m, n); returns
