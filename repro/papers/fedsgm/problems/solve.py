@@ -77,8 +77,8 @@ SOLVERS: tuple[tuple[str, dict], ...] = (
 
 #: this process's compiled problems, least recently used first: key -> (what ``build`` returned, its Parameters)
 _COMPILED: OrderedDict = OrderedDict()
-#: how many compiled problems a process keeps: a FedSGM search meets up to ~540 (3 families x 60 shapes x 3 stages);
-#: each holds ~0.3 MB (peak RSS grew by 97 MB over 300 of them), so at most ~170 MB
+#: how many compiled problems a process keeps: a FedSGM search meets at most ~450 (its widest families: 3 cvxpy
+#: families x 50 shapes x 3 stages); each holds ~0.3 MB (peak RSS grew by 97 MB over 300 of them), so at most ~170 MB
 COMPILED_LIMIT = 512
 
 
@@ -108,6 +108,16 @@ def compiled_problem(key: tuple, data: dict, build: Callable[[dict], object], no
     return built
 
 
+def _forget_values(prob) -> None:
+    """Clear the primal and dual values a compiled problem kept from an earlier instance: cvxpy leaves a value in
+    place when a solve does not return it, and ``extract`` must never read another instance's numbers."""
+    for variable in prob.variables():
+        variable.value = None
+    for constraint in prob.constraints:
+        for dual in constraint.dual_variables:
+            dual.value = None
+
+
 def run_solvers(prob: cp.Problem, extract: Callable[[], dict], *,
                 fallback_on_inaccurate: bool = True) -> tuple[str, str, dict | None, list]:
     """Solve ``prob`` with Clarabel, then SCS if needed.
@@ -124,6 +134,7 @@ def run_solvers(prob: cp.Problem, extract: Callable[[], dict], *,
     ok = (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
     attempts: list[dict] = []
     kept: list[tuple[str, str, dict | None]] = []
+    _forget_values(prob)
     for name, opts in SOLVERS:
         try:
             with warnings.catch_warnings():
@@ -242,7 +253,8 @@ class CertifiedProblem(ConvexLipschitzProblem):
         """The instance's arrays that the cvxpy hooks read, by name (Parameters of a compiled problem)."""
 
     def _cvx_constants(self) -> tuple:
-        """The numbers the cvxpy hooks use that are not in ``_cvx_data`` (part of a compiled problem's key)."""
+        """The numbers the cvxpy hooks use that are neither in ``_cvx_data`` nor n_clients and dim (which every key
+        holds): part of a compiled problem's key."""
         return ()
 
     @abc.abstractmethod
@@ -260,7 +272,7 @@ class CertifiedProblem(ConvexLipschitzProblem):
         data = self._cvx_data() | {name: np.asarray(value, dtype=np.float64) for name, value in extra.items()}
         if not self._cvx_reusable:
             return build(data)
-        key = (type(self).__qualname__, stage, self._cvx_constants(),
+        key = (type(self).__qualname__, stage, self.n_clients, self.dim, self._cvx_constants(),
                tuple((name, np.shape(value)) for name, value in data.items()))
         return compiled_problem(key, data, build, self._cvx_nonneg)
 
