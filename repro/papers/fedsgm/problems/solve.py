@@ -45,9 +45,11 @@ where the certified ``D`` is ~ 3330.)
 matrix stuffing), not in the solver. Families whose cvxpy problems have a fixed structure for given array
 shapes (``_cvx_reusable``) build each stage's problem once per process and shape, with the instance's arrays
 (``_cvx_data``) as ``cvxpy.Parameter`` values, and later instances of the same shape only set the values
-(:func:`compiled_problem`). The solver receives the same problem; only the compilation is skipped.
-Solves never warm-start from a previous instance (``warm_start=False``), so an answer does not depend on
-which instances a process solved before.
+(:func:`compiled_problem`). The solver receives the same problem up to rounding (the ball families' data are
+bit-identical to the problem built from constants; max-affine's stage 2 folds its level and offsets in another order,
+one last bit, so its answers move within their certificates); only the compilation is skipped. Solves never
+warm-start from a previous instance (``warm_start=False``) and start from cleared values, so an answer does not
+depend on which instances a process solved before.
 
 ``Optimum.tolerance = max(f_star - L, max(g_star, 0)) + 1e-12 (1 + |f_star|)`` bounds
 ``|f_star - f*|`` (``f_star`` is ``f(w_star)``, an upper bound on ``f*``) and the infeasibility.
