@@ -217,7 +217,7 @@ def test_a_compiled_problem_answers_whatever_the_process_solved_before(family, s
 
 def test_compiled_problems_are_told_apart_by_the_shapes_the_stacked_rows_hide():
     """Max-affine's cvxpy data stack the clients' pieces: n = 2 clients of 6 pieces and n = 3 of 4 give the same
-    (12, 1) array, but different problems; the key keeps (n, K, L), so each is compiled and solved as itself: the
+    (12, 1) array, but different problems; the key keeps n (hence K and L), so each is compiled and solved as itself: the
     answer after the other shape was compiled is the answer on a fresh process, and a tight one."""
     def two():
         return random_instance("max_affine", np.random.default_rng(1), n_clients=2, dim=1, n_pieces=4,

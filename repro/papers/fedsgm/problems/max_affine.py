@@ -83,13 +83,12 @@ class MaxAffine(CertifiedProblem):
     _cvx_reusable = True
 
     def _cvx_data(self):
+        """The pieces stacked over clients; with n_clients in every compiled problem's key, K and L follow from
+        the stacked shapes."""
         n, K, d = self.C_f.shape
         L = self.C_g.shape[1]
         return {"C_f": self.C_f.reshape(n * K, d), "e_f": self.e_f.ravel(),
                 "C_g": self.C_g.reshape(n * L, d), "e_g": self.e_g.ravel()}
-
-    def _cvx_constants(self):
-        return self.C_f.shape[:2] + self.C_g.shape[1:2]          # n, K, L: the stacked rows do not show them
 
     def _cvx_max(self, w, C, e, pieces: int):
         import cvxpy as cp

@@ -238,8 +238,8 @@ class CertifiedProblem(ConvexLipschitzProblem):
 
     #: True for smooth f, g: the solver's point is polished by Newton steps on the KKT system.
     _smooth_kkt: bool = False
-    #: True when the cvxpy hooks build the same structure for every instance whose ``_cvx_data`` has the same shapes
-    #: (and ``_cvx_constants`` are equal): each stage's problem is then compiled once per process and shape
+    #: True when the cvxpy hooks build the same structure for every instance with the same n_clients, dim and
+    #: ``_cvx_data`` shapes: each stage's problem is then compiled once per process and shape
     _cvx_reusable: bool = False
     #: names of ``_cvx_data`` that cvxpy must know to be nonnegative (e.g. Huber's threshold)
     _cvx_nonneg: tuple[str, ...] = ()
@@ -253,11 +253,6 @@ class CertifiedProblem(ConvexLipschitzProblem):
     @abc.abstractmethod
     def _cvx_data(self) -> dict[str, np.ndarray]:
         """The instance's arrays that the cvxpy hooks read, by name (Parameters of a compiled problem)."""
-
-    def _cvx_constants(self) -> tuple:
-        """The numbers the cvxpy hooks use that are neither in ``_cvx_data`` nor n_clients and dim (which every key
-        holds): part of a compiled problem's key."""
-        return ()
 
     @abc.abstractmethod
     def _cvx_f(self, w: cp.Variable, p: dict) -> cp.Expression:
@@ -274,7 +269,7 @@ class CertifiedProblem(ConvexLipschitzProblem):
         data = self._cvx_data() | {name: np.asarray(value, dtype=np.float64) for name, value in extra.items()}
         if not self._cvx_reusable:
             return build(data)
-        key = (type(self).__qualname__, stage, self.n_clients, self.dim, self._cvx_constants(),
+        key = (type(self).__qualname__, stage, self.n_clients, self.dim,
                tuple((name, np.shape(value)) for name, value in data.items()))
         return compiled_problem(key, data, build, self._cvx_nonneg)
 
