@@ -273,9 +273,10 @@ class FeatureBlocks:
     """A partition of the K input features over I clients (feature-based FL, (2) and Section V).
 
     ``index`` (I, kmax) holds client i's feature columns K_i (ascending) in its first |K_i| entries,
-    padded with column 0; ``mask`` (I, kmax) is True on the real entries. The padding makes every
-    client-wise computation one batched array operation (no Python loop over clients); padded
-    entries are multiplied by 0. The server block omega_0 is a property of the model, not of the
+    padded with column 0; ``mask`` (I, kmax) is True on the real entries. The padding makes a client-wise
+    computation one batched array operation (:meth:`gather`, :meth:`scatter`); padded entries are multiplied by 0.
+    The clients' pre-activations (:meth:`partials`) are instead one product per client on ``own_columns``
+    (views of X for consecutive columns), which skips the gather's copy. The server block omega_0 is a property of the model, not of the
     features: W2 for the network, empty (d_0 = 0) for the linear models of
     :mod:`repro.papers.ssca.problems.instances`; see :class:`ParameterBlocks`."""
 
@@ -283,6 +284,7 @@ class FeatureBlocks:
     index: np.ndarray
     mask: np.ndarray
     sizes: np.ndarray = field(init=False)
+    own_columns: tuple = field(init=False)
 
     def __post_init__(self):
         K = self.n_features
@@ -305,6 +307,7 @@ class FeatureBlocks:
         object.__setattr__(self, "index", index)
         object.__setattr__(self, "mask", mask)
         object.__setattr__(self, "sizes", sizes)
+        object.__setattr__(self, "own_columns", tuple(_column_selector(index[i, :n]) for i, n in enumerate(sizes)))
 
     @classmethod
     def from_columns(cls, columns, n_features: int) -> "FeatureBlocks":
@@ -342,6 +345,17 @@ class FeatureBlocks:
         out[self.index[self.mask]] = np.nonzero(self.mask)[0]
         return out
 
+    def partials(self, X, W1) -> np.ndarray:
+        """h_{0,i} = X[:, K_i] W1[:, K_i]^T for every client i: shape (I, b, J) in X's dtype, client i's product
+        computed from its own columns only (one matrix product per client; the blocks of
+        :func:`contiguous_blocks` are views of X and W1, so nothing is gathered or padded). In floating point this
+        equals the padded batched product client by client: the padding only adds exact zeros."""
+        out = np.empty((self.n_clients, X.shape[0], W1.shape[0]), dtype=X.dtype)
+        W1T = W1.T
+        for i, cols in enumerate(self.own_columns):       # I products; the loop is over clients, not samples
+            np.matmul(X[:, cols], W1T[cols], out=out[i])
+        return out
+
     def gather(self, X) -> np.ndarray:
         """Each client's own feature columns of a batch X (b, K): the padded (b, I, kmax) layout,
         zero on padding (client i's slice [:, i, :] depends on X[:, K_i] only)."""
@@ -353,6 +367,13 @@ class FeatureBlocks:
         out = np.zeros(blocks.shape[:-2] + (self.n_features,), dtype=blocks.dtype)
         out[..., self.index[self.mask]] = blocks[..., self.mask]
         return out
+
+
+def _column_selector(cols: np.ndarray):
+    """Ascending columns K_i as an index of X's columns: a ``slice`` when they are consecutive (``X[:, K_i]`` is
+    then a view, no copy), else the index array itself."""
+    consecutive = int(cols[-1]) - int(cols[0]) + 1 == cols.size
+    return slice(int(cols[0]), int(cols[-1]) + 1) if consecutive else cols
 
 
 def _block_sizes(K: int, I: int) -> np.ndarray:
@@ -428,8 +449,8 @@ class ParameterBlocks:
 def client_partial_preactivations(W1, X, blocks: FeatureBlocks) -> np.ndarray:
     """h_{0,i}(omega_i, x_{n,i}) = X[:, K_i] W1[:, K_i]^T for every client i: shape (I, b, J).
 
-    Computed from the padded layout in one batched matmul over clients (client i's slice uses only
-    its own columns K_i); sum over axis 0 gives Z = X W1^T (Section V; the clients exchange these
+    Computed by :meth:`FeatureBlocks.partials` (client i's product uses only its own columns K_i); sum over
+    axis 0 gives Z = X W1^T (Section V; the clients exchange these
     per-client partial sums, which is what the chain rule needs: a choice the paper leaves open, as its
     text lists the products W1[j, k] x_{n,k})."""
     W1 = np.asarray(W1, dtype=np.float64)
@@ -438,9 +459,7 @@ def client_partial_preactivations(W1, X, blocks: FeatureBlocks) -> np.ndarray:
             f"shape (b, K) with K = {blocks.n_features}")
     require(W1.ndim == 2 and W1.shape[1] == blocks.n_features, "W1", W1.shape,
             f"shape (J, K) with K = {blocks.n_features}")
-    Xg = blocks.gather(X)                                        # (b, I, kmax)
-    Wg = blocks.gather(W1)                                       # (J, I, kmax)
-    return np.matmul(Xg.transpose(1, 0, 2), Wg.transpose(1, 2, 0))   # (I, b, J)
+    return blocks.partials(X, W1)                                # (I, b, J)
 
 
 # --------------------------------------------------------------------------- oracle base
@@ -614,14 +633,12 @@ class _NetworkProblem(FiniteSumProblem):
     def _ce_blocks(self, omega, index, weights):
         net, blocks = self.net, self.blocks
         W1, W2 = (W.astype(self.X.dtype, copy=False) for W in net.unpack(omega))
-        Xg = blocks.gather(self.X[index])                             # (b, I, kmax): client i's own columns
-        Wg = blocks.gather(W1)                                        # (J, I, kmax): omega_i
-        partial = np.matmul(Xg.transpose(1, 0, 2), Wg.transpose(1, 2, 0))   # (I, b, J) h_{0,i}
-        Z = partial.sum(axis=0)                                       # the server/label holder sums them
+        X = self.X[index]
+        Z = blocks.partials(X, W1).sum(axis=0)                        # h_{0,i} per client; the server sums them
         ce, theta2, G, _ = _head(Z, W2, self.y[index], weights.astype(Z.dtype))   # (16): omega_0 = W2 block
-        # (17): client i multiplies dg/dh_{0,i} = G by grad h_{0,i} = its own features
-        T = np.matmul(G.T[None], Xg.transpose(1, 0, 2))               # (I, J, kmax)
-        theta1 = blocks.scatter(T.transpose(1, 0, 2))                 # (J, K)
+        # (17): client i multiplies dg/dh_{0,i} = G by grad h_{0,i} = its own features: theta1[:, K_i] = G^T X[:, K_i].
+        # Column k of G^T X reads column k of X only, so one product computes every client's block at once.
+        theta1 = G.T @ X                                              # (J, K)
         return float(ce), self._flat_gradient(theta1, theta2)
 
     def _stacked_ce_grads(self, omegas, index, weights):
