@@ -216,6 +216,24 @@ def test_evaluate_chunked(net_data):
     assert full["accuracy"] == st.correct / N
 
 
+def test_an_evaluation_set_leaves_out_only_the_columns_zero_in_every_sample(net_data):
+    """Pixels that are zero in every sample add exact zeros: leaving them out changes the metrics by rounding only,
+    and a column that is nonzero in one sample must stay (here the first row carries the only nonzero of column 2)."""
+    net, X, y = net_data
+    X = X.copy()
+    X[:, [0, 4]] = 0.0
+    X[:, 2] = 0.0
+    X[0, 2] = 3.0
+    kept = SN.evaluation_set(X, y)
+    np.testing.assert_array_equal(kept.columns, [1, 2, 3, 5, 6])
+    omega = net.init(np.random.default_rng(6)) * 3
+    full = evaluate(net, omega, X, y)
+    assert evaluate(net, omega, kept.X, kept.y, chunk=7, columns=kept.columns) == pytest.approx(full, rel=1e-13)
+    for bad in ([1, 2], [2, 1, 3, 5, 6], [1, 2, 3, 5, K], [0.5, 2, 3, 5, 6]):
+        with pytest.raises(ConfigError, match="columns|X="):
+            evaluate(net, omega, kept.X, kept.y, columns=bad)
+
+
 # --------------------------------------------------------------------------- blocks
 
 def test_contiguous_and_random_blocks():
