@@ -34,8 +34,9 @@ def test_specs_are_well_formed(profile):
             exp.check_config(s.config)                                # every config builds its dataclass
             (shape,) = [c for c in exp.config_classes() if set(c.keys()) == set(s.config)]   # exactly one shape
             assert shape.from_dict(s.config).as_dict() == s.config and exp.config_keys() <= set(s.config), name
-            for dep in s.needs.values():                              # the learning-rate searches, too
-                assert M.SGDGridConfig.from_dict(dep.config).as_dict() == dep.config
+            for name, dep in s.needs.items():          # the learning-rate searches and initial points, too
+                shape = {"grid": M.SGDGridConfig, "initial": M.InitialPointConfig}[name]
+                assert shape.from_dict(dep.config).as_dict() == dep.config
     fig2 = get("ssca.figure2").specs(profile)
     # the paper's settings (Section VI, Fig. 2 captions and legends): tau, c, lambda, U, the triples by batch size, the SGD legend
     ssca_runs = [s.config for s in fig2 if s.config["method"] == "ssca"]
@@ -194,6 +195,32 @@ def _digits(spec: RunSpec, **changes) -> RunSpec:
     if spec.config.get("solver_checks"):
         small["solver_checks"] = [20, 40]
     return override(spec, small | changes)
+
+
+@pytest.mark.parametrize("profile", ["quick", "paper"])
+def test_every_curve_of_a_seed_needs_one_run_for_its_initial_point(profile):
+    """Figures 2-3's curves evaluate t = 1 once per seed: every curve with t = 1 among its checkpoints needs the
+    seed's run_initial_metrics, the same spec across both figures."""
+    curves = [s for name in ("ssca.figure2", "ssca.figure3") for s in get(name).specs(profile)]
+    assert all(1 in s.config["checkpoints"] and "initial" in s.needs for s in curves)
+    initial = {s.needs["initial"] for s in curves}
+    assert sorted(dep.seed for dep in initial) == list(range(M.SEEDS[profile]))
+    assert all(dep.seed == s.seed for s in curves for dep in [s.needs["initial"]])
+
+
+def test_a_curve_given_its_initial_point_records_what_it_would_compute_itself(tmp_path):
+    spec = _digits(get("ssca.figure3").specs("quick")[0])
+    dep = spec.needs["initial"]
+    own, other = runner.run_all([dep, RunSpec(dep.experiment, dep.config, dep.seed + 1, dep.function)],
+                                results_root=tmp_path, progress=False)
+    given, _ = M.run_mnist_ssca(spec.config, spec.seed, {"initial": own})
+    alone, _ = M.run_mnist_ssca(spec.config, spec.seed)
+    assert given.keys() == alone.keys()
+    for name in alone:
+        if name != "seconds":
+            np.testing.assert_array_equal(given[name], alone[name], err_msg=name)
+    with pytest.raises(RuntimeError, match="another initial point"):
+        M.run_mnist_ssca(spec.config, spec.seed, {"initial": other})
 
 
 def _tiny_specs() -> dict:

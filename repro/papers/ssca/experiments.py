@@ -7,7 +7,8 @@ probability over every minibatch pattern of tiny instances); the figures are
 drawn by :mod:`.figures` and the audit section is written by :mod:`.audit`, so editing either never invalidates
 a cached run. Each experiment's ``config`` is the frozen dataclass of one run's config, or for the MNIST experiments
 that mix shapes of run the tuple of the shapes their specs produce (both profiles); the SGD runs' learning-rate
-searches (:class:`~.runs.mnist.SGDGridConfig`) are runs they need, built by the spec builders, not listed.
+searches (:class:`~.runs.mnist.SGDGridConfig`) and the metrics at each seed's initial point
+(:class:`~.runs.mnist.InitialPointConfig`) are runs they need, built by the spec builders, not listed.
 """
 from __future__ import annotations
 

@@ -737,7 +737,7 @@ class Regularized27(_NetworkProblem):
         W1, W2 = net.unpack(w)
         a = 1.0 - step * 2.0 * self.lam * weights.sum(axis=1)                      # (I,)
         X, y, sample_weights = self.X[index], self.y[index], weights.astype(dt)   # (E, I, B, K), (E, I, B)
-        base = np.matmul(X, W1.astype(dt).T)                                       # X_e W1^T, all steps at once
+        base = (X.reshape(-1, net.K) @ W1.astype(dt).T).reshape(E, I, -1, net.J)    # X_e W1^T, all steps: one product
         W2_i = np.repeat(W2[None], I, axis=0)                                      # (I, L, J) float64
         G = []
         for e in range(E):

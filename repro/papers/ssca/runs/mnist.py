@@ -35,7 +35,8 @@ the settings Section VI states:
 * metrics (those of Figures 2-4; the copy defines neither Figure 4's axes nor "model sparsity"): at
   ``checkpoints`` the training cost F (25) on all 60k training samples, the objective of (27), test accuracy
   on the 10k test set (both computed without the pixel columns that are zero in every sample of the set, which
-  add only exact zeros: ``SN.EvaluationSet``), ||omega||^2 and the fraction of weights with |w| < ``SPARSITY_THRESHOLD`` (our reading
+  add only exact zeros: ``SN.EvaluationSet``; at t = 1, where every run of a seed starts from the same omega^(1), they
+  are one run per seed that the curves need, ``run_initial_metrics``), ||omega||^2 and the fraction of weights with |w| < ``SPARSITY_THRESHOLD`` (our reading
   of "model sparsity"); per iteration the step sizes, for (37) also nu, its regime, zeta, A and b; wall time
   per iteration;
 * closed forms on the run's own quantities: at ``solver_checks`` (checkpoints; first seed only; every batch
@@ -53,7 +54,9 @@ Figure 2's lambda and U are Figures 2 and 3's runs (``figure4_specs``).
 
 Configs: one frozen dataclass per shape of run, the single source of keys and defaults (the choices above):
 :class:`SSCA27Config` and :class:`SSCA37Config` (an SSCA curve on (27) / (37)), :class:`SGDConfig` (an SGD
-baseline) and :class:`SGDGridConfig` (its learning-rate search, the run it needs). The experiments mixing shapes
+baseline), :class:`SGDGridConfig` (its learning-rate search, a run it needs) and :class:`InitialPointConfig` (the
+metrics at a seed's initial point, a run every curve with t = 1 among its checkpoints needs; also the base of every
+other shape). The experiments mixing shapes
 list theirs (``Experiment(config=(...))``): the shared layer builds each run's config into the shape its keys
 name and lets ``--set`` change only the keys every shape has. :class:`MnistConfig` (the fields and checks of
 every run of Figures 2-4) and :class:`SSCAConfig` (those of every SSCA run) are bases only, no run's shape.
@@ -61,6 +64,7 @@ every run of Figures 2-4) and :class:`SSCAConfig` (those of every SSCA run) are 
 from __future__ import annotations
 
 import functools
+import hashlib
 import time
 from dataclasses import dataclass
 
@@ -107,7 +111,29 @@ def _increasing(values, high: int) -> bool:
 
 
 @dataclass(frozen=True, kw_only=True)
-class _MnistShared(Config):
+class InitialPointConfig(Config):
+    """The keys that a seed's initial point omega^(1) and the data evaluated there depend on: the data, their
+    precision, the clients (the training samples a split uses), the network and its initialization. Every run of a
+    seed starts at that point (:func:`_setup`), so the t = 1 metrics of Figures 2-3's curves are one run,
+    :func:`run_initial_metrics`, that they need (not listed by an experiment). A base of every MNIST-family run's
+    config."""
+
+    dataset: str = "mnist"
+    clients: int = 10
+    hidden: int = 128
+    init: str = "uniform_fan_in"
+    dtype: str = "float32"
+
+    def __post_init__(self) -> None:
+        require(self.dataset in DATASETS, "dataset", self.dataset, f"one of {DATASETS}")
+        require(is_int(self.clients) and self.clients >= 1, "clients", self.clients, "an integer >= 1 (I)")
+        require(is_int(self.hidden) and self.hidden >= 1, "hidden", self.hidden, "an integer >= 1 (J, swish units)")
+        require(self.init in SN.INIT_SCHEMES, "init", self.init, f"one of {SN.INIT_SCHEMES}")
+        require(self.dtype in MP.DTYPES, "dtype", self.dtype, f"one of {MP.DTYPES}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class _MnistShared(InitialPointConfig):
     """Keys of every MNIST-family run, the learning-rate searches included: the algorithm family (``mode``,
     ``method``, ``formulation``), the batch size B, the data, network, clients and precision, ``profile``."""
 
@@ -116,17 +142,13 @@ class _MnistShared(Config):
     formulation: str
     batch: int
     profile: str
-    dataset: str = "mnist"
-    clients: int = 10
-    hidden: int = 128
     tau: float = TAU
     penalty: float = PENALTY
-    init: str = "uniform_fan_in"
     feature_split: str = "contiguous"
     a_bar: str = "surrogate_11"
-    dtype: str = "float32"
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         require(self.mode in MODES, "mode", self.mode, "'sample' or 'feature'")
         require(self.method in ("ssca", "sgd"), "method", self.method, "'ssca' or 'sgd'")
         require(self.formulation in ("27", "37"), "formulation", self.formulation,
@@ -134,16 +156,11 @@ class _MnistShared(Config):
         require(is_int(self.batch) and self.batch >= 1, "batch", self.batch,
                 "an integer >= 1 (B: per client, sample-based; total, feature-based)")
         require(self.profile in PROFILES, "profile", self.profile, f"one of {PROFILES}")
-        require(self.dataset in DATASETS, "dataset", self.dataset, f"one of {DATASETS}")
-        require(is_int(self.clients) and self.clients >= 1, "clients", self.clients, "an integer >= 1 (I)")
-        require(is_int(self.hidden) and self.hidden >= 1, "hidden", self.hidden, "an integer >= 1 (J, swish units)")
         require(is_real(self.tau) and self.tau > 0, "tau", self.tau, "a finite number > 0")
         require(is_real(self.penalty) and self.penalty > 0, "penalty", self.penalty, "a finite number > 0 (c)")
-        require(self.init in SN.INIT_SCHEMES, "init", self.init, f"one of {SN.INIT_SCHEMES}")
         require(self.feature_split in FEATURE_SPLITS, "feature_split", self.feature_split,
                 f"one of {FEATURE_SPLITS}")
         require(self.a_bar in SN.A_BAR_CHOICES, "a_bar", self.a_bar, f"one of {SN.A_BAR_CHOICES}")
-        require(self.dtype in MP.DTYPES, "dtype", self.dtype, f"one of {MP.DTYPES}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -271,19 +288,40 @@ def _evaluation_sets(dataset: str, dtype: str, clients: int) -> tuple:
             SN.evaluation_set(data["x_test"], data["y_test"]))
 
 
-def _monitor(config: dict, net, lam: float, seed: int):
-    """Full-data metrics at checkpoints, and the closed-form-vs-solver check at ``solver_checks`` (first seed only:
-    three cvxpy solves on d = 101,632 cost seconds each)."""
-    train_set, test_set = _evaluation_sets(config["dataset"], config["dtype"], config["clients"])
+def _metrics_at(net, omega, train_set, test_set) -> dict:
+    """The data metrics of a checkpoint at omega: F (25) and the accuracy on the training samples, the test
+    accuracy."""
+    train = SN.evaluate(net, omega, train_set.X, train_set.y, columns=train_set.columns)
+    test = SN.evaluate(net, omega, test_set.X, test_set.y, columns=test_set.columns)
+    return {"train_cost": train["cost"], "test_accuracy": test["accuracy"], "train_accuracy": train["accuracy"]}
+
+
+def _digest(omega) -> np.ndarray:
+    """SHA-256 of omega's float64 bytes, as 32 uint8: what tells a seed's initial point apart."""
+    return np.frombuffer(hashlib.sha256(np.ascontiguousarray(omega, dtype=np.float64).tobytes()).digest(), np.uint8)
+
+
+def _start_metrics(omega, arrays) -> dict:
+    """The metrics at t = 1 from :func:`run_initial_metrics`'s ``arrays``, which must be those of this iterate (the
+    seed's omega^(1), where every run of the seed starts): a run given another point's metrics is a bug, not a case."""
+    if not np.array_equal(_digest(omega), arrays["omega1_sha256"]):
+        raise RuntimeError("the run was given the metrics of another initial point than its own omega^(1)")
+    return {name: float(arrays[name]) for name in ("train_cost", "test_accuracy", "train_accuracy")}
+
+
+def _monitor(config: dict, net, lam: float, seed: int, start=None):
+    """Full-data metrics at checkpoints (at t = 1 from ``start``, when the run was given them:
+    :func:`_start_metrics`), and the closed-form-vs-solver check at ``solver_checks`` (first seed only: three cvxpy
+    solves on d = 101,632 cost seconds each)."""
+    sets = _evaluation_sets(config["dataset"], config["dtype"], config["clients"])
     solver_checks = set(config.get("solver_checks", [])) if seed == 0 else set()
 
     def monitor(t: int, state) -> dict:
         omega = state.omega
-        train = SN.evaluate(net, omega, train_set.X, train_set.y, columns=train_set.columns)
-        test = SN.evaluate(net, omega, test_set.X, test_set.y, columns=test_set.columns)
+        data = _start_metrics(omega, start) if t == 1 and start is not None else _metrics_at(net, omega, *sets)
         sq = float(omega @ omega)
-        out = {"train_cost": train["cost"], "objective_27": train["cost"] + lam * sq, "test_accuracy": test["accuracy"],
-               "train_accuracy": train["accuracy"], "omega_sq": sq,
+        out = {"train_cost": data["train_cost"], "objective_27": data["train_cost"] + lam * sq,
+               "test_accuracy": data["test_accuracy"], "train_accuracy": data["train_accuracy"], "omega_sq": sq,
                "sparsity": float(np.mean(np.abs(omega) < SPARSITY_THRESHOLD))}
         out |= {"closed_form_error": float("nan"), "solver_status": float("nan")}
         if t in solver_checks and t > 1:
@@ -315,22 +353,39 @@ def _closed_form_vs_solver(config: dict, state) -> dict:
             "solver_status": 1.0 if ref["status"] == "optimal" else 0.0}
 
 
-def _setup(config: dict, seed: int):
-    """Data, network, feature blocks, client split, initial point and run Generator of a (validated) config."""
+def _initial_point(config: dict, seed: int):
+    """Data (the training samples a split over ``clients`` uses), network, initial point omega^(1) and the split and
+    run Generators of seed ``seed``: what :class:`InitialPointConfig`'s keys determine."""
     data = _data(config["dataset"], config["dtype"])
     X, y = data["x_train"], data["y_train"]
-    I = config["clients"]
-    n_use = (X.shape[0] // I) * I                                   # digits stand-in: drop the remainder
+    n_use = (X.shape[0] // config["clients"]) * config["clients"]    # digits stand-in: drop the remainder
     X, y = X[:n_use], y[:n_use]
     ss = np.random.SeedSequence([seed, 2104_06011])
     init_rng, split_rng, run_rng = (np.random.default_rng(s) for s in ss.spawn(3))
     net = SN.SwishNetwork(X.shape[1], config["hidden"], int(y.max()) + 1)
-    blocks = (SN.contiguous_blocks(X.shape[1], I) if config["feature_split"] == "contiguous"
-              else SN.random_blocks(X.shape[1], I, split_rng))
-    client_indices = MP.iid_client_split(n_use, I, split_rng)
     omega1 = net.init(init_rng, scheme=config["init"])
-    data = data | {"x_train": X, "y_train": y}
+    return data | {"x_train": X, "y_train": y}, net, omega1, split_rng, run_rng
+
+
+def _setup(config: dict, seed: int):
+    """Data, network, feature blocks, client split, initial point and run Generator of a (validated) config."""
+    data, net, omega1, split_rng, run_rng = _initial_point(config, seed)
+    K, I = net.K, config["clients"]
+    blocks = (SN.contiguous_blocks(K, I) if config["feature_split"] == "contiguous"
+              else SN.random_blocks(K, I, split_rng))
+    client_indices = MP.iid_client_split(data["x_train"].shape[0], I, split_rng)
     return data, net, blocks, client_indices, omega1, run_rng
+
+
+def run_initial_metrics(config: dict, seed: int):
+    """The t = 1 checkpoint metrics (F (25) and the accuracy on the training samples, the test accuracy) at seed
+    ``seed``'s initial point omega^(1): one evaluation on 70,000 samples that every curve of the seed starts from
+    and needs (:func:`_spec`), instead of one each."""
+    InitialPointConfig.from_dict(config)
+    _, net, omega1, _, _ = _initial_point(config, seed)
+    metrics = _metrics_at(net, omega1, *_evaluation_sets(config["dataset"], config["dtype"], config["clients"]))
+    return {name: np.array(value) for name, value in metrics.items()} | {"omega1_sha256": _digest(omega1)}, \
+        {"d": net.dim}
 
 
 def _sgd_grid(config: dict, net, problem, data, client_indices, omega1, rng) -> tuple[float, float, np.ndarray]:
@@ -386,7 +441,8 @@ def run_mnist_ssca(config: dict, seed: int, inputs: dict | None = None):
     data, net, blocks, client_indices, omega1, rng = _setup(config, seed)
     lam = config.get("lam", 0.0)
     problem = _problem(config, net, data["x_train"], data["y_train"], blocks)
-    monitor = _monitor(config, net, lam, seed)
+    start = inputs["initial"].arrays if inputs and "initial" in inputs else None
+    monitor = _monitor(config, net, lam, seed, start)
     checkpoints = tuple(config["checkpoints"])
     meta = {"dataset": config["dataset"], "d": net.dim, "n_train": int(data["x_train"].shape[0]),
             "blocks": [int(k) for k in blocks.sizes]}
@@ -441,23 +497,32 @@ def _sgd(mode: str, batch: int, local_steps: int, profile: str) -> dict:
 def work(config: dict) -> float:
     """Samples touched by a run (the work model of the cost estimates, :mod:`repro.costs`): batch samples per
     iteration times iterations, plus the full-data evaluations at the checkpoints (70,000 samples each, forward
-    pass only: counted as a third of a training sample); for a learning-rate search, every grid point's run and
-    its scoring on the 10k subsample."""
+    pass only: counted as a third of a training sample) after t = 1, whose metrics are a run of their own
+    (:func:`run_initial_metrics`: one evaluation); for a learning-rate search, every grid point's run and its scoring
+    on the 10k subsample."""
+    if "mode" not in config:                                              # an initial point's metrics
+        return 70_000 / 3
     per_iteration = config["batch"] * (config["clients"] if config["mode"] == "sample" else 1)
     if config["method"] == "sgd":
         per_iteration *= config["local_steps"]
     if "sgd_grid" in config and "checkpoints" not in config:              # a grid search (run_sgd_grid)
         return len(config["sgd_grid"]) * (per_iteration * config["grid_iterations"] + GRID_SUBSAMPLE / 3)
-    evaluations = len(config["checkpoints"]) * (70_000 / 3)
+    evaluations = len([t for t in config["checkpoints"] if t > 1]) * (70_000 / 3)   # t = 1: the run it needs
     return per_iteration * config["iterations"] + evaluations
 
 
 def _spec(name: str, config: dict, seed: int) -> RunSpec:
-    if config["method"] != "sgd":
-        return RunSpec(name, config, seed, _FN + "run_mnist_ssca")
-    search = SGDGridConfig.from_dict({k: v for k, v in config.items() if k not in _NOT_FOR_GRID}).as_dict()
-    grid = RunSpec(name, search, 0, _FN + "run_sgd_grid")
-    return RunSpec(name, config, seed, _FN + "run_mnist_ssca", needs={"grid": grid})
+    """A curve's run and the runs it needs: an SGD baseline's learning-rate search (one per configuration, seed 0's
+    streams) and, when t = 1 is a checkpoint, the metrics at the seed's initial point (one run per seed and
+    :class:`InitialPointConfig`, listed under Figure 2 by every figure so that the runner computes it once)."""
+    needs = {}
+    if 1 in config["checkpoints"]:
+        start = InitialPointConfig.from_dict({k: config[k] for k in InitialPointConfig.keys()}).as_dict()
+        needs["initial"] = RunSpec("ssca.figure2", start, seed, _FN + "run_initial_metrics")
+    if config["method"] == "sgd":
+        search = SGDGridConfig.from_dict({k: v for k, v in config.items() if k not in _NOT_FOR_GRID}).as_dict()
+        needs["grid"] = RunSpec(name, search, 0, _FN + "run_sgd_grid")
+    return RunSpec(name, config, seed, _FN + "run_mnist_ssca", needs=needs)
 
 
 def _specs(name: str, configs: list[dict], seeds: int) -> list[RunSpec]:
