@@ -1,6 +1,7 @@
 """SSCA experiments end to end at toy scale (scikit-learn's digits as the labelled MNIST stand-in, so no data
 folder is needed): specs, run functions, the checks they feed, figures and the audit section; and the layering of
 the package's experiments, figures, audit and summaries modules."""
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -34,9 +35,11 @@ def test_specs_are_well_formed(profile):
             exp.check_config(s.config)                                # every config builds its dataclass
             (shape,) = [c for c in exp.config_classes() if set(c.keys()) == set(s.config)]   # exactly one shape
             assert shape.from_dict(s.config).as_dict() == s.config and exp.config_keys() <= set(s.config), name
-            for name, dep in s.needs.items():          # the learning-rate searches and initial points, too
-                shape = {"grid": M.SGDGridConfig, "initial": M.InitialPointConfig}[name]
-                assert shape.from_dict(dep.config).as_dict() == dep.config
+            for need, dep in s.needs.items():          # the learning-rate searches and initial points, too
+                shape = {"grid": M.SGDGridConfig, "initial": M.InitialPointConfig}[need]
+                assert shape.from_dict(dep.config).as_dict() == dep.config, name
+                if need == "initial":                  # the run's own data, precision, clients and network
+                    assert (dep.config, dep.seed) == ({k: s.config[k] for k in shape.keys()}, s.seed), name
     fig2 = get("ssca.figure2").specs(profile)
     # the paper's settings (Section VI, Fig. 2 captions and legends): tau, c, lambda, U, the triples by batch size, the SGD legend
     ssca_runs = [s.config for s in fig2 if s.config["method"] == "ssca"]
@@ -219,8 +222,15 @@ def test_a_curve_given_its_initial_point_records_what_it_would_compute_itself(tm
     for name in alone:
         if name != "seconds":
             np.testing.assert_array_equal(given[name], alone[name], err_msg=name)
-    with pytest.raises(RuntimeError, match="another initial point"):
+    with pytest.raises(RuntimeError, match="seed 1"):
         M.run_mnist_ssca(spec.config, spec.seed, {"initial": other})
+    float64 = runner.run_all([RunSpec(dep.experiment, dep.config | {"dtype": "float64"}, dep.seed, dep.function)],
+                             results_root=tmp_path, progress=False)[0]
+    with pytest.raises(RuntimeError, match="its own seed 0 and data"):
+        M.run_mnist_ssca(spec.config, spec.seed, {"initial": float64})
+    relabelled = dataclasses.replace(own, arrays=other.arrays)
+    with pytest.raises(RuntimeError, match="another initial point"):     # the digest: omega^(1) itself
+        M.run_mnist_ssca(spec.config, spec.seed, {"initial": relabelled})
 
 
 def _tiny_specs() -> dict:

@@ -229,7 +229,8 @@ def test_an_evaluation_set_leaves_out_only_the_columns_zero_in_every_sample(net_
     omega = net.init(np.random.default_rng(6)) * 3
     full = evaluate(net, omega, X, y)
     assert evaluate(net, omega, kept.X, kept.y, chunk=7, columns=kept.columns) == pytest.approx(full, rel=1e-13)
-    for bad in ([1, 2], [2, 1, 3, 5, 6], [1, 2, 3, 5, K], [0.5, 2, 3, 5, 6]):
+    for bad in ([1, 2], [2, 1, 3, 5, 6], [1, 2, 3, 5, K], [0.5, 2, 3, 5, 6], [1, 2, 2, 5, 6], [[1], [2, 3], 5, 6, 7],
+                np.array([6, 5, 3, 2, 1], dtype=np.uint64), np.array([1, 2, 3, 5, 2**63 + 6], dtype=np.uint64)):
         with pytest.raises(ConfigError, match="columns|X="):
             evaluate(net, omega, kept.X, kept.y, columns=bad)
 
@@ -250,6 +251,18 @@ def test_contiguous_and_random_blocks():
         contiguous_blocks(5, 6)
     with pytest.raises(ValueError, match="index"):
         FeatureBlocks.from_columns([[0, 1], [1, 2]], 3)
+
+
+def test_client_partials_read_each_clients_own_columns_in_any_order(net_data):
+    """A block of consecutive columns is read as a view, any other block by its indices, whatever their order."""
+    net, X, _ = net_data
+    W1, _ = net.unpack(net.init(np.random.default_rng(7)))
+    blocks = FeatureBlocks(K, [[1, 5, 0, 4], [2, 3, 0, 0], [6, 0, 0, 0]],
+                           [[True] * 4, [True, True, False, False], [True, False, False, False]])
+    assert blocks.own_columns[0].tolist() == [1, 5, 0, 4] and blocks.own_columns[1:] == (slice(2, 4), slice(6, 7))
+    P = blocks.partials(X, W1)
+    for i, cols in enumerate(([1, 5, 0, 4], [2, 3], [6])):
+        np.testing.assert_allclose(P[i], X[:, cols] @ W1[:, cols].T, rtol=1e-13, atol=1e-14)
 
 
 def test_client_partials_use_own_columns(net_data):

@@ -258,11 +258,32 @@ class EvaluationSet(NamedTuple):
 
 
 def evaluation_set(X, y) -> EvaluationSet:
-    """An :class:`EvaluationSet` of the samples (X, y): one pass to find the nonzero columns, one copy of them."""
+    """An :class:`EvaluationSet` of the samples (X, y): one pass to find the nonzero columns, one copy of them (the
+    first column when every one is zero, so that the set holds a feature)."""
     X = _floating(X)
-    require(X.ndim == 2 and X.shape[0] >= 1, "X", X.shape, "a 2-d (N, K) array with N >= 1")
+    require(X.ndim == 2 and X.shape[0] >= 1 and X.shape[1] >= 1, "X", X.shape, "a 2-d (N, K) array with N, K >= 1")
     columns = np.flatnonzero(np.any(X != 0, axis=0))
+    columns = columns if columns.size else np.zeros(1, dtype=columns.dtype)
     return EvaluationSet(np.ascontiguousarray(X[:, columns]), np.asarray(y), columns)
+
+
+def _check_columns(columns, K: int) -> np.ndarray:
+    """``evaluate``'s ``columns``: None (all K), else ascending distinct feature indices in 0..K-1, as int64."""
+    if columns is None:
+        return np.arange(K)
+    shown = columns.tolist() if isinstance(columns, np.ndarray) else columns
+    if isinstance(shown, (list, tuple, str)) and len(shown) > 12:
+        shown = f"<{type(columns).__name__} of length {len(shown)}>"
+    try:
+        arr = np.asarray(columns)
+    except ValueError:
+        arr = np.zeros((0, 0))
+    ok = arr.ndim == 1 and arr.size >= 1 and np.issubdtype(arr.dtype, np.integer)
+    if ok:
+        arr = arr.astype(np.int64)       # an unsigned index above 2^63 becomes negative and fails below
+        ok = bool(arr[0] >= 0 and arr[-1] < K and np.all(np.diff(arr) > 0))
+    require(ok, "columns", shown, f"None or ascending distinct feature indices in 0..{K - 1}")
+    return arr
 
 
 def evaluate(net: SwishNetwork, omega, X, y, chunk: int = 10000, columns=None) -> dict:
@@ -272,10 +293,7 @@ def evaluate(net: SwishNetwork, omega, X, y, chunk: int = 10000, columns=None) -
     :class:`EvaluationSet`; None: X holds all K."""
     require(is_int(chunk) and chunk >= 1, "chunk", chunk, "an integer >= 1")
     X = _floating(X)
-    columns = np.arange(net.K) if columns is None else np.asarray(columns)
-    require(columns.ndim == 1 and np.issubdtype(columns.dtype, np.integer) and columns.size >= 1
-            and bool(np.all(np.diff(columns) > 0)) and columns[0] >= 0 and columns[-1] < net.K, "columns",
-            columns.shape, f"None or ascending distinct feature indices in 0..{net.K - 1}")
+    columns = _check_columns(columns, net.K)
     require(X.ndim == 2 and X.shape[1] == columns.size and X.shape[0] >= 1, "X", X.shape,
             f"shape (N, {columns.size}) with N >= 1 (one column per feature held)")
     y = _check_labels(y, net.L)
@@ -401,8 +419,9 @@ class FeatureBlocks:
 def _column_selector(cols: np.ndarray):
     """Ascending columns K_i as an index of X's columns: a ``slice`` when they are consecutive (``X[:, K_i]`` is
     then a view, no copy), else the index array itself."""
-    consecutive = int(cols[-1]) - int(cols[0]) + 1 == cols.size
-    return slice(int(cols[0]), int(cols[-1]) + 1) if consecutive else cols
+    start = int(cols[0])
+    consecutive = np.array_equal(cols, np.arange(start, start + cols.size))
+    return slice(start, start + cols.size) if consecutive else cols
 
 
 def _block_sizes(K: int, I: int) -> np.ndarray:

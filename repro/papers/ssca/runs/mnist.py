@@ -309,6 +309,21 @@ def _start_metrics(omega, arrays) -> dict:
     return {name: float(arrays[name]) for name in ("train_cost", "test_accuracy", "train_accuracy")}
 
 
+def initial_point_config(config: dict) -> dict:
+    """The :class:`InitialPointConfig` of a run's config: the run its t = 1 metrics come from (:func:`_spec`)."""
+    return InitialPointConfig.from_dict({k: config[k] for k in InitialPointConfig.keys()}).as_dict()
+
+
+def _initial_input(config: dict, seed: int, result) -> dict:
+    """The arrays of the ``initial`` result a run was given, which must be that of its own seed and
+    :class:`InitialPointConfig` (its data, precision and clients, besides omega^(1) that :func:`_start_metrics`
+    checks): anything else is a bug, not a case."""
+    if result.spec.seed != seed or result.spec.config != initial_point_config(config):
+        raise RuntimeError(f"the run was given the initial-point metrics of seed {result.spec.seed} and config "
+                           f"{result.spec.config}, not of its own seed {seed} and data")
+    return result.arrays
+
+
 def _monitor(config: dict, net, lam: float, seed: int, start=None):
     """Full-data metrics at checkpoints (at t = 1 from ``start``, when the run was given them:
     :func:`_start_metrics`), and the closed-form-vs-solver check at ``solver_checks`` (first seed only: three cvxpy
@@ -441,7 +456,7 @@ def run_mnist_ssca(config: dict, seed: int, inputs: dict | None = None):
     data, net, blocks, client_indices, omega1, rng = _setup(config, seed)
     lam = config.get("lam", 0.0)
     problem = _problem(config, net, data["x_train"], data["y_train"], blocks)
-    start = inputs["initial"].arrays if inputs and "initial" in inputs else None
+    start = _initial_input(config, seed, inputs["initial"]) if inputs and "initial" in inputs else None
     monitor = _monitor(config, net, lam, seed, start)
     checkpoints = tuple(config["checkpoints"])
     meta = {"dataset": config["dataset"], "d": net.dim, "n_train": int(data["x_train"].shape[0]),
@@ -517,8 +532,7 @@ def _spec(name: str, config: dict, seed: int) -> RunSpec:
     :class:`InitialPointConfig`, listed under Figure 2 by every figure so that the runner computes it once)."""
     needs = {}
     if 1 in config["checkpoints"]:
-        start = InitialPointConfig.from_dict({k: config[k] for k in InitialPointConfig.keys()}).as_dict()
-        needs["initial"] = RunSpec("ssca.figure2", start, seed, _FN + "run_initial_metrics")
+        needs["initial"] = RunSpec("ssca.figure2", initial_point_config(config), seed, _FN + "run_initial_metrics")
     if config["method"] == "sgd":
         search = SGDGridConfig.from_dict({k: v for k, v in config.items() if k not in _NOT_FOR_GRID}).as_dict()
         needs["grid"] = RunSpec(name, search, 0, _FN + "run_sgd_grid")
