@@ -271,9 +271,6 @@ def _check_columns(columns, K: int) -> np.ndarray:
     """``evaluate``'s ``columns``: None (all K), else ascending distinct feature indices in 0..K-1, as int64."""
     if columns is None:
         return np.arange(K)
-    shown = columns.tolist() if isinstance(columns, np.ndarray) else columns
-    if isinstance(shown, (list, tuple, str)) and len(shown) > 12:
-        shown = f"<{type(columns).__name__} of length {len(shown)}>"
     try:
         arr = np.asarray(columns)
     except ValueError:
@@ -282,7 +279,11 @@ def _check_columns(columns, K: int) -> np.ndarray:
     if ok:
         arr = arr.astype(np.int64)       # an unsigned index above 2^63 becomes negative and fails below
         ok = bool(arr[0] >= 0 and arr[-1] < K and np.all(np.diff(arr) > 0))
-    require(ok, "columns", shown, f"None or ascending distinct feature indices in 0..{K - 1}")
+    if not ok:                           # the value as the message shows it: a long one by its length
+        shown = columns.tolist() if isinstance(columns, np.ndarray) else columns
+        if isinstance(shown, (list, tuple, str)) and len(shown) > 12:
+            shown = f"<{type(columns).__name__} of length {len(shown)}>"
+        require(False, "columns", shown, f"None or ascending distinct feature indices in 0..{K - 1}")
     return arr
 
 

@@ -286,9 +286,13 @@ def _evaluation_sets(dataset: str, dtype: str, clients: int) -> tuple:
     """The training samples a run uses (:func:`_setup`'s) and the test set, as :class:`SN.EvaluationSet`s: built once
     per process and data set, as the data are (:func:`_data`), and shared by every run of that process."""
     data = _data(dataset, dtype)
+    return SN.evaluation_set(*_training_samples(data, clients)), SN.evaluation_set(data["x_test"], data["y_test"])
+
+
+def _training_samples(data: dict, clients: int) -> tuple[np.ndarray, np.ndarray]:
+    """(X, y) of the training samples a split over ``clients`` uses: the digits stand-in drops the remainder."""
     n_use = (data["x_train"].shape[0] // clients) * clients
-    return (SN.evaluation_set(data["x_train"][:n_use], data["y_train"][:n_use]),
-            SN.evaluation_set(data["x_test"], data["y_test"]))
+    return data["x_train"][:n_use], data["y_train"][:n_use]
 
 
 def _metrics_at(net, omega, train_set, test_set) -> dict:
@@ -375,9 +379,7 @@ def _initial_point(config: dict, seed: int):
     """Data (the training samples a split over ``clients`` uses), network, initial point omega^(1) and the split and
     run Generators of seed ``seed``: what :class:`InitialPointConfig`'s keys determine."""
     data = _data(config["dataset"], config["dtype"])
-    X, y = data["x_train"], data["y_train"]
-    n_use = (X.shape[0] // config["clients"]) * config["clients"]    # digits stand-in: drop the remainder
-    X, y = X[:n_use], y[:n_use]
+    X, y = _training_samples(data, config["clients"])
     ss = np.random.SeedSequence([seed, 2104_06011])
     init_rng, split_rng, run_rng = (np.random.default_rng(s) for s in ss.spawn(3))
     net = SN.SwishNetwork(X.shape[1], config["hidden"], int(y.max()) + 1)
