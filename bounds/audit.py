@@ -45,10 +45,12 @@ class Finding:
     evidence: str
     method: str = ""          # proven symbolically / refuted by counterexample / sampled / numeric
     gate: "Gate | None" = field(default=None, compare=False, repr=False)   # the computation that decided it
+    reading: tuple[tuple[str, str], ...] = ()   # the (erratum, side) it was computed on; empty: every reading
 
     def as_dict(self) -> dict:
         out = {k: v for k, v in self.__dict__.items() if k != "gate"}
-        return out | {"claims": list(self.claims), "computed_by": self.gate.name if self.gate else None}
+        return out | {"claims": list(self.claims), "computed_by": self.gate.name if self.gate else None,
+                      "reading": [list(p) for p in self.reading]}
 
 
 class Gate:

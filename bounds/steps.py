@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import math
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 import numpy as np
@@ -55,7 +55,11 @@ class Step:
     invokes: an earlier display, a lemma, "Young's inequality"). ``proof`` and ``label`` are those of the display in
     the paper's inventory (:class:`bounds.proofs.Display`); ``claim`` is the encoded claim the proof establishes
     (``also``: the further claims one printed proof establishes, e.g. "Proof of Theorems 1 and 3"); ``reading`` says
-    how the display became scalars."""
+    how the display became scalars. ``variant`` names the side of an erratum the step belongs to (``((erratum id,
+    "as printed"),)`` for a display as printed, ``((erratum id, "corrected"),)`` for its correction or a later display
+    from the corrected form; empty: every reading); ``uses`` the labels of the displays its left side starts from;
+    ``notations`` the other readings the print admits of the same display (a sign inside or outside a brace), tried
+    when the encoded one is refuted (:func:`check`)."""
 
     proof: str
     label: str
@@ -68,6 +72,9 @@ class Step:
     cites: tuple[str, ...] = ()
     reading: str = ""
     also: tuple[str, ...] = ()
+    variant: tuple[tuple[str, str], ...] = ()
+    uses: tuple[str, ...] = ()
+    notations: tuple["Notation", ...] = ()
 
     def __post_init__(self) -> None:
         if self.relation not in RELATIONS:
@@ -100,6 +107,18 @@ class Step:
         return f"{self.lhs} {self.relation} {self.rhs}"
 
 
+@dataclass(frozen=True)
+class Notation:
+    """Another reading the print admits of a step's display: ``name`` (what it reads differently), its two sides and
+    relation, and ``why`` the paper admits it (its own words elsewhere, quoted)."""
+
+    name: str
+    lhs: sp.Expr
+    relation: str
+    rhs: sp.Expr
+    why: str
+
+
 class Boxes(dict):
     """Symbol -> (low, high): the search box of each symbol a paper's step module creates (its steps' ``space``)."""
 
@@ -124,6 +143,8 @@ class StepCheck:
     worst: float = math.nan
     point: dict = field(default_factory=dict)
     sides: tuple[float, float] = (math.nan, math.nan)
+    notation: str = ""                      # the admissible notation under which it holds (the encoded one refuted)
+    refuted_as_encoded: dict = field(default_factory=dict)    # then: the point and sides refuting the encoded one
 
     def as_row(self) -> dict:
         """A JSON-ready dict (non-finite numbers as None)."""
@@ -135,7 +156,9 @@ class StepCheck:
                 "status": self.status,
                 "method": self.method, "evaluations": self.evaluations, "worst": num(self.worst),
                 "point": dict(self.point), "lhs": num(self.sides[0]), "rhs": num(self.sides[1]), "cites": list(s.cites),
-                "hypotheses": [str(h) for h in s.hypotheses], "reading": s.reading}
+                "hypotheses": [str(h) for h in s.hypotheses], "reading": s.reading,
+                "variant": [list(v) for v in s.variant], "uses": list(s.uses), "notation": self.notation,
+                "refuted_as_encoded": dict(self.refuted_as_encoded)}
 
 
 # ---------------------------------------------------------------------------- symbolic stage
@@ -342,8 +365,26 @@ def shrink(step: Step, point: Mapping[str, float], passes: int = 2) -> dict:
 
 
 def check(step: Step, examples: int = 200, polish: int = 200) -> StepCheck:
-    """Decide ``step``: symbolic proof, else a deterministic falsification search of ``examples`` hypothesis points
-    and ``polish`` Nelder-Mead evaluations (module docstring); a refuting point is shrunk (:func:`shrink`)."""
+    """Decide ``step`` (:func:`check_encoded`); when the encoded reading is refuted, each admissible notation of the
+    display (``step.notations``) is decided in turn, and the first that is not refuted decides the step: the print
+    admits a reading under which it follows (the refuting point of the encoded reading is kept)."""
+    first = check_encoded(step, examples, polish)
+    if first.status != REFUTED:
+        return first
+    for notation in step.notations:
+        other = check_encoded(replace(step, lhs=notation.lhs, relation=notation.relation, rhs=notation.rhs,
+                                      notations=()), examples, polish)
+        if other.status != REFUTED:
+            refuted = {"point": dict(first.point), "lhs": first.sides[0], "rhs": first.sides[1]}
+            return replace(other, step=step, notation=notation.name, method=f"{other.method}; under the reading "
+                           f"'{notation.name}' ({notation.why}); as encoded it is refuted", refuted_as_encoded=refuted)
+    return first
+
+
+def check_encoded(step: Step, examples: int = 200, polish: int = 200) -> StepCheck:
+    """Decide ``step`` as encoded: symbolic proof, else a deterministic falsification search of ``examples``
+    hypothesis points and ``polish`` Nelder-Mead evaluations (module docstring); a refuting point is shrunk
+    (:func:`shrink`)."""
     method = _symbolic(step)
     if method is not None:
         return StepCheck(step, PROVEN, f"sympy: {method}")
@@ -365,4 +406,5 @@ def check(step: Step, examples: int = 200, polish: int = 200) -> StepCheck:
     return StepCheck(step, NOT_REFUTED, how, obj.evaluations, v, point, sides)
 
 
-__all__ = ["NOT_REFUTED", "PROVEN", "REFUTED", "Step", "StepCheck", "TOLERANCE", "check", "confirm", "shrink"]
+__all__ = ["NOT_REFUTED", "Notation", "PROVEN", "REFUTED", "Step", "StepCheck", "TOLERANCE", "check", "check_encoded",
+           "confirm", "shrink"]

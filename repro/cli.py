@@ -1,4 +1,4 @@
-"""Command line: ``python -m repro {list,run,status,plan,figures,audit,verdicts,findings,html,notebooks,bounds}``.
+"""Command line: ``python -m repro {list,run,status,plan,figures,audit,verdicts,errata,findings,html,notebooks,bounds}``.
 
 Every user error (unknown experiment or profile, bad parameter, missing or corrupted data, unreachable
 scheduler, unwritable results folder, a run that fails or diverges) prints one line ``error: ...`` on stderr
@@ -62,6 +62,11 @@ def _parser() -> argparse.ArgumentParser:
     verdicts = sub.add_parser("verdicts", help="the computed verdict of every claim (running what is missing)")
     verdicts.add_argument("papers", nargs="*", metavar="paper", help="paper keys (default: all)")
     add_run_options(verdicts)
+    err = sub.add_parser("errata", help="the errata of each paper, false statements first: kind, where, what is "
+                         "wrong, the claims it affects, the replay (running what is missing)")
+    err.add_argument("papers", nargs="*", metavar="paper", help="paper keys (default: all)")
+    err.add_argument("--json", action="store_true", help="print the errata as JSON (one object per paper)")
+    add_run_options(err)
     fnd = sub.add_parser("findings", help="re-run the computation behind every finding (or one, --id) and print "
                          "what it decides now")
     fnd.add_argument("papers", nargs="*", metavar="paper", help="paper keys (default: all)")
@@ -182,6 +187,41 @@ def _cmd_verdicts(args) -> None:
             print(f"  {v.claim:34s} {v.verdict.value:14s} {v.reason}")
 
 
+def _paper_errata(paper: str, args) -> list:
+    from .registry import part
+    from .report import experiment_results, paper_errata, paper_verdicts
+    audit = part(paper, "audit")
+    results = experiment_results(audit.AUDIT_EXPERIMENTS, args.profile, jobs=args.jobs, scheduler=args.scheduler,
+                                 progress=not args.no_progress)
+    verdicts = paper_verdicts(paper, results)
+    return paper_errata(paper, results, verdicts, getattr(audit, "findings", lambda r: [])(results))
+
+
+def _cmd_errata(args) -> None:
+    """Per paper: one block per erratum (kind, id, where; the plain sentence; the claims it affects; the replay)."""
+    import textwrap
+    from .registry import check_paper, papers, part
+    from .report import _affects
+    keys = [check_paper(p) for p in args.papers] or list(papers())
+    if args.json:
+        import json
+        print(json.dumps({paper: [e.as_dict() for e in _paper_errata(paper, args)] for paper in keys}, indent=1))
+        return
+    for paper in keys:
+        reports = _paper_errata(paper, args)
+        print(f"{part(paper, 'experiments').TITLE} [{args.profile}]: {len(reports)} errata")
+        for e in reports:
+            print(f"  {e.kind.value:16s} {e.id}  ({e.where})")
+            for line in textwrap.wrap(e.sentence, 100, initial_indent=" " * 6, subsequent_indent=" " * 6,
+                                      max_lines=4, placeholder=" ..."):
+                print(line)
+            if e.numbers:
+                print(f"      worst instance: {e.numbers}")
+            print(f"      affects: {_affects(paper, e, link=False)}")
+            if e.replay:
+                print(f"      replay: {e.replay}")
+
+
 def _cmd_findings(args) -> None:
     """Each finding is re-decided by its gate; those that need results load them (running what is missing)."""
     from .registry import check_paper, papers, part
@@ -200,7 +240,8 @@ def _cmd_findings(args) -> None:
             if args.finding in (None, f.id):
                 again = {g.id: g for g in f.gate()}.get(f.id)
                 verdict = again.verdict if again else "no longer found"
-                print(f"{f.id}  [{f.kind}] {verdict}  (computed by {f.gate.name})\n    {f.summary}")
+                print(f"{f.id}  [{f.kind}] {verdict}  (computed by {f.gate.name})\n    {f.summary}\n"
+                      f"    evidence: {f.evidence}")
                 shown += 1
     if args.finding and not shown:
         raise ReproError(f"--id={args.finding} is not a finding of {', '.join(keys) or 'any paper'}: see "
@@ -254,6 +295,8 @@ def _dispatch(args) -> None:
         _cmd_bounds(args)
     elif args.command == "verdicts":
         _cmd_verdicts(args)
+    elif args.command == "errata":
+        _cmd_errata(args)
     elif args.command == "findings":
         _cmd_findings(args)
     elif args.command == "html":

@@ -48,15 +48,33 @@ def _what_it_says(paper: str) -> dict[str, str]:
     return out | {s.id: f"\"{s.words}\" *({s.location})*" for s in statements(paper)}
 
 
+def _reading_text(reading) -> str:
+    return "; ".join(f"{a} = {o}" for a, o in (reading.items() if hasattr(reading, "items") else reading))
+
+
+def _evidence_line(e) -> str:
+    from .verdicts import observed_text
+    numbers = observed_text(e)
+    where = f" [{_reading_text(e.reading)}]" if e.reading else ""
+    return (f"- {e.bearing.value}{where} -- `{e.source}`: {e.summary}"
+            + (f" ({numbers})" if numbers and e.observed is not None and numbers not in e.summary else "")
+            + (f" (replay: `{e.replay}`)" if e.replay else ""))
+
+
 def _claim_block(v: ClaimVerdict, says: str, figures: list[Path], page_dir: Path) -> list[str]:
     lines = [f'<a id="{anchor(v.claim)}"></a>', "", f"### `{v.claim}`: {v.verdict.value}", "", f"> {says}", "",
              f"**Why:** {v.reason}", ""]
+    if v.cause:
+        lines += ["**Errata behind it:** " + ", ".join(f"`{c}`" for c in v.cause) + " (see the errata in the "
+                  "summary)", ""]
+    if len(v.readings) > 1:
+        lines += ["**Under each reading:**", "", markdown_table(
+            ["reading", "verdict", "why"], [[_reading_text(r.reading), r.verdict.value, r.reason]
+                                            for r in v.readings]), ""]
     if v.depends_on:
         lines += ["**Its proof rests on:** " + ", ".join(f"[`{d}`](#{anchor(d)})" for d in v.depends_on), ""]
     if v.evidence:
-        lines += ["**Evidence:**", ""] + [
-            f"- {e.bearing.value} -- `{e.source}`: {e.summary}" + (f" (replay: `{e.replay}`)" if e.replay else "")
-            for e in v.evidence] + [""]
+        lines += ["**Evidence:**", ""] + [_evidence_line(e) for e in v.evidence] + [""]
     for png in figures:
         rel = Path(os.path.relpath(png, page_dir)).as_posix()
         lines += [f"![{png.stem}]({rel})", ""]

@@ -22,20 +22,49 @@ def rows(results) -> list[dict]:
     return [row for r in results for row in r.meta["metadata"]["rows"]]
 
 
+def _variant(row: dict) -> tuple:
+    return tuple(tuple(v) for v in row.get("variant", ()))
+
+
 def evidence(step_rows, claims) -> list[Evidence]:
-    """Support for each claim of ``claims`` whose displayed steps all follow (the counts of proven and of searched
-    steps said). A claim with a refuted step gets its gap from the step's finding (:func:`findings`, kind
-    "proof-step"), which names the instance and the replay."""
+    """Support for each claim of ``claims`` from each group of its displayed steps that all follow: the steps every
+    reading shares, and separately the steps of each side of an erratum (their ``variant``: the evidence holds under
+    that reading only). The counts of proven, searched and otherwise-read steps are said. A refuted step gives its
+    gap through its finding (:func:`findings`, kind "proof-step", same reading), which names the instance and the
+    replay."""
     out = []
     for claim in claims:
         mine = [r for r in step_rows if claim in r["claims"]]
-        if not mine or any(r["status"] == REFUTED for r in mine):
+        for variant in dict.fromkeys(_variant(r) for r in mine):
+            group = [r for r in mine if _variant(r) == variant]
+            if any(r["status"] == REFUTED for r in group):
+                continue
+            proven = sum(r["status"] == PROVEN for r in group)
+            read = [r["label"] for r in group if r.get("notation")]
+            out.append(Evidence(claim, "proof steps", Bearing.SUPPORTS,
+                                f"all {len(group)} encoded displayed steps follow: {proven} proven symbolically, "
+                                f"{len(group) - proven} not refuted by a falsification search"
+                                + (f"; {', '.join(read)} under another reading the print admits" if read else ""),
+                                len(group), method="proof steps", reading=variant))
+    return out
+
+
+def chain_facts(step_rows, readings) -> dict[str, bool]:
+    """Per erratum whose steps are encoded on both sides: whether its correction repairs the chain of displays --
+    a display as printed is refuted, every step of the corrected side follows, and a step that follows starts from
+    (``uses``) that display, i.e. the next display follows from the corrected form: a step of the corrected side, or
+    one both readings share (the next display is printed once)."""
+    out = {}
+    for axis in readings.axes:
+        printed = [r for r in step_rows if (axis.id, axis.options[0]) in _variant(r)]
+        corrected = [r for r in step_rows if any(a == axis.id and o != axis.options[0] for a, o in _variant(r))]
+        if not printed or not corrected:
             continue
-        proven = sum(r["status"] == PROVEN for r in mine)
-        out.append(Evidence(claim, "proof steps", Bearing.SUPPORTS,
-                            f"all {len(mine)} encoded displayed steps follow: {proven} proven symbolically, "
-                            f"{len(mine) - proven} not refuted by a falsification search", len(mine),
-                            method="proof steps"))
+        broken = {(r["proof"], r["label"]) for r in printed if r["status"] == REFUTED}
+        shared = [r for r in step_rows if axis.id not in {a for a, _ in _variant(r)}]
+        out[axis.id] = bool(broken) and all(r["status"] != REFUTED for r in corrected) and any(
+            broken & {(r["proof"], u) for u in r.get("uses", ())} and r["status"] != REFUTED
+            for r in corrected + shared)
     return out
 
 
@@ -54,33 +83,40 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
-def finding_id(row: dict) -> str:
-    """``<paper>.step.<proof>.<label>`` (the paper from the claim id)."""
-    return f"{row['claim'].split('.')[0]}.step.{_slug(row['proof'].split('(')[0])}.{_slug(row['label'])}"
+def finding_id(row: dict, variant=()) -> str:
+    """``<paper>.step.<proof>.<label>`` (the paper from the claim id), with ``.<option>`` for a step of an erratum's
+    corrected side (so that the printed display and its correction are two findings)."""
+    base = f"{row['claim'].split('.')[0]}.step.{_slug(row['proof'].split('(')[0])}.{_slug(row['label'])}"
+    side = [o for _, o in variant if o != "as printed"]
+    return base + (f".{_slug(side[0])}" if side else "")
 
 
 @producer
-def refuted_step(steps, proof: str, label: str, point: dict):
-    """The finding that the step ``label`` of ``proof`` fails at ``point``, re-decided by evaluating both sides
-    there exactly (:func:`bounds.steps.confirm`); None when it holds there."""
+def refuted_step(steps, proof: str, label: str, point: dict, variant: tuple = ()):
+    """The finding that the step ``label`` of ``proof`` (on the side ``variant`` of an erratum) fails at ``point``,
+    re-decided by evaluating both sides there exactly (:func:`bounds.steps.confirm`); None when it holds there."""
     from bounds.steps import confirm
-    step = next(s for s in steps if s.proof == proof and s.label == label)
+    step = next(s for s in steps if s.proof == proof and s.label == label and tuple(s.variant) == tuple(variant))
     sides = confirm(step, point)
     if sides is None:
         return None
     row = {"claim": step.claim, "proof": proof, "label": label}
     cites = f" (it cites {', '.join(step.cites)})" if step.cites else ""
-    return Finding(finding_id(row), "proof-step", step.claims, DISCREPANCY,
-                   f"{proof}, {label}: the displayed step {step.text()} does not follow{cites}: at "
-                   f"{exact_point(point)} the left side is {sides[0]:.6g} and the right side {sides[1]:.6g}, with every "
-                   f"hypothesis in force ({', '.join(map(str, step.hypotheses)) or 'none'}) holding.",
-                   f"reading: {step.reading or 'the display as printed'}; replay: python -m repro findings --id "
-                   f"{finding_id(row)}", "refuted by counterexample (exact evaluation, 50 digits)")
+    side = f" ({', '.join(o for _, o in step.variant)})" if step.variant else ""
+    return Finding(finding_id(row, step.variant), "proof-step", step.claims, DISCREPANCY,
+                   f"{proof}, {label}{side}: the displayed step does not follow{cites}: at {exact_point(point)} the "
+                   f"left side is {sides[0]:.6g} and the right side {sides[1]:.6g}, every hypothesis in force holding.",
+                   f"step as encoded: {step.text()}; hypotheses in force: "
+                   f"{', '.join(map(str, step.hypotheses)) or 'none'}; reading: "
+                   f"{step.reading or 'the display as printed'}; replay: python -m repro findings --id "
+                   f"{finding_id(row, step.variant)}", "refuted by counterexample (exact evaluation, 50 digits)",
+                   reading=tuple(step.variant))
 
 
 def findings(results, steps) -> list[Finding]:
     """One finding per refuted step of the runs (each re-decidable by its gate)."""
-    return [refuted_step(steps, r["proof"], r["label"], r["point"]) for r in rows(results) if r["status"] == REFUTED]
+    return [refuted_step(steps, r["proof"], r["label"], r["point"], _variant(r)) for r in rows(results)
+            if r["status"] == REFUTED]
 
 
 def section(results) -> list[str]:
@@ -107,14 +143,24 @@ def section(results) -> list[str]:
            "search reached on the steps it did not refute (0: the step is attained with equality).", "",
            markdown_table(["proof", "steps encoded", "proven", "not refuted", "refuted", "closest approach"],
                           table), ""]
+    read = [r for r in all_rows if r.get("notation")]
+    if read:
+        out += ["Steps refuted as first encoded that follow under another reading the print admits (no erratum: the "
+                "paper's notation allows it):", "",
+                markdown_table(["proof", "display", "reading under which it follows", "status there",
+                                "as first encoded: instance, left side, right side"],
+                               [[r["proof"], r["label"], r["notation"], r["status"],
+                                 f"{exact_point(r['refuted_as_encoded']['point'])}: {fmt(r['refuted_as_encoded']['lhs'])}"
+                                 f" > {fmt(r['refuted_as_encoded']['rhs'])}"] for r in read]), ""]
     bad = [r for r in all_rows if r["status"] == REFUTED]
     if bad:
         out += ["Refuted steps (each a finding of kind proof-step):", "",
                 markdown_table(["proof", "display", "relation as encoded (cut)", "instance", "left side", "right side",
                                 "replay"],
                                [[r["proof"], r["label"], f"`{_short(r['relation'])}`", exact_point(r["point"]), fmt(r["lhs"]),
-                                 fmt(r["rhs"]), f"`python -m repro findings --id {finding_id(r)}`"] for r in bad]), ""]
+                                 fmt(r["rhs"]), f"`python -m repro findings --id {finding_id(r, _variant(r))}`"]
+                                for r in bad]), ""]
     return out
 
 
-__all__ = ["evidence", "finding_id", "findings", "refuted_step", "rows", "section"]
+__all__ = ["chain_facts", "evidence", "finding_id", "findings", "refuted_step", "rows", "section"]

@@ -37,14 +37,18 @@ def experiment_results(names, profile: str, *, jobs: int = 1, scheduler=None, pr
 
 
 GLOSSARY = [
-    "Verdicts (one per claim, computed by `repro.verdicts.roll_up` from all of the claim's evidence): **holds** -- "
-    "checked on runs or proven symbolically, never violated; **violated** -- a run or instance breaks it (the reason "
-    "names the worst one and how to replay it); **not proven** -- nothing breaks it, but the proof does not establish "
-    "the statement as printed, or rests on a claim that is violated or not proven; **not checkable** -- no finite "
-    "computation can decide it, or every check fell inside the numerical tolerance; **not run** -- no evidence. "
-    "Mode: how the paper words the claim (deterministic, in expectation, order, almost-sure limit). Provenance: "
-    "where the formula is printed (main text, appendix) or that this project derived it. observed/bound: the "
-    "largest ratio of the measured left side to the claimed bound over the checks (above 1 is a violation).", ""]
+    "Verdicts (one per claim, computed by `repro.verdicts.roll_up` from all of the claim's evidence, under every "
+    "reading the paper admits: as printed, with each erratum corrected, each admissible value of a choice it leaves "
+    "open): **holds** -- checked on runs or proven symbolically under every reading as printed, never violated; "
+    "**holds once corrected** -- fails as printed and holds once the errata it names are corrected; **depends on a "
+    "choice** -- holds for one admissible value of an open choice and is violated for another; **violated** -- "
+    "violated under every reading (the reason names the worst run or instance and how to replay it); **not proven** "
+    "-- nothing breaks it, but the proof does not establish the statement, or rests on a claim that is violated or "
+    "not proven; **not checkable** -- no finite computation can decide it, or every check fell inside the numerical "
+    "tolerance; **not run** -- no evidence. Mode: how the paper words the claim (deterministic, in expectation, "
+    "order, almost-sure limit). Provenance: where the formula is printed (main text, appendix) or that this project "
+    "derived it. observed/bound: the claim's own left side over its bound at the worst check (above 1 is a "
+    "violation), never a search's internal score.", ""]
 
 
 def paper_verdicts(paper: str, results: dict) -> list:
@@ -142,15 +146,59 @@ def settings_summary(paper: str) -> str:
             f"([per setting]({paper}.md#printed-settings)).")
 
 
-def headline(paper: str, verdicts: list) -> list[str]:
-    """The paper's headline findings: every claim or figure statement that is violated or not proven, with the
-    evidence that decided it."""
+def errata_module(paper: str):
+    """The paper's ``errata`` module (its declared errata and open choices), or None when it declares none."""
+    import importlib
+    try:
+        return importlib.import_module(f"repro.papers.{paper}.errata")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"repro.papers.{paper}.errata":
+            raise
+        return None
+
+
+def paper_errata(paper: str, results: dict, verdicts: list, found) -> list:
+    """The errata of ``paper`` (:func:`repro.errata.paper_errata`) from its verdicts, findings and steps runs."""
+    from . import errata, proof_audit
+    module = errata_module(paper)
+    claims = ({c.id: (c.location, c.statement) for c in part(paper, "experiments").CLAIMS}
+              | {s.id: (s.location, f'"{s.words}"') for s in statements(paper)})
+    chains = proof_audit.chain_facts(proof_audit.rows(results.get(f"{paper}.steps", ())), errata.readings(module))
+    return errata.paper_errata(verdicts, list(found), module, claims, chains)
+
+
+def _affects(paper: str, e, link: bool = True) -> str:
+    """``fails as printed: a, b; holds once corrected: c`` (claims linked to their detail page)."""
     from .pages import anchor
-    bad = [v for v in verdicts if v.verdict.value in ("violated", "not proven")]
-    if not bad:
-        return [f"- **{part(paper, 'experiments').TITLE}**: nothing violated or unproven."]
-    return [f"- **{part(paper, 'experiments').TITLE}**:"] + [
-        f"  - [`{v.claim}`]({paper}.md#{anchor(v.claim)}) {v.verdict.value}: {_short(v.reason, 220)}" for v in bad]
+    def names(ids):
+        return ", ".join(f"[`{c}`]({paper}.md#{anchor(c)})" if link else c for c in ids)
+    named = set(e.fails_as_printed + e.holds_once_corrected + e.depends)
+    also = tuple(c for c in e.found_in if c not in named)
+    parts = [(f"fails as printed: {names(e.fails_as_printed)}" if e.fails_as_printed else ""),
+             (f"holds once corrected: {names(e.holds_once_corrected)}" if e.holds_once_corrected else ""),
+             (f"depends on it: {names(e.depends)}" if e.depends else ""),
+             (f"found in the evidence of {names(also)} (its verdict rests on other errata)" if also else "")]
+    return "; ".join(p for p in parts if p) or "no claim's verdict"
+
+
+def errata_table(paper: str, reports: list) -> str:
+    """One row per erratum: kind, where, what is wrong (one sentence), the claims it affects, the replay."""
+    if not reports:
+        return "No erratum: nothing fails under any reading."
+    return markdown_table(["kind", "erratum", "where", "what is wrong", "affects", "replay"],
+                          [[e.kind.value, f"`{e.id}`", e.where, _short(e.sentence, 300), _affects(paper, e),
+                            f"`{e.replay}`" if e.replay else ""] for e in reports])
+
+
+def headline(paper: str, reports: list) -> list[str]:
+    """The paper's errata, false statements first: each root cause once, with the claims it affects."""
+    tally = ", ".join(f"{n} {k}" for k, n in _kind_counts(reports).items() if n) or "none"
+    return [f"### {part(paper, 'experiments').TITLE}", "", f"Errata: {tally}.", "", errata_table(paper, reports), ""]
+
+
+def _kind_counts(reports: list) -> dict:
+    from .errata import Kind
+    return {k.value: sum(e.kind is k for e in reports) for k in Kind}
 
 
 README_MARKERS = ("<!-- verdicts:start (written by `python -m repro audit`; do not edit by hand) -->",
@@ -171,12 +219,11 @@ def scale(results: dict) -> str:
     return f"{len(runs)} runs, {spread} seed{'s' if per[-1] != 1 else ''} per configuration"
 
 
-def readme_summary(verdicts_by_paper: dict, profile: str, scales: dict | None = None) -> str:
-    """The README's "What the suite found": per paper, the verdict counts, the runs behind them, and the claims
-    that are violated or not proven with the evidence that decided them and a link to their details (the same
-    objects as the report's tables)."""
-    from .pages import anchor
-    scales = scales or {}
+def readme_summary(verdicts_by_paper: dict, profile: str, scales: dict | None = None,
+                   errata_by_paper: dict | None = None) -> str:
+    """The README's "What the suite found": per paper, the verdict counts, the runs behind them, and its errata
+    (kind, id, where, the claims it affects; the same objects as the report's tables)."""
+    scales, errata_by_paper = scales or {}, errata_by_paper or {}
     lines = [f"Computed from the `{profile}` profile's results (the committed report, figures and notebooks); every "
              "verdict, its evidence and the details are in [`reports/audit.md`](reports/audit.md).", ""]
     for paper, verdicts in verdicts_by_paper.items():
@@ -184,8 +231,8 @@ def readme_summary(verdicts_by_paper: dict, profile: str, scales: dict | None = 
         behind = f" ({scales[paper]})" if paper in scales else ""
         lines.append(f"- **{part(paper, 'experiments').TITLE}**: {len(verdicts)} claims and figure statements"
                      f"{behind}: {tally}.")
-        lines += [f"  - [`{v.claim}`](reports/{paper}.md#{anchor(v.claim)}) {v.verdict.value}: {_short(v.reason)}"
-                  for v in verdicts if v.verdict.value in ("violated", "not proven")]
+        lines += [f"  - {e.kind.value}: `{e.id}` ({e.where}): {_short(e.sentence, 160)} -- "
+                  f"{_affects(paper, e, link=False)}" for e in errata_by_paper.get(paper, [])]
     return "\n".join(lines)
 
 
@@ -207,9 +254,16 @@ def update_readme(path: Path, summary: str) -> bool:
     return True
 
 
+ERRATA_INTRO = ("Each root cause once, false statements first (`python -m repro errata` prints the same list). Its "
+                "kind is computed: a *false statement* fails under every reading the paper admits; a *gap* leaves a "
+                "statement that survives unproven; an *inconsistency* is two places of the paper (or the paper and "
+                "the authors' code) that disagree, one of them failing; a *typo* is a display whose corrected form "
+                "is implied and used by the next display; an *unstated choice* is a value the paper leaves open that "
+                "decides a verdict. \"Fails as printed\" lists the claims that fail through it (directly or through "
+                "a claim their proof rests on), \"holds once corrected\" those that hold under its correction.")
 INTRO = ["How to read it: one table per paper gives every claim (numbered results and the statements the paper "
-         "makes about its figures) with its computed verdict and the evidence that decided it; the headline findings "
-         "follow; each claim links to its paper's detail page (`reports/<paper>.md`): all of its evidence, the "
+         "makes about its figures) with its computed verdict and the evidence that decided it, after the errata "
+         "(each root cause once, with the claims it affects); each claim links to its paper's detail page (`reports/<paper>.md`): all of its evidence, the "
          "figures that test it, and the paper's audit section. A deterministic claim fails on any single run; an "
          "expectation claim only when the lower confidence limit of its Monte-Carlo mean exceeds the bound; a "
          "comparison of noisy runs only when the confidence interval over seeds excludes what the paper says "
@@ -230,7 +284,7 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
              "results (`results/`); every number is traceable to a result file by its hash.", ""] + INTRO + GLOSSARY + [
              "Executed notebooks: " + ", ".join(f"[{paper}](../notebooks/{paper}.ipynb)" for paper in keys
                                                 if Path("notebooks", f"{paper}.ipynb").is_file()) + ".", ""]
-    tables, headlines, by_paper, scales = ["## Verdicts", ""], ["## Headline findings", ""], {}, {}
+    tables, headlines, by_paper, scales, by_errata = ["## Verdicts", ""], ["## Errata", "", ERRATA_INTRO, ""], {}, {}, {}
     covered = ["## Coverage: what was tried on each claim", "", "Pieces of evidence per claim and method, with how "
                "many found something (a violation, a proof gap, a settings or text discrepancy); an empty cell: the "
                "method was not applied to that claim.", ""]
@@ -241,8 +295,9 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
         verdicts = by_paper[paper] = paper_verdicts(paper, results)
         scales[paper] = scale(results)
         tables.append(verdict_summary(paper, verdicts))
-        headlines += headline(paper, verdicts)
         found = getattr(module, "findings", lambda r: [])(results)      # an audit may have no findings
+        by_errata[paper] = paper_errata(paper, results, verdicts, found)
+        headlines += headline(paper, by_errata[paper])
         covered += [f"### {part(paper, 'experiments').TITLE}", "", coverage(paper, verdicts, found), "",
                     proof_summary(paper), "", settings_summary(paper), ""]
         page = paper_page(paper, verdicts, module.audit_section(results, profile, verdicts), output.parent,
@@ -251,8 +306,9 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
     glance = markdown_table(["paper", "claims and statements"] + [v.value for v in COUNTS_ORDER],
                             [[f"[{part(p, 'experiments').TITLE.split(':')[0]}]({p}.md)", len(v)]
                              + list(counts(v).values()) for p, v in by_paper.items()])
-    text = "\n".join(parts + tables[:2] + [glance, ""] + tables[2:] + headlines + [""] + covered).rstrip() + "\n"
+    text = "\n".join(parts + tables[:2] + [glance, ""] + headlines + ["## Verdicts per claim", ""] + tables[2:]
+                     + covered).rstrip() + "\n"
     atomic_write_bytes(output, text.encode("utf-8"))
     if not papers:                      # the whole audit: the README's summary follows it
-        update_readme(Path("README.md"), readme_summary(by_paper, profile, scales))
+        update_readme(Path("README.md"), readme_summary(by_paper, profile, scales, by_errata))
     return output

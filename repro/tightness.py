@@ -73,29 +73,33 @@ def _support_counts(points) -> str:
     return f"{' and '.join(parts)} of {len(points)} points"
 
 
-def evidence(results) -> list[Evidence]:
-    """One :class:`~repro.verdicts.Evidence` per run (claim curve): violated if any point is, otherwise supports
-    (every point certified; ``worst`` = the largest certified worst case / bound) or inconclusive."""
+def evidence(results, reading=lambda run: ()) -> list[Evidence]:
+    """One :class:`~repro.verdicts.Evidence` per run (claim curve), under the reading ``reading(run)`` it was
+    computed on: violated if any point is, otherwise supports (every point certified) or inconclusive. ``worst`` is
+    the largest certified worst case / bound, with those two values as ``observed`` and ``bound``."""
     out = []
     for r in results:
         m = r.meta["metadata"]
         points = m["points"]
         bad = [p for p in points if p["decision"] == VIOLATED]
         unsure = [p for p in points if p["decision"] == INCONCLUSIVE]
-        worst = max((1.0 / p["ratio"] if p["ratio"] not in (0.0, math.inf) else 0.0 for p in points), default=None)
+        top = max(points, key=lambda p: 1.0 / p["ratio"] if p["ratio"] not in (0.0, math.inf) else 0.0, default=None)
+        worst = None if top is None else 1.0 / top["ratio"] if top["ratio"] not in (0.0, math.inf) else 0.0
+        numbers = ({"observed": top["certificate"]["value"], "bound": top["bound"]} if top is not None else {}) | {
+            "reading": tuple(reading(r)), "method": METHOD}
         if bad:
             p = max(bad, key=lambda q: q["certificate"]["value"] - q["bound"])
             out.append(Evidence(m["claim"], r.spec.experiment, Bearing.VIOLATES, _summary(m, p), len(points), worst,
-                                _replay(r), method=METHOD))
+                                _replay(r), **numbers))
         elif unsure:
             out.append(Evidence(m["claim"], r.spec.experiment, Bearing.INCONCLUSIVE,
                                 f"within the solver margin at {len(unsure)} of {len(points)} points: "
-                                + _summary(m, unsure[0]), len(points), worst, method=METHOD))
+                                + _summary(m, unsure[0]), len(points), worst, **numbers))
         else:
             tightest = min(points, key=lambda q: q["ratio"])
             out.append(Evidence(m["claim"], r.spec.experiment, Bearing.SUPPORTS,
                                 f"{_support_counts(points)}; tightest: " + _summary(m, tightest),
-                                len(points), worst, method=METHOD))
+                                len(points), worst, **numbers))
     return out
 
 
