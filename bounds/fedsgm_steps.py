@@ -35,7 +35,7 @@ import sympy as sp
 
 from .fedsgm import D, E, G, Gamma_proof, N, T, a, beta, eps, eta, n, q, tau
 from .fedsgm_proofs import P_L3, P_L4, P_L5, P_T6, P_T7, P_T8, P_T9
-from .steps import Step
+from .steps import Notation, Step
 
 # ---------------------------------------------------------------------------- claims the proofs establish
 # A step bears on the result whose printed proof displays it: Lemmas 3-5, and for the theorems the constants of their
@@ -102,15 +102,18 @@ def _sum_both(c: sp.Expr) -> sp.Expr:
 
 
 def _step(proof: str, label: str, claim: str, lhs, relation: str, rhs, hyps=(), cites=(), reading: str = "",
-          boxes=None) -> Step:
-    """A :class:`Step` whose search box is the registered box of each free symbol (``boxes`` overrides)."""
+          boxes=None, **sides) -> Step:
+    """A :class:`Step` whose search box is the registered box of each free symbol (``boxes`` overrides); ``sides``:
+    the step's ``variant``, ``uses`` and ``notations`` (:class:`bounds.steps.Step`)."""
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     syms = set(lhs.free_symbols) | set(rhs.free_symbols)
     for h in hyps:
         syms |= h.free_symbols
+    for notation in sides.get("notations", ()):
+        syms |= set(sp.sympify(notation.lhs).free_symbols) | set(sp.sympify(notation.rhs).free_symbols)
     space = {s: (boxes or {}).get(s, _BOX[s]) for s in sorted(syms, key=str)}
     return Step(proof, label, claim, lhs=lhs, relation=relation, rhs=rhs, space=space, hypotheses=tuple(hyps),
-                cites=tuple(cites), reading=reading)
+                cites=tuple(cites), reading=reading, **sides)
 
 
 # ---------------------------------------------------------------------------- shared models
@@ -408,8 +411,16 @@ def _term_a_compressed(proof: str, label: str, claim: str) -> Step:
                  f"{_COMPRESSOR}; Assumption 2 at X_j = sum_tau nu_jtau")
 
 
+#: Theorem 7's proof prints Term-B both ways: display 2 line 2 writes "- Term-B" with the minus outside the underbrace,
+#: display 4 line 3 and Lemma 4 (and (17) for Theorem 9) put it inside ("-2 eta <...>")
+TERM_B_SIGNED = ("Term-B is the signed term -2 eta <w_t - w*, (1/n) sum_j C_j(sum_tau nu)>",
+                 "display 4 line 3 writes the underbrace '-2 eta <w_t - w_(j,tau), nu>' and Lemma 4 states "
+                 "'E_C[-2 eta <w_t - w*, (1/n) sum_j C_j(.)>] = -2 eta <w_t - w*, (1/n) sum_j sum_tau nu>'")
+
+
 def _term_b_sign(proof: str, label: str, claim: str) -> Step:
-    """Theorem 7, display 4 line 1: E_C[Term-B] with Term-B as display 2 line 2 defines it (its underbrace)."""
+    """Theorem 7, display 4 line 1: E_C[Term-B] with Term-B as display 2 line 2's underbrace (no minus sign); the
+    print also admits the signed term (:data:`TERM_B_SIGNED`), tried when the first reading is refuted."""
     wt, ws, nu = _vec("wt"), _vec("ws"), _nu()
     xs = [_add(*row) for row in nu]
     out = _joint(xs)
@@ -417,10 +428,12 @@ def _term_b_sign(proof: str, label: str, claim: str) -> Step:
     def term_b(cs):
         return 2 * eta * _dot(_sub(wt, ws), _mean(cs))
 
-    return _step(proof, label, claim, _expect(out, term_b), "==", -2 * eta * _dot(_sub(wt, ws), _mean(xs)),
-                 cites=("Assumption 2: E C_j(x) = x",),
+    rhs = -2 * eta * _dot(_sub(wt, ws), _mean(xs))
+    signed = Notation(TERM_B_SIGNED[0], _expect(out, lambda cs: -term_b(cs)), "==", rhs, TERM_B_SIGNED[1])
+    return _step(proof, label, claim, _expect(out, term_b), "==", rhs, cites=("Assumption 2: E C_j(x) = x",),
                  reading="display 2 line 2 prints '+ Term-A - Term-B' with the underbrace Term-B = 2 eta <w_t - w*, "
-                         f"(1/n) sum_j C_j(sum_tau nu)> (no minus sign); n = 2, E = 2, vectors in R^2; {_COMPRESSOR}")
+                         f"(1/n) sum_j C_j(sum_tau nu)> (no minus sign); n = 2, E = 2, vectors in R^2; {_COMPRESSOR}",
+                 notations=(signed,))
 
 
 # ---------------------------------------------------------------------------- Theorems 6 and 8: one round
@@ -662,10 +675,25 @@ def _soft_round(proof: str, compressed: bool) -> tuple[Step, ...]:
     )
 
 
+#: the erratum of Theorem 7's display 9 (``repro.papers.fedsgm.errata``): it prints eta E G^2 T/3 where display 8
+#: summed gives eta E^2 G^2 T/3, the form (10) and Theorem 9's display use
+D9 = "fedsgm.thm7.display9"
+
+
 def _soft_summed(proof: str, eq: str, compressed: bool) -> tuple[Step, ...]:
-    """Display 9 (R-soft summed over t = 0..T-1 with T = 3, divided by 2 eta E) and line 1 of (10) / (18)."""
-    qq, rounds = (q if compressed else 0), 3
-    drift_e = 1 if compressed else 2          # as printed: Theorem 7's proof has eta E G^2 T/3, Theorem 9's E^2
+    """Display 9 and line 1 of (10) / (18). Theorem 9's proof prints eta E^2 G^2 T/3; Theorem 7's prints eta E G^2 T/3
+    (erratum :data:`D9`), so its two steps are encoded as printed and once more with E^2, the second step then
+    starting from the corrected display 9."""
+    if not compressed:
+        return _soft_summed_as(proof, eq, 0, 2)
+    return (_soft_summed_as(proof, eq, q, 1, ((D9, "as printed"),))
+            + _soft_summed_as(proof, eq, q, 2, ((D9, "corrected"),)))
+
+
+def _soft_summed_as(proof: str, eq: str, qq, drift_e: int, variant: tuple = ()) -> tuple[Step, ...]:
+    """Display 9 (R-soft summed over t = 0..T-1 with T = 3, divided by 2 eta E) with eta E^drift_e G^2 T/3, and line
+    1 of (10) / (18) from it."""
+    rounds = 3
     left = D**2 / (2 * eta * E) + _rate_terms(qq, drift_e) * T
     dist = [D**2] + [_nonneg(f"dist{t}") for t in range(1, rounds + 1)]
     per_round = (eta**2 * (qq / n + 1) * E**2 * G**2 + 2 * eta**2 * E * G**2
@@ -673,16 +701,18 @@ def _soft_summed(proof: str, eq: str, compressed: bool) -> tuple[Step, ...]:
     gaps = [(dist[t] - dist[t + 1] + per_round) / (2 * eta * E) - _slack(f"{t}") for t in range(rounds)]
     display8 = tuple(sp.Le(dist[t + 1], dist[t] + per_round - 2 * eta * E * gaps[t], evaluate=False)
                      for t in range(rounds))               # holds by construction; stated for the record
+    side = "corrected" if any(o == "corrected" for _, o in variant) else "as printed"
     return (
         _step(proof, "display 9", THM_PROOF[proof], left.subs(T, rounds), ">=", sp.Add(*gaps), display8,
               ("display 8 summed over t", "sigma = 1 on B"),
-              f"as printed, with eta {'E' if drift_e == 1 else 'E^2'} G^2 T/3; T = 3 rounds, d_0 = D^2, d_1..d_3 >= 0 "
+              f"{side}, with eta {'E' if drift_e == 1 else 'E^2'} G^2 T/3; T = 3 rounds, d_0 = D^2, d_1..d_3 >= 0 "
               "free; round t's gap sigma_t (g(w_t) - g*) + (1 - sigma_t)(f(w_t) - f*) (sigma_t = 1 on B) is display 8 "
-              "solved for it, minus s_t (so display 8, listed as hypotheses, holds in every round)"),
+              "solved for it, minus s_t (so display 8, listed as hypotheses, holds in every round)", variant=variant),
         _step(proof, f"{eq} line 1", THM_PROOF[proof], left.subs(eta, _eta_gamma(qq)), "<=",
               sp.sqrt(2 * D**2 * G**2 * T * _gamma(qq) / E), cites=("eta = eta(Gamma)",),
-              reading=f"{eq} line 1 follows from display 9 once display 9's left side (as printed) at eta = "
-                      "eta(Gamma) is at most sqrt(2 D^2 G^2 T Gamma/E); that is the step encoded"),
+              reading=f"{eq} line 1 follows from display 9 once display 9's left side ({side}) at eta = "
+                      "eta(Gamma) is at most sqrt(2 D^2 G^2 T Gamma/E); that is the step encoded",
+              variant=variant, uses=("display 9",)),
     )
 
 

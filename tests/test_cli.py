@@ -45,11 +45,11 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, words, repro_m
 def test_run_writes_results_with_provenance_and_second_run_is_cached(tmp_path):
     out = cli("run", "fedsgm.figure1", "--jobs", "2", "--no-progress", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    assert "18 computed" in out.stdout
+    assert "24 computed" in out.stdout
     files = list(Path(os.environ["REPRO_RESULTS_DIR"]).glob("fedsgm/*.json"))
-    assert len(files) == 18
+    assert len(files) == 24
     out = cli("run", "fedsgm.figure1", "--no-progress", cwd=tmp_path)
-    assert "0 computed, 18 cached" in out.stdout
+    assert "0 computed, 24 cached" in out.stdout
 
 
 def test_a_reader_that_stops_early_gets_no_traceback():

@@ -117,7 +117,7 @@ def test_a_bad_or_unreachable_scheduler_is_one_line(tmp_path, address, words):
     assert _cached(tmp_path / "res") == []
 
 
-#: Figure 1 with 4x its rounds (~0.4 s a run instead of ~0.1 s): an interrupt sent once 3 of its 18 runs are stored
+#: Figure 1 with 4x its rounds (~0.4 s a run instead of ~0.1 s): an interrupt sent once 3 of its 24 runs are stored
 #: must land while runs are still computing, also on a fast machine (with T = 100 the whole experiment takes ~2 s)
 LONGER_FIGURE1 = ("fedsgm.figure1", "--set", "T=400")
 
@@ -141,12 +141,12 @@ def test_ctrl_c_stops_cleanly_keeps_finished_runs_and_a_rerun_resumes(tmp_path):
     assert len(lines) == 1 and lines[0].startswith("interrupted: ") and "rerun to resume" in lines[0], err
     assert "Traceback" not in err
     done = len(_cached(root))
-    assert 3 <= done < 18
+    assert 3 <= done < 24
     assert [p for p in root.rglob("*.tmp")] == []
     out = cli("run", *LONGER_FIGURE1, "--jobs", "2", "--no-progress", cwd=tmp_path, env={"REPRO_RESULTS_DIR": str(root)})
     assert out.returncode == 0, out.stderr
     computed = int(out.stdout.split("(")[1].split(" computed")[0])
-    assert computed == 18 - done and len(_cached(root)) == 18
+    assert computed == 24 - done and len(_cached(root)) == 24
 
 
 def test_orphan_temporaries_of_dead_writers_are_removed(tmp_path):
@@ -168,7 +168,7 @@ def test_status_reports_cached_stale_and_missing_runs(tmp_path):
     env = {"REPRO_RESULTS_DIR": str(root)}
     out = cli("status", "fedsgm.figure1", "fedsgm.adversarial", cwd=tmp_path, env=env)
     assert out.returncode == 0, out.stderr
-    assert "fedsgm.figure1" in out.stdout and "18 missing" in out.stdout
+    assert "fedsgm.figure1" in out.stdout and "24 missing" in out.stdout
     assert cli("run", "fedsgm.figure1", "--jobs", "1", "--no-progress", cwd=tmp_path, env=env).returncode == 0
     # an entry computed by other code: same run, other code fingerprint and one source file's hash
     entry = sorted((root / "fedsgm").glob("*.json"))[0]
@@ -179,7 +179,7 @@ def test_status_reports_cached_stale_and_missing_runs(tmp_path):
     entry.unlink()
     out = cli("status", "fedsgm.figure1", "--verbose", cwd=tmp_path, env=env)
     assert out.returncode == 0, out.stderr
-    assert "17 cached, 1 stale" in out.stdout and "repro/papers/fedsgm/algorithms/fedsgm.py" in out.stdout, out.stdout
+    assert "23 cached, 1 stale" in out.stdout and "repro/papers/fedsgm/algorithms/fedsgm.py" in out.stdout, out.stdout
 
 
 def test_kill_9_leaves_no_worker_and_a_rerun_is_byte_identical(tmp_path):
@@ -202,6 +202,6 @@ def test_kill_9_leaves_no_worker_and_a_rerun_is_byte_identical(tmp_path):
     assert cli("run", *LONGER_FIGURE1, "--jobs", "1", "--no-progress", cwd=tmp_path,
                env={"REPRO_RESULTS_DIR": str(fresh)}).returncode == 0
     resumed = sorted((root / "fedsgm").glob("*.npz"))
-    assert len(resumed) == 18
+    assert len(resumed) == 24
     for path in resumed:
         assert path.read_bytes() == (fresh / "fedsgm" / path.name).read_bytes(), path.name

@@ -23,6 +23,7 @@ import sympy as sp
 from bounds import fedsgm as B
 from bounds import fedsgm_findings as F
 from bounds.audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE
+from repro.papers.fedsgm import errata as ERR
 from repro.papers.fedsgm import audit as A
 from repro.verdicts import Bearing, Verdict
 
@@ -129,17 +130,20 @@ def test_every_discrepancy_quotes_the_paper_with_its_location():
 
 
 # ---------------------------------------------------------------------------- statements about Figure 1
-def _run(switching, seed, violations, f_level, g):
-    config = {"variant": "default", "switching": switching, "eps": 0.1, "T": len(g)}
+def _run(switching, seed, violations, f_level, g, variant="default"):
+    config = {"variant": variant, "switching": switching, "eps": 0.1, "T": len(g)}
     arrays = {"violations": np.array(violations), "f": np.full(len(g) + 1, f_level), "g": np.append(g, g[-1])}
-    return SimpleNamespace(spec=SimpleNamespace(config=config, seed=seed), arrays=arrays, hash=f"{switching}{seed}")
+    return SimpleNamespace(spec=SimpleNamespace(config=config, seed=seed), arrays=arrays,
+                           hash=f"{switching}{seed}" + ("" if variant == "default" else f"-{variant}"))
 
 
-def _runs(hard_counts, soft_counts, f_soft=1.0):
+def _runs(hard_counts, soft_counts, f_soft=1.0, variants=tuple(ERR.FIGURE1_READINGS)):
+    """The same hard and soft runs under every reading of Figure 1's open settings (``variants``)."""
     oscillating = np.tile([0.05, 0.15], 20)
     flat = np.full(40, 0.05)
-    return ([_run("hard", s, c, 1.0, oscillating) for s, c in enumerate(hard_counts)]
-            + [_run("soft", s, c, f_soft, flat) for s, c in enumerate(soft_counts)])
+    return [run for v in variants for run in
+            [_run("hard", s, c, 1.0, oscillating, v) for s, c in enumerate(hard_counts)]
+            + [_run("soft", s, c, f_soft, flat, v) for s, c in enumerate(soft_counts)]]
 
 
 def _verdict(runs, statement):
@@ -156,9 +160,19 @@ def test_around_4x_holds_is_violated_or_is_inconclusive_from_per_seed_values():
     assert zero.verdict is Verdict.NOT_CHECKABLE and "undefined" in zero.reason
 
 
+def test_around_4x_depends_on_a_setting_the_paper_leaves_open_when_the_readings_disagree():
+    """~4x with the bias feature, ~36x without it (every other reading as the first): holds for one admissible value
+    and violated for the other, so the statement depends on that choice, and the choice is its erratum's cause."""
+    runs = _runs([40, 36, 44], [10, 9, 11], variants=("default", "flipped_labels"))
+    runs += _runs([40, 36, 44], [1, 1, 1], variants=("no_bias", "no_bias_flipped"))
+    got = _verdict(runs, "fedsgm.figure1.violations_4x")
+    assert got.verdict is Verdict.DEPENDS and set(got.cause) == {"fedsgm.bias", "fedsgm.labels"}
+    assert "[fedsgm.bias = with a bias feature" in got.reason and "violated" in got.reason
+
+
 def test_around_4x_reading_and_tolerance_are_stated():
     assert A.AROUND_4X == (math.log(2), math.log(8))
-    ev = A._violations_evidence(A._paired_runs(_runs([40, 36, 44], [10, 9, 11])))
+    ev = A._violations_evidence(A._paired_runs(_runs([40, 36, 44], [10, 9, 11]), "default"))
     assert ev[0].bearing is Bearing.SUPPORTS and f"tolerance {A.LOG_COUNT_TOL:g}" in ev[0].summary \
         and "[log 2, log 8]" in ev[0].summary
 
@@ -178,7 +192,7 @@ def test_objective_statement_is_measured_but_never_decided_by_the_suites_own_mar
 def _as(runs, switching):
     """The same runs labelled as ``switching``."""
     return [SimpleNamespace(spec=SimpleNamespace(config=r.spec.config | {"switching": switching}, seed=r.spec.seed),
-                            arrays=r.arrays, hash=r.hash) for r in runs]
+                            arrays=r.arrays, hash=r.hash + "'") for r in runs]
 
 
 def test_oscillation_counts_crossings_of_the_tolerance():

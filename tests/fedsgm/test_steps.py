@@ -14,7 +14,9 @@ from bounds.fedsgm_steps import STEPS
 from bounds.steps import NOT_REFUTED, PROVEN, REFUTED, check, confirm
 
 SMALL = {"examples": 25, "polish": 25}
-BY_KEY = {(s.proof, s.label): s for s in STEPS}
+#: every display as printed; the corrected side of an erratum (Theorem 7's display 9) apart
+BY_KEY = {(s.proof, s.label): s for s in STEPS if all(o == "as printed" for _, o in s.variant)}
+CORRECTED = {(s.proof, s.label): s for s in STEPS if any(o != "as printed" for _, o in s.variant)}
 
 # the status each step's check gives at the small budget, per proof and display label
 EXPECTED = {
@@ -32,7 +34,7 @@ EXPECTED = {
            "display 13": PROVEN, "(6)": PROVEN, "(7) line 2": PROVEN, "(7) line 3": PROVEN, "(7) line 4": PROVEN,
            "(8)": NOT_REFUTED},
     P_T7: {"display 1": PROVEN, "display 2 line 1": PROVEN, "display 2 line 2": PROVEN, "display 3": NOT_REFUTED,
-           "display 4 line 1": REFUTED, "display 4 line 2": PROVEN, "display 4 line 3": PROVEN,
+           "display 4 line 1": PROVEN, "display 4 line 2": PROVEN, "display 4 line 3": PROVEN,
            "display 5 line 2": PROVEN, "display 5 line 3": NOT_REFUTED, "display 5 line 4": NOT_REFUTED,
            "display 6 line 2": PROVEN, "display 6 line 3": NOT_REFUTED, "display 6 line 4": NOT_REFUTED,
            "display 7 line 1": PROVEN, "display 7 line 2": NOT_REFUTED, "display 8": PROVEN, "display 9": REFUTED,
@@ -60,15 +62,16 @@ def _id(key) -> str:
 
 @functools.lru_cache(maxsize=None)
 def _checked():
-    """Every step checked once, in the order of STEPS, at the small budget."""
-    return {(s.proof, s.label): check(s, **SMALL) for s in STEPS}
+    """Every display as printed checked once, in the order of STEPS, at the small budget."""
+    return {key: check(s, **SMALL) for key, s in BY_KEY.items()}
 
 
 # ---------------------------------------------------------------------------- well formed
 def test_every_step_is_one_display_of_the_inventory_and_every_display_is_encoded():
     displays = {(d.proof, d.label) for d in DISPLAYS}
-    keys = [(s.proof, s.label) for s in STEPS]
+    keys = [(s.proof, s.label) for s in STEPS if not any(o != "as printed" for _, o in s.variant)]
     assert len(keys) == len(set(keys)), "two steps encode the same display"
+    assert set(CORRECTED) == {(P_T7, "display 9"), (P_T7, "(10) line 1")}      # display 9's correction, and the next
     assert set(keys) <= displays, sorted(set(keys) - displays)
     assert set(keys) == displays, sorted(displays - set(keys))          # all 109 displays are encoded
     assert len(DISPLAYS) == 109
@@ -125,13 +128,24 @@ def test_theorem_7_display_9_fails_where_theorem_9s_e_squared_holds_with_equalit
     assert _exact(squared, point) == (sp.Rational(41, 4), sp.Rational(41, 4))
 
 
-def test_theorem_7_display_4_line_1_has_the_sign_of_its_term_b_reversed():
-    """w_t - w* = (1, 0), every nu_{j,0} = (1, 0), nu_{j,1} = 0, eta = 1: E_C[2 eta <w_t - w*, mean C_j(X_j)>] = 2
-    (unbiased compressors), the display says -2."""
+def test_theorem_7_display_4_line_1_follows_once_term_b_carries_its_sign_as_the_proof_writes_it_later():
+    """Read with display 2's underbrace (no minus sign): at w_t - w* = (1, 0), every nu_{j,0} = (1, 0), nu_{j,1} = 0,
+    eta = 1, E_C[2 eta <w_t - w*, mean C_j(X_j)>] = 2 (unbiased compressors) where the display says -2; read as the
+    signed term -2 eta <.,.> (display 4 line 3, Lemma 4), it is proven: the check reports the reading it used and
+    the point that refutes the first."""
     step = BY_KEY[(P_T7, "display 4 line 1")]
     point = {str(s): 0.0 for s in step.space} | {"wt_1": 1.0, "nu10_1": 1.0, "nu20_1": 1.0, "eta": 1.0,
                                                  "p1": 0.5, "p2": 0.5, "d1_1": 1.0, "d2_2": -1.0}
     assert confirm(step, point) == (2.0, -2.0)
+    result = _checked()[(P_T7, "display 4 line 1")]
+    assert result.status == PROVEN and result.notation.startswith("Term-B is the signed term")
+    assert result.refuted_as_encoded["point"]
+
+
+def test_theorem_7_display_9_corrected_is_proven_and_the_next_display_follows_from_it():
+    for key in ((P_T7, "display 9"), (P_T7, "(10) line 1")):
+        assert check(CORRECTED[key], **SMALL).status == PROVEN, key
+    assert CORRECTED[(P_T7, "(10) line 1")].uses == ("display 9",)
 
 
 # ---------------------------------------------------------------------------- constant-error detector

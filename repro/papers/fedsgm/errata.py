@@ -1,0 +1,54 @@
+"""FedSGM's errata and open choices, as its text gives them (:mod:`repro.errata`): data typed from the paper, whose
+kinds and consequences the suite computes.
+
+* Theorem 7's display 9 prints eta E G^2 T/3 where display 8 summed over the rounds gives eta E^2 G^2 T/3; the next
+  display, (10), uses the E^2 form (its Gamma has E^2/3), and so does the same display in the proof of Theorem 9.
+  ``fedsgm.steps`` checks display 9 and (10) line 1 on both sides (:data:`bounds.fedsgm_steps.D9`).
+* Theorem 1's eps (repeated by Theorem 2) against the eps the proof of Theorem 7 chooses: one root cause, of which
+  the condition on beta (finding ``fedsgm.soft.beta``) is a consequence.
+* Theorem 7 is stated under Assumption 1 only; its proof uses Lemma 3, which needs Assumption 2, as Theorem 2 (its
+  main-text statement) says.
+* Figure 1's bias column and which class is the objective are not printed (Section 4.1): Figure 1's statements are
+  decided under each admissible value (``fedsgm.figure1`` runs all four).
+"""
+from __future__ import annotations
+
+from repro.errata import CORRECTED, PRINTED, Choice, Erratum
+
+ERRATA = (
+    Erratum("fedsgm.thm7.display9", "Proof of Theorem 7 (Appendix A.2.2), display 9",
+            "D²/(2ηE) + (η/2)(q_u/n+1)EG²T + ηG²T + (1/3)ηEG²T ≥ ...",
+            "Display 9 prints (1/3) eta E G^2 T where summing display 8 over the rounds gives (1/3) eta E^2 G^2 T.",
+            correction="(1/3) eta E^2 G^2 T, as (10)'s Gamma = (1/2)(q_u/n + 1) E + 1 + (1/3) E^2 and the same display "
+                       "of Theorem 9's proof have it", options=(PRINTED, CORRECTED)),
+    Erratum("fedsgm.soft.eps", "Theorem 1 (Section 3), repeated by Theorem 2; proof of Theorem 7 (Appendix A.2.2)",
+            "ε = √(2D²G²Γ/(ET)), Γ = 2E² + Eq_u/(2n)",
+            "Theorems 2, 7 and 9 state an eps smaller than the eps = 2 sqrt(2 D^2 G^2 Gamma/(E T)) their proof "
+            "chooses, so the proof does not establish them as stated (and beta >= 2/eps no longer suffices for its "
+            "step 4).", explains=("fedsgm.soft.eps", "fedsgm.soft.beta")),
+    Erratum("fedsgm.thm7.assumptions", "Theorem 7 (Appendix A.2.2)", "under Assumption 1",
+            "Theorem 7 is stated under Assumption 1 only, but its proof uses Lemma 3, which needs Assumption 2.",
+            correction="under Assumptions 1 and 2", other_place="Theorem 2 (Section 3): 'under Assumptions 1 and 2 "
+                                                                "(only for compression)'",
+            explains=("fedsgm.thm7.assumptions",)),
+)
+
+CHOICES = (
+    Choice("fedsgm.bias", "Section 4.1", "We use the breast cancer dataset [37], containing 569 samples with 30 "
+           "features", "Figure 1's model may or may not append a bias feature; the paper does not say.",
+           ("with a bias feature", "without a bias feature"),
+           "the 30 features are all the paper names; a bias column is the usual default of logistic regression"),
+    Choice("fedsgm.labels", "Section 4.1", "D_j^(0) and D_j^(1) denote local samples of class 0 and class 1 ... "
+           "the objective is to minimize the empirical loss on the majority class",
+           "Which class is the objective: class 0 as the data set codes it (malignant, the minority) or the majority "
+           "class the prose names (benign).", ("objective on class 0 (malignant)", "objective on the majority class"),
+           "the paper names class 0 and the majority class for the objective; the data set's class 0 is the minority"),
+)
+
+#: the ``fedsgm.figure1`` variant run under each (bias, objective class) reading
+FIGURE1_READINGS = {
+    "default": (CHOICES[0].options[0], CHOICES[1].options[0]),
+    "no_bias": (CHOICES[0].options[1], CHOICES[1].options[0]),
+    "flipped_labels": (CHOICES[0].options[0], CHOICES[1].options[1]),
+    "no_bias_flipped": (CHOICES[0].options[1], CHOICES[1].options[1]),
+}
