@@ -52,6 +52,8 @@ a display), so every one is a step and :data:`NOT_ENCODED` is empty.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sympy as sp
 
 from .pcfedavg_proofs import DISPLAYS, L42, L43, L44, L45, L46, P47, P48, T34
@@ -132,12 +134,13 @@ def _sq(u) -> sp.Expr:
 
 
 # ---------------------------------------------------------------------------- steps and chains
-def _step(proof, label, lhs, relation, rhs, hypotheses=(), cites=(), reading="") -> Step:
-    """A :class:`Step` of ``proof`` whose search box is every free symbol's declared box."""
+def _step(proof, label, lhs, relation, rhs, hypotheses=(), cites=(), reading="", **sides) -> Step:
+    """A :class:`Step` of ``proof`` whose search box is every free symbol's declared box; ``sides``: its ``variant``
+    and ``uses`` (:class:`bounds.steps.Step`)."""
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     free = set().union(*(sp.sympify(x).free_symbols for x in (lhs, rhs, *hypotheses)))
     return Step(proof, label, CLAIM[proof], lhs, relation, rhs, {s: _BOX[s] for s in free}, tuple(hypotheses),
-                tuple(cites), reading, ALSO.get(proof, ()))
+                tuple(cites), reading, ALSO.get(proof, ()), **sides)
 
 
 def _chain(*parts) -> tuple[sp.Expr, sp.Expr]:
@@ -436,9 +439,10 @@ def _prop47_steps() -> tuple[Step, ...]:
     dist = [d0]
     for k in range(3):                                                    # Lemma 4.6 at k = 0, 1, 2
         dist.append(sp.Rational(3, 2) * gam * LG * dr[k] + dist[k] - gam * gp[k] + 3 * gam**2 * nu**2 / m - sk[k])
-    D0, G0, G1, s1 = _nonneg("D_0 G_0 G_1 s_1")
+    D0, G0, G1, s0, s1 = _nonneg("D_0 G_0 G_1 s_0 s_1")
     l0, l1 = _sym("ell_0 ell_1", (1, 10), integer=True, positive=True)
     D1 = 5 * C2 * l1 * (M + nu**2 / m) + 10 * C2 * LG * G1 - s1           # Lemma 4.5 at round r = 1
+    D0_corrected = 5 * C2 * l0 * (M + nu**2 / m) + 10 * C2 * LG * G0 - s0  # ... and at r = 0, 'for any r >= 0'
     Q0, Sg, s2 = _nonneg("Q_0 S_gap s_2")
     distK = Q0 + gam * ((15 * C2 * LG**2 - 1) * Sg + sp.Rational(15, 2) * LG * C2 * K * (M + nu**2 / m) - s2) \
         + 3 * K * gam**2 * nu**2 / m - s1                                 # (7) telescoped, with (P4.7-a) printed
@@ -447,14 +451,12 @@ def _prop47_steps() -> tuple[Step, ...]:
               + 3 * 3 * gam**2 * nu**2 / m, (STEP6,), ("Lemma 4.6", "summing over k = 0, ..., K - 1"),
               "K = 3; dist_k = E||xbar_k - x*_rho||^2, drift_k, gap_k >= 0; dist_{k+1} is every value Lemma 4.6 "
               "allows: its right side at k - s_k (s_k >= 0), recursively from dist_0."),
-        _step(P47, "(P4.7-a)", sp.Rational(3, 2) * LG * (D0 + D1) - (G0 + G1), "<=",
-              (15 * C2 * LG**2 - 1) * (G0 + G1) + sp.Rational(15, 2) * LG * C2 * (l0 + l1) * (M + nu**2 / m),
-              (sp.Le(l0, H), sp.Le(l1, H), STEP6, STEP5), ("Lemma 4.5", "K = T_r"),
-              "two rounds, t = 1, 2 of the printed double sum: rounds r = 0 ([T_0, T_1 - 1]) and r = 1, of lengths "
-              "ell_0, ell_1 <= H; D_r = sum_{k in round r} E[(1/m) sum_i delta_{i,k}], G_r the round's gap sum; "
+        _p47a(D0, D1, G0, G1, l0, l1, ((RANGE, "as printed"),),
               "Lemma 4.5 as stated ('for any r >= 1') bounds round 1: D_1 = its right side - s_1 (s_1 >= 0); round "
-              "0 is not covered and D_0 >= 0 is free. The printed summand E[G_rho(xbar_t) - G_rho(x*_rho)] with the "
-              "round index t is read with k (Lemma 4.5's summation index), so the gap sums are G_r."),
+              "0 is not covered and D_0 >= 0 is free"),
+        _p47a(D0_corrected, D1, G0, G1, l0, l1, ((RANGE, "corrected"),),
+              "Lemma 4.5 read 'for any r >= 0' (its proof uses only the round's common start, which line 3 gives at "
+              "r = 0 too) bounds both rounds: D_r = its right side - s_r (s_r >= 0)"),
         _step(P47, "(P4.7-c)", gam / 3 * Sg, "<=",
               Q0 + K * (sp.Rational(15, 2) * LG * gam**3 * (H - 1)**2 * M)
               + K * (nu**2 / m * (sp.Rational(15, 2) * LG * gam**3 * (H - 1)**2 + 3 * gam**2)),
@@ -462,8 +464,24 @@ def _prop47_steps() -> tuple[Step, ...]:
               "Q_0 = E||xbar_0 - x*_rho||^2, S_gap = sum_{k<K} E[G_rho(xbar_k) - G_rho(x*_rho)] >= 0; K = T_r as the "
               "proof asserts, so the rounds tile 0..K-1; (7) telescoped with (P4.7-a) as printed substituted: "
               "dist_K = Q_0 + gamma((15 gamma^2 (H-1)^2 L_G^2 - 1) S_gap + (15/2) L_G gamma^2 (H-1)^2 K (M + "
-              "nu^2/m) - s_2) + 3 K gamma^2 nu^2/m - s_1 (slacks >= 0), hypothesis dist_K >= 0."),
+              "nu^2/m) - s_2) + 3 K gamma^2 nu^2/m - s_1 (slacks >= 0), hypothesis dist_K >= 0.", uses=("(P4.7-a)",)),
     )
+
+
+#: the erratum of Lemma 4.5's range (``repro.papers.pcfedavg.errata``): stated 'for any r >= 1', applied by (P4.7-a)
+#: from r = 0
+RANGE = "pcfedavg.lemma4.5.range"
+
+
+def _p47a(D0, D1, G0, G1, l0, l1, variant, how: str) -> Step:
+    """(P4.7-a) for two rounds, with round r's drift sum D_r as ``how`` says (Lemma 4.5 as stated, or corrected)."""
+    return _step(P47, "(P4.7-a)", sp.Rational(3, 2) * LG * (D0 + D1) - (G0 + G1), "<=",
+                 (15 * C2 * LG**2 - 1) * (G0 + G1) + sp.Rational(15, 2) * LG * C2 * (l0 + l1) * (M + nu**2 / m),
+                 (sp.Le(l0, H), sp.Le(l1, H), STEP6, STEP5), ("Lemma 4.5", "K = T_r"),
+                 "two rounds, t = 1, 2 of the printed double sum: rounds r = 0 ([T_0, T_1 - 1]) and r = 1, of lengths "
+                 "ell_0, ell_1 <= H; D_r = sum_{k in round r} E[(1/m) sum_i delta_{i,k}], G_r the round's gap sum; "
+                 f"{how}. The printed summand E[G_rho(xbar_t) - G_rho(x*_rho)] with the round index t is read with k "
+                 "(Lemma 4.5's summation index), so the gap sums are G_r.", variant=variant)
 
 
 # ---------------------------------------------------------------------------- Proposition 4.8
@@ -652,12 +670,28 @@ def _lemma42_steps() -> tuple[Step, ...]:
 
 
 # ---------------------------------------------------------------------------- the steps, and the displays left out
+#: which parts of Prop. 4.8 each display of its proof bears on: (P4.8-a) and (P4.8-b) on all; the route from (P4.8-c)
+#: on keeps the penalty term, which (i) drops (re-derived from (P4.8-b) with the definitions' factor rho/(2m)), so it
+#: bears on (12), (ii) and (iii); the display after (12) squares (12) into (ii), and (P4.8-h) gives (iii)
+_PENALTY_PARTS = ("pcfedavg.eq12", "pcfedavg.prop4.8.ii", "pcfedavg.prop4.8.iii")
+PROP48_SCOPE = {"(P4.8-a)": (CLAIM[P48],) + ALSO[P48], "(P4.8-b)": (CLAIM[P48],) + ALSO[P48],
+                "display after (12)": ("pcfedavg.prop4.8.ii",), "(P4.8-h)": ("pcfedavg.prop4.8.iii",)}
+
+
+def _scoped(step: Step) -> Step:
+    """A step of Prop. 4.8's proof bearing on the parts :data:`PROP48_SCOPE` names (default: the penalty parts)."""
+    if step.proof != P48:
+        return step
+    claims = PROP48_SCOPE.get(step.label, _PENALTY_PARTS)
+    return replace(step, claim=claims[0], also=claims[1:])
+
+
 _ORDER = {(d.proof, d.label): i for i, d in enumerate(DISPLAYS)}
 #: the encoded steps, in the inventory's (the paper's) order
-STEPS: tuple[Step, ...] = tuple(sorted(
+STEPS: tuple[Step, ...] = tuple(sorted(map(_scoped,
     _lemma43_split() + _lemma43_cocoercive() + _lemma44_steps() + _lemma45_window() + _lemma45_sum()
     + _lemma45_bounds() + _lemma46_steps() + _prop47_steps() + _prop48_i() + _prop48_ii_first_order()
-    + _prop48_ii_facts() + _prop48_ii_root() + _thm34_steps() + _lemma42_steps(),
+    + _prop48_ii_facts() + _prop48_ii_root() + _thm34_steps() + _lemma42_steps()),
     key=lambda s: _ORDER[(s.proof, s.label)]))
 
 #: the displays that are not finite relations, with the reason: none (every display of the inventory is a relation)

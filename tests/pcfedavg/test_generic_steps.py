@@ -19,7 +19,9 @@ from bounds.pcfedavg_proofs import DISPLAYS, P48
 from bounds.steps import NOT_REFUTED, PROVEN, REFUTED, check, confirm
 
 SMALL = {"examples": 25, "polish": 25}
-BY_LABEL = {s.label: s for s in PS.STEPS}
+#: each display as printed (a step of an erratum's corrected side is listed apart: CORRECTED)
+BY_LABEL = {s.label: s for s in PS.STEPS if all(o == "as printed" for _, o in s.variant)}
+CORRECTED = {s.label: s for s in PS.STEPS if any(o != "as printed" for _, o in s.variant)}
 P, NR, R = PROVEN, NOT_REFUTED, REFUTED
 #: status of every step at the CI budget check(step, 25, 25)
 EXPECTED = {
@@ -56,8 +58,9 @@ def _checked(label: str):
 # ---------------------------------------------------------------------------- the steps against the inventory
 def test_every_display_is_a_step_once_and_none_is_left_out():
     displays = [(d.proof, d.label) for d in DISPLAYS]
-    keys = [(s.proof, s.label) for s in PS.STEPS]
-    assert len(keys) == len(set(keys)) == len(BY_LABEL)             # no display twice, labels unique across proofs
+    keys = [(s.proof, s.label) for s in PS.STEPS if s.label in BY_LABEL and BY_LABEL[s.label] is s]
+    assert len(keys) == len(set(keys)) == len(BY_LABEL) == len(PS.STEPS) - len(CORRECTED)   # labels unique
+    assert {(s.proof, s.label) for s in CORRECTED.values()} <= set(keys)   # a correction is of an encoded display
     assert set(keys) <= set(displays)
     assert set(PS.NOT_ENCODED) <= set(displays) and not set(keys) & set(PS.NOT_ENCODED)
     assert set(keys) | set(PS.NOT_ENCODED) == set(displays)
@@ -68,8 +71,24 @@ def test_every_step_names_claims_of_the_paper_cites_and_says_how_it_became_scala
     ids = {c.id for c in CLAIMS}
     assert set(PS.CLAIM.values()) | {c for cs in PS.ALSO.values() for c in cs} <= ids
     for s in PS.STEPS:
-        assert s.claim == PS.CLAIM[s.proof] and set(s.claims) <= ids, s.label
+        assert set(s.claims) <= {PS.CLAIM[s.proof]} | set(PS.ALSO.get(s.proof, ())) and set(s.claims) <= ids, s.label
         assert s.reading and s.cites, s.label
+
+
+def test_prop_4_8s_displays_bear_on_the_parts_whose_route_they_are():
+    """(P4.8-a), (P4.8-b) lead to all four parts; from (P4.8-c) on the route keeps the penalty term that (i) drops."""
+    assert set(BY_LABEL["(P4.8-b)"].claims) == {"pcfedavg.prop4.8.i", "pcfedavg.eq12", "pcfedavg.prop4.8.ii",
+                                                "pcfedavg.prop4.8.iii"}
+    assert "pcfedavg.prop4.8.i" not in BY_LABEL["(P4.8-c)"].claims + BY_LABEL["(12)"].claims
+    assert BY_LABEL["display after (12)"].claims == ("pcfedavg.prop4.8.ii",)
+
+
+def test_lemma_4_5s_range_is_encoded_as_printed_and_corrected_and_the_next_display_uses_it():
+    printed, corrected = BY_LABEL["(P4.7-a)"], CORRECTED["(P4.7-a)"]
+    assert printed.variant == ((PS.RANGE, "as printed"),) and corrected.variant == ((PS.RANGE, "corrected"),)
+    assert "D_0" in {str(x) for x in printed.space} and "D_0" not in {str(x) for x in corrected.space}
+    assert check(corrected, **SMALL).status != REFUTED
+    assert BY_LABEL["(P4.7-c)"].uses == ("(P4.7-a)",)
 
 
 def test_steps_are_in_the_papers_order_and_every_symbol_has_a_box_inside_its_assumptions():

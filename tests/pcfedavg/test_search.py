@@ -146,7 +146,7 @@ def _fake_run(claim, ratio, passed, inconclusive=False):
     check = {"passed": passed, "inconclusive": inconclusive, "relation": "r", "observed": 1.0, "bound": 1.0,
              "check_ratio": ratio, "hypotheses_met": True}
     meta = {"claim": claim, "family": "one_active", "params": {"m": 16, "R": 20000, "path": "compact"},
-            "evaluations": 30, "ratio": ratio, "check": check}
+            "evaluations": 30, "ratio": ratio, "check": check, "checks": {"compact": check}}
     return SimpleNamespace(hash="abc123", arrays={"ratio": np.array(ratio)}, meta={"metadata": meta},
                            spec=SimpleNamespace(config={"claim": claim, "family": "one_active"}))
 
@@ -159,8 +159,10 @@ def test_the_audit_turns_each_search_into_adversarial_evidence_with_a_replay_for
     ev = {e.claim: e for e in audit._optimised_search_evidence(runs)}
     assert {e.method for e in ev.values()} == {"adversarial"}
     assert ev["pcfedavg.prop4.8.ii"].bearing is Bearing.VIOLATES and ev["pcfedavg.prop4.8.ii"].replay == \
-        "python -m repro run pcfedavg.search; result abc123 (m = 16, R = 20000)"
+        "python -m repro run pcfedavg.search; result abc123 (m = 16, R = 20000; on (CR))"
     assert ev["pcfedavg.prop4.7"].bearing is Bearing.SUPPORTS and ev["pcfedavg.prop4.7"].worst == 0.08
+    assert ev["pcfedavg.prop4.7"].reading == (("pcfedavg.line8", "(CR)"),)
+    assert (ev["pcfedavg.prop4.7"].observed, ev["pcfedavg.prop4.7"].bound) == (1.0, 1.0)   # the check's own sides
     assert ev["pcfedavg.lemma4.6"].bearing is Bearing.INCONCLUSIVE          # above 1 within the check's rule
     rows = audit._search_claim_rows(runs)
     assert [r[0] for r in rows] == ["pcfedavg.lemma4.6", "pcfedavg.prop4.7", "pcfedavg.prop4.8.ii"]

@@ -71,13 +71,15 @@ def test_unmet_hypotheses_and_inconclusive_checks_support_nothing():
 
 def test_one_active_violation_and_search_failures_become_violations():
     one = SimpleNamespace(hash="oa", spec=SimpleNamespace(config={"search": "one_active", "m": 16, "K": 10}),
-                          arrays={"ratio": np.array(1.3), "hypotheses_met": np.array(True)}, meta={})
+                          arrays={"ratio": np.array(1.3), "hypotheses_met": np.array(True),
+                                  "infeas": np.array([0.13]), "bound": np.array(0.1)}, meta={})
     search = SimpleNamespace(hash="rs", spec=SimpleNamespace(config={"budget": 4}),
                              arrays={"n_failures": np.array(1)},
                              meta={"metadata": {"failures": [(2, "pcfedavg.lemma4.6", "dist_next <= ...")],
                                                 "best": {"pcfedavg.lemma4.6": {"ratio": 1.2}}}})
     v = _by_claim(A.verdicts({"pcfedavg.adversarial": [one, search]}))
     assert v["pcfedavg.prop4.8.ii"].verdict is Verdict.VIOLATED and "result oa" in v["pcfedavg.prop4.8.ii"].reason
+    assert "observed 0.13 against bound 0.1" in v["pcfedavg.prop4.8.ii"].reason     # the claim's own numbers
     assert v["pcfedavg.lemma4.6"].verdict is Verdict.VIOLATED and "(trial 2)" in v["pcfedavg.lemma4.6"].reason
 
 

@@ -52,7 +52,8 @@ from bounds import pcfedavg as B
 from bounds import pcfedavg_findings as BF
 from bounds.audit import CONSISTENT, DISCREPANCY, Finding, fmt_point, producer
 from bounds.pcfedavg_steps import STEPS
-from repro import proof_audit, tightness
+from repro import errata, proof_audit, tightness
+from repro.papers.pcfedavg import errata as ERR
 from repro.comparisons import compare
 from repro.search import LOOSE
 from repro.tables import findings_table, fmt, markdown_table, select_results
@@ -68,7 +69,7 @@ from repro.papers.pcfedavg.summaries import (DATASET_LABELS, METHOD_LABELS, data
                                              rate_fits)
 
 AUDIT_EXPERIMENTS = ("pcfedavg.theory", "pcfedavg.rates", "pcfedavg.adversarial", "pcfedavg.comparison",
-                     "pcfedavg.local_steps", "pcfedavg.search", "pcfedavg.pep", "pcfedavg.steps", "pcfedavg.exact")
+                     "pcfedavg.compact", "pcfedavg.local_steps", "pcfedavg.search", "pcfedavg.pep", "pcfedavg.steps", "pcfedavg.exact")
 #: M_rho and M are computed by different solves; where x*_rho = x* (no constraint active) they agree to ~1e-16
 #: absolute (~1e-14 relative): M_rho > M counts only when M_rho > M (1 + tol) + tol, and |M_rho - M| <= M tol + tol
 #: is reported as a tie (the next smallest difference on the quick grid is ~1e-5)
@@ -169,22 +170,36 @@ def _from_runs(claim_id: str, source: str, experiment: str, per_run: list[dict])
                        replay=_replay(experiment, worst_fail["run"]) if worst_fail else "")
 
 
-def _theory_evidence(theory_runs) -> list[Evidence]:
+def _path(run) -> str:
+    return run.spec.config.get("path", "compact")
+
+
+def _reading(run) -> tuple:
+    """The reading of Algorithm 1 a run was computed on (line 8 as printed or (CR): :mod:`.errata`)."""
+    return ((ERR.LINE8_ID, ERR.PATH_READING[_path(run)]),)
+
+
+def _by_path(source: str, experiment: str, runs) -> list[Evidence]:
+    """Every claim's evidence from ``runs``, separately on each update path, tagged with its reading."""
     out = []
-    for path, source in (("compact", "pcfedavg.theory"), ("printed", "pcfedavg.theory (printed line 8)")):
-        runs = [r for r in theory_runs if r.spec.config.get("path", "compact") == path]
+    for path in ERR.PATH_READING:
+        mine = [r for r in runs if _path(r) == path]
         for claim in B.CLAIMS:
-            out += _from_runs(claim.id, source, "pcfedavg.theory", _per_run(runs, claim.id))
+            out += [replace(e, reading=_reading(mine[0])) for e in
+                    _from_runs(claim.id, source, experiment, _per_run(mine, claim.id))]
     return out
+
+
+def _theory_evidence(theory_runs) -> list[Evidence]:
+    """``pcfedavg.theory``: the grid's per-run checks, on each reading of Algorithm 1."""
+    return _by_path("pcfedavg.theory", "pcfedavg.theory", theory_runs)
 
 
 def _exact_evidence(exact_runs) -> list[Evidence]:
     """``pcfedavg.exact``: every claim judged on exact expectations over all noise paths (method "exact
-    probability"); for Lemma 4.4, stated pathwise, a path that fails it is a violation."""
-    out = []
-    for claim in B.CLAIMS:
-        out += _from_runs(claim.id, "pcfedavg.exact", "pcfedavg.exact", _per_run(exact_runs, claim.id))
-    return out
+    probability"), on each reading of Algorithm 1; for Lemma 4.4, stated pathwise, a path that fails it is a
+    violation."""
+    return _by_path("pcfedavg.exact", "pcfedavg.exact", exact_runs)
 
 
 def _search_evidence(adversarial) -> list[Evidence]:
@@ -202,24 +217,32 @@ def _search_evidence(adversarial) -> list[Evidence]:
             worst = best.get(cid, {}).get("ratio")
             out += from_checks(cid, "pcfedavg.adversarial (random search)", checks=budget, failed=len(trials),
                                worst=None if worst is None or not np.isfinite(worst) else float(worst),
-                               replay=_replay("pcfedavg.adversarial", r, f" (trial {trials[0]})") if trials else "")
+                               replay=_replay("pcfedavg.adversarial", r, f" (trial {trials[0]})") if trials else "",
+                               reading=((ERR.LINE8_ID, ERR.PATH_READING["compact"]),))
     return out
 
 
 def _one_active_evidence(adversarial) -> list[Evidence]:
-    runs = one_active_runs(adversarial)
-    if not runs:
-        return []
-    judged = [r for r in runs if bool(r.arrays["hypotheses_met"])]
-    ratio = {r.hash: float(r.arrays["ratio"]) for r in runs}
-    failing = [r for r in judged if ratio[r.hash] > 1 + ONE_ACTIVE_TOL]
-    close = [r for r in judged if 1 < ratio[r.hash] <= 1 + ONE_ACTIVE_TOL]
-    worst = max(failing, key=lambda r: ratio[r.hash]) if failing else None
-    return from_checks("pcfedavg.prop4.8.ii", "pcfedavg.adversarial (one active constraint)", checks=len(runs),
-                       failed=len(failing), inconclusive=len(close), not_judged=len(runs) - len(judged),
-                       worst=max(ratio[r.hash] for r in judged) if judged else None,
-                       replay=_replay("pcfedavg.adversarial", worst, f" (m = {worst.spec.config['m']}, "
-                                      f"K = {worst.spec.config['K']})") if worst else "")
+    """Prop. 4.8 (ii) on the one-active-constraint runs, on each reading of Algorithm 1: observed/bound > 1 (beyond
+    :data:`ONE_ACTIVE_TOL`) with the hypotheses met violates; the worst run's own E d_1^2 and bound are cited."""
+    out = []
+    for path in ERR.PATH_READING:
+        runs = one_active_runs(adversarial, path)
+        if not runs:
+            continue
+        judged = [r for r in runs if bool(r.arrays["hypotheses_met"])]
+        ratio = {r.hash: float(r.arrays["ratio"]) for r in runs}
+        failing = [r for r in judged if ratio[r.hash] > 1 + ONE_ACTIVE_TOL]
+        close = [r for r in judged if 1 < ratio[r.hash] <= 1 + ONE_ACTIVE_TOL]
+        worst = max(judged, key=lambda r: ratio[r.hash]) if judged else None
+        out += from_checks("pcfedavg.prop4.8.ii", "pcfedavg.adversarial (one active constraint)", checks=len(runs),
+                           failed=len(failing), inconclusive=len(close), not_judged=len(runs) - len(judged),
+                           worst=ratio[worst.hash] if worst else None, reading=_reading(runs[0]),
+                           observed=float(worst.arrays["infeas"].max()) if worst else None,
+                           bound=float(worst.arrays["bound"]) if worst else None,
+                           replay=_replay("pcfedavg.adversarial", worst, f" (m = {worst.spec.config['m']}, "
+                                          f"K = {worst.spec.config['K']})") if failing else "")
+    return out
 
 
 def _search_runs(results) -> list:
@@ -229,38 +252,44 @@ def _search_runs(results) -> list:
                   key=lambda r: (order.get(r.spec.config["claim"], len(order)), r.spec.config["family"]))
 
 
-def _search_replay(run) -> str:
+def _search_replay(run, path: str) -> str:
     params = {k: v for k, v in run.meta["metadata"]["params"].items() if k not in ("path", "record")}
-    return _replay("pcfedavg.search", run, f" ({fmt_point(params)})")
+    return _replay("pcfedavg.search", run, f" ({fmt_point(params)}; on {ERR.PATH_READING[path]})")
 
 
 def _optimised_search_evidence(search_runs) -> list[Evidence]:
-    """Per (claim, family) run of ``pcfedavg.search``: the check, re-run on the best instance, failed -> violates
-    (replay: the run and the instance); best ratio > 1 that the check's own tolerance / Monte-Carlo rule does not
-    call a violation -> inconclusive; otherwise support with ``worst`` the best ratio. No admissible instance
-    found -> no evidence."""
+    """Per (claim, family) run of ``pcfedavg.search``, its best instance re-judged by the claim's own check on each
+    reading of Algorithm 1 (the run's ``checks``): failed -> violates (replay: the run, the instance and the
+    reading); passed within the check's tolerance or Monte-Carlo rule although the claim's observed exceeds its
+    bound -> inconclusive; otherwise support. The numbers are the check's own: the claim's observed value and bound
+    at its worst entry and their ratio (never the searched ratio, which divides by a tolerance where a bound is 0).
+    No admissible instance found -> no evidence."""
     out = []
     for r in search_runs:
-        md, ratio = r.meta["metadata"], float(r.arrays["ratio"])
-        if not md["check"] or not np.isfinite(ratio):
-            continue
-        source, evals = f"pcfedavg.search ({md['family']})", int(md["evaluations"])
-        what = f"best observed/bound {fmt(ratio)} over {evals} instances searched"
-        if not md["check"]["passed"]:
-            bearing, summary = Bearing.VIOLATES, f"{what}; the check fails on the best instance"
-        elif ratio > 1:
-            bearing, summary = Bearing.INCONCLUSIVE, f"{what}; within the check's tolerance on the best instance"
-        else:
-            bearing, summary = Bearing.SUPPORTS, what
-        out.append(Evidence(md["claim"], source, bearing, summary, evals, ratio,
-                            _search_replay(r) if bearing is Bearing.VIOLATES else "", method="adversarial"))
+        md = r.meta["metadata"]
+        for path, check in md.get("checks", {}).items():
+            if not check.get("hypotheses_met", True):
+                continue
+            ratio = check["check_ratio"] if np.isfinite(check["check_ratio"]) else None
+            searched = ERR.PATH_READING[md["params"].get("path", "compact")]
+            what = (f"the best of {int(md['evaluations'])} instances searched on {searched}, checked on "
+                    f"{ERR.PATH_READING[path]}: observed {fmt(check['observed'])} against bound {fmt(check['bound'])}")
+            above = ratio is not None and ratio > 1                 # within the check's tolerance or Monte-Carlo rule
+            bearing = (Bearing.VIOLATES if not check["passed"] else Bearing.INCONCLUSIVE
+                       if check["inconclusive"] or above else Bearing.SUPPORTS)
+            out.append(Evidence(md["claim"], f"pcfedavg.search ({md['family']})", bearing, what,
+                                int(md["evaluations"]), ratio,
+                                _search_replay(r, path) if bearing is Bearing.VIOLATES else "", method="adversarial",
+                                observed=check["observed"], bound=check["bound"],
+                                reading=((ERR.LINE8_ID, ERR.PATH_READING[path]),)))
     return out
 
 
 def _step_evidence(steps=None) -> list[Evidence]:
-    """Per claim: a gap listing the re-derived steps that are not implied, else support when every step was checked
-    and follows. A row with status ``BF.NOT_CHECKED`` is no verdict: it counts as neither a followed step nor a gap,
-    and a claim with such a row and no gap gets a not-checkable line (its steps are not all checked), not support.
+    """Per claim: one gap per re-derived step that is not implied (source ``proof steps <step>``, so that each is its
+    own root cause, or an instance of the erratum that explains it), else support when every step was checked and
+    follows. A row with status ``BF.NOT_CHECKED`` is no verdict: it counts as neither a followed step nor a gap, and
+    a claim with such a row and no gap gets a not-checkable line (its steps are not all checked), not support.
     ``steps`` (default: ``proof_steps()``) lets a test pass a modified table."""
     ids = {c.id for c in B.CLAIMS}
     per_claim: dict[str, list[dict]] = {}
@@ -281,9 +310,9 @@ def _step_evidence(steps=None) -> list[Evidence]:
         bad = [s for s in checked if s["status"] == BF.NOT_IMPLIED]
         note = (f"; {len(unchecked)} not checked: " + ", ".join(s["step"] for s in unchecked)) if unchecked else ""
         if bad:
-            out.append(Evidence(c, "proof steps", Bearing.GAP,
-                                f"{len(bad)} of {len(checked)} re-derived steps not implied: "
-                                + ", ".join(s["step"] for s in bad) + note))
+            out += [Evidence(c, f"proof steps {s['step']}", Bearing.GAP,
+                             f"the re-derived step {s['step']} is not implied ({len(bad)} of {len(checked)} steps of "
+                             f"the proof): {s['evidence']}" + note) for s in bad]
         elif unchecked:
             out.append(Evidence(c, "proof steps", Bearing.NOT_CHECKABLE,
                                 f"{len(checked)} checked re-derived steps follow" + note))
@@ -332,16 +361,16 @@ def claim_evidence(results) -> list[Evidence]:
                 + _one_active_evidence(adversarial) + _optimised_search_evidence(_search_runs(results)) + symbolic
                 + _rate_evidence(results.get("pcfedavg.rates", []))
                 + _exact_evidence(results.get("pcfedavg.exact", []))
-                + tightness.evidence(results.get("pcfedavg.pep", ()))
+                + tightness.evidence(results.get("pcfedavg.pep", ()), _reading)
                 + proof_audit.evidence(proof_audit.rows(results.get("pcfedavg.steps", ())), ids))
     return evidence + from_modes(B.CLAIMS, {e.claim for e in symbolic})
 
 
 def verdicts(results) -> list[ClaimVerdict]:
     """One verdict per claim of :data:`bounds.pcfedavg.CLAIMS` and per statement of :data:`STATEMENTS`, rolled up
-    from :func:`claim_evidence` and :func:`statement_evidence`."""
+    from :func:`claim_evidence` and :func:`statement_evidence` under each reading of :mod:`.errata`."""
     ids = [c.id for c in B.CLAIMS] + [s.id for s in STATEMENTS]
-    return roll_up(ids, claim_evidence(results) + statement_evidence(results), DEPENDS_ON)
+    return roll_up(ids, claim_evidence(results) + statement_evidence(results), DEPENDS_ON, errata.readings(ERR))
 
 
 def _claim_rows(theory_results, verdicts) -> list:
@@ -635,14 +664,19 @@ def method_findings() -> list:
 _FEASIBLE = ("As shown in Figs. 1 and 2, even when all methods are initialized from a feasible point, the baseline "
              "methods eventually drift toward infeasible iterates, whereas our iterates remain feasible throughout.")
 _OUTPERFORMS = "In terms of infeasibility, however, our method consistently outperforms the baselines."
+_COMPARABLE = ("Although we solve a constrained problem, our method achieves global objective values that are "
+               "comparable to the baselines, especially on MNIST (Fig. 3).")
+#: a sentence's main claim and its qualifier are judged apart: "comparable to the baselines" is one statement,
+#: "especially on MNIST" another (the same words, quoted whole)
 STATEMENTS = tuple(
     Statement(f"pcfedavg.{fig}.{what}", f"Section 5, Figure {fig[-1]}", words, "pcfedavg.comparison")
     for fig in ("figure1", "figure2")
     for what, words in (("feasible_throughout", _FEASIBLE), ("baselines_drift", _FEASIBLE),
                         ("outperforms_infeasibility", _OUTPERFORMS))) + (
-    Statement("pcfedavg.figure3.loss_comparable", "Section 5, Figure 3",
-              "Although we solve a constrained problem, our method achieves global objective values that are "
-              "comparable to the baselines, especially on MNIST (Fig. 3).", "pcfedavg.comparison"),
+    Statement("pcfedavg.figure3.loss_comparable", "Section 5, Figure 3 (main claim)", _COMPARABLE,
+              "pcfedavg.comparison"),
+    Statement("pcfedavg.figure3.especially_mnist", "Section 5, Figure 3 (qualifier 'especially on MNIST')",
+              _COMPARABLE, "pcfedavg.comparison"),
     Statement("pcfedavg.figure4.local_steps_improve", "Section 5, Figure 4",
               "Finally, increasing the number of local updates improves the performance of our method (Fig. 4) for "
               "both CIFAR-10 and MNIST.", "pcfedavg.local_steps"))
@@ -670,13 +704,16 @@ def _first_infeasible(run) -> int | None:
 
 
 def _feasible_throughout(stmt_id: str, pc_runs) -> list[Evidence]:
-    """Every round of every PC-FedAvg run feasible (mean distance of the server blocks <= FEAS_TOL)."""
+    """Every round of every PC-FedAvg run feasible (mean distance of the server blocks <= FEAS_TOL); the largest
+    distance is the observed value, FEAS_TOL its bound."""
     failing = [r for r in pc_runs if _first_infeasible(r) is not None]
-    worst = max(failing, key=lambda r: float(r.arrays["infeas_mean"].max())) if failing else None
-    replay = (_replay("pcfedavg.comparison", worst, f" (seed {_seed(worst)}: infeasible from round "
-                      f"{_first_infeasible(worst)}, distance > {FEAS_TOL:g})") if worst else "")
-    return from_checks(stmt_id, "pcfedavg.comparison", checks=len(pc_runs), failed=len(failing),
-                       worst=max(float(r.arrays["infeas_mean"].max()) for r in pc_runs), replay=replay)
+    worst = max(pc_runs, key=lambda r: float(r.arrays["infeas_mean"].max()))
+    experiment = "pcfedavg.compact" if _path(worst) == "compact" else "pcfedavg.comparison"
+    replay = (_replay(experiment, worst, f" (seed {_seed(worst)}: infeasible from round "
+                      f"{_first_infeasible(worst)}, distance > {FEAS_TOL:g})") if failing else "")
+    return [replace(e, cause=ERR.FEASIBLE if e.bearing is Bearing.VIOLATES else "") for e in from_checks(
+        stmt_id, "pcfedavg.comparison", checks=len(pc_runs), failed=len(failing),
+        observed=float(worst.arrays["infeas_mean"].max()), bound=FEAS_TOL, replay=replay, reading=_reading(worst))]
 
 
 def _baselines_drift(stmt_id: str, base_runs) -> list[Evidence]:
@@ -695,9 +732,8 @@ def _paired(a_runs, b_runs, stat) -> tuple[list, list]:
     return [stat(a[s], b[s]) for s in seeds], seeds
 
 
-def _outperforms(stmt_id: str, comparison, dataset: str) -> list[Evidence]:
+def _outperforms(stmt_id: str, pc, comparison, dataset: str) -> list[Evidence]:
     """Per baseline, per seed: mean over rounds of its infeasibility minus PC-FedAvg's (> 0 is 'outperforms')."""
-    pc = select_results(comparison, dataset=dataset, method="pcfedavg")
     out = []
     for method in data_exp.METHODS[1:]:
         values, seeds = _paired(select_results(comparison, dataset=dataset, method=method), pc, lambda b, p: float(
@@ -713,27 +749,35 @@ def _final_log_ratio(a, b) -> float:
     return float(np.log(a.arrays["global_loss"][-1] / b.arrays["global_loss"][-1]))
 
 
-def _loss_comparable(stmt_id: str, comparison) -> list[Evidence]:
-    """Per data set and baseline, per seed: log of PC-FedAvg's final global loss over the baseline's, inside
-    +-log(COMPARABLE_FACTOR); and 'especially on MNIST': |log ratio| smaller on MNIST than on CIFAR-10."""
-    out, band = [], math.log(COMPARABLE_FACTOR)
-    spread = {}
-    for dataset in data_exp.DATASETS:
-        pc = select_results(comparison, dataset=dataset, method="pcfedavg")
-        for method in data_exp.METHODS[1:]:
-            values, seeds = _paired(pc, select_results(comparison, dataset=dataset, method=method), _final_log_ratio)
-            if values:
-                spread.setdefault(dataset, []).append(dict(zip(seeds, np.abs(values))))
-                out.append(compare(stmt_id, "pcfedavg.comparison", values, claimed=(-band, band), tol=LOSS_TOL,
-                                   seeds=seeds, what=f"{DATASET_LABELS[dataset]}: log(PC-FedAvg / "
-                                   f"{METHOD_LABELS[method]} final global loss)"))
-    if len(spread) == 2:
-        worst = {d: {s: max(v[s] for v in spread[d]) for s in spread[d][0]} for d in spread}
-        seeds = sorted(set(worst["mnist"]) & set(worst["cifar10"]))
-        out.append(compare(stmt_id, "pcfedavg.comparison", [worst["mnist"][s] - worst["cifar10"][s] for s in seeds],
-                           claimed=(-math.inf, 0.0), tol=LOSS_TOL, seeds=seeds,
-                           what="'especially on MNIST': largest |log loss ratio| on MNIST minus on CIFAR-10"))
-    return out
+def _loss_ratios(pc_by_dataset, comparison) -> dict:
+    """Per data set and baseline: (per-seed log of PC-FedAvg's final global loss over the baseline's, seeds)."""
+    return {(dataset, method): _paired(pc, select_results(comparison, dataset=dataset, method=method),
+                                       _final_log_ratio)
+            for dataset, pc in pc_by_dataset.items() for method in data_exp.METHODS[1:]}
+
+
+def _loss_comparable(stmt_id: str, ratios: dict) -> list[Evidence]:
+    """The main claim: per data set and baseline, the per-seed log loss ratio inside +-log(COMPARABLE_FACTOR)."""
+    band = math.log(COMPARABLE_FACTOR)
+    return [compare(stmt_id, "pcfedavg.comparison", values, claimed=(-band, band), tol=LOSS_TOL, seeds=seeds,
+                    what=f"{DATASET_LABELS[dataset]}: log(PC-FedAvg / {METHOD_LABELS[method]} final global loss)")
+            for (dataset, method), (values, seeds) in ratios.items() if values]
+
+
+def _especially_mnist(stmt_id: str, ratios: dict) -> list[Evidence]:
+    """The qualifier 'especially on MNIST': per seed, the largest |log loss ratio| over the baselines is smaller on
+    MNIST than on CIFAR-10."""
+    worst: dict[str, dict] = {}
+    for (dataset, _), (values, seeds) in ratios.items():
+        for seed, v in zip(seeds, np.abs(values)):
+            worst.setdefault(dataset, {})[seed] = max(worst.get(dataset, {}).get(seed, 0.0), float(v))
+    if set(worst) != {"mnist", "cifar10"}:
+        return []
+    seeds = sorted(set(worst["mnist"]) & set(worst["cifar10"]))
+    return [compare(stmt_id, "pcfedavg.comparison", [worst["mnist"][s] - worst["cifar10"][s] for s in seeds],
+                    claimed=(-math.inf, 0.0), tol=LOSS_TOL, seeds=seeds,
+                    what="largest |log loss ratio| over the baselines on MNIST minus on CIFAR-10",
+                    replay="python -m repro run pcfedavg.comparison")]
 
 
 def _local_steps_improve(stmt_id: str, local_steps) -> list[Evidence]:
@@ -749,36 +793,48 @@ def _local_steps_improve(stmt_id: str, local_steps) -> list[Evidence]:
             if values:
                 out.append(compare(stmt_id, "pcfedavg.local_steps", values, claimed=(-math.inf, 0.0), tol=LOSS_TOL,
                                    seeds=seeds, what=f"{DATASET_LABELS[dataset]}: log(final loss H={h1} / H={h0})"))
-    return out
+    return [replace(e, reading=((ERR.LINE8_ID, ERR.PATH_READING["printed"]),)) for e in out]
 
 
-def _figure_evidence(stmt: Statement, comparison) -> list[Evidence]:
+def _figure_evidence(stmt: Statement, pc, comparison) -> list[Evidence]:
+    """Figures 1-2's statements on one reading of Algorithm 1 (``pc``: its PC-FedAvg runs)."""
     fig, what = stmt.id.split(".")[1:]
     dataset = FIGURE_DATASET[fig]
-    runs = select_results(comparison, dataset=dataset)
-    if not runs:
+    if not select_results(comparison, dataset=dataset):
         return _no_data(stmt.id, dataset)
+    mine = select_results(pc, dataset=dataset)
     if what == "feasible_throughout":
-        return _feasible_throughout(stmt.id, select_results(runs, method="pcfedavg"))
-    if what == "baselines_drift":
-        return _baselines_drift(stmt.id, [r for r in runs if r.spec.config["method"] != "pcfedavg"])
-    return _outperforms(stmt.id, comparison, dataset)
+        return _feasible_throughout(stmt.id, mine) if mine else []
+    return _outperforms(stmt.id, mine, comparison, dataset)
+
+
+def _pc_runs(results) -> dict:
+    """PC-FedAvg's Figures 1-3 runs per update path: Section 5's (line 8 as printed) and those on (CR)."""
+    return {"printed": select_results(results.get("pcfedavg.comparison", []), method="pcfedavg"),
+            "compact": results.get("pcfedavg.compact", [])}
 
 
 def statement_evidence(results) -> list[Evidence]:
-    """Evidence for every statement of :data:`STATEMENTS` from its experiment's cached results (none when the
-    experiment is absent: the statement is then 'not run')."""
+    """Evidence for every statement of :data:`STATEMENTS` from its experiment's cached results, about PC-FedAvg on
+    each reading of Algorithm 1 (none when the experiment is absent: the statement is then 'not run')."""
+    comparison = results.get("pcfedavg.comparison", [])
     out = []
-    for stmt in STATEMENTS:
-        runs = results.get(stmt.experiment, [])
-        if not runs:
+    if comparison:
+        base = [r for r in comparison if r.spec.config["method"] != "pcfedavg"]
+        out += [e for fig in FIGURE_DATASET for e in _baselines_drift(f"pcfedavg.{fig}.baselines_drift",
+                                                                       select_results(base, dataset=FIGURE_DATASET[fig]))]
+    for path, pc in _pc_runs(results).items():
+        if not comparison or not pc:
             continue
-        if stmt.id.endswith("loss_comparable"):
-            out += _loss_comparable(stmt.id, runs)
-        elif stmt.id.endswith("local_steps_improve"):
-            out += _local_steps_improve(stmt.id, runs)
-        else:
-            out += _figure_evidence(stmt, runs)
+        tag = ((ERR.LINE8_ID, ERR.PATH_READING[path]),)
+        mine = [e for stmt in STATEMENTS[:6] if not stmt.id.endswith("baselines_drift")
+                for e in _figure_evidence(stmt, pc, comparison)]
+        ratios = _loss_ratios({d: select_results(pc, dataset=d) for d in data_exp.DATASETS}, comparison)
+        mine += _loss_comparable("pcfedavg.figure3.loss_comparable", ratios)
+        mine += _especially_mnist("pcfedavg.figure3.especially_mnist", ratios)
+        out += [replace(e, reading=tag) for e in mine]
+    if results.get("pcfedavg.local_steps"):
+        out += _local_steps_improve("pcfedavg.figure4.local_steps_improve", results["pcfedavg.local_steps"])
     return out
 
 
@@ -842,14 +898,16 @@ def _audit_rates(results, verdicts) -> list[str]:
             "; ".join(f"{rule}: {fits[rule]['subopt']['signs']}" for rule in fits) +
             ") and max_i E[d_i^2], on the fixed `RATE_INSTANCE`. A slope is a finite-R fit, not a limit.", ""]
     adv = results["pcfedavg.adversarial"]
-    one = sorted(one_active_runs(adv), key=lambda r: (r.spec.config["K"], r.spec.config["m"]))
+    one = sorted(one_active_runs(adv), key=lambda r: (_path(r) != "compact", r.spec.config["K"], r.spec.config["m"]))
     out += ["### Prop. 4.8 (ii) on an admissible instance (one active constraint)", "",
             "n = 1, f_i(y) = (y - 3)^2 / 2 for all i, X_1 = [-1, 1], X_i = R (i >= 2), sigma_i = 1, rho = 10, H = 1, "
-            "nu = 0 (deterministic), gamma = 1/(6 L_G), start at x* (feasible). Every hypothesis of Prop. 4.8 holds.", "",
-            markdown_table(["m", "K", "E_K* d_1^2", "Prop 4.8(ii) bound", "ratio",
+            "nu = 0 (deterministic), gamma = 1/(6 L_G), start at x* (feasible), on both readings of Algorithm 1. "
+            "Every hypothesis of Prop. 4.8 holds.", "",
+            markdown_table(["reading", "m", "K", "E_K* d_1^2", "Prop 4.8(ii) bound", "ratio",
                             "K -> oo limit dist(x*_rho)^2", "5 m D / rho^2 (K-free term)", "m^2 D / rho^2 (rho -> oo)",
                             "hypotheses met"],
-                           [[r.spec.config["m"], r.spec.config["K"], fmt(r.arrays["infeas"].max()),
+                           [[ERR.PATH_READING[_path(r)], r.spec.config["m"], r.spec.config["K"],
+                             fmt(r.arrays["infeas"].max()),
                              fmt(r.arrays["bound"]), fmt(r.arrays["ratio"]), fmt(r.arrays["dist_rho_sq"].max()),
                              fmt(k_free_term(r)), fmt(r.arrays["m2D_over_rho2"]), bool(r.arrays["hypotheses_met"])]
                             for r in one]), "",

@@ -7,6 +7,7 @@ section is :mod:`.audit`):
 * ``pcfedavg.rates``        the rate sweep rho = sqrt(R) of Theorem 3.4 (admissible and proof step sizes);
 * ``pcfedavg.adversarial``  random search for the largest observed/bound, and the one-active-constraint family;
 * ``pcfedavg.comparison``   Figures 1-3: PC-FedAvg vs Penalized-FedAvg/-FedProx/-SCAFFOLD, MNIST and CIFAR-10;
+* ``pcfedavg.compact``      Figures 1-3's PC-FedAvg runs on (CR), the other reading of Algorithm 1's line 8;
 * ``pcfedavg.local_steps``  Figure 4: PC-FedAvg for 1, 5, 10, 20, 40 local steps;
 * ``pcfedavg.search``       optimisation-based adversarial search per (claim, structured family) (:mod:`.runs.search`);
 * ``pcfedavg.exact``        every claim on exact expectations over all noise paths of tiny instances, and Lemma 4.4's
@@ -45,6 +46,8 @@ EXPERIMENTS = (
                work=product_of("budget", "K", "m")),
     Experiment("pcfedavg.comparison", "Figures 1-3: PC-FedAvg vs penalized baselines on CIFAR-10 and MNIST",
                data_exp.comparison_specs, comparison_figures, config=data_exp.DataConfig, work=data_exp.work),
+    Experiment("pcfedavg.compact", "Figures 1-3's PC-FedAvg runs on (CR), the other reading of Algorithm 1",
+               data_exp.compact_specs, None, config=data_exp.DataConfig, work=data_exp.work),
     Experiment("pcfedavg.local_steps", "Figure 4: PC-FedAvg for 1, 5, 10, 20, 40 local steps",
                data_exp.local_steps_specs, local_steps_figure, config=data_exp.DataConfig, work=data_exp.work),
     Experiment("pcfedavg.search", "Adversarial search (differential evolution) per claim and structured family",

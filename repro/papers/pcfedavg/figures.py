@@ -176,10 +176,13 @@ def adversarial_figure(results, profile: str):
     one = one_active_runs(results)
     fig, axes = new_figure(ncols=1, width=6.0, height=3.2)
     ax = axes[0][0]
-    for K in sorted({r.spec.config["K"] for r in one}):
-        runs = sorted([r for r in one if r.spec.config["K"] == K], key=lambda r: r.spec.config["m"])
-        ax.plot([r.spec.config["m"] for r in runs], [float(r.arrays["ratio"]) for r in runs], marker="o",
-                label=f"K = {K}")
+    for path, style, name in (("compact", "-", "(CR)"), ("printed", "--", "line 8")):
+        for K in sorted({r.spec.config["K"] for r in one}):
+            runs = sorted([r for r in one_active_runs(results, path) if r.spec.config["K"] == K],
+                          key=lambda r: r.spec.config["m"])
+            ax.plot([r.spec.config["m"] for r in runs], [float(r.arrays["ratio"]) for r in runs], marker="o",
+                    ls=style, label=f"K = {K}, {name}")
+    one = one_active_runs(results, "compact")
     # K -> oo: E_{K*} d_i^2 -> dist(x*_rho block i, X_i)^2 and the bound -> its K-free term 5 m D / rho^2.
     last = sorted([r for r in one if r.spec.config["K"] == max(x.spec.config["K"] for x in one)],
                   key=lambda r: r.spec.config["m"])

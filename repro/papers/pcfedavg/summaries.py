@@ -42,9 +42,11 @@ def rate_fits(results) -> dict:
     return out
 
 
-def one_active_runs(results) -> list:
-    """The runs of ``pcfedavg.adversarial`` on the one-active-constraint instance, in the given order."""
-    return [r for r in results if r.spec.config.get("search") == "one_active"]
+def one_active_runs(results, path: str | None = None) -> list:
+    """The runs of ``pcfedavg.adversarial`` on the one-active-constraint instance (on the update ``path``, or on
+    both), in the given order."""
+    return [r for r in results if r.spec.config.get("search") == "one_active"
+            and path in (None, r.spec.config.get("path", "compact"))]
 
 
 def k_free_term(run) -> float:

@@ -248,6 +248,14 @@ def comparison_specs(profile: str) -> list[RunSpec]:
             for d in DATASETS for meth in METHODS for seed in range(SEEDS[profile])]
 
 
+def compact_specs(profile: str) -> list[RunSpec]:
+    """Figures 1-3's PC-FedAvg runs on the other reading of Algorithm 1, (CR), the compact form the paper's proofs
+    use (Section 5's runs follow line 8 as printed): the figures' statements are decided on both."""
+    check_profile(profile)
+    return [RunSpec("pcfedavg.compact", _config(d, "pcfedavg", profile, path="compact"), seed, _FN + "run_data")
+            for d in DATASETS for seed in range(SEEDS[profile])]
+
+
 def local_steps_specs(profile: str) -> list[RunSpec]:
     """Figure 4: PC-FedAvg for several numbers of local steps. A run whose config and seed are those of a Figures 1-3
     run (H = 20, Section 5's setting) *is* that run: it is named by ``pcfedavg.comparison`` and computed once."""

@@ -270,16 +270,20 @@ def _check_summary(evaluation: Evaluation) -> dict:
 
 
 def run_search(config: dict, seed: int):
-    """Search one (claim, family) and re-judge its best instance with the check."""
+    """Search one (claim, family) and re-judge its best instance with the check, on the update path the family
+    searched (``check``) and on each path of Algorithm 1 (``checks``: line 8 as printed and (CR), the two readings
+    of Algorithm 1), so that what the best instance shows is known under both."""
     c = FamilySearchConfig.from_dict(config)
     claim = B.claim(c.claim)
     result = search(claim, family(c.family, c.k_max), seed=seed, maxiter=c.maxiter, popsize=c.popsize,
                     polish=c.polish)
-    check = _check_summary(evaluate(claim, dict(result.params))) if result.params else {}
+    params = dict(result.params)
+    checks = {path: _check_summary(evaluate(claim, params | {"path": path})) for path in alg.PATHS} if params else {}
     arrays = {"ratio": np.array(result.ratio), "history": np.array(result.history, dtype=float),
               "evaluations": np.array(result.evaluations)}
-    meta = {"claim": c.claim, "family": c.family, "params": dict(result.params), "evaluations": result.evaluations,
-            "ratio": result.ratio if np.isfinite(result.ratio) else None, "check": check}
+    meta = {"claim": c.claim, "family": c.family, "params": params, "evaluations": result.evaluations,
+            "ratio": result.ratio if np.isfinite(result.ratio) else None,
+            "check": checks.get(params.get("path"), {}), "checks": checks}
     return arrays, meta
 
 

@@ -160,7 +160,7 @@ class SearchConfig(Config):
 @dataclass(frozen=True, kw_only=True)
 class OneActiveConfig(Config):
     """A run of ``pcfedavg.adversarial`` on the one-active-constraint instance (:func:`one_active_instance`):
-    m agents, K iterations, rho, sigma_i = sigma, target."""
+    m agents, K iterations, rho, sigma_i = sigma, target, on the update ``path`` (line 8 as printed or (CR))."""
 
     search: str = "one_active"
     m: int
@@ -169,9 +169,11 @@ class OneActiveConfig(Config):
     sigma: float
     target: float
     profile: str
+    path: str = "compact"
 
     def __post_init__(self) -> None:
         require(self.search == "one_active", "search", self.search, "'one_active'")
+        require(self.path in alg.PATHS, "path", self.path, f"one of {alg.PATHS}")
         _require_agents(self.m)
         admissible.integer("K", self.K)
         _require_range("rho", self.rho, positive=True)
@@ -401,6 +403,7 @@ def adversarial_specs(profile: str) -> list[RunSpec]:
                      _FN + "run_adversarial")]
     grid = ONE_ACTIVE[profile]
     specs += [RunSpec("pcfedavg.adversarial", OneActiveConfig(m=m, K=K, rho=10.0, sigma=1.0, target=3.0,
-                                                              profile=profile).as_dict(), 0, _FN + "run_one_active")
-              for m in grid["m"] for K in grid["K"]]
+                                                              profile=profile, path=path).as_dict(), 0,
+                      _FN + "run_one_active")
+              for path in ("compact", "printed") for m in grid["m"] for K in grid["K"]]
     return specs
