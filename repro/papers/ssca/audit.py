@@ -63,7 +63,8 @@ from repro.papers.ssca.runs import convergence as conv
 from repro.papers.ssca.runs import mnist as mn
 from repro.papers.ssca.runs import pep as PEP_RUNS
 from repro.papers.ssca.runs import search as SE
-from repro import proof_audit, tightness
+from repro import errata, proof_audit, tightness
+from repro.papers.ssca import errata as ERR
 from repro.comparisons import compare
 from repro.papers.ssca.summaries import at, final
 from repro.tables import select_results
@@ -324,14 +325,15 @@ def _search_evidence(search_runs) -> list[Evidence]:
     a search that judged no instance (every reference unsolved) is inconclusive."""
     out = []
     for r in search_runs:
-        res, claim = _search_result(r), r.meta["metadata"]["claim"]
-        what = (f"{res.family}: best observed/bound {fmt(res.ratio, 4)} over {res.evaluations} instances "
-                f"({r.meta['metadata']['constant']})")
+        res, claim, sides = _search_result(r), r.meta["metadata"]["claim"], r.meta["metadata"].get("sides", {})
+        what = (f"{res.family}: the best of {res.evaluations} instances ({r.meta['metadata']['constant']})"
+                + (f": {sides['what']} {fmt(sides['observed'])} against {fmt(sides['bound'])}" if sides else ""))
         bearing = (Bearing.INCONCLUSIVE if not np.isfinite(res.ratio) else
                    Bearing.VIOLATES if res.violated else Bearing.SUPPORTS)
         out.append(Evidence(claim, "ssca.search", bearing, what, checks=res.evaluations,
-                            worst=res.ratio if np.isfinite(res.ratio) else None, replay=_search_replay(r),
-                            method="adversarial"))
+                            worst=res.ratio if np.isfinite(res.ratio) and claim in SE.CLOSED_FORMS else None,
+                            replay=_search_replay(r) if bearing is Bearing.VIOLATES else "", method="adversarial",
+                            observed=sides.get("observed"), bound=sides.get("bound")))
     return out
 
 
@@ -412,8 +414,17 @@ STATEMENTS = (
     Statement("ssca.conclusion.strictly_feasible", "Section VII (Conclusions), on Section VI's experiments",
               "the proposed SSCA-based algorithms for constrained sample-based and feature-based federated "
               "optimization problems obtain models that strictly satisfy non-convex constraints", "ssca.figure2"),
+    # Section V's application of the general theorems: what its findings are about (never the theorems themselves)
+    Statement("ssca.section_v.unconstrained", "Section V-A, on problem (27)",
+              "Theorem 1 and Theorem 3 guarantee the convergences of Algorithm 1 and Algorithm 3, respectively, as "
+              "Assumption 1 and Assumption 2 are satisfied.", "ssca.steps"),
+    Statement("ssca.section_v.constrained", "Section V-B, on problem (37)",
+              "The convergences of Algorithm 2 and Algorithm 4 are guaranteed by Theorem 2 and Theorem 4, "
+              "respectively, as Assumption 1 and Assumption 2 are satisfied.", "ssca.steps"),
 )
 STATEMENT_IDS = tuple(s.id for s in STATEMENTS)
+#: the statements Section V's symbolic findings decide (:data:`bounds.ssca_findings.SECTION_V_STATEMENTS`)
+SECTION_V_IDS = tuple(i for i in STATEMENT_IDS if i.startswith("ssca.section_v."))
 
 #: Absolute tolerance on a per-seed difference of training cost (nats) or test accuracy (fraction) between two runs:
 #: float32 training on another machine (other BLAS threads) moves these by far less; a mean difference within it of
@@ -551,13 +562,12 @@ def _feasibility_evidence(results) -> list[Evidence]:
     ratio = {r.hash: final(r, "train_cost") / r.spec.config["U"] for _, r in runs}
     fails = [(n, r) for n, r in runs if ratio[r.hash] > 1 + FEASIBILITY_TOL]
     within = sum(1 < ratio[r.hash] <= 1 + FEASIBILITY_TOL for _, r in runs)
-    replay = ""
-    if fails:
-        n, r = max(fails, key=lambda p: ratio[p[1].hash])
-        replay = _replay(n, r, f"F(omega^T) = {final(r, 'train_cost'):.4g} > U = {r.spec.config['U']:g}")
+    n, worst = max(runs, key=lambda p: ratio[p[1].hash])
+    replay = _replay(n, worst, f"F(omega^T) = {final(worst, 'train_cost'):.4g} > U = {worst.spec.config['U']:g}")
     return from_checks("ssca.conclusion.strictly_feasible", "ssca.figure2-4 (formulation 37, t = T)",
-                       checks=len(runs), failed=len(fails), inconclusive=within, worst=max(ratio.values()),
-                       replay=replay)
+                       checks=len(runs), failed=len(fails), inconclusive=within, worst=ratio[worst.hash],
+                       observed=final(worst, "train_cost"), bound=float(worst.spec.config["U"]),
+                       replay=replay if fails else "")
 
 
 def statement_evidence(results) -> list[Evidence]:
@@ -584,7 +594,7 @@ def evidence(results) -> list[Evidence]:
     conv_runs = results.get("ssca.convergence", [])
     shown = findings(results)
     return (_lemma4_evidence(conv_runs) + _closed_form_evidence(results)
-            + _theorem5_evidence(results.get("ssca.theorem5", [])) + from_findings(shown, CLAIM_IDS)
+            + _theorem5_evidence(results.get("ssca.theorem5", [])) + from_findings(shown, CLAIM_IDS + SECTION_V_IDS)
             + _mode_evidence(shown) + _trend_evidence(conv_runs) + _search_evidence(results.get("ssca.search", []))
             + tightness.evidence(results.get("ssca.pep", ())) + _exact_evidence(results.get("ssca.exact", ()))
             + proof_audit.evidence(proof_audit.rows(results.get("ssca.steps", ())), CLAIM_IDS))
@@ -593,7 +603,8 @@ def evidence(results) -> list[Evidence]:
 def verdicts(results) -> list[ClaimVerdict]:
     """One verdict per claim of :data:`bounds.ssca.CLAIMS` and per statement of :data:`STATEMENTS`, in order, rolled
     up from :func:`evidence` and :func:`statement_evidence` with :data:`DEPENDS_ON`."""
-    return roll_up(CLAIM_IDS + STATEMENT_IDS, evidence(results) + statement_evidence(results), DEPENDS_ON)
+    return roll_up(CLAIM_IDS + STATEMENT_IDS, evidence(results) + statement_evidence(results), DEPENDS_ON,
+                   errata.readings(ERR))
 
 
 # ---------------------------------------------------------------------------- audit section

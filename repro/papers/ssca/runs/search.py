@@ -128,6 +128,29 @@ def lemma4_ratio(descent, gamma, delta, err, mu: float, L_hat: float, factor: fl
     return float(np.max(ratios)) if ratios.size else math.nan
 
 
+def lemma4_sides(descent, gamma, delta, err, mu: float, L_hat: float) -> tuple[float, float]:
+    """(51)'s own two sides, F_0(w^(t+1)) - F_0(w^(t)) and gamma Delta err - gamma (mu - L_hat gamma/2) Delta^2, at
+    the iteration :func:`lemma4_ratio` is largest (what a report cites beside the searched ratio's verdict)."""
+    gamma, delta, err = (np.asarray(x, float) for x in (gamma, delta, err))
+    lhs = np.asarray(descent, float) - gamma * delta * err + gamma * mu * delta**2
+    k = int(np.argmax(lhs / (L_hat * gamma**2 * delta**2 / 2 + LEMMA4_TOL)))
+    bound = gamma[k] * delta[k] * err[k] - gamma[k] * (mu - L_hat * gamma[k] / 2) * delta[k]**2
+    return float(np.asarray(descent, float)[k]), float(bound)
+
+
+def claim_sides(claim: str, params: dict, ratio: float) -> dict:
+    """The searched claim's own observed value and bound at the best instance ``params``: (51)'s two sides for
+    Lemma 4 (the run replayed), the relative error against cvxpy and its tolerance for a closed form."""
+    if not params or not math.isfinite(ratio):
+        return {}
+    if claim in CLOSED_FORMS:
+        return {"observed": ratio * CLOSED_FORM_TOL, "bound": CLOSED_FORM_TOL,
+                "what": "relative error against cvxpy's solution, and its tolerance"}
+    problem, trace, _ = run_instance(params)
+    observed, bound = lemma4_sides(*V.lemma4_series(trace), 2 * params["tau"], problem.lipschitz_gradient())
+    return {"observed": observed, "bound": bound, "what": "F_0(w^(t+1)) - F_0(w^(t)) and (51)'s right side"}
+
+
 def lemma4_objective(p: dict, factor: float = 1.0) -> float:
     try:
         problem, trace, _ = run_instance(p)
@@ -293,7 +316,8 @@ def run_search(config: dict, seed: int):
     meta = {"claim": cfg.claim, "family": cfg.family, "constant": CONSTANT[cfg.claim],
             "params": {k: _plain(v) for k, v in result.params.items()}, "evaluations": result.evaluations,
             "halved_evaluations": halved_evaluations,
-            "violated": result.violated, "loose": result.loose and cfg.claim not in CLOSED_FORMS}
+            "violated": result.violated, "loose": result.loose and cfg.claim not in CLOSED_FORMS,
+            "sides": claim_sides(cfg.claim, dict(result.params), result.ratio)}
     return arrays, meta
 
 
