@@ -138,7 +138,8 @@ def test_figure3_readings_without_the_code_baselines_compare_nothing_and_do_not_
     code, _ = _figure3_runs("code", one_lambda_always_best=True)          # fedclup.figure3 not cached: no baselines
     paper, _ = _figure3_runs("paper", one_lambda_always_best=False)
     found = {f.id: f for f in A.readings_findings({"fedclup.readings_fig23": code + paper})}
-    assert found["fedclup.code.readings.figure3.least_communication"].verdict == "not checkable"
+    assert "fedclup.code.readings.figure3.least_communication" not in found    # the code's reading compares nothing
+    assert all(f.verdict != "discrepancy" for f in found.values() if "figure3" in f.id and "dynamic" not in f.id)
 
 
 def _figure6_runs(sign_by_server: dict) -> list:

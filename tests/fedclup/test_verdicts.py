@@ -130,10 +130,13 @@ def test_verdicts_of_the_cached_quick_results_include_what_the_suite_finds(monke
         if failed:
             assert "python -m repro run fedclup." in got[cid].reason
     for v in verdicts:
+        rows = {r.verdict for r in v.readings}
         bearings = {e.bearing for e in v.evidence}
-        if Bearing.VIOLATES in bearings:
+        if rows == {Verdict.VIOLATED}:                # violated under every reading, and only then
             assert v.verdict is Verdict.VIOLATED
-        elif Bearing.GAP in bearings:                 # a proof-gap finding or a refuted step: not proven
+        elif Verdict.VIOLATED in rows:                # under some reading only: never "violated", never "holds"
+            assert v.verdict not in (Verdict.VIOLATED, Verdict.HOLDS), v.claim
+        elif Bearing.GAP in bearings and rows == {Verdict.NOT_PROVEN}:   # a proof gap under every reading
             assert v.verdict is Verdict.NOT_PROVEN
         elif v.verdict is Verdict.HOLDS:               # support, and nothing it rests on is broken
             assert Bearing.SUPPORTS in bearings

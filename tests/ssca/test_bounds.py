@@ -309,17 +309,20 @@ def test_audit_findings():
     assert fs["ssca.section_vi.step_sizes"].kind == "experiment-settings"
     sw = fs["ssca.surrogate_weight"]
     assert sw.verdict == DISCREPANCY and sw.kind == "statement-vs-proof"
+    assert sw.claims == fs["ssca.a_bar_sign"].claims == ()      # the closed forms minimise the printed surrogates
     assert fs["ssca.a_bar_sign"].verdict == DISCREPANCY and "2*ce" in fs["ssca.a_bar_sign"].evidence
     assert fs["ssca.thm4.problem_reference"].verdict == DISCREPANCY
-    for k in ("ssca.section_v.assumption_2_4", "ssca.section_v.compactness"):
-        assert fs[k].kind == "hypotheses" and fs[k].verdict == DISCREPANCY
+    for k in ("ssca.section_v.assumption_2_4", "ssca.section_v.compactness", "ssca.section_v.assumption_1"):
+        # about Section V's application: they name Section V's statements, never the general lemmas and theorems
+        assert fs[k].kind == "application" and fs[k].verdict == DISCREPANCY
+        assert set(fs[k].claims) <= set(SF.SECTION_V_STATEMENTS)
     assert fs["ssca.section_v.penalty_sequence"].kind == "experiment-settings"   # about Section VI's runs
     assert fs["ssca.thm4.problem_reference"].kind == "wording"
     assert "= 0" in fs["ssca.section_v.compactness"].evidence
     assert fs["ssca.theorems.asymptotic"].verdict == NOT_CHECKABLE
     assert fs["ssca.lemma1.derivation"].verdict == CONSISTENT and fs["ssca.thm5.algebra"].verdict == CONSISTENT
-    for f in fs.values():
-        assert f.as_dict()["claims"]
+    for f in fs.values():          # every finding names what it bears on, or is an inconsistency between places
+        assert f.as_dict()["claims"] or f.id in ("ssca.surrogate_weight", "ssca.a_bar_sign")
 
 
 def test_the_step_size_finding_words_follow_the_decided_conditions():

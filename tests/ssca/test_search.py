@@ -99,14 +99,17 @@ def test_bad_search_configs_are_refused_in_one_line():
 
 
 def test_the_audit_turns_a_search_result_into_evidence():
-    def result(ratio):
+    def result(ratio, sides=None):
         meta = {"claim": "ssca.lemma4", "family": "f", "constant": "L_hat/2 of (51)", "params": {"tau": 0.5},
-                "evaluations": 9}
+                "evaluations": 9} | ({"sides": sides} if sides else {})
         return SimpleNamespace(arrays={"best_ratio": np.array([ratio])}, meta={"metadata": meta}, hash="h0")
 
-    bad, good = A._search_evidence([result(1.5), result(0.7)])
+    sides = {"observed": -0.2, "bound": -0.3, "what": "F_0(w^(t+1)) - F_0(w^(t)) and (51)'s right side"}
+    bad, good = A._search_evidence([result(1.5, sides), result(0.7)])
     assert bad.bearing is Bearing.VIOLATES and bad.replay == "python -m repro run ssca.search; result h0 (tau = 0.5)"
-    assert good.bearing is Bearing.SUPPORTS and good.worst == 0.7 and good.method == bad.method == "adversarial"
+    assert good.bearing is Bearing.SUPPORTS and good.method == bad.method == "adversarial"
+    # (51)'s bound is negative: no observed/bound ratio, the claim's own two sides instead (never the searched score)
+    assert good.worst is None and (bad.observed, bad.bound) == (-0.2, -0.3) and "-0.2 against -0.3" in bad.summary
     rows = A._search_rows([result(0.05)])
     assert rows[0][6] == "20" and rows[0][7] == "not judged (no instance solved)"     # a run without halved_ratio
     unsolved = result(-np.inf)
