@@ -369,13 +369,23 @@ def _conclude(claim: str, evidence: tuple, deps: tuple, axes: tuple, table: dict
                     f"holds once {', '.join(needed)} is corrected ({_label(dict(zip(errata, full)))}): "
                     f"{_joined(groups[full])}; as printed: {_joined(groups[printed])}", needed)
     if verdict is Verdict.DEPENDS:
-        return make(verdict, _joined(groups[full]), [a for a in axes if readings.axis(a).choice])
+        return make(verdict, _joined(groups[full]), [a for a in axes if readings.axis(a).choice
+                                                     and _decides(a, groups[full])])
     reason = _joined(groups[full])
     if full != printed:
         reason = f"[{_label(dict(zip(errata, full)))}] {reason}; as printed: {_joined(groups[printed])}"
     if verdict is Verdict.VIOLATED and len(rows) > 1 and all(v is Verdict.VIOLATED for v in verdicts.values()):
         reason = "violated under every reading: " + reason
     return make(verdict, reason, [c for r in groups[full] for c in r.causes] if verdict in FAILING else ())
+
+
+def _decides(axis_id: str, rows: Sequence[ReadingVerdict]) -> bool:
+    """Whether two of ``rows`` that differ only in ``axis_id`` give different verdicts."""
+    seen: dict[tuple, set] = {}
+    for r in rows:
+        rest = tuple(sorted((a, o) for a, o in r.reading.items() if a != axis_id))
+        seen.setdefault(rest, set()).add(r.verdict)
+    return any(len(v) > 1 for v in seen.values())
 
 
 def _needed(errata: list, groups: Mapping, verdicts: Mapping, printed: tuple, full: tuple) -> tuple:
