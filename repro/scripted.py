@@ -8,11 +8,41 @@ the suite's own algorithms:
   replicates enumerate every sign path, so the noise is loc +- scale (Rademacher: the same mean and variance as the
   Gaussian it stands in for) and each replicate is one of the 2^bits equally likely paths (``pcfedavg.exact``).
 
+:func:`uniform_law` walks an enumeration of equally likely patterns and checks that it is the law it stands for: every
+pattern once, as many as the law has, their probabilities summing to exactly 1 (:func:`law_record` is what a run
+stores of it). Every exact enumeration of the suite goes through it.
+
 Hand-written: numpy has no generator that replays chosen subsets or enumerates paths.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import Iterable, Iterator
+
 import numpy as np
+
+
+class IncompleteLaw(AssertionError):
+    """An enumeration that repeats a pattern or misses some: it is not the law it stands for."""
+
+
+def uniform_law(patterns: Iterable, count: int) -> Iterator[tuple[np.ndarray, Fraction]]:
+    """Each of ``patterns`` with its probability 1/``count``; raises :class:`IncompleteLaw` at a repeated pattern, or
+    at the end unless exactly ``count`` were visited (so the probabilities sum to exactly 1)."""
+    seen: set[bytes] = set()
+    for pattern in patterns:
+        key = np.ascontiguousarray(pattern).tobytes()
+        if key in seen:
+            raise IncompleteLaw(f"pattern {np.asarray(pattern).tolist()} enumerated twice")
+        seen.add(key)
+        yield np.asarray(pattern), Fraction(1, count)
+    if len(seen) != count:
+        raise IncompleteLaw(f"{len(seen)} patterns enumerated, the law has {count}")
+
+
+def law_record(visited: int, total: Fraction) -> dict:
+    """What an exact run stores of its enumeration: the patterns visited and the exact sum of their probabilities."""
+    return {"patterns": int(visited), "probability_total": str(total)}
 
 
 class ScriptedKeys:
@@ -54,12 +84,19 @@ class SignPaths:
     index j (bit = 1 -> -1). Across the S replicates every combination of signs over all calls appears exactly once,
     so a replicate mean is an exact expectation under independent Rademacher noise of scale ``scale`` per entry.
     ``calls_made`` counts the calls, for the caller to check against ``calls`` (a run that draws more or fewer times
-    than scripted would enumerate the wrong law)."""
+    than scripted would enumerate the wrong law); ``drawn`` holds each replicate's path as drawn so far (its signs as
+    bits, most recent last), which :func:`uniform_law` checks once every call is made (:meth:`law`)."""
 
     def __init__(self, calls: int, cell: tuple[int, ...]):
         self.calls, self.cell, self.calls_made = int(calls), tuple(cell), 0
         self.bits = self.calls * int(np.prod(self.cell))
         self.paths = 2 ** self.bits
+        self.drawn = np.zeros(self.paths, dtype=np.uint64)
+
+    def law(self) -> dict:
+        """The law the replicates enumerated (:func:`law_record`), checked by :func:`uniform_law`."""
+        total = sum(p for _, p in uniform_law(self.drawn, self.paths))
+        return law_record(self.paths, total)
 
     def spawn(self, n: int) -> list:
         return [self] * n
@@ -73,7 +110,10 @@ class SignPaths:
         shifts = self.calls_made * width + np.arange(width)
         bits = (np.arange(self.paths)[:, None] >> shifts[None, :]) & 1
         self.calls_made += 1
-        return loc + scale * (1.0 - 2.0 * bits).reshape(size)
+        signs = (1.0 - 2.0 * bits).reshape(size)
+        for column in (signs.reshape(self.paths, -1) < 0).T:              # the drawn signs, as each path's bits
+            self.drawn = (self.drawn << np.uint64(1)) | column.astype(np.uint64)
+        return loc + scale * signs
 
 
-__all__ = ["ScriptedKeys", "SignPaths"]
+__all__ = ["IncompleteLaw", "ScriptedKeys", "SignPaths", "law_record", "uniform_law"]

@@ -478,11 +478,17 @@ def _search_evidence(search_runs) -> list[Evidence]:
         md, best = r.meta["metadata"], float(r.arrays["best_ratio"])
         if not np.isfinite(best):
             continue
-        what = (f"{md['family']}: best observed/bound {fmt(best, 4)} over {md['evaluations']} instances "
-                f"(confirmed {fmt(float(r.arrays['confirmed_ratio']), 4)})")
+        seen = md.get("outcome") or {}
+        numbers = {k: seen.get(k) for k in ("observed", "bound")}
+        what = (f"{md['family']}: the best of {md['evaluations']} instances"
+                + (f", the claim's check there: observed {fmt(seen['observed'])} against bound {fmt(seen['bound'])}"
+                   if seen else "") + f" (Monte-Carlo confirmation: ratio {fmt(float(r.arrays['confirmed_ratio']), 4)})")
         bearing = Bearing.VIOLATES if bool(r.arrays["violated"]) else Bearing.SUPPORTS
-        out.append(Evidence(md["claim"], "fedclup.search", bearing, what, checks=int(md["evaluations"]), worst=best,
-                            replay=_search_replay(r) if bearing is Bearing.VIOLATES else "", method="adversarial"))
+        ratio = seen.get("ratio")
+        out.append(Evidence(md["claim"], "fedclup.search", bearing, what, checks=int(md["evaluations"]),
+                            worst=ratio if ratio is not None and np.isfinite(ratio) else None,
+                            replay=_search_replay(r) if bearing is Bearing.VIOLATES else "", method="adversarial",
+                            **numbers))
     return out
 
 

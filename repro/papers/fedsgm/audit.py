@@ -381,11 +381,14 @@ def _search_evidence(search_results) -> list[Evidence]:
         meta, ratio = r.meta["metadata"], float(r.arrays["best_ratio"])
         if not meta.get("check"):       # no admissible instance in the family: no evidence either way
             continue
-        bearing = _search_bearing(r)
-        summary = (f"best observed/bound {_fmt(ratio)} over {meta['evaluations']} instances of family "
-                   f"{meta['family']} ({meta['check']['relation']})")
-        out.append(Evidence(meta["claim"], "fedsgm.search", bearing, summary, int(meta["evaluations"]), ratio,
-                            _search_replay(r) if bearing is Bearing.VIOLATES else "", method="adversarial"))
+        bearing, check = _search_bearing(r), meta["check"]
+        summary = (f"the best of {meta['evaluations']} instances of family {meta['family']}: observed "
+                   f"{_fmt(check['observed'])} against bound {_fmt(check['bound'])} in the form {check['relation']} "
+                   "(the claim with its observed terms moved to the left)")
+        out.append(Evidence(meta["claim"], "fedsgm.search", bearing, summary, int(meta["evaluations"]),
+                            ratio if np.isfinite(ratio) else None,
+                            _search_replay(r) if bearing is Bearing.VIOLATES else "", method="adversarial",
+                            observed=check["observed"], bound=check["bound"]))
     return out
 
 

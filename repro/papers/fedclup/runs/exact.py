@@ -30,7 +30,7 @@ from repro.experiment import check_profile
 from repro.papers.fedclup import checks as V
 from repro.papers.fedclup.runs.optimization import _InstanceConfig, lemma7_path
 from repro.runner import RunSpec
-from repro.scripted import ScriptedKeys
+from repro.scripted import ScriptedKeys, law_record, uniform_law
 from repro.verify import check_claims, outcome_arrays
 
 _FN = "repro.papers.fedclup.runs.exact."
@@ -76,6 +76,7 @@ def run_exact(config: dict, seed: int):
     """Lemma 7 judged on its exact expectation over every batch sequence of client 0's K inner steps."""
     c = ExactConfig.from_dict(config)
     pattern = batch_sequences(c.n, c.batch, c.local_steps)
+    law = law_record(pattern.shape[1], sum(p for _, p in uniform_law(pattern.transpose(1, 0, 2), c.sequences())))
     script = ScriptedKeys(pattern)
     problem, trace, used = lemma7_path(c.as_dict(), seed, c.sequences(), batches=script)
     if script.calls != c.local_steps or not np.array_equal(np.sort(used, axis=-1), pattern):
@@ -85,7 +86,8 @@ def run_exact(config: dict, seed: int):
     seen = V.lemma7_observed(problem, trace)
     return (outcome_arrays(outcomes) | {"sigma_sq": np.array(seen["sigma_sq"]), "sequences": np.array(c.sequences()),
                                         "sequences_exceeding": np.array(outcomes[0].details["draws_exceeding"])},
-            {"constants": seen["values"], "instance": {k: v for k, v in c.as_dict().items() if k != "profile"}})
+            {"constants": seen["values"], "instance": {k: v for k, v in c.as_dict().items() if k != "profile"},
+             "law": law})
 
 
 #: the enumerated instances per profile: (lambda, batch, K, kappa); seeds 0..seeds-1

@@ -31,7 +31,7 @@ from repro.papers.fedsgm.algorithms import fedsgm as alg
 from repro.papers.fedsgm.runs.search import outcome_ratio
 from repro.papers.fedsgm.runs.theorems import simulate_instance
 from repro.runner import RunSpec
-from repro.scripted import ScriptedKeys
+from repro.scripted import ScriptedKeys, law_record, uniform_law
 
 _FN = "repro.papers.fedsgm.runs.exact."
 
@@ -107,9 +107,9 @@ def run_exact(config: dict, seed: int):
     claim_ids = EXACT_CLAIMS[c.constants]
     failed = {cid: 0 for cid in claim_ids}
     failing: list[list] = []
-    total, worst = 0, -np.inf
-    for pattern in patterns(c.n_clients, c.T):
-        total += 1
+    total, worst, mass = 0, -np.inf, Fraction(0)
+    for pattern, p in uniform_law(patterns(c.n_clients, c.T), comb(DIM, K) ** (c.n_clients * c.T)):
+        total, mass = total + 1, mass + p
         outcomes = pattern_outcomes(instance, params, pattern, claim_ids)
         worst = max(worst, _worst_ratio(outcomes))
         for cid in claim_ids:
@@ -122,6 +122,7 @@ def run_exact(config: dict, seed: int):
              "worst_ratio": np.array(worst)},
             {"claims": list(claim_ids), "probability": {cid: str(p) for cid, p in probability.items()},
              "failing_patterns": failing, "instance": c.theory_config() | {"seed": seed},
+             "law": law_record(total, mass),
              "eps": float(params.eps), "D": float(instance.optimum.D)})
 
 

@@ -80,7 +80,7 @@ def run_exact(config: dict, seed: int):
                                          "lemma44_failure_probability": np.array(float(probability))}
     meta = {"instance": problem.describe(), "lemma44_failure_probability": str(probability),
             "noise": "Rademacher: (nu / sqrt(n)) s, s uniform on {-1, +1}^n", "bits": script.bits,
-            "details": [o.details for o in outcomes]}
+            "details": [o.details for o in outcomes], "law": script.law()}
     return arrays, meta
 
 

@@ -45,7 +45,7 @@ from repro.papers.ssca.algorithms import ssca as alg
 from repro.papers.ssca.runs import convergence as conv
 from repro.papers.ssca.runs.search import lemma4_ratio
 from repro.runner import RunSpec
-from repro.scripted import ScriptedKeys
+from repro.scripted import ScriptedKeys, law_record, uniform_law
 
 _FN = "repro.papers.ssca.runs.exact."
 CLAIM = "ssca.lemma4"
@@ -188,11 +188,12 @@ def enumerate_patterns(config: ExactConfig, seed: int, *, mu_factor: float = 1.0
     the exact probability, the largest excess and multiple of L_hat/2 needed, the first failing batches."""
     instance = build_instance(config, seed)
     total = failed = inconclusive = halved_failed = 0
-    worst_excess, worst_ratio, failing = -np.inf, -np.inf, []
-    for pattern in patterns(config.per_client, config.batch, config.clients, config.updates):
+    worst_excess, worst_ratio, failing, mass = -np.inf, -np.inf, [], Fraction(0)
+    for pattern, p in uniform_law(patterns(config.per_client, config.batch, config.clients, config.updates),
+                                  config.patterns()):
         trace = pattern_trace(config, instance, pattern)
         out = lemma4_on(trace, instance.check, mu_factor=mu_factor, L_factor=L_factor)
-        total += 1
+        total, mass = total + 1, mass + p
         failed += fails(out)
         inconclusive += bool(out.inconclusive)
         halved_failed += fails(lemma4_on(trace, instance.check, mu_factor=mu_factor, L_factor=L_factor * HALVED))
@@ -204,7 +205,7 @@ def enumerate_patterns(config: ExactConfig, seed: int, *, mu_factor: float = 1.0
     return {"patterns": total, "failed": failed, "inconclusive": inconclusive, "halved_failed": halved_failed,
             "probability": Fraction(failed, total), "halved_probability": Fraction(halved_failed, total),
             "worst_excess": worst_excess, "worst_ratio": worst_ratio, "failing": failing,
-            "mu": instance.check.mu, "L_hat": instance.check.L_hat}
+            "mu": instance.check.mu, "L_hat": instance.check.L_hat, "law": law_record(total, mass)}
 
 
 def run_exact(config: dict, seed: int):
@@ -220,7 +221,7 @@ def run_exact(config: dict, seed: int):
              "halved_probability": str(e["halved_probability"]), "failing_patterns": e["failing"],
              "instance": c.instance() | {"steps": c.steps, "batch": c.batch, "updates": c.updates, "tau": c.tau,
                                          "init_scale": c.init_scale, "seed": seed},
-             "mu": e["mu"], "L_hat": e["L_hat"]})
+             "mu": e["mu"], "L_hat": e["L_hat"], "law": e["law"]})
 
 
 #: the enumerated instances per profile: (problem, steps, clients, N_i, B, updates, d), each with seeds
