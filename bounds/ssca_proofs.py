@@ -106,6 +106,7 @@ DISPLAYS: tuple[Display, ...] = (
     _D(T13, "(54)", "F0(w+) - F0(w) <= -g (mu - Lhat g/2 - err/chi) D^2"),
     _D(T13, "(55)", "mu - Lhat g/2 - err/chi >= mubar for t >= t0"),
     _D(T13, "(56)", "F0(w(t)) - F0(w(t0)) <= -mubar chi^2 sum_{n=t0}^t g"),
+    _D(T13, "after (56)", "in view of sum g = oo, contradicts boundedness"),
     _D(T13, "(57)", "||Dw(t)|| <= delta, t in T"),
     _D(T13, "(58)", "||Dw(i_t)|| >= 2 delta, delta <= ||Dw(n)|| <= 2 delta"),
     _D(T13, "(59) step 1", "delta <= ||Dw(i_t)|| - ||Dw(t)||"),

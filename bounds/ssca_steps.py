@@ -125,11 +125,19 @@ def _sc_model(x, argmin) -> tuple[tuple, sp.Expr]:
     return _lin((mu + kap, d), (bet, _perp(d))), (mu / 2 + rho * kap) * _sq(d)
 
 
-def _step(proof, label, lhs, relation, rhs, hypotheses=(), cites=(), reading="") -> Step:
-    """A :class:`Step` of ``proof`` whose search box is every free symbol's declared box."""
+def _step(proof, label, lhs, relation, rhs, hypotheses=(), cites=(), reading="", **sides) -> Step:
+    """A :class:`Step` of ``proof`` whose search box is every free symbol's declared box; ``sides``: its ``variant``
+    and ``uses`` (:class:`bounds.steps.Step`)."""
     free = set().union(*(sp.sympify(x).free_symbols for x in (lhs, rhs, *hypotheses)))
     return Step(proof, label, CLAIM[proof], lhs, relation, rhs, {s: _BOX[s] for s in free}, tuple(hypotheses),
-                tuple(cites), reading, ALSO.get(proof, ()))
+                tuple(cites), reading, ALSO.get(proof, ()), **sides)
+
+
+#: the errata whose displays are encoded as printed and corrected (``repro.papers.ssca.errata``): (52) drops the
+#: squares that strong convexity gives and (53) uses; (56) sums gamma(t) up to n = t where the two descents it adds
+#: are those of n = t0, ..., t - 1
+E52, E56 = "ssca.lemma4.52", "ssca.thm13.56"
+PRINTED, CORRECTED = "as printed", "corrected"
 
 
 # ---------------------------------------------------------------------------- Appendix A, Lemma 3
@@ -223,15 +231,28 @@ def _quadratic_excess(v) -> sp.Expr:
 
 
 def _lemma4_statement() -> tuple[Step, ...]:
-    """(51) and (52), Lemma 4 (Appendix A)."""
+    """(51) and (52), Lemma 4 (Appendix A); (52) as printed and with the squares strong convexity gives (erratum
+    :data:`E52`), its second step and (53) step 4 then starting from the corrected form."""
     descent = gam * _dot(_DW, gF) + vs * Lhat / 2 * gam**2 * _D**2     # F_0(w^(t+1)) - F_0(w^(t))
+    printed, corrected = ((E52, PRINTED),), ((E52, CORRECTED),)
     return (
         _step(L4, "(51)", descent, "<=", _end4(gS), (), ("L_hat-Lipschitz grad F_0", "update (5)", _SC4),
               _R4 + "F_0(w^(t+1)) - F_0(w^(t)) = gamma <w_bar - w, gF> + varsigma L_hat/2 gamma^2 ||w_bar - w||^2, "
               "varsigma in [-1, 1] (every value L_hat-smoothness allows along the update (5))."),
         _step(L4, "(52) step 1", _dot(gS, _DW), "<=", -mu * _D + Sb - Sw, (), (_SC4,),
-              _R4 + "printed: grad F_bar^T (w_bar - w) <= -mu ||w_bar - w|| + F_bar(w_bar) - F_bar(w) (no square)."),
-        _step(L4, "(52) step 2", -mu * _D + Sb - Sw, "<=", -mu * _D, (), ("optimality of w_bar^(t)",), _R4),
+              _R4 + "printed: grad F_bar^T (w_bar - w) <= -mu ||w_bar - w|| + F_bar(w_bar) - F_bar(w) (no square).",
+              variant=printed),
+        _step(L4, "(52) step 2", -mu * _D + Sb - Sw, "<=", -mu * _D, (), ("optimality of w_bar^(t)",), _R4,
+              variant=printed, uses=("(52) step 1",)),
+        _step(L4, "(52) step 1", _dot(gS, _DW), "<=", -mu / 2 * _D**2 + Sb - Sw, (), (_SC4,),
+              _R4 + "corrected: grad F_bar^T (w_bar - w) <= -(mu/2) ||w_bar - w||^2 + F_bar(w_bar) - F_bar(w), "
+              "strong convexity at w.", variant=corrected),
+        _step(L4, "(52) step 2", -mu / 2 * _D**2 + Sb - Sw, "<=", -mu * _D**2, (), ("optimality of w_bar^(t)",),
+              _R4 + "corrected: F_bar(w) - F_bar(w_bar) >= (mu/2) ||w - w_bar||^2 at the minimiser.",
+              variant=corrected, uses=("(52) step 1",)),
+        _step(L4, "(53) step 4", _LIN4, "<=", _end4(gS), (sp.Le(_dot(gS, _DW), -mu * _D**2),),
+              ("Cauchy-Schwarz", "(52)"), _R4 + "hypothesis: (52) corrected (-mu ||.||^2), the form (53) needs.",
+              variant=corrected, uses=("(52) step 2",)),
     )
 
 
@@ -267,6 +288,8 @@ xi0, xi1, xi2, zeta0, zeta1, zeta2, sig0, sig1, sig2, eta = _sym(
 eps0 = _sym("eps0", (0.0, 5.0), nonnegative=True)
 gam0, gam1, gam2 = _sym("gamma0 gamma1 gamma2", (1e-3, 1.0), positive=True)
 mubar, muhat, delta2 = _sym("mu_bar mu_hat delta2", (0.01, 10.0), positive=True)
+F0t0, Flow = _vals("F0_t0 F_low")
+slack56 = _sym("s56", (0.0, 10.0), nonnegative=True)
 daI, daT, daN, dwb, wI, wT, wbI, wbT = (_vec(n) for n in ("dwI", "dwT", "dwN", "dwb", "wI", "wT", "wbI", "wbT"))
 _DT = "Delta w(n) = w_bar(n) - w(n)"
 
@@ -309,7 +332,17 @@ def _thm13_liminf() -> tuple[Step, ...]:
               "Printed: F_0(w(t)) - F_0(w(t0)) <= -mu_bar chi^2 sum_{n=t0}^{t} gamma, here at t = t0 + 2 (summand "
               "read gamma(n); the printed gamma(t) fails the same way). Each of the two descents is every value (54)"
               "-(55) allow: -gamma(n) (mu_bar + zeta_n)(chi + xi_n)^2 - sigma_n (the bracket of (54) is >= mu_bar, "
-              "||Delta w(n)|| = chi + xi_n >= chi), zeta, xi, sigma >= 0."),
+              "||Delta w(n)|| = chi + xi_n >= chi), zeta, xi, sigma >= 0.", variant=((E56, PRINTED),)),
+        _step(T13, "(56)", sum(descents), "<=", -mubar * chi**2 * sum(_window(2)), (), ("(54)", "(55)", "D >= chi"),
+              "Corrected: the sum runs over the descents it adds, n = t0, ..., t - 1, with gamma(n); t = t0 + 2, the "
+              "descents as printed.", variant=((E56, CORRECTED),)),
+        _step(T13, "after (56)", sum(_window(2)), "<=", (F0t0 - Flow) / (mubar * chi**2),
+              (sp.Le(Flow, F0t0 - mubar * chi**2 * sum(_window(2)) - slack56),), ("(56)", "{F_0(w(t))} bounded"),
+              "The argument after (56) ('in view of sum gamma = oo, contradicts the boundedness of {F_0(w(t))}') as "
+              "a finite step: with F_0 >= F_low on the sequence and (56) corrected in force (F_0(w(t)) = its right "
+              "side + F_0(w(t0)) - s56, s56 >= 0, at least F_low), the partial sums of gamma are bounded by "
+              "(F_0(w(t0)) - F_low)/(mu_bar chi^2), which sum gamma = oo contradicts.",
+              variant=((E56, CORRECTED),), uses=("(56)",)),
     )
 
 

@@ -477,7 +477,8 @@ FINDING_BEARING = {"consistent": Bearing.SUPPORTS, "not checkable": Bearing.NOT_
 
 def from_findings(findings, claims: Iterable[str]) -> list[Evidence]:
     """One :class:`Evidence` per (finding, claim it names) for the claims in ``claims``; the finding's own verdict
-    and kind decide the bearing (:data:`DISCREPANCY_BEARING`). An unknown kind or verdict is an error, not a guess."""
+    and kind decide the bearing (:data:`DISCREPANCY_BEARING`); a violation's replay re-runs the finding's own
+    computation. An unknown kind or verdict is an error, not a guess."""
     claims = set(claims)
     out = []
     for f in findings:
@@ -494,7 +495,8 @@ def from_findings(findings, claims: Iterable[str]) -> list[Evidence]:
             raise ValueError(f"finding {f.id}: verdict {f.verdict!r} is not one of consistent, discrepancy, "
                              "not checkable")
         out += [Evidence(c, f.id, bearing, f.summary, method=FINDING_METHOD.get(f.kind, "symbolic"),
-                         reading=tuple(getattr(f, "reading", ())), cause=f.id if bearing is Bearing.VIOLATES else "")
+                         reading=tuple(getattr(f, "reading", ())), cause=f.id if bearing is Bearing.VIOLATES else "",
+                         replay=f"python -m repro findings --id {f.id}" if bearing is Bearing.VIOLATES else "")
                 for c in f.claims if c in claims]
     return out
 

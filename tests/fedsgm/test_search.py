@@ -122,7 +122,8 @@ def test_an_inadmissible_instance_is_nan_not_a_violation(monkeypatch):
 def _fake_result(passed: bool, ratio: float):
     from types import SimpleNamespace
     meta = {"claim": "fedsgm.thm1", "family": "one-client-1d", "evaluations": 9,
-            "best_instance": {"E": 1, "T": 3, "seed": 4}, "check": {"relation": "subopt <= ..."}}
+            "best_instance": {"E": 1, "T": 3, "seed": 4},
+            "check": {"relation": "subopt <= ...", "observed": 2.0 * ratio, "bound": 2.0}}
     return SimpleNamespace(hash="abc", meta={"metadata": meta},
                            arrays={"best_ratio": np.array(ratio), "passed": np.array(passed),
                                    "inconclusive": np.array(False)})
@@ -136,5 +137,6 @@ def test_the_audit_reads_a_failed_best_instance_as_a_violation_with_its_replay_c
     assert bad.bearing is Bearing.VIOLATES and bad.replay == ("python -m repro run fedsgm.search; result abc "
                                                               "(E = 1, T = 3, seed = 4)")
     assert good.bearing is Bearing.SUPPORTS and good.worst == 0.04 and good.method == bad.method == "adversarial"
+    assert (bad.observed, bad.bound) == (2.6, 2.0) and "2.6 against bound 2" in bad.summary   # the claim's own sides
     (row,) = A.search_rows([_fake_result(True, 0.04)])
     assert row[5] == "25" and row[6] == "no"                   # loose by 1/0.04, halved constant not detected

@@ -45,7 +45,7 @@ def test_coverage_as_inventoried():
         ("Proof of Lemma 2 (Appendix A)", 2, 2),
         ("Proof of Lemma 3 (Appendix A)", 3, 9),
         ("Proof of Lemma 4 (Appendix A)", 1, 7),
-        ("Proof of Theorems 1 and 3 (Appendix A)", 2, 28),
+        ("Proof of Theorems 1 and 3 (Appendix A)", 2, 29),
         ("Proof of Lemma 5 (Appendix B)", 3, 3),
         ("Proof of Lemma 6 (Appendix B)", 2, 3),
         ("Proof of Theorems 2 and 4 (Appendix B)", 0, 5),

@@ -111,12 +111,12 @@ def test_the_audit_turns_a_search_result_into_evidence():
     # (51)'s bound is negative: no observed/bound ratio, the claim's own two sides instead (never the searched score)
     assert good.worst is None and (bad.observed, bad.bound) == (-0.2, -0.3) and "-0.2 against -0.3" in bad.summary
     rows = A._search_rows([result(0.05)])
-    assert rows[0][6] == "20" and rows[0][7] == "not judged (no instance solved)"     # a run without halved_ratio
+    assert rows[0][7] == "20" and rows[0][8] == "not judged (no instance solved)"     # a run without halved_ratio
     unsolved = result(-np.inf)
     unsolved.meta["metadata"] |= {"claim": "ssca.eq9", "params": {}}
     unsolved.arrays["halved_ratio"] = np.array([np.nan])
     row = [r for r in A._search_rows([unsolved]) if r[1] == "f"][0]
-    assert row[6] == row[7] == "not judged (no instance solved)"
+    assert row[7] == row[8] == "not judged (no instance solved)"
     assert any(r[0] == "`ssca.thm1`" and r[-1].startswith("does not apply") for r in rows)
 
 
@@ -130,9 +130,9 @@ def test_the_report_says_what_halving_did_on_the_best_instance_and_never_calls_a
     rows = {r[0]: r for r in A._search_rows([result("ssca.eq9", 1e-9, 3e5), result("ssca.lemma4", 0.05, 0.1),
                                                result("ssca.lemma1", 1e-9, 0.2)]) if r[1] == "f"}
     closed, bound, blind = rows["`ssca.eq9`"], rows["`ssca.lemma4`"], rows["`ssca.lemma1`"]
-    assert closed[6].startswith("equality: relative error") and closed[7].startswith("yes")
-    assert bound[6] == "20" and bound[7].startswith("no: too loose to tell")
-    assert blind[6].startswith("equality") and blind[7].startswith("no: halving not seen")
+    assert closed[7].startswith("equality: relative error") and closed[8].startswith("yes")
+    assert bound[7] == "20" and bound[8].startswith("no: too loose to tell")
+    assert blind[7].startswith("equality") and blind[8].startswith("no: halving not seen")
 
 
 def test_a_search_run_detects_its_halved_constant_on_its_best_instance_or_by_searching_again(small_searches):

@@ -14,7 +14,10 @@ from bounds.ssca import CLAIMS
 from bounds.ssca_proofs import DISPLAYS
 from bounds.steps import NOT_REFUTED, PROVEN, REFUTED, Step, check, confirm
 
-BY_LABEL = {s.label: s for s in SS.STEPS}
+#: every display as printed; the corrected side of an erratum ((52) with its square, (56) summed over the descents it
+#: adds) apart
+BY_LABEL = {s.label: s for s in SS.STEPS if all(o == SS.PRINTED for _, o in s.variant)}
+CORRECTED = {s.label: s for s in SS.STEPS if any(o != SS.PRINTED for _, o in s.variant)}
 P, NR, R = PROVEN, NOT_REFUTED, REFUTED
 #: status of every step at the small budget check(step, 25, 25)
 EXPECTED = {
@@ -38,14 +41,19 @@ EXPECTED = {
     # Theorem 5
     "display after (75), (a)": P, "display after (75), (b)": P,
 }
+#: the corrected readings at the same budget: each erratum's correction stands, and so does the step that uses it
+EXPECTED_CORRECTED = {"(52) step 1": NR, "(52) step 2": P, "(53) step 4": NR, "(56)": P, "after (56)": NR}
 
 
 # ---------------------------------------------------------------------------- the steps against the inventory
 def test_every_step_is_a_display_of_the_inventory_once_with_a_claim_of_the_paper():
     displays = {(d.proof, d.label) for d in DISPLAYS}
-    keys = [(s.proof, s.label) for s in SS.STEPS]
-    assert set(keys) <= displays
+    keys = [(s.proof, s.label) for s in SS.STEPS if s.label in BY_LABEL and BY_LABEL[s.label] is s]
+    corrected = [(s.proof, s.label) for s in CORRECTED.values()]
+    assert set(keys) | set(corrected) <= displays
     assert len(keys) == len(set(keys)) == len(BY_LABEL)        # no display twice, labels unique across proofs
+    assert len(SS.STEPS) == len(BY_LABEL) + len(CORRECTED)     # one corrected reading per display at most
+    assert all(dict(s.variant).keys() <= {SS.E52, SS.E56} for s in SS.STEPS)
     assert {c for s in SS.STEPS for c in s.claims} <= {c.id for c in CLAIMS}
     assert all(s.reading and s.cites for s in SS.STEPS)
 
@@ -57,7 +65,7 @@ def test_every_display_is_encoded_or_listed_as_not_encodable_with_a_reason_and_n
     assert not encoded & set(SS.NOT_ENCODED)
     assert encoded | set(SS.NOT_ENCODED) == set(displays)
     assert all(isinstance(r, str) and len(r) > 20 for r in SS.NOT_ENCODED.values())
-    assert (len(displays), len(encoded), len(SS.NOT_ENCODED)) == (70, 52, 18)
+    assert (len(displays), len(encoded), len(SS.NOT_ENCODED)) == (71, 53, 18)
 
 
 def test_steps_are_in_the_papers_order_and_every_symbol_has_a_box_inside_its_assumptions():
@@ -75,7 +83,7 @@ def test_steps_are_in_the_papers_order_and_every_symbol_has_a_box_inside_its_ass
 
 # ---------------------------------------------------------------------------- statuses at a small budget
 def test_expected_covers_every_step():
-    assert set(EXPECTED) == set(BY_LABEL)
+    assert set(EXPECTED) == set(BY_LABEL) and set(EXPECTED_CORRECTED) == set(CORRECTED)
 
 
 @pytest.mark.parametrize("label", list(EXPECTED))
@@ -85,6 +93,12 @@ def test_status_at_a_small_budget(label):
     assert result.status == EXPECTED[label], (label, result.worst, result.point)
     if result.status == REFUTED:
         assert confirm(step, result.point) is not None
+
+
+@pytest.mark.parametrize("label", list(EXPECTED_CORRECTED))
+def test_status_of_the_corrected_reading_at_a_small_budget(label):
+    result = check(CORRECTED[label], examples=25, polish=25)
+    assert result.status == EXPECTED_CORRECTED[label], (label, result.worst, result.point)
 
 
 # ---------------------------------------------------------------------------- constant-error detector

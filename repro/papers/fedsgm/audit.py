@@ -435,10 +435,10 @@ def _search_part(search_results) -> list[str]:
             "||w_t - w*||^2 and the gaps h(w*) - h(w_t)), a theorem through (f(w_bar) - f*)/eps. 'halved "
             "detected': the search would report the claim violated had that constant been halved "
             "(ratio > 1/2); 'loose by' is 1/ratio where the ratio stays below 0.1.", "",
-            markdown_table(["claim", "best observed/bound", "family", "halved constant detected", "loose"],
-                           search_claim_rows(search_results)), "",
-            markdown_table(["claim", "family", "best observed/bound", "instance", "evaluations", "loose by",
-                            "halved detected", "verdict", "replay"], search_rows(search_results)), ""]
+            markdown_table(["claim", "best observed/bound (constant part)", "family", "halved constant detected",
+                            "loose"], search_claim_rows(search_results)), "",
+            markdown_table(["claim", "family", "best observed/bound (constant part)", "instance", "evaluations",
+                            "loose by", "halved detected", "verdict", "replay"], search_rows(search_results)), ""]
 
 
 # ---------------------------------------------------------------------------- exact failure probabilities

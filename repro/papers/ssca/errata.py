@@ -9,12 +9,31 @@ consequences the suite computes.
   Section VI's runs use the sign of (11), and ``ssca.printed_32`` runs the printed sign once.
 * Theorem 4 assumes 'the constraint set of Problem 3 is compact' where Appendix B's proof reads 'Problem 3
   (Problem 8)': Algorithm 4 solves Problem 8.
+* (47)-(49) drop the squares of strong convexity; (50)(a) follows from them only as printed, so Lemma 3's proof has
+  a gap (one root cause, refuted at (47) and at (49)).
+* (52) drops the squares of strong convexity that (53) uses; (56) sums to n = t where its descents stop at t - 1.
+  ``ssca.steps`` checks both as printed and corrected, with the display (or the sentence) that follows.
 """
 from __future__ import annotations
 
-from repro.errata import Erratum
+from repro.errata import CORRECTED, PRINTED, Erratum
 
 ERRATA = (
+    Erratum("ssca.lemma4.52", "Proof of Lemma 4 (Appendix A), (52)",
+            "∇F̄ᵀ(ω̄ − ω) ≤ −µ‖ω̄ − ω‖ + F̄(ω̄) − F̄(ω) ≤ −µ‖ω̄ − ω‖",
+            "(52) drops the squares: strong convexity gives -(mu/2)||w_bar - w||^2 in the middle and -mu||w_bar - "
+            "w||^2 at the end, the form (53) uses.",
+            correction="∇F̄ᵀ(ω̄ − ω) ≤ −(µ/2)‖ω̄ − ω‖² + F̄(ω̄) − F̄(ω) ≤ −µ‖ω̄ − ω‖²", options=(PRINTED, CORRECTED)),
+    Erratum("ssca.lemma3.squares", "Proof of Lemma 3 (Appendix A), (47)-(49)",
+            "F̄(ω) − F̄(ω̄(t1)) ≥ (µ/2)‖ω − ω̄(t1)‖, ∀ω. (47)",
+            "(47)-(49) print (mu/2)||.|| where strong convexity at a minimiser gives (mu/2)||.||^2; with the squares, "
+            "(50)(a) bounds ||w_bar(t1) - w_bar(t2)||^2, not the norm, so (43) does not follow from (50) as the "
+            "proof says.",
+            explains=("ssca.step.proof_of_lemma_3.47", "ssca.step.proof_of_lemma_3.49")),
+    Erratum("ssca.thm13.56", "Proof of Theorems 1 and 3 (Appendix A), (56)", "≤ −µ̄χ² Σ_{n=t0}^{t} γ(t)",
+            "(56) sums gamma(t) for n = t0, ..., t where the descents it adds are those of n = t0, ..., t - 1: an "
+            "off-by-one in the summation limit (and the summand's index).",
+            correction="≤ −µ̄χ² Σ_{n=t0}^{t−1} γ(n)", options=(PRINTED, CORRECTED)),
     Erratum("ssca.surrogate_weight", "Section III-A, (8) (and (12), (18), (23), (29))",
             "F̄_s,0(ω) can be rewritten as: (f̂_s,0,1)ᵀω + τ‖ω‖²₂ (8)",
             "The printed surrogates carry tau ||omega||^2, but the recursions they rewrite, started from 0, give "
