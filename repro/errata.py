@@ -298,6 +298,7 @@ def _report(cause: str, kind: Kind, facts: Facts, decl, got: _Collected, by_id: 
         (f"python -m repro findings --id {f.id}" for f in got.findings), "")
     if not replay and worst is not None and worst.source in {f.id for f in findings}:
         replay = f"python -m repro findings --id {worst.source}"
+    replay = replay or _reading_replay(cause, depends, by_id, {f.id for f in findings})
     numbers = observed_text(worst) if worst is not None else ""
     instances = tuple(dict.fromkeys([e.source for _, e in got.instances] + [f.id for f in got.findings]))
     if decl is not None:
@@ -308,6 +309,15 @@ def _report(cause: str, kind: Kind, facts: Facts, decl, got: _Collected, by_id: 
     where, printed, sentence = _undeclared_text(cause, worst, findings, claims)
     return Report(cause, kind, where, printed, sentence, "", "", facts, instances, fails, once, depends, found_in,
                   replay, False, numbers)
+
+
+def _reading_replay(axis_id: str, claims: Sequence[str], by_id: Mapping[str, ClaimVerdict], finding_ids) -> str:
+    """For a reading with no failing instance of its own (an open choice, two readings both admissible): the command
+    that recomputes the evidence its readings decide, its own replay where it has one."""
+    evidence = [e for c in claims for e in by_id[c].evidence if axis_id in dict(e.reading)]
+    own = next((e.replay for e in evidence if e.replay), "")
+    runs = next((e.source for e in evidence if " " not in e.source and e.source not in finding_ids), "")
+    return own or (f"python -m repro run {runs}" if runs else "")
 
 
 def _worst_instance(got: _Collected):

@@ -82,13 +82,8 @@ def _claim_block(v: ClaimVerdict, says: str, figures: list[Path], page_dir: Path
 
 
 def _proofs_module(paper: str):
-    import importlib
-    try:
-        return importlib.import_module(f"bounds.{paper}_proofs")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"bounds.{paper}_proofs":
-            raise
-        return None
+    from .registry import optional_module
+    return optional_module(f"bounds.{paper}_proofs")
 
 
 def encoded_steps(paper: str) -> tuple:

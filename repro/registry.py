@@ -47,6 +47,16 @@ def part(paper: str, name: str) -> ModuleType:
     return importlib.import_module(f"{PACKAGE}.{paper}.{name}")
 
 
+def optional_module(name: str) -> ModuleType | None:
+    """Module ``name``, or None when it does not exist (an error inside an existing module is raised)."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
+
+
 def check_paper(paper: str) -> str:
     if paper not in _keys():
         raise ConfigError(f"paper={paper!r} is not admissible: one of {', '.join(papers())}")

@@ -148,13 +148,8 @@ def settings_summary(paper: str) -> str:
 
 def errata_module(paper: str):
     """The paper's ``errata`` module (its declared errata and open choices), or None when it declares none."""
-    import importlib
-    try:
-        return importlib.import_module(f"repro.papers.{paper}.errata")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"repro.papers.{paper}.errata":
-            raise
-        return None
+    from .registry import PACKAGE, optional_module
+    return optional_module(f"{PACKAGE}.{paper}.errata")
 
 
 def paper_errata(paper: str, results: dict, verdicts: list, found) -> list:
@@ -168,7 +163,9 @@ def paper_errata(paper: str, results: dict, verdicts: list, found) -> list:
 
 
 def _affects(paper: str, e, link: bool = True) -> str:
-    """``fails as printed: a, b; holds once corrected: c`` (claims linked to their detail page)."""
+    """``fails as printed: a, b; holds once corrected: c; its value changes the verdict of: d`` (claims linked to
+    their detail page). The last names claims whose verdict differs between two admissible readings: the claim's own
+    verdict is "depends on a choice" only when one of them holds and another is violated."""
     from .pages import anchor
     def names(ids):
         return ", ".join(f"[`{c}`]({paper}.md#{anchor(c)})" if link else c for c in ids)
@@ -176,7 +173,7 @@ def _affects(paper: str, e, link: bool = True) -> str:
     also = tuple(c for c in e.found_in if c not in named)
     parts = [(f"fails as printed: {names(e.fails_as_printed)}" if e.fails_as_printed else ""),
              (f"holds once corrected: {names(e.holds_once_corrected)}" if e.holds_once_corrected else ""),
-             (f"depends on it: {names(e.depends)}" if e.depends else ""),
+             (f"its value changes the verdict of: {names(e.depends)}" if e.depends else ""),
              (f"found in the evidence of {names(also)} (its verdict rests on other errata)" if also else "")]
     return "; ".join(p for p in parts if p) or "no claim's verdict"
 
@@ -258,9 +255,12 @@ ERRATA_INTRO = ("Each root cause once, false statements first (`python -m repro 
                 "kind is computed: a *false statement* fails under every reading the paper admits; a *gap* leaves a "
                 "statement that survives unproven; an *inconsistency* is two places of the paper (or the paper and "
                 "the authors' code) that disagree, one of them failing; a *typo* is a display whose corrected form "
-                "is implied and used by the next display; an *unstated choice* is a value the paper leaves open that "
-                "decides a verdict. \"Fails as printed\" lists the claims that fail through it (directly or through "
-                "a claim their proof rests on), \"holds once corrected\" those that hold under its correction.")
+                "is implied and used by the next display; an *unstated choice* is a value the paper leaves open whose "
+                "admissible values give a claim different verdicts. \"Fails as printed\" lists the claims that fail "
+                "through it (directly or through a claim their proof rests on), \"holds once corrected\" those that "
+                "hold under its correction, \"its value changes the verdict of\" those whose verdict differs between "
+                "two admissible readings (the claim is *depends on a choice* when one holds and another is violated; "
+                "*not checkable* when the others cannot be decided).")
 INTRO = ["How to read it: one table per paper gives every claim (numbered results and the statements the paper "
          "makes about its figures) with its computed verdict and the evidence that decided it, after the errata "
          "(each root cause once, with the claims it affects); each claim links to its paper's detail page (`reports/<paper>.md`): all of its evidence, the "

@@ -288,3 +288,20 @@ def test_split_validation():
         mc.split(None, y, num_clients=10, client_classes=10)
     with pytest.raises(ConfigError, match="images="):
         mc.split(np.zeros((5, 2, 2)), y)
+
+
+def test_the_mnist_test_loss_is_the_mean_cross_entropy_plain_and_per_client_masked():
+    """runs.mnist._test_loss against scipy's log-softmax, sample by sample: the plain mean and, from the same
+    product, each client's mean over the samples its 0/1 mask keeps (chunks smaller than the test set)."""
+    from scipy.special import log_softmax
+    from repro.papers.fedclup.runs.mnist import _test_loss
+    rng = np.random.default_rng(np.random.SeedSequence(7))
+    W = rng.normal(size=(3, 2, 5, 4))                 # rounds x clients x features x classes
+    X, y = rng.normal(size=(11, 5)), rng.integers(0, 4, size=11)
+    mask = rng.integers(0, 2, size=(2, 11)).astype(float)
+    mask[:, 0] = 1                                    # every client keeps a sample
+    plain, masked = _test_loss(W, X, y, rows=4, weights=(None, mask))
+    logp = log_softmax(X @ W, axis=-1)                                  # (3, 2, 11, 4)
+    per_sample = -np.take_along_axis(logp, np.broadcast_to(y[:, None], logp.shape[:-1] + (1,)), axis=-1)[..., 0]
+    np.testing.assert_allclose(plain, per_sample.mean(axis=-1), rtol=1e-12)
+    np.testing.assert_allclose(masked, (per_sample * mask).sum(axis=-1) / mask.sum(axis=-1), rtol=1e-12)

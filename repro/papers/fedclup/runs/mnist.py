@@ -100,27 +100,29 @@ class MnistProxConfig(MnistConfig):
         adm.real("lam", self.lam)
 
 
-def _test_loss(W, X, y, dtype: str = "float64", rows: int = 2048, weights=None) -> np.ndarray:
-    """Mean cross-entropy of each model (leading axes, e.g. rounds x clients) on (X, y): one product of the test
-    set with every model at once (all models' columns side by side), over chunks of ``rows`` samples, the products
-    and the log-sum-exp in ``dtype``, the sums over samples in float64. ``weights`` (the models' trailing lead axis x
-    samples, e.g. clients x samples) weighs each model's samples: the weighted mean (a 0/1 mask: the mean over the
-    samples it keeps)."""
+def _test_loss(W, X, y, dtype: str = "float64", rows: int = 2048, weights=(None,)) -> list[np.ndarray]:
+    """Mean cross-entropy of each model (leading axes, e.g. rounds x clients) on (X, y), once per entry of
+    ``weights``: one product of the test set with every model at once (all models' columns side by side), over
+    chunks of ``rows`` samples, the products and the log-sum-exp in ``dtype``, the sums over samples in float64. An
+    entry of ``weights`` is None (the plain mean) or an array (the models' trailing lead axis x samples, e.g. clients
+    x samples) weighing each model's samples: the weighted mean (a 0/1 mask: the mean over the samples it keeps).
+    Every weighting reads the same per-sample losses, so a second one costs no second product."""
     lead, (p, C) = W.shape[:-2], W.shape[-2:]
     stacked = np.ascontiguousarray(np.moveaxis(W.reshape(-1, p, C), 1, 0), dtype=dtype).reshape(p, -1)
     X = X.astype(dtype, copy=False)
-    total = np.zeros(stacked.shape[1] // C)
-    w = None if weights is None else np.broadcast_to(np.asarray(weights, float), lead + (X.shape[0],)).reshape(
-        total.size, -1)
+    models = stacked.shape[1] // C
+    ws = [None if w is None else np.broadcast_to(np.asarray(w, float), lead + (X.shape[0],)).reshape(models, -1)
+          for w in weights]
+    totals = [np.zeros(models) for _ in ws]
     for start in range(0, X.shape[0], rows):                       # loop over sample chunks (memory bound)
-        Z = (X[start:start + rows] @ stacked).reshape(-1, total.size, C)
+        Z = (X[start:start + rows] @ stacked).reshape(-1, models, C)
         Z -= Z.max(axis=-1, keepdims=True)
         logp_true = np.take_along_axis(Z, np.broadcast_to(y[start:start + rows, None, None], Z.shape[:2] + (1,)),
                                        axis=-1)[..., 0]
         loss = -(logp_true - np.log(np.exp(Z).sum(axis=-1)))        # (rows, models)
-        total += (loss if w is None else loss * w[:, start:start + rows].T).sum(axis=0, dtype=np.float64)
-    count = X.shape[0] if w is None else w.sum(axis=1)
-    return (total / count).reshape(lead)
+        for total, w in zip(totals, ws):
+            total += (loss if w is None else loss * w[:, start:start + rows].T).sum(axis=0, dtype=np.float64)
+    return [(total / (X.shape[0] if w is None else w.sum(axis=1))).reshape(lead) for total, w in zip(totals, ws)]
 
 
 @watch("global_test_loss", "local_test_loss", step_sizes=("lr", "lam"))
@@ -157,11 +159,12 @@ def run_mnist(config: dict, seed: int):
     restricted = MC.class_restricted_accuracy(final, X_test, y_test, data["train_class_mask"])
     own = MC.accuracy(final, data["client_test"]["X"], data["client_test"]["y"])
     dtype = config["loss_dtype"]
-    global_loss = _test_loss(trace.global_models, X_test, y_test, dtype)                    # (T+1,)
-    local_loss = _test_loss(trace.local_models, X_test, y_test, dtype).mean(axis=1)         # (T+1,) mean over clients
-    # each client's own model on the test samples of the classes it trains on (its own test distribution)
+    (global_loss,) = _test_loss(trace.global_models, X_test, y_test, dtype)                 # (T+1,)
+    # each client's model on the whole test set, and on the test samples of the classes it trains on (its own test
+    # distribution), from one product; both averaged over clients: (T+1,)
     mask = data["train_class_mask"][:, y_test]                                               # (clients, samples)
-    own_loss = _test_loss(trace.local_models, X_test, y_test, dtype, weights=mask).mean(axis=1)
+    local_loss, own_loss = (loss.mean(axis=1) for loss in _test_loss(trace.local_models, X_test, y_test, dtype,
+                                                                     weights=(None, mask)))
     arrays = {"accuracy": np.asarray(per_client, float), "restricted_accuracy": np.asarray(restricted, float),
               "own_split_accuracy": np.asarray(own, float), "global_test_loss": global_loss,
               "local_test_loss": local_loss, "own_classes_test_loss": own_loss,
