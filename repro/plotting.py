@@ -18,7 +18,6 @@ from pathlib import Path
 
 import numpy as np
 
-from . import checkout
 from .io import atomic_write_bytes, atomic_write_json
 
 STYLE = {
@@ -187,20 +186,13 @@ def log_ticks(ax, axis: str = "x", values=None):
 
 
 # ---------------------------------------------------------------------------- provenance and saving
-def built_from() -> dict | None:
-    """The commit the figure is built from and ``dirty``, whether the suite's source differs from it
-    (:func:`repro.checkout.state`: the figures, reports and notebooks being rewritten do not count); None when git or
-    the repository is unavailable."""
-    here = checkout.state()
-    return None if here["commit"] is None else here
-
-
 def run_provenance(results, profile: str, experiment: str) -> dict:
-    """The provenance record of a figure: the experiment, the profile, and every run it was drawn from with the
-    commit that run was computed at (``run_commit``)."""
+    """The provenance record of a figure: the experiment, the profile, and every run it was drawn from. A run's hash
+    covers the source of the code it executed (:mod:`repro.fingerprint`), so it names the code without naming a
+    commit: the record is committed, and a commit hash in it would change with every commit and rebuild (the cache
+    entry of each run keeps its ``git_commit``)."""
     return {"experiment": experiment, "profile": profile,
-            "runs": [{"hash": r.hash, "seed": r.spec.seed, "config": r.spec.config,
-                      "run_commit": r.meta.get("git_commit")} for r in results]}
+            "runs": [{"hash": r.hash, "seed": r.spec.seed, "config": r.spec.config} for r in results]}
 
 
 def check_claims(paper: str, claims) -> list[str]:
@@ -214,9 +206,9 @@ def check_claims(paper: str, claims) -> list[str]:
 
 def save_figure(fig, paper: str, name: str, provenance: dict, claims=()) -> list[Path]:
     """Write ``figures/<paper>/<name>.{pdf,png,json}`` atomically and deterministically. The JSON is
-    ``provenance`` with ``claims`` (the ids of what the figure tests) and ``built_from`` (:func:`built_from`)."""
+    ``provenance`` with ``claims`` (the ids of what the figure tests)."""
     record = {"experiment": provenance.get("experiment"), "profile": provenance.get("profile"),
-              "claims": check_claims(paper, claims), "built_from": built_from()} | provenance
+              "claims": check_claims(paper, claims)} | provenance
     out_dir = figures_root() / paper
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []

@@ -98,24 +98,24 @@ def test_paper_figure_title_band_and_provenance(drawn, n_seeds, tmp_path, monkey
     record = json.loads((tmp_path / "fedsgm/figure1.json").read_text())
     assert record["claims"] and all(valid_claim("fedsgm", c) for c in record["claims"])
     assert "fedsgm.figure1" in record["claims"]
-    assert record["runs"] and all(r["run_commit"] == "a" * 40 and "git_commit" not in r for r in record["runs"])
+    assert record["runs"] and all(set(r) == {"hash", "seed", "config"} for r in record["runs"])   # no commit
     assert len(record["runs"]) == 2 * n_seeds
     assert any(p.suffix == ".png" for p in paths)
 
 
 # ---------------------------------------------------------------------------- provenance
-def test_built_from_names_the_working_tree_commit(tmp_path, monkeypatch):
+def test_a_figure_record_names_its_runs_and_no_commit(tmp_path, monkeypatch):
+    """The record is committed: the runs' hashes name the code (each covers its sources), and nothing in it changes
+    when only the commit does, so a rebuild leaves the tree clean."""
     monkeypatch.setenv("REPRO_FIGURES_DIR", str(tmp_path))
     fig, _ = plotting.new_figure()
     plotting.save_figure(fig, "toy", "f", plotting.run_provenance([fake_run(0)], "quick", "toy.x"),
                          claims=("toy.thm1",))
-    record = json.loads((tmp_path / "toy/f.json").read_text())
+    text = (tmp_path / "toy/f.json").read_text()
+    record = json.loads(text)
     assert record["claims"] == ["toy.thm1"] and record["experiment"] == "toy.x" and record["profile"] == "quick"
-    built = record["built_from"]
-    if (ROOT / ".git").exists():
-        assert re.fullmatch(r"[0-9a-f]{40}", built["commit"]) and isinstance(built["dirty"], bool)
-    else:
-        assert built is None
+    assert set(record) == {"experiment", "profile", "claims", "runs"} and record["runs"][0]["hash"] == fake_run(0).hash
+    assert "a" * 40 not in text                          # the run's git_commit (fake_run's) is not copied
 
 
 def test_dirty_means_the_source_differs_from_the_commit_not_the_rebuilt_artifacts(tmp_path, monkeypatch):
@@ -145,11 +145,6 @@ def test_dirty_means_the_source_differs_from_the_commit_not_the_rebuilt_artifact
     (tmp_path / "repro/new.py").unlink()
     (tmp_path / "repro/b.py").write_text("1\n")
     assert checkout.state()["dirty"] is True
-
-
-def test_built_from_is_null_without_git(monkeypatch):
-    monkeypatch.setenv("PATH", "")
-    assert plotting.built_from() is None
 
 
 def test_claims_of_another_paper_are_refused(tmp_path, monkeypatch):
