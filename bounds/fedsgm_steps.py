@@ -35,7 +35,7 @@ import sympy as sp
 
 from .fedsgm import D, E, G, Gamma_proof, N, T, a, beta, eps, eta, n, q, tau
 from .fedsgm_proofs import P_L3, P_L4, P_L5, P_T6, P_T7, P_T8, P_T9
-from .steps import Notation, Step
+from .steps import CORRECTED, PRINTED, Notation, Step
 
 # ---------------------------------------------------------------------------- claims the proofs establish
 # A step bears on the result whose printed proof displays it: Lemmas 3-5, and for the theorems the constants of their
@@ -686,8 +686,8 @@ def _soft_summed(proof: str, eq: str, compressed: bool) -> tuple[Step, ...]:
     starting from the corrected display 9."""
     if not compressed:
         return _soft_summed_as(proof, eq, 0, 2)
-    return (_soft_summed_as(proof, eq, q, 1, ((D9, "as printed"),))
-            + _soft_summed_as(proof, eq, q, 2, ((D9, "corrected"),)))
+    return (_soft_summed_as(proof, eq, q, 1, ((D9, PRINTED),))
+            + _soft_summed_as(proof, eq, q, 2, ((D9, CORRECTED),)))
 
 
 def _soft_summed_as(proof: str, eq: str, qq, drift_e: int, variant: tuple = ()) -> tuple[Step, ...]:
@@ -701,7 +701,7 @@ def _soft_summed_as(proof: str, eq: str, qq, drift_e: int, variant: tuple = ()) 
     gaps = [(dist[t] - dist[t + 1] + per_round) / (2 * eta * E) - _slack(f"{t}") for t in range(rounds)]
     display8 = tuple(sp.Le(dist[t + 1], dist[t] + per_round - 2 * eta * E * gaps[t], evaluate=False)
                      for t in range(rounds))               # holds by construction; stated for the record
-    side = "corrected" if any(o == "corrected" for _, o in variant) else "as printed"
+    side = CORRECTED if any(o == CORRECTED for _, o in variant) else PRINTED
     return (
         _step(proof, "display 9", THM_PROOF[proof], left.subs(T, rounds), ">=", sp.Add(*gaps), display8,
               ("display 8 summed over t", "sigma = 1 on B"),

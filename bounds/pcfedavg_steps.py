@@ -57,7 +57,7 @@ from dataclasses import replace
 import sympy as sp
 
 from .pcfedavg_proofs import DISPLAYS, L42, L43, L44, L45, L46, P47, P48, T34
-from .steps import Boxes, Step
+from .steps import CORRECTED, PRINTED, Boxes, Step
 
 #: the encoded claim each proof establishes
 CLAIM = {L43: "pcfedavg.lemma4.3", L44: "pcfedavg.lemma4.4", L45: "pcfedavg.lemma4.5", L46: "pcfedavg.lemma4.6",
@@ -451,10 +451,10 @@ def _prop47_steps() -> tuple[Step, ...]:
               + 3 * 3 * gam**2 * nu**2 / m, (STEP6,), ("Lemma 4.6", "summing over k = 0, ..., K - 1"),
               "K = 3; dist_k = E||xbar_k - x*_rho||^2, drift_k, gap_k >= 0; dist_{k+1} is every value Lemma 4.6 "
               "allows: its right side at k - s_k (s_k >= 0), recursively from dist_0."),
-        _p47a(D0, D1, G0, G1, l0, l1, ((RANGE, "as printed"),),
+        _p47a(D0, D1, G0, G1, l0, l1, ((RANGE, PRINTED),),
               "Lemma 4.5 as stated ('for any r >= 1') bounds round 1: D_1 = its right side - s_1 (s_1 >= 0); round "
               "0 is not covered and D_0 >= 0 is free"),
-        _p47a(D0_corrected, D1, G0, G1, l0, l1, ((RANGE, "corrected"),),
+        _p47a(D0_corrected, D1, G0, G1, l0, l1, ((RANGE, CORRECTED),),
               "Lemma 4.5 read 'for any r >= 0' (its proof uses only the round's common start, which line 3 gives at "
               "r = 0 too) bounds both rounds: D_r = its right side - s_r (s_r >= 0)"),
         _step(P47, "(P4.7-c)", gam / 3 * Sg, "<=",

@@ -42,7 +42,7 @@ from __future__ import annotations
 import sympy as sp
 
 from .ssca_proofs import DISPLAYS, L1, L2, L3, L4, L5, L6, T5, T13, T24
-from .steps import Boxes, Step
+from .steps import CORRECTED, PRINTED, Boxes, Step
 
 #: the encoded claim each proof establishes
 CLAIM = {L3: "ssca.lemma3", L4: "ssca.lemma4", T13: "ssca.thm1", T24: "ssca.thm2", L1: "ssca.lemma1",
@@ -137,7 +137,6 @@ def _step(proof, label, lhs, relation, rhs, hypotheses=(), cites=(), reading="",
 #: squares that strong convexity gives and (53) uses; (56) sums gamma(t) up to n = t where the two descents it adds
 #: are those of n = t0, ..., t - 1
 E52, E56 = "ssca.lemma4.52", "ssca.thm13.56"
-PRINTED, CORRECTED = "as printed", "corrected"
 
 
 # ---------------------------------------------------------------------------- Appendix A, Lemma 3

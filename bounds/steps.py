@@ -45,6 +45,8 @@ TOLERANCE = 1e-9
 #: relative slack with which a hypothesis counts as satisfied at a numeric point
 HYPOTHESIS_RTOL = 1e-12
 RELATIONS = ("<=", "==", ">=")
+#: the two sides of an erratum a step's ``variant`` names (and the options of its reading axis, printed first)
+PRINTED, CORRECTED = "as printed", "corrected"
 PROVEN, REFUTED, NOT_REFUTED = "proven", "refuted", "not refuted"
 
 
@@ -406,5 +408,5 @@ def check_encoded(step: Step, examples: int = 200, polish: int = 200) -> StepChe
     return StepCheck(step, NOT_REFUTED, how, obj.evaluations, v, point, sides)
 
 
-__all__ = ["NOT_REFUTED", "Notation", "PROVEN", "REFUTED", "Step", "StepCheck", "TOLERANCE", "check", "check_encoded",
+__all__ = ["CORRECTED", "NOT_REFUTED", "Notation", "PRINTED", "PROVEN", "REFUTED", "Step", "StepCheck", "TOLERANCE", "check", "check_encoded",
            "confirm", "shrink"]

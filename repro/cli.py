@@ -193,8 +193,7 @@ def _paper_errata(paper: str, args) -> list:
     audit = part(paper, "audit")
     results = experiment_results(audit.AUDIT_EXPERIMENTS, args.profile, jobs=args.jobs, scheduler=args.scheduler,
                                  progress=not args.no_progress)
-    verdicts = paper_verdicts(paper, results)
-    return paper_errata(paper, results, verdicts, getattr(audit, "findings", lambda r: [])(results))
+    return paper_errata(paper, results, paper_verdicts(paper, results))
 
 
 def _cmd_errata(args) -> None:

@@ -33,7 +33,10 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Mapping, Sequence
 
-from .verdicts import FAILING, RANK, Axis, Bearing, ClaimVerdict, Readings, Verdict, cause_of, observed_text
+from bounds.steps import CORRECTED, PRINTED
+
+from .verdicts import (FAILING, RANK, Axis, Bearing, ClaimVerdict, Readings, Verdict, cause_of, decides,
+                       observed_text)
 
 
 class Kind(str, enum.Enum):
@@ -44,7 +47,6 @@ class Kind(str, enum.Enum):
     TYPO = "typo"
 
 
-PRINTED, CORRECTED = "as printed", "corrected"
 
 
 @dataclass(frozen=True)
@@ -190,11 +192,13 @@ def paper_errata(verdicts: Sequence[ClaimVerdict], findings: Sequence, module: M
     for cause in list(declared) + [c for c in collected if c not in declared and c in final]:
         got = collected.get(cause, _Collected())
         decl = declared.get(cause)
-        facts = _facts(cause, decl, got, by_id, (chains or {}).get(cause, False))
+        both = isinstance(decl, Choice) or getattr(decl, "both_admissible", False)
+        changed = tuple(c for c, v in by_id.items() if both and decides(cause, v.readings))
+        facts = _facts(cause, decl, got, by_id, (chains or {}).get(cause, False), changed)
         kind = decide_kind(facts)
         if kind is None:
             continue
-        reports.append(_report(cause, kind, facts, decl, got, by_id, findings, claims))
+        reports.append(_report(cause, kind, facts, decl, got, by_id, findings, claims, changed))
     return sorted(reports, key=lambda r: (list(Kind).index(r.kind), min(
         (order.get(c, len(order)) for c in r.fails_as_printed + r.holds_once_corrected + r.depends),
         default=len(order)), r.id))
@@ -248,10 +252,11 @@ def _worse_as_printed(v: ClaimVerdict, axis: Axis) -> bool:
     return bool(corrected) and rank(axis.options[0]) > min(corrected)
 
 
-def _facts(cause: str, decl, got: _Collected, by_id: Mapping[str, ClaimVerdict], chain: bool) -> Facts:
+def _facts(cause: str, decl, got: _Collected, by_id: Mapping[str, ClaimVerdict], chain: bool,
+           changed: tuple[str, ...]) -> Facts:
+    """``changed``: the claims whose verdict differs between two readings that differ only in ``cause``'s value."""
     if isinstance(decl, Choice):
-        return Facts(False, False, False, False, False, False, choice=True,
-                     choice_matters=any(_differs(v, cause) for v in by_id.values()))
+        return Facts(False, False, False, False, False, False, choice=True, choice_matters=bool(changed))
     broken = {claim for claim, e in got.instances if e.bearing is Bearing.VIOLATES}
     axis = decl.axis if isinstance(decl, Erratum) else None
     printed_fails = bool(got.instances or got.findings)
@@ -262,16 +267,6 @@ def _facts(cause: str, decl, got: _Collected, by_id: Mapping[str, ClaimVerdict],
         rescued=axis is not None and _rescued(axis, got, by_id),
         places_differ=bool(getattr(decl, "other_place", "")) and printed_fails,
         chain_repaired=chain)
-
-
-def _differs(v: ClaimVerdict, axis_id: str) -> bool:
-    """Whether some two readings of ``v`` that differ only in ``axis_id`` give different verdicts."""
-    groups: dict[tuple, set] = {}
-    for row in v.readings:
-        if axis_id in row.reading:
-            rest = tuple(sorted((a, o) for a, o in row.reading.items() if a != axis_id))
-            groups.setdefault(rest, set()).add(row.verdict)
-    return any(len(verdicts) > 1 for verdicts in groups.values())
 
 
 def _rescued(axis: Axis, got: _Collected, by_id: Mapping[str, ClaimVerdict]) -> bool:
@@ -287,11 +282,9 @@ def _rescued(axis: Axis, got: _Collected, by_id: Mapping[str, ClaimVerdict]) -> 
 
 
 def _report(cause: str, kind: Kind, facts: Facts, decl, got: _Collected, by_id: Mapping[str, ClaimVerdict],
-            findings: Sequence, claims: Mapping[str, tuple[str, str]]) -> Report:
+            findings: Sequence, claims: Mapping[str, tuple[str, str]], depends: tuple[str, ...]) -> Report:
     fails = tuple(got.fails_as_printed)
     once = tuple(c for c, v in by_id.items() if v.verdict is Verdict.HOLDS_ONCE_CORRECTED and cause in v.cause)
-    both = isinstance(decl, Choice) or getattr(decl, "both_admissible", False)
-    depends = tuple(c for c, v in by_id.items() if both and _differs(v, cause))
     found_in = tuple(dict.fromkeys(claim for claim, _ in got.instances))
     worst = _worst_instance(got)
     replay = worst.replay if worst is not None and worst.replay else next(

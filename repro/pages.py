@@ -12,9 +12,9 @@ import json
 import os
 from pathlib import Path
 
-from .registry import part
+from .registry import optional_module, part
 from .tables import markdown_table
-from .verdicts import ClaimVerdict, counts, verdict_table
+from .verdicts import ClaimVerdict, counts, observed_text, reading_label, verdict_table
 
 
 def anchor(claim_id: str) -> str:
@@ -48,14 +48,9 @@ def _what_it_says(paper: str) -> dict[str, str]:
     return out | {s.id: f"\"{s.words}\" *({s.location})*" for s in statements(paper)}
 
 
-def _reading_text(reading) -> str:
-    return "; ".join(f"{a} = {o}" for a, o in (reading.items() if hasattr(reading, "items") else reading))
-
-
 def _evidence_line(e) -> str:
-    from .verdicts import observed_text
     numbers = observed_text(e)
-    where = f" [{_reading_text(e.reading)}]" if e.reading else ""
+    where = f" [{reading_label(dict(e.reading))}]" if e.reading else ""
     return (f"- {e.bearing.value}{where} -- `{e.source}`: {e.summary}"
             + (f" ({numbers})" if numbers and e.observed is not None and numbers not in e.summary else "")
             + (f" (replay: `{e.replay}`)" if e.replay else ""))
@@ -69,7 +64,7 @@ def _claim_block(v: ClaimVerdict, says: str, figures: list[Path], page_dir: Path
                   "summary)", ""]
     if len(v.readings) > 1:
         lines += ["**Under each reading:**", "", markdown_table(
-            ["reading", "verdict", "why"], [[_reading_text(r.reading), r.verdict.value, r.reason]
+            ["reading", "verdict", "why"], [[reading_label(r.reading), r.verdict.value, r.reason]
                                             for r in v.readings]), ""]
     if v.depends_on:
         lines += ["**Its proof rests on:** " + ", ".join(f"[`{d}`](#{anchor(d)})" for d in v.depends_on), ""]
@@ -82,19 +77,13 @@ def _claim_block(v: ClaimVerdict, says: str, figures: list[Path], page_dir: Path
 
 
 def _proofs_module(paper: str):
-    from .registry import optional_module
     return optional_module(f"bounds.{paper}_proofs")
 
 
 def encoded_steps(paper: str) -> tuple:
     """The paper's displayed steps encoded for the falsification search (``bounds.<paper>_steps.STEPS``), or ()."""
-    import importlib
-    try:
-        return tuple(importlib.import_module(f"bounds.{paper}_steps").STEPS)
-    except ModuleNotFoundError as exc:
-        if exc.name != f"bounds.{paper}_steps":
-            raise
-        return ()
+    module = optional_module(f"bounds.{paper}_steps")
+    return tuple(module.STEPS) if module else ()
 
 
 def proof_displays(paper: str) -> tuple:

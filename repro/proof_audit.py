@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from bounds.audit import DISCREPANCY, Finding, producer
-from bounds.steps import NOT_REFUTED, PROVEN, REFUTED
+from bounds.steps import NOT_REFUTED, PRINTED, PROVEN, REFUTED
 
 from .tables import fmt, markdown_table
 from .verdicts import Bearing, Evidence
@@ -87,7 +87,7 @@ def finding_id(row: dict, variant=()) -> str:
     """``<paper>.step.<proof>.<label>`` (the paper from the claim id), with ``.<option>`` for a step of an erratum's
     corrected side (so that the printed display and its correction are two findings)."""
     base = f"{row['claim'].split('.')[0]}.step.{_slug(row['proof'].split('(')[0])}.{_slug(row['label'])}"
-    side = [o for _, o in variant if o != "as printed"]
+    side = [o for _, o in variant if o != PRINTED]
     return base + (f".{_slug(side[0])}" if side else "")
 
 

@@ -152,9 +152,16 @@ def errata_module(paper: str):
     return optional_module(f"{PACKAGE}.{paper}.errata")
 
 
-def paper_errata(paper: str, results: dict, verdicts: list, found) -> list:
-    """The errata of ``paper`` (:func:`repro.errata.paper_errata`) from its verdicts, findings and steps runs."""
+def paper_findings(paper: str, results: dict) -> list:
+    """The findings of ``paper``'s audit on ``results`` (none when its audit has no ``findings``)."""
+    return list(getattr(part(paper, "audit"), "findings", lambda r: [])(results))
+
+
+def paper_errata(paper: str, results: dict, verdicts: list, found=None) -> list:
+    """The errata of ``paper`` (:func:`repro.errata.paper_errata`) from its verdicts, findings (computed when not
+    given: :func:`paper_findings`) and steps runs."""
     from . import errata, proof_audit
+    found = paper_findings(paper, results) if found is None else found
     module = errata_module(paper)
     claims = ({c.id: (c.location, c.statement) for c in part(paper, "experiments").CLAIMS}
               | {s.id: (s.location, f'"{s.words}"') for s in statements(paper)})
@@ -295,7 +302,7 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
         verdicts = by_paper[paper] = paper_verdicts(paper, results)
         scales[paper] = scale(results)
         tables.append(verdict_summary(paper, verdicts))
-        found = getattr(module, "findings", lambda r: [])(results)      # an audit may have no findings
+        found = paper_findings(paper, results)
         by_errata[paper] = paper_errata(paper, results, verdicts, found)
         headlines += headline(paper, by_errata[paper])
         covered += [f"### {part(paper, 'experiments').TITLE}", "", coverage(paper, verdicts, found), "",

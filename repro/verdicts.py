@@ -334,7 +334,8 @@ def _aggregate(rows: Sequence[ReadingVerdict]) -> Verdict:
     return Verdict.NOT_PROVEN
 
 
-def _label(reading: Mapping[str, str]) -> str:
+def reading_label(reading: Mapping[str, str]) -> str:
+    """``axis = option; ...`` ("as printed" for the empty reading)."""
     return "; ".join(f"{a} = {o}" for a, o in reading.items()) or "as printed"
 
 
@@ -352,7 +353,7 @@ def _conclude(claim: str, evidence: tuple, deps: tuple, axes: tuple, table: dict
     full = tuple(readings.axis(a).options[1] for a in errata)
     verdicts = {key: _aggregate(group) for key, group in groups.items()}
     verdict = verdicts[full]
-    if _guarded_rank(verdict, groups[full], evidence) != RANK[verdict] or (
+    if _unchecked_rescue(verdict, groups[full], evidence) or (
             verdict is Verdict.NOT_RUN and any(v is not Verdict.NOT_RUN for v in verdicts.values())):
         verdict = Verdict.NOT_CHECKABLE     # what fails as printed was not checked once corrected, or nothing was
 
@@ -361,25 +362,25 @@ def _conclude(claim: str, evidence: tuple, deps: tuple, axes: tuple, table: dict
     if verdict is Verdict.HOLDS and verdicts[printed] not in FAILING:
         reason = _joined(groups[printed]) if len(groups) == 1 else "holds" + (
             " under every reading" if verdicts[printed] is Verdict.HOLDS else "") + ": " + " | ".join(
-            f"[{_label(dict(zip(errata, key)))}] {verdicts[key].value}: {_joined(group)}" for key, group in groups.items())
+            f"[{reading_label(dict(zip(errata, key)))}] {verdicts[key].value}: {_joined(group)}" for key, group in groups.items())
         return make(Verdict.HOLDS, reason, ())
     if verdict is Verdict.HOLDS:
         needed = _needed(errata, groups, verdicts, printed, full)
         return make(Verdict.HOLDS_ONCE_CORRECTED,
-                    f"holds once {', '.join(needed)} is corrected ({_label(dict(zip(errata, full)))}): "
+                    f"holds once {', '.join(needed)} is corrected ({reading_label(dict(zip(errata, full)))}): "
                     f"{_joined(groups[full])}; as printed: {_joined(groups[printed])}", needed)
     if verdict is Verdict.DEPENDS:
         return make(verdict, _joined(groups[full]), [a for a in axes if readings.axis(a).choice
-                                                     and _decides(a, groups[full])])
+                                                     and decides(a, groups[full])])
     reason = _joined(groups[full])
     if full != printed:
-        reason = f"[{_label(dict(zip(errata, full)))}] {reason}; as printed: {_joined(groups[printed])}"
+        reason = f"[{reading_label(dict(zip(errata, full)))}] {reason}; as printed: {_joined(groups[printed])}"
     if verdict is Verdict.VIOLATED and len(rows) > 1 and all(v is Verdict.VIOLATED for v in verdicts.values()):
         reason = "violated under every reading: " + reason
     return make(verdict, reason, [c for r in groups[full] for c in r.causes] if verdict in FAILING else ())
 
 
-def _decides(axis_id: str, rows: Sequence[ReadingVerdict]) -> bool:
+def decides(axis_id: str, rows: Sequence[ReadingVerdict]) -> bool:
     """Whether two of ``rows`` that differ only in ``axis_id`` give different verdicts."""
     seen: dict[tuple, set] = {}
     for r in rows:
@@ -399,25 +400,21 @@ def _needed(errata: list, groups: Mapping, verdicts: Mapping, printed: tuple, fu
     return tuple(a for a, o, p in zip(errata, full, printed) if o != p)
 
 
-def _guarded_rank(verdict: Verdict, rows: Sequence[ReadingVerdict], evidence: Sequence[Evidence]) -> int:
-    """The rank of a group of readings, no better than "not checkable" unless every source that violates the claim
-    under another reading was also checked under each of these (a reading with less evidence rescues nothing)."""
-    rank = RANK[verdict]
-    if rank >= RANK[Verdict.NOT_CHECKABLE]:
-        return rank
+def _unchecked_rescue(verdict: Verdict, rows: Sequence[ReadingVerdict], evidence: Sequence[Evidence]) -> bool:
+    """Whether a group of readings looks better than "not checkable" only because some source that violates the
+    claim under another reading was not checked under one of these (a reading with less evidence rescues nothing)."""
+    if RANK[verdict] >= RANK[Verdict.NOT_CHECKABLE]:
+        return False
     violating = {e.source for e in evidence if e.bearing is Bearing.VIOLATES}
-    for row in rows:
-        present = {e.source for e in evidence if all(row.reading.get(a) == o for a, o in e.reading)}
-        if violating - present:
-            return RANK[Verdict.NOT_CHECKABLE]
-    return rank
+    return any(violating - {e.source for e in evidence if all(row.reading.get(a) == o for a, o in e.reading)}
+               for row in rows)
 
 
 def _joined(rows: Sequence[ReadingVerdict]) -> str:
     """The reason of one reading, or ``X = a: reason | X = b: reason`` over the values of open choices."""
     if len(rows) == 1:
         return rows[0].reason
-    return " | ".join(f"[{_label({a: o for a, o in r.reading.items()})}] {r.verdict.value}: {r.reason}" for r in rows)
+    return " | ".join(f"[{reading_label(r.reading)}] {r.verdict.value}: {r.reason}" for r in rows)
 
 
 def _dependency_order(claims: list[str], depends_on: Mapping[str, Sequence[str]]) -> list[str]:

@@ -14,6 +14,7 @@ typed from the paper, whose kinds and consequences the suite computes.
 from __future__ import annotations
 
 from repro.errata import Choice, Erratum
+from repro.papers.fedclup.runs import logistic as logi
 
 #: the two readings of Figures 2-4, by the names ``runs.logistic.READINGS`` gives them
 CODE_ID, CODE = "fedclup.code", ("the paper's reading", "the authors' code")
@@ -23,7 +24,7 @@ SERVER_ID = "fedclup.server"
 SERVER_OPTION = {"eq12": "(12) over the sampled clients", "average_all": "the authors' code: all stored models"}
 START_ID, FIG5_ID = "fedclup.lambda_start", "fedclup.figure5_loss"
 #: the admissible starting lambdas of the adaptive rule: Figure 3's smallest lambda, and ten and a hundred times less
-START_OPTION = {0.02: "lambda starts at 0.02", 0.002: "lambda starts at 0.002", 0.0002: "lambda starts at 0.0002"}
+START_OPTION = {lam: f"lambda starts at {lam:g}" for lam in logi.ADAPTIVE_STARTS}
 #: the readings of Figure 5's "testing loss", by the metric of ``fedclup.mnist`` each reads
 FIG5_OPTION = {"global_test_loss": "the global model's test loss",
                "own_classes_test_loss": "each client's model on its own classes' test data"}

@@ -14,6 +14,7 @@ kinds and consequences the suite computes.
 from __future__ import annotations
 
 from repro.errata import CORRECTED, PRINTED, Choice, Erratum
+from repro.papers.fedsgm.runs.theorems import FIGURE1_VARIANTS
 
 ERRATA = (
     Erratum("fedsgm.thm7.display9", "Proof of Theorem 7 (Appendix A.2.2), display 9",
@@ -45,10 +46,7 @@ CHOICES = (
            "the paper names class 0 and the majority class for the objective; the data set's class 0 is the minority"),
 )
 
-#: the ``fedsgm.figure1`` variant run under each (bias, objective class) reading
-FIGURE1_READINGS = {
-    "default": (CHOICES[0].options[0], CHOICES[1].options[0]),
-    "no_bias": (CHOICES[0].options[1], CHOICES[1].options[0]),
-    "flipped_labels": (CHOICES[0].options[0], CHOICES[1].options[1]),
-    "no_bias_flipped": (CHOICES[0].options[1], CHOICES[1].options[1]),
-}
+#: the (bias, objective class) reading of each ``fedsgm.figure1`` variant, from the overrides it runs with
+FIGURE1_READINGS = {variant: (CHOICES[0].options[not overrides.get("bias", True)],
+                              CHOICES[1].options[overrides.get("labels") == "flipped"])
+                    for variant, overrides in FIGURE1_VARIANTS.items()}

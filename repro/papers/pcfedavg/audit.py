@@ -65,7 +65,7 @@ from repro.papers.pcfedavg.problems.instances import random_instance
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem
 from repro.papers.pcfedavg.checks import THEORY_CLAIM_IDS
 from repro.papers.pcfedavg.runs import data as data_exp
-from repro.papers.pcfedavg.runs import search as search_runs
+from repro.papers.pcfedavg.runs.search import SPLIT
 from repro.papers.pcfedavg.summaries import (DATASET_LABELS, METHOD_LABELS, data_label, k_free_term, one_active_runs,
                                              rate_fits)
 
@@ -939,7 +939,7 @@ def _search_row(r) -> list:
     md, ratio = r.meta["metadata"], float(r.arrays["ratio"])
     params = {k: v for k, v in md["params"].items() if k not in ("path", "record")}
     checks = md.get("checks", {})
-    objective = ("(on its constants' terms; not shown)" if md["claim"] in search_runs.SPLIT else fmt(ratio))
+    objective = ("(on its constants' terms; not shown)" if md["claim"] in SPLIT else fmt(ratio))
     return [md["claim"], md["family"], ERR.PATH_READING[md["params"].get("path", "compact")] if params else "-",
             objective, fmt_point(params) or "-", int(md["evaluations"]),
             _check_cell(checks.get("printed", {})), _check_cell(checks.get("compact", {})),
