@@ -11,12 +11,12 @@ import sympy as sp
 from bounds.fedsgm import CLAIMS, D, E, G, a, eta
 from bounds.fedsgm_proofs import DISPLAYS, P_L3, P_L4, P_L5, P_T6, P_T7, P_T8, P_T9
 from bounds.fedsgm_steps import STEPS
-from bounds.steps import NOT_REFUTED, PROVEN, REFUTED, check, confirm
+from bounds.steps import NOT_REFUTED, PRINTED, PROVEN, REFUTED, check, confirm
 
 SMALL = {"examples": 25, "polish": 25}
 #: every display as printed; the corrected side of an erratum (Theorem 7's display 9) apart
-BY_KEY = {(s.proof, s.label): s for s in STEPS if all(o == "as printed" for _, o in s.variant)}
-CORRECTED = {(s.proof, s.label): s for s in STEPS if any(o != "as printed" for _, o in s.variant)}
+BY_KEY = {(s.proof, s.label): s for s in STEPS if all(o == PRINTED for _, o in s.variant)}
+CORRECTED = {(s.proof, s.label): s for s in STEPS if any(o != PRINTED for _, o in s.variant)}
 
 # the status each step's check gives at the small budget, per proof and display label
 EXPECTED = {
@@ -69,7 +69,7 @@ def _checked():
 # ---------------------------------------------------------------------------- well formed
 def test_every_step_is_one_display_of_the_inventory_and_every_display_is_encoded():
     displays = {(d.proof, d.label) for d in DISPLAYS}
-    keys = [(s.proof, s.label) for s in STEPS if not any(o != "as printed" for _, o in s.variant)]
+    keys = [(s.proof, s.label) for s in STEPS if not any(o != PRINTED for _, o in s.variant)]
     assert len(keys) == len(set(keys)), "two steps encode the same display"
     assert set(CORRECTED) == {(P_T7, "display 9"), (P_T7, "(10) line 1")}      # display 9's correction, and the next
     assert set(keys) <= displays, sorted(set(keys) - displays)

@@ -143,11 +143,13 @@ def test_the_specs_search_every_claim_on_every_family_with_the_profiles_budget()
 
 # ---------------------------------------------------------------------------- the audit's evidence
 def _fake_run(claim, ratio, passed, inconclusive=False):
-    check = {"passed": passed, "inconclusive": inconclusive, "relation": "r", "observed": 1.0, "bound": 1.0,
+    """A search run whose best instance's own check has observed/bound ``ratio`` (observed 4 ratio against bound
+    4), and whose searched objective is 1.5 ratio: the two are told apart."""
+    check = {"passed": passed, "inconclusive": inconclusive, "relation": "r", "observed": 4 * ratio, "bound": 4.0,
              "check_ratio": ratio, "hypotheses_met": True}
     meta = {"claim": claim, "family": "one_active", "params": {"m": 16, "R": 20000, "path": "compact"},
-            "evaluations": 30, "ratio": ratio, "check": check, "checks": {"compact": check}}
-    return SimpleNamespace(hash="abc123", arrays={"ratio": np.array(ratio)}, meta={"metadata": meta},
+            "evaluations": 30, "ratio": 1.5 * ratio, "checks": {"compact": check}}
+    return SimpleNamespace(hash="abc123", arrays={"ratio": np.array(1.5 * ratio)}, meta={"metadata": meta},
                            spec=SimpleNamespace(config={"claim": claim, "family": "one_active"}))
 
 
@@ -162,7 +164,7 @@ def test_the_audit_turns_each_search_into_adversarial_evidence_with_a_replay_for
         "python -m repro run pcfedavg.search; result abc123 (m = 16, R = 20000; on (CR))"
     assert ev["pcfedavg.prop4.7"].bearing is Bearing.SUPPORTS and ev["pcfedavg.prop4.7"].worst == 0.08
     assert ev["pcfedavg.prop4.7"].reading == (("pcfedavg.line8", "(CR)"),)
-    assert (ev["pcfedavg.prop4.7"].observed, ev["pcfedavg.prop4.7"].bound) == (1.0, 1.0)   # the check's own sides
+    assert (ev["pcfedavg.prop4.7"].observed, ev["pcfedavg.prop4.7"].bound) == (4 * 0.08, 4.0)   # the check's own
     assert ev["pcfedavg.lemma4.6"].bearing is Bearing.INCONCLUSIVE          # above 1 within the check's rule
     rows = audit._search_claim_rows(runs)
     assert [r[0] for r in rows] == ["pcfedavg.lemma4.6", "pcfedavg.prop4.7", "pcfedavg.prop4.8.ii"]

@@ -313,38 +313,46 @@ def _reading_runs(results, name: str, figure: int = 4) -> list:
 
 
 @producer
-def _two_readings(fid: str, code: Evidence, paper: Evidence, code_words: str, paper_words: str,
-                  replay: str) -> Finding:
-    """A statement's outcome under the authors' code and under the paper's reading: a discrepancy where one supports
-    it and the other violates it, not checkable where either is undecided."""
+def _two_readings(fid: str, pairs: list, code_words: str, paper_words: str, replay: str) -> Finding:
+    """A statement's outcome under the authors' code and under the paper's reading, once per value of the other
+    readings it was computed under (``pairs``: ``(label, code evidence, paper evidence)``, label "" when there are
+    none): a discrepancy where one supports it and the other violates it under the same values, else not checkable
+    where either is undecided under some value, else consistent."""
     decided = {Bearing.SUPPORTS, Bearing.VIOLATES}
-    verdict = (NOT_CHECKABLE if code.bearing not in decided or paper.bearing not in decided else
-               CONSISTENT if code.bearing == paper.bearing else DISCREPANCY)
-    st = _STATEMENT[code.claim]
-    return Finding(fid, "code", (code.claim,), verdict,
-                   f"{st.location}: \"{st.words}\". Under {code_words}: {code.bearing.value} ({code.summary}). "
-                   f"Under {paper_words}: {paper.bearing.value} ({paper.summary}).", replay,
+    outcomes = [CONSISTENT if code.bearing == paper.bearing else DISCREPANCY for _, code, paper in pairs
+                if code.bearing in decided and paper.bearing in decided]
+    verdict = (DISCREPANCY if DISCREPANCY in outcomes else CONSISTENT if len(outcomes) == len(pairs) else
+               NOT_CHECKABLE)
+    st = _STATEMENT[pairs[0][1].claim]
+    told = " ".join(f"{f'[{label}] ' if label else ''}Under {code_words}: {code.bearing.value} ({code.summary}). "
+                    f"Under {paper_words}: {paper.bearing.value} ({paper.summary})." for label, code, paper in pairs)
+    return Finding(fid, "code", (st.id,), verdict, f"{st.location}: \"{st.words}\". {told}", replay,
                    "numeric (paired per data seed)")
 
 
 @producer
 def readings_findings(results) -> list[Finding]:
     """One finding per statement about Figures 2, 3 and 4: its outcome under the authors' code and under the paper's
-    reading (``fedclup.readings``, ``fedclup.readings_fig23``); a discrepancy where one supports it and the other
+    reading (``fedclup.readings``, ``fedclup.readings_fig23``; the evidence of :func:`_by_reading`, paired per value of
+    any other reading, e.g. the adaptive rule's starting lambda); a discrepancy where one supports it and the other
     violates it, i.e. where what the code executes changes what the figure shows. Both readings' metric is that of
     :data:`FIG4_READING_METRIC` (the code plots the unsquared error, Theorem 1 bounds the squared one)."""
+    name_of = {option: name for name, option in ERR.READING_OPTION.items()}
     out = []
     for figure, orders in ((2, _figure2_orders), (3, _figure3_orders), (4, _figure4_orders)):
+        paired: dict[str, dict[tuple, dict]] = {}
+        for e in _by_reading(results, figure, orders):
+            reading = dict(e.reading)
+            rest = tuple((a, o) for a, o in e.reading if a != ERR.CODE_ID)
+            paired.setdefault(e.claim, {}).setdefault(rest, {})[name_of[reading[ERR.CODE_ID]]] = e
         experiment = READING_EXPERIMENTS[figure][0]
-        runs = {name: _reading_runs(results, name, figure) for name in logi.READINGS}
-        if not all(runs.values()):                  # a figure not run under both readings has nothing to compare
-            continue
-        per = {name: {e.claim: e for e in orders(runs[name], FIG4_READING_METRIC[name], experiment)}
-               for name in logi.READINGS}
-        out += [_two_readings(f"fedclup.code.readings.{sid.removeprefix('fedclup.')}", per["code"][sid],
-                              per["paper"][sid], _READING_WORDS["code"], _READING_WORDS["paper"],
-                              f"python -m repro run {experiment}")
-                for sid in sorted(set(per["code"]) & set(per["paper"]))]
+        for sid in sorted(paired):
+            pairs = [("; ".join(o for _, o in rest), both["code"], both["paper"])
+                     for rest, both in paired[sid].items() if len(both) == 2]
+            if pairs:
+                out.append(_two_readings(f"fedclup.code.readings.{sid.removeprefix('fedclup.')}", pairs,
+                                         _READING_WORDS["code"], _READING_WORDS["paper"],
+                                         f"python -m repro run {experiment}"))
     return out
 
 
@@ -366,7 +374,8 @@ def figure6_server_findings(results) -> list[Finding]:
                                        lambda c: f"m = {c['m']}, server {c['server']}", "local_err")
               for server in FIG6_SERVER_WORDS}
         if all(ev.values()):
-            out.append(_two_readings(f"fedclup.code.server.figure6.early.m{m}", ev["average_all"][0], ev["eq12"][0],
+            out.append(_two_readings(f"fedclup.code.server.figure6.early.m{m}",
+                                     [("", ev["average_all"][0], ev["eq12"][0])],
                                      FIG6_SERVER_WORDS["average_all"], FIG6_SERVER_WORDS["eq12"],
                                      "python -m repro run fedclup.figure6"))
     return out
@@ -603,8 +612,6 @@ POSITIVE = (0.0, math.inf)
 EARLY_FRACTION = 0.25
 #: the accuracy Tables 2 and 4 are read as (which one the paper reports is not printed): the global model's
 TABLE_METRIC = "global_accuracy"
-#: the panel of Figure 4 the statements are checked on: the clients' own models' error (LocalTrain has no global model)
-FIG4_METRIC = "local_err"
 #: where the real-data figures' datasets would be (directory names under $REPRO_DATA_DIR)
 REAL_DATA = {"Figure 9": "celeba", "Figure 10": "sent140"}
 

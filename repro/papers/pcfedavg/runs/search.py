@@ -282,8 +282,7 @@ def run_search(config: dict, seed: int):
     arrays = {"ratio": np.array(result.ratio), "history": np.array(result.history, dtype=float),
               "evaluations": np.array(result.evaluations)}
     meta = {"claim": c.claim, "family": c.family, "params": params, "evaluations": result.evaluations,
-            "ratio": result.ratio if np.isfinite(result.ratio) else None,
-            "check": checks.get(params.get("path"), {}), "checks": checks}
+            "ratio": result.ratio if np.isfinite(result.ratio) else None, "checks": checks}
     return arrays, meta
 
 
