@@ -10,12 +10,15 @@ the suite's own algorithms:
 
 :func:`uniform_law` walks an enumeration of equally likely patterns and checks that it is the law it stands for: every
 pattern once, as many as the law has, their probabilities summing to exactly 1 (:func:`law_record` is what a run
-stores of it). Every exact enumeration of the suite goes through it.
+stores of it). Every exact enumeration of the suite goes through it, and one that judges a deterministically stated
+claim counts its failures in a :class:`FailureCount`, the one record :mod:`repro.exact_audit` reads.
 
 Hand-written: numpy has no generator that replays chosen subsets or enumerates paths.
 """
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Iterator
 
@@ -43,6 +46,58 @@ def uniform_law(patterns: Iterable, count: int) -> Iterator[tuple[np.ndarray, Fr
 def law_record(visited: int, total: Fraction) -> dict:
     """What an exact run stores of its enumeration: the patterns visited and the exact sum of their probabilities."""
     return {"patterns": int(visited), "probability_total": str(total)}
+
+
+def _plain(x) -> float | None:
+    return float(x) if x is not None and math.isfinite(float(x)) else None
+
+
+@dataclass
+class FailureCount:
+    """What an exact enumeration found of one deterministically stated claim: of its ``patterns`` equally likely
+    patterns, how many fail the claim's check beyond its tolerance (``failed``), the first ``keep`` failing patterns
+    (``failing``, for replay), the claim's own two sides at the pattern where observed - bound is largest
+    (``observed``, ``bound``), and, where the run also enumerates the claim with its constant halved, how many fail
+    that (``halved_failed``). Filled pattern by pattern with :meth:`add`; stored with :meth:`as_json`."""
+
+    claim: str
+    keep: int = 3
+    patterns: int = 0
+    failed: int = 0
+    failing: list = field(default_factory=list)
+    observed: float | None = None
+    bound: float | None = None
+    halved_failed: int | None = None
+
+    def add(self, pattern, fails: bool, observed: float, bound: float, halved_fails: bool | None = None) -> None:
+        """One pattern (JSON-able) judged: whether it fails, the claim's sides there, the halved claim's verdict."""
+        self.patterns += 1
+        self.failed += bool(fails)
+        if fails and len(self.failing) < self.keep:
+            self.failing.append(pattern)
+        excess = observed - bound
+        if math.isfinite(excess) and (self.observed is None or excess > self.observed - self.bound):
+            self.observed, self.bound = float(observed), float(bound)
+        if halved_fails is not None:
+            self.halved_failed = (self.halved_failed or 0) + bool(halved_fails)
+
+    @property
+    def probability(self) -> Fraction:
+        return Fraction(self.failed, self.patterns)
+
+    @property
+    def halved_probability(self) -> Fraction | None:
+        return None if self.halved_failed is None else Fraction(self.halved_failed, self.patterns)
+
+    def as_json(self) -> dict:
+        return {"claim": self.claim, "patterns": self.patterns, "failed": self.failed, "failing": self.failing,
+                "observed": _plain(self.observed), "bound": _plain(self.bound), "halved_failed": self.halved_failed,
+                "probability": str(self.probability)}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "FailureCount":
+        return cls(d["claim"], len(d["failing"]), d["patterns"], d["failed"], d["failing"], d["observed"],
+                   d["bound"], d["halved_failed"])
 
 
 class ScriptedKeys:
@@ -116,4 +171,4 @@ class SignPaths:
         return loc + scale * signs
 
 
-__all__ = ["IncompleteLaw", "ScriptedKeys", "SignPaths", "law_record", "uniform_law"]
+__all__ = ["FailureCount", "IncompleteLaw", "ScriptedKeys", "SignPaths", "law_record", "uniform_law"]

@@ -115,6 +115,83 @@ def maximize_ratio(objective: Callable[[dict], float], family: Family, *, seed: 
     return SearchResult(family.name, best["ratio"], best["params"] or {}, len(history), tuple(history))
 
 
+#: what the claim's own check decided on a search's best instance: beyond its tolerance or Monte-Carlo rule; the
+#: observed value above the bound by less than that (or an interval straddling it); the bound met
+CHECK_OUTCOMES = ("failed", "within tolerance", "held")
+
+
+def finite_or_none(x) -> float | None:
+    """A float for JSON: None when undefined or infinite."""
+    return float(x) if x is not None and math.isfinite(float(x)) else None
+
+
+@dataclass(frozen=True)
+class Check:
+    """The claim's own check re-run on a search's best instance under one reading of the paper: its two sides
+    (``observed``, ``bound``, and ``sides``: what they are in the paper's terms), their ratio as the check defines it,
+    and its ``outcome`` (one of :data:`CHECK_OUTCOMES`). ``reading`` names the reading ("" where the paper admits
+    one). These, never the search objective, are the numbers a verdict cites."""
+
+    observed: float | None
+    bound: float | None
+    ratio: float | None
+    outcome: str
+    sides: str = ""
+    reading: str = ""
+
+    def __post_init__(self) -> None:
+        if self.outcome not in CHECK_OUTCOMES:
+            raise ValueError(f"outcome: {self.outcome!r} is not one of {CHECK_OUTCOMES}")
+        for name in ("observed", "bound", "ratio"):
+            object.__setattr__(self, name, finite_or_none(getattr(self, name)))
+
+    @classmethod
+    def of_outcome(cls, outcome, sides: str = "", reading: str = "") -> "Check":
+        """The check of a :class:`repro.verify.Outcome`, as the check decided it: failed; passed but flagged
+        inconclusive (an excess within its tolerance, a Monte-Carlo interval straddling the bound); held. An
+        observed value above the bound by a rounding error the check does not flag (an equality attained) held."""
+        decided = "failed" if not outcome.passed else "within tolerance" if outcome.inconclusive else "held"
+        return cls(outcome.observed, outcome.bound, outcome.ratio, decided, sides, reading)
+
+
+@dataclass(frozen=True)
+class SearchRecord:
+    """What one search run of any paper records, in one form (:meth:`to_run`, :meth:`from_run`): the searched
+    ``claim`` and ``family``, the :class:`SearchResult` (best objective, instance, evaluations), the claim's own
+    ``checks`` at the best instance (empty: no admissible instance was judged), ``halved_ratio`` (the objective with
+    the claim's constant halved: above 1, the search would have reported the halved claim violated),
+    ``halved_evaluations`` (instances that took), ``equality`` (the claim is an equality judged by an error, where
+    "loose" does not apply) and ``detail`` (JSON the paper's own table adds). :mod:`repro.search_audit` reads it."""
+
+    claim: str
+    family: str
+    result: SearchResult
+    checks: tuple[Check, ...] = ()
+    halved_ratio: float | None = None
+    halved_evaluations: int = 0
+    equality: bool = False
+    detail: Mapping = field(default_factory=dict)
+
+    def to_run(self) -> tuple[dict, dict]:
+        """(arrays, metadata) of a run function: the history as an array, everything else plain JSON."""
+        meta = {"claim": self.claim, "family": self.family, "params": dict(self.result.params),
+                "ratio": finite_or_none(self.result.ratio), "evaluations": int(self.result.evaluations),
+                "checks": [vars(c) for c in self.checks], "halved_ratio": finite_or_none(self.halved_ratio),
+                "halved_evaluations": int(self.halved_evaluations), "equality": bool(self.equality),
+                "detail": dict(self.detail)}
+        return {"history": np.asarray(self.result.history, dtype=float)}, {"search": meta}
+
+    @classmethod
+    def from_run(cls, run) -> "SearchRecord":
+        """The record of a cached run (``run.meta["metadata"]["search"]``, ``run.arrays["history"]``)."""
+        m = run.meta["metadata"]["search"]
+        ratio = math.nan if m["ratio"] is None else m["ratio"]
+        result = SearchResult(m["family"], ratio, m["params"], m["evaluations"],
+                              tuple(np.asarray(run.arrays["history"], float)))
+        return cls(m["claim"], m["family"], result, tuple(Check(**c) for c in m["checks"]),
+                   m["halved_ratio"], m["halved_evaluations"], m["equality"], m["detail"])
+
+
 def best_of(results: Sequence[SearchResult]) -> SearchResult:
     """The result with the largest ratio over several families."""
     if not results:
@@ -127,4 +204,5 @@ def detects_halved_constant(result: SearchResult) -> bool:
     return 2.0 * result.ratio > 1.0
 
 
-__all__ = ["SearchConfig", "Family", "SearchResult", "maximize_ratio", "best_of", "detects_halved_constant", "LOOSE"]
+__all__ = ["SearchConfig", "Family", "SearchResult", "Check", "SearchRecord", "CHECK_OUTCOMES", "finite_or_none",
+           "maximize_ratio", "best_of", "detects_halved_constant", "LOOSE"]

@@ -27,11 +27,13 @@ def test_rand_k_draws_every_subset_with_the_same_probability():
 
 
 def test_the_tiny_instance_has_an_exact_failure_probability():
+    from repro.scripted import FailureCount
     arrays, meta = X.run_exact(TINY.as_dict(), 0)
-    assert int(arrays["patterns"]) == 64
-    for cid, failed, p in zip(meta["claims"], arrays["failed_patterns"], arrays["failure_probability"]):
-        assert Fraction(meta["probability"][cid]) == Fraction(int(failed), 64) and p == int(failed) / 64
-    assert 0 < float(arrays["worst_ratio"]) < 1 and meta["probability"] == {"fedsgm.thm1": "0", "fedsgm.thm6": "0"}
+    counts = [FailureCount.from_json(d) for d in meta["failure_counts"]]
+    assert [k.claim for k in counts] == ["fedsgm.thm1", "fedsgm.thm6"] and meta["law"]["probability_total"] == "1"
+    for k, p in zip(counts, arrays["failure_probability"]):
+        assert k.patterns == 64 and k.probability == Fraction(k.failed, 64) == 0 and p == 0.0
+        assert 0 < k.observed < k.bound             # the theorem's own sides where it comes closest: below the bound
 
 
 def test_a_pattern_is_replayed_exactly():
@@ -39,14 +41,3 @@ def test_a_pattern_is_replayed_exactly():
     pattern = np.ones((3, 2, 1), dtype=np.int64)             # always keep coordinate 1 (raises if not kept)
     outcomes = X.pattern_outcomes(instance, trace.params, pattern, ("fedsgm.thm1",))
     assert {o.claim_id for o in outcomes} == {"fedsgm.thm1"}
-
-
-def test_a_positive_probability_violates_the_deterministic_statement_and_names_a_pattern():
-    fake = SimpleNamespace(hash="abc", arrays={"patterns": np.array(64), "worst_ratio": np.array(1.5),
-                                               "failed_patterns": np.array([3, 0])},
-                           meta={"metadata": {"claims": ["fedsgm.thm1", "fedsgm.thm6"], "instance": {"T": 3},
-                                              "probability": {"fedsgm.thm1": "3/64", "fedsgm.thm6": "0"},
-                                              "failing_patterns": [[[1, 0], [0, 0], [1, 1]]]}})
-    thm1, thm6 = A._exact_evidence([fake])
-    assert thm1.bearing is Bearing.VIOLATES and "[[1, 0], [0, 0], [1, 1]]" in thm1.replay and "3/64" in thm1.summary
-    assert thm6.bearing is Bearing.SUPPORTS and thm6.method == thm1.method == "exact probability"

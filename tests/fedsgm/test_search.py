@@ -89,13 +89,17 @@ def test_the_claims_too_loose_to_tell_are_those_the_small_search_computes(halved
 
 
 def test_run_search_returns_the_best_instance_as_plain_json_and_replays_it():
+    from types import SimpleNamespace
+    from repro.search import SearchRecord
     config = S.SearchConfig(claim="fedsgm.lemma5", family="one-client-1d", maxiter=1, popsize=1, polish_evals=0,
                             profile="quick").as_dict()
     arrays, meta = S.run_search(config, 0)
-    assert meta["claim"] == "fedsgm.lemma5" and meta["evaluations"] == arrays["history"].size
-    assert float(arrays["best_ratio"]) == arrays["history"][-1] == S.claim_ratio("fedsgm.lemma5", meta["best_instance"])
-    assert all(isinstance(v, (int, float, str, type(None))) for v in meta["best_instance"].values())
-    assert bool(arrays["passed"]) and meta["check"]["relation"].startswith("drift_sum")
+    rec = SearchRecord.from_run(SimpleNamespace(arrays=arrays, meta={"metadata": meta}))
+    assert rec.claim == "fedsgm.lemma5" and rec.result.evaluations == arrays["history"].size
+    assert rec.result.ratio == arrays["history"][-1] == S.claim_ratio("fedsgm.lemma5", rec.result.params)
+    assert all(isinstance(v, (int, float, str, type(None))) for v in rec.result.params.values())
+    (check,) = rec.checks
+    assert check.outcome == "held" and "drift_sum" in check.sides and rec.halved_ratio == 2 * rec.result.ratio
 
 
 BAD = [("claim", "fedsgm.complexity"), ("claim", "fedsgm.lemma6"), ("family", "randk-K1"), ("family", "huge"),
@@ -117,26 +121,3 @@ def test_an_inadmissible_instance_is_nan_not_a_violation(monkeypatch):
         raise ConfigError("eta=0.0 is not admissible: a finite step size > 0")
     monkeypatch.setattr(S, "simulate_instance", inadmissible)
     assert np.isnan(S.claim_ratio("fedsgm.thm1", INSTANCE)) and S.best_outcome("fedsgm.thm1", INSTANCE) is None
-
-
-def _fake_result(passed: bool, ratio: float):
-    from types import SimpleNamespace
-    meta = {"claim": "fedsgm.thm1", "family": "one-client-1d", "evaluations": 9,
-            "best_instance": {"E": 1, "T": 3, "seed": 4},
-            "check": {"relation": "subopt <= ...", "observed": 2.0 * ratio, "bound": 2.0}}
-    return SimpleNamespace(hash="abc", meta={"metadata": meta},
-                           arrays={"best_ratio": np.array(ratio), "passed": np.array(passed),
-                                   "inconclusive": np.array(False)})
-
-
-def test_the_audit_reads_a_failed_best_instance_as_a_violation_with_its_replay_command():
-    from repro.papers.fedsgm import audit as A
-    from repro.verdicts import Bearing
-    (bad,) = A._search_evidence([_fake_result(False, 1.3)])
-    (good,) = A._search_evidence([_fake_result(True, 0.04)])
-    assert bad.bearing is Bearing.VIOLATES and bad.replay == ("python -m repro run fedsgm.search; result abc "
-                                                              "(E = 1, T = 3, seed = 4)")
-    assert good.bearing is Bearing.SUPPORTS and good.worst == 0.04 and good.method == bad.method == "adversarial"
-    assert (bad.observed, bad.bound) == (2.6, 2.0) and "2.6 against bound 2" in bad.summary   # the claim's own sides
-    (row,) = A.search_rows([_fake_result(True, 0.04)])
-    assert row[5] == "25" and row[6] == "no"                   # loose by 1/0.04, halved constant not detected

@@ -142,30 +142,31 @@ def test_the_specs_search_every_claim_on_every_family_with_the_profiles_budget()
 
 
 # ---------------------------------------------------------------------------- the audit's evidence
-def _fake_run(claim, ratio, passed, inconclusive=False):
-    """A search run whose best instance's own check has observed/bound ``ratio`` (observed 4 ratio against bound
-    4), and whose searched objective is 1.5 ratio: the two are told apart."""
-    check = {"passed": passed, "inconclusive": inconclusive, "relation": "r", "observed": 4 * ratio, "bound": 4.0,
-             "check_ratio": ratio, "hypotheses_met": True}
-    meta = {"claim": claim, "family": "one_active", "params": {"m": 16, "R": 20000, "path": "compact"},
-            "evaluations": 30, "ratio": 1.5 * ratio, "checks": {"compact": check}}
-    return SimpleNamespace(hash="abc123", arrays={"ratio": np.array(1.5 * ratio)}, meta={"metadata": meta},
-                           spec=SimpleNamespace(config={"claim": claim, "family": "one_active"}))
+def _outcome(ratio, passed=True, inconclusive=False):
+    return SimpleNamespace(ratio=ratio, observed=4 * ratio, bound=4.0, passed=passed, inconclusive=inconclusive)
 
 
-def test_the_audit_turns_each_search_into_adversarial_evidence_with_a_replay_for_a_violation():
-    from repro.papers.pcfedavg import audit
-    from repro.verdicts import Bearing
-    runs = [_fake_run("pcfedavg.prop4.8.ii", 1.4, False), _fake_run("pcfedavg.prop4.7", 0.08, True),
-            _fake_run("pcfedavg.lemma4.6", 1.2, True)]
-    ev = {e.claim: e for e in audit._optimised_search_evidence(runs)}
-    assert {e.method for e in ev.values()} == {"adversarial"}
-    assert ev["pcfedavg.prop4.8.ii"].bearing is Bearing.VIOLATES and ev["pcfedavg.prop4.8.ii"].replay == \
-        "python -m repro run pcfedavg.search; result abc123 (m = 16, R = 20000; on (CR))"
-    assert ev["pcfedavg.prop4.7"].bearing is Bearing.SUPPORTS and ev["pcfedavg.prop4.7"].worst == 0.08
-    assert ev["pcfedavg.prop4.7"].reading == (("pcfedavg.line8", "(CR)"),)
-    assert (ev["pcfedavg.prop4.7"].observed, ev["pcfedavg.prop4.7"].bound) == (4 * 0.08, 4.0)   # the check's own
-    assert ev["pcfedavg.lemma4.6"].bearing is Bearing.INCONCLUSIVE          # above 1 within the check's rule
-    rows = audit._search_claim_rows(runs)
-    assert [r[0] for r in rows] == ["pcfedavg.lemma4.6", "pcfedavg.prop4.7", "pcfedavg.prop4.8.ii"]
-    assert rows[1][3].startswith("no") and rows[1][4] == "loose by 12.5" and rows[2][3] == "yes"
+@pytest.mark.parametrize("outcomes, decided", [
+    ([_outcome(0.08), _outcome(1.4, passed=False)], "failed"),       # one failed entry fails the check
+    ([_outcome(1.2), _outcome(0.3)], "held"),                        # above 1 by what the check does not flag
+    ([_outcome(0.5, inconclusive=True)], "within tolerance"),        # a Monte-Carlo interval straddling the bound
+    ([_outcome(0.08), _outcome(np.nan)], "held")])
+def test_the_best_instance_is_judged_by_its_worst_entry_and_every_entrys_verdict(outcomes, decided):
+    check = S._check(S.Evaluation(9.0, tuple(outcomes), True), "printed")
+    worst = max(o.ratio for o in outcomes if np.isfinite(o.ratio))
+    assert check.outcome == decided and check.reading == "printed"
+    assert (check.observed, check.bound, check.ratio) == (4 * worst, 4.0, worst)        # never the objective 9
+    assert S._check(S.Evaluation(9.0, tuple(outcomes), False), "printed") is None       # hypotheses fail: no check
+
+
+def test_the_audit_reads_each_path_as_a_reading_of_line_8():
+    from repro.papers.pcfedavg import audit, errata as ERR
+    from repro.search import Check, SearchRecord, SearchResult
+    rec = SearchRecord("pcfedavg.prop4.7", "one_active", SearchResult("one_active", 0.1, {"m": 16}, 30),
+                       (Check(5.4, 5.0, 1.08, "failed", reading="printed"), Check(0.3, 4.0, 0.08, "held",
+                                                                                    reading="compact")))
+    arrays, meta = rec.to_run()
+    run = SimpleNamespace(hash="abc123", arrays=arrays, meta={"metadata": meta},
+                          spec=SimpleNamespace(config={"claim": rec.claim, "family": rec.family}))
+    ev = [e for e in audit.claim_evidence({"pcfedavg.search": [run]}) if e.source.startswith("pcfedavg.search")]
+    assert len(ev) == 2 and {e.reading for e in ev} == {((ERR.LINE8_ID, "line 8 as printed"),), ((ERR.LINE8_ID, "(CR)"),)}

@@ -75,16 +75,16 @@ def test_a_changed_sampling_rule_fails_loudly(monkeypatch):
 
 
 def test_the_tiny_instances_have_exact_failure_probabilities():
+    from repro.scripted import FailureCount
     for config, count in ((ONE, 27), (TWO, 81)):
         arrays, meta = X.run_exact(config.as_dict(), 0)
-        assert int(arrays["patterns"]) == count
-        p = Fraction(meta["probability"])
-        assert p == Fraction(int(arrays["failed_patterns"]), count) and float(arrays["failure_probability"]) == p
-        assert Fraction(meta["halved_probability"]) * count == round(float(arrays["halved_failure_probability"])
-                                                                     * count)
+        (k,) = [FailureCount.from_json(d) for d in meta["failure_counts"]]
+        assert k.patterns == count and k.probability == Fraction(k.failed, count)
+        assert float(arrays["failure_probability"]) == k.probability and meta["law"]["probability_total"] == "1"
+        assert k.halved_probability == Fraction(k.halved_failed, count)
         # (51) follows from the descent lemma with the global L_hat: no pattern breaks it
-        assert p == 0 and meta["failing_patterns"] == [] and float(arrays["worst_ratio"]) < 1
-        assert meta["claim"] == "ssca.lemma4" and meta["instance"]["updates"] == config.updates
+        assert k.probability == 0 and k.failing == [] and float(arrays["worst_ratio"]) < 1 and k.observed <= k.bound
+        assert k.claim == "ssca.lemma4" and meta["instance"]["updates"] == config.updates
 
 
 def test_the_probabilities_sum_over_the_patterns():
@@ -92,9 +92,10 @@ def test_the_probabilities_sum_over_the_patterns():
     instance = X.build_instance(ONE, 1)
     failed = sum(X.fails(X.lemma4_on(X.pattern_trace(ONE, instance, p), instance.check, mu_factor=2.0))
                  for p in X.patterns(3, 1, 1, 3))
-    assert e["probability"] == Fraction(failed, 27) and e["patterns"] == 27
+    k = e["count"]
+    assert k.probability == Fraction(failed, 27) and k.patterns == 27
     # P(fails) + P(holds) = 1: each pattern carries 1/27
-    assert e["probability"] + Fraction(27 - failed, 27) == 1
+    assert k.probability + Fraction(27 - failed, 27) == 1
 
 
 def test_a_mutated_lemma4_is_caught():
@@ -102,44 +103,12 @@ def test_a_mutated_lemma4_is_caught():
     # with failing patterns that are the sample indices of Algorithm 1's batches
     found = []
     for config in (ONE, TWO):
-        e = X.enumerate_patterns(config, 0, mu_factor=2.0)
-        assert 0 <= e["probability"] <= 1
-        found.append(e["probability"])
-        if e["probability"] > 0:
+        k = X.enumerate_patterns(config, 0, mu_factor=2.0)["count"]
+        assert 0 <= k.probability <= 1
+        found.append(k.probability)
+        if k.probability > 0:
             instance = X.build_instance(config, 0)
-            trace = X.replay_trace(config, instance, e["failing"][0])
+            trace = X.replay_trace(config, instance, k.failing[0])
             assert X.fails(X.lemma4_on(trace, instance.check, mu_factor=2.0))
             assert not X.fails(X.lemma4_on(trace, instance.check))
     assert max(found) > 0
-
-
-def _fake(failed: int, probability: str):
-    return SimpleNamespace(hash="abc123", arrays={"patterns": np.array(81), "failed_patterns": np.array(failed),
-                                                  "worst_ratio": np.array(1.2 if failed else 0.7)},
-                           meta={"metadata": {"claim": "ssca.lemma4", "probability": probability,
-                                              "halved_probability": "10/81", "instance": {"updates": 2},
-                                              "failing_patterns": [[[[0, 2], [3, 5]]]] if failed else []}})
-
-
-def test_the_evidence_turns_a_positive_probability_into_a_violation():
-    (bad,) = A._exact_evidence([_fake(3, "1/27")])
-    assert bad.bearing is Bearing.VIOLATES and bad.claim == "ssca.lemma4" and bad.method == "exact probability"
-    assert "1/27" in bad.summary and bad.checks == 81
-    assert bad.replay.startswith("python -m repro run ssca.exact; result abc123; pattern") and "[3, 5]" in bad.replay
-    (good,) = A._exact_evidence([_fake(0, "0")])
-    assert good.bearing is Bearing.SUPPORTS and good.replay == "" and good.method == "exact probability"
-    assert A._exact_evidence([]) == [] and A._exact_part([]) == []
-
-
-def test_the_report_part_tabulates_the_exact_probabilities():
-    text = "\n".join(A._exact_part([_fake(0, "0"), _fake(3, "1/27")]))
-    assert "P((51) fails)" in text and "| 81 |" in text and "1/27" in text and "10/81" in text
-
-
-def test_specs_build_through_the_config_and_are_cheap():
-    for profile in ("quick", "paper"):
-        specs = X.exact_specs(profile)
-        assert specs and len({s.hash for s in specs}) == len(specs)
-        for s in specs:
-            assert X.ExactConfig.from_dict(s.config).as_dict() == s.config and s.function.endswith("run_exact")
-    assert sum(X.ExactConfig.from_dict(s.config).patterns() for s in X.exact_specs("quick")) <= 8000

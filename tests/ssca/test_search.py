@@ -14,7 +14,7 @@ from repro.papers.ssca import audit as A
 from repro.papers.ssca import checks as V
 from repro.papers.ssca.runs import search as S
 from repro.registry import get
-from repro.search import SearchResult, detects_halved_constant
+from repro.search import SearchRecord, SearchResult, detects_halved_constant
 from repro.verdicts import UNDECIDABLE_MODES, Bearing
 from repro.verify import check_relation
 
@@ -83,8 +83,11 @@ def test_the_search_is_deterministic_and_its_run_stores_plain_json():
                             polish_evals=2, profile="quick").as_dict()
     (a1, m1), (a2, m2) = S.run_search(config, 0), S.run_search(config, 0)
     assert m1 == m2 and np.array_equal(a1["history"], a2["history"])
-    assert np.array_equal(a1["halved_ratio"], a2["halved_ratio"]) and a1["halved_ratio"][0] > 1
-    assert json.loads(json.dumps(m1)) == m1 and m1["evaluations"] == a1["history"].size
+    rec = SearchRecord.from_run(SimpleNamespace(arrays=a1, meta={"metadata": m1}))
+    assert rec.halved_ratio > 1 and rec.equality and json.loads(json.dumps(m1)) == m1
+    assert rec.result.evaluations == a1["history"].size
+    (check,) = rec.checks                  # a closed form: its error against cvxpy over the tolerance is the ratio
+    assert check.ratio == rec.result.ratio and check.bound == S.CLOSED_FORM_TOL and check.outcome == "held"
 
 
 def test_bad_search_configs_are_refused_in_one_line():
@@ -98,41 +101,23 @@ def test_bad_search_configs_are_refused_in_one_line():
     assert {s.config["claim"] for s in exp.specs("quick")} == set(S.SEARCHES)
 
 
-def test_the_audit_turns_a_search_result_into_evidence():
-    def result(ratio, sides=None):
-        meta = {"claim": "ssca.lemma4", "family": "f", "constant": "L_hat/2 of (51)", "params": {"tau": 0.5},
-                "evaluations": 9} | ({"sides": sides} if sides else {})
-        return SimpleNamespace(arrays={"best_ratio": np.array([ratio])}, meta={"metadata": meta}, hash="h0")
-
-    sides = {"observed": -0.2, "bound": -0.3, "what": "F_0(w^(t+1)) - F_0(w^(t)) and (51)'s right side"}
-    bad, good = A._search_evidence([result(1.5, sides), result(0.7)])
-    assert bad.bearing is Bearing.VIOLATES and bad.replay == "python -m repro run ssca.search; result h0 (tau = 0.5)"
-    assert good.bearing is Bearing.SUPPORTS and good.method == bad.method == "adversarial"
-    # (51)'s bound is negative: no observed/bound ratio, the claim's own two sides instead (never the searched score)
-    assert good.worst is None and (bad.observed, bad.bound) == (-0.2, -0.3) and "-0.2 against -0.3" in bad.summary
-    rows = A._search_rows([result(0.05)])
-    assert rows[0][7] == "20" and rows[0][8] == "not judged (no instance solved)"     # a run without halved_ratio
-    unsolved = result(-np.inf)
-    unsolved.meta["metadata"] |= {"claim": "ssca.eq9", "params": {}}
-    unsolved.arrays["halved_ratio"] = np.array([np.nan])
-    row = [r for r in A._search_rows([unsolved]) if r[1] == "f"][0]
-    assert row[7] == row[8] == "not judged (no instance solved)"
-    assert any(r[0] == "`ssca.thm1`" and r[-1].startswith("does not apply") for r in rows)
+def test_lemma_4s_search_cites_51s_own_sides_and_no_ratio_of_them(monkeypatch):
+    """(51)'s bound can be negative: the run records its two sides, no observed/bound ratio (never the objective)."""
+    monkeypatch.setattr(S, "search", lambda *a, **k: SearchResult("f", 1.5, {"tau": 0.5}, 9, (1.5,)))
+    monkeypatch.setattr(S, "halved_detection", lambda cfg, res, seed: (3.0, 1))
+    monkeypatch.setattr(S, "claim_sides", lambda claim, p, r: {"observed": -0.2, "bound": -0.3, "what": "(51)"})
+    cfg = S.search_specs("quick")[0].config | {"claim": "ssca.lemma4",
+                                               "family": S.SEARCHES["ssca.lemma4"][1][0].name}
+    arrays, meta = S.run_search(cfg, 0)
+    (bad,) = A.search_audit.evidence([SimpleNamespace(arrays=arrays, meta={"metadata": meta}, hash="h0")],
+                                     "ssca.search")
+    assert bad.bearing is Bearing.VIOLATES and bad.worst is None and (bad.observed, bad.bound) == (-0.2, -0.3)
+    assert bad.replay == "python -m repro run ssca.search; result h0 (tau = 0.5)"
 
 
-def test_the_report_says_what_halving_did_on_the_best_instance_and_never_calls_an_equality_loose():
-    def result(claim, ratio, halved):
-        meta = {"claim": claim, "family": "f", "constant": S.CONSTANT[claim], "params": {"tau": 0.5}, "evaluations": 9,
-                "halved_evaluations": 1}
-        arrays = {"best_ratio": np.array([ratio]), "halved_ratio": np.array([halved])}
-        return SimpleNamespace(arrays=arrays, meta={"metadata": meta}, hash="h0")
-
-    rows = {r[0]: r for r in A._search_rows([result("ssca.eq9", 1e-9, 3e5), result("ssca.lemma4", 0.05, 0.1),
-                                               result("ssca.lemma1", 1e-9, 0.2)]) if r[1] == "f"}
-    closed, bound, blind = rows["`ssca.eq9`"], rows["`ssca.lemma4`"], rows["`ssca.lemma1`"]
-    assert closed[7].startswith("equality: relative error") and closed[8].startswith("yes")
-    assert bound[7] == "20" and bound[8].startswith("no: too loose to tell")
-    assert blind[7].startswith("equality") and blind[8].startswith("no: halving not seen")
+def test_the_claims_not_searched_are_listed_with_why():
+    rows = {r[0]: r[1] for r in A._not_searched_rows([])}
+    assert rows["`ssca.thm1`"].startswith("does not apply") and set(rows) == {f"`{c.id}`" for c in B.CLAIMS}
 
 
 def test_a_search_run_detects_its_halved_constant_on_its_best_instance_or_by_searching_again(small_searches):

@@ -21,7 +21,7 @@ from bounds import fedclup as BC
 from bounds import fedclup_findings as BF
 from bounds.audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, fmt_point, producer
 from bounds.core import Provenance
-from repro import errata, pep, tightness
+from repro import errata, pep, search_audit, tightness
 from repro.papers.fedclup import errata as ERR
 from repro.comparisons import compare
 from repro.tables import findings_table, fmt, markdown_table, select_results
@@ -33,7 +33,6 @@ from repro.papers.fedclup.runs import logistic as logi
 from repro.papers.fedclup.runs import mnist as mn
 from repro.papers.fedclup.runs import pep as pep_model
 from repro.papers.fedclup.runs import search as srch
-from repro.search import LOOSE
 from repro.papers.fedclup.summaries import grouped, method_label, minimax_fits, noise_ball_fits
 from repro.verdicts import (
     UNDECIDABLE_MODES, Bearing, ClaimVerdict, Evidence, Statement, from_checks, from_findings, from_modes, roll_up,
@@ -396,7 +395,7 @@ def evidence(results) -> list[Evidence]:
     # settings findings bear on the figures, not on a claim: from_findings leaves them out (NOT_ABOUT_THE_CLAIM)
     out = (_check_evidence(_run_checks(_theory_runs(results))) + _proof_step_evidence()
            + from_findings(findings(results), ids) + _fit_evidence(results)
-           + _search_evidence(results.get("fedclup.search", ()))
+           + search_audit.evidence(results.get("fedclup.search", ()), "fedclup.search")
            + tightness.evidence(results.get("fedclup.pep", ())))
     decided = {e.claim for e in out if e.bearing in (Bearing.SUPPORTS, Bearing.GAP, Bearing.VIOLATES)}
     out += from_modes(BC.CLAIMS, decided)
@@ -466,80 +465,48 @@ def _audit_pep(pep_results) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- adversarial search (fedclup.search)
-def _search_replay(r) -> str:
-    return (f"python -m repro run fedclup.search; result {r.hash} "
-            f"({fmt_point(r.meta['metadata']['params'] or {})})")
+def _relation_cell(rec) -> str:
+    n_rel = len(_CLAIM[rec.claim].relations)
+    return f"{rec.detail['relation'] + 1} of {n_rel}"
 
 
-def _search_target(r) -> str:
-    md = r.meta["metadata"]
-    n_rel = len(_CLAIM[md["claim"]].relations)
-    return md["claim"] + (f" (relation {md['relation'] + 1} of {n_rel})" if n_rel > 1 else "")
+def _confirmed_cell(rec) -> str:
+    conf = rec.detail["confirm"]
+    return "-" if conf["ratio"] is None else f"{fmt(conf['ratio'], 4)} ± {fmt(conf['se'], 2)}"
 
 
-def _search_evidence(search_runs) -> list[Evidence]:
-    """One piece of evidence per (claim, relation, family) searched: violates when the run found the bound violated
-    (deterministic: the check fails on the searched draw; expectation: the confirmed lower end exceeds 1), else
-    supports with worst = the best searched ratio; a search that judged no instance (float rounding decided every
-    outcome: the one-dimensional Theorem 2 family, where the inner problem is solved in one step) bears on nothing."""
-    out = []
-    for r in search_runs:
-        md, best = r.meta["metadata"], float(r.arrays["best_ratio"])
-        if not np.isfinite(best):
-            continue
-        seen = md.get("outcome") or {}
-        numbers = {k: seen.get(k) for k in ("observed", "bound")}
-        what = (f"{md['family']}: the best of {md['evaluations']} instances"
-                + (f", the claim's check there: observed {fmt(seen['observed'])} against bound {fmt(seen['bound'])}"
-                   if seen else "") + f" (Monte-Carlo confirmation: ratio {fmt(float(r.arrays['confirmed_ratio']), 4)})")
-        bearing = Bearing.VIOLATES if bool(r.arrays["violated"]) else Bearing.SUPPORTS
-        ratio = seen.get("ratio")
-        out.append(Evidence(md["claim"], "fedclup.search", bearing, what, checks=int(md["evaluations"]),
-                            worst=ratio if ratio is not None and np.isfinite(ratio) else None,
-                            replay=_search_replay(r) if bearing is Bearing.VIOLATES else "", method="adversarial",
-                            **numbers))
-    return out
+def _rounding_cell(rec) -> str:
+    rnd = rec.detail["rounding"]
+    if not rnd["count"]:
+        return "0"
+    return (f"{rnd['count']} (worst raw {fmt(rnd['worst_raw_ratio'], 3)}"
+            + (", check failed)" if rnd["check_failed"] else ")"))
 
 
-def _search_row(r) -> list:
-    md, a = r.meta["metadata"], r.arrays
-    best, cert, rnd = float(a["best_ratio"]), float(a["certified"]), md["rounding"]
-    rounding = (f"{rnd['count']} (worst raw {fmt(rnd['worst_raw_ratio'], 3)}"
-                + (", check failed)" if rnd["check_failed"] else ")") if rnd["count"] else "0")
-    seen = md.get("outcome") or {}
-    own = f"{fmt(seen['observed'])} against {fmt(seen['bound'])}" if seen else "-"
-    return [f"`{_search_target(r)}`", md["family"], fmt(best, 4) if np.isfinite(best) else "no instance judged", own,
-            f"{fmt(float(a['confirmed_ratio']), 4)} ± {fmt(float(a['confirmed_se']), 2)}", fmt(cert, 4),
-            fmt_point(md["params"] or {}), md["evaluations"],
-            "yes" if bool(a["violated"]) else "no", "yes" if bool(a["halved_detected"]) else "no",
-            fmt(1.0 / best, 3) if 0 < best < LOOSE else "-", rounding, f"`{_search_replay(r)}`"]
+#: the columns FedCLUP's search table adds: the relation searched, the Monte-Carlo confirmation, rounding
+_SEARCH_COLUMNS = (("relation", _relation_cell), ("confirmed (mean ± SE)", _confirmed_cell),
+                   ("certified", lambda rec: fmt(rec.detail["certified"], 4)),
+                   ("float-rounding instances", _rounding_cell))
 
 
 def _audit_search(search_runs) -> list[str]:
-    """The table of the adversarial search: per (claim, relation, family) the best ratio and its instance."""
-    if not search_runs:
-        return []
-    runs = sorted(search_runs, key=lambda r: (srch.TARGETS.index((r.meta["metadata"]["claim"],
-                                                                  r.meta["metadata"]["relation"])),
-                                              r.meta["metadata"]["family"]))
-    return ["### Adversarial search", "",
-            "Differential evolution then Nelder-Mead (`repro.search`) over structured families of exact "
-            "linear-regression instances (`repro/papers/fedclup/runs/search.py`: `general` boxes and the degenerate "
-            "one dimension / two clients / one sample / few rounds ones; step sizes at the edge of their conditions), "
-            "maximising the observed/bound that the existing checks report. Expectation claims are Monte-Carlo "
-            "means: the best instance is re-run on fresh draws ('confirmed', mean ± SE over "
-            f"{srch.CONFIRM_SEEDS} runs) and judged on mean - 3 SE ('certified'); deterministic claims on the "
-            "searched draw. 'halved constant detected': 2 x certified > 1, i.e. the search would report the "
-            "claim violated had its bound been halved. Instances where float rounding decides the outcome "
-            f"(observed and bound both below {srch.ROUNDING:g}, or an excess inside the check's tolerance) are "
-            "not judged; their count and worst raw ratio are listed ('check failed': the existing expectation check, which "
-            "has no float tolerance, fails such an instance, e.g. Lemma 7 with a full batch (sigma = 0) and many steps "
-            "at observed ~1e-32 against a bound ~1e-61; rounding, not a violation of the bound). Not searched: " + "; ".join(
-                f"{k} ({v})" for k, v in srch.NOT_SEARCHED.items()) + ".", "",
-            markdown_table(["claim", "family", "search objective", "the check at the best instance (observed "
-                            "against bound)", "confirmed", "certified", "instance",
-                            "evaluations", "violated", "halved constant detected", "loose by", "float-rounding "
-                            "instances", "replay"], [_search_row(r) for r in runs]), ""]
+    """The section of the adversarial search: per (claim, relation, family) the best instance and its check."""
+    intro = ("Differential evolution then Nelder-Mead (`repro.search`) over structured families of exact "
+             "linear-regression instances (`repro/papers/fedclup/runs/search.py`: `general` boxes and the degenerate "
+             "one dimension / two clients / one sample / few rounds ones; step sizes at the edge of their "
+             "conditions), maximising the observed/bound that the existing checks report. Expectation claims are "
+             "Monte-Carlo means: the best instance is re-run on fresh draws ('confirmed', mean ± SE over "
+             f"{srch.CONFIRM_SEEDS} runs) and judged on mean - 3 SE ('certified'); deterministic claims on the "
+             "searched draw. 'halved constant detected': 2 x certified > 1, i.e. the search would report the "
+             "claim violated had its bound been halved. Instances where float rounding decides the outcome "
+             f"(observed and bound both below {srch.ROUNDING:g}, or an excess inside the check's tolerance) are "
+             "not judged; their count and worst raw ratio are listed ('check failed': the existing expectation "
+             "check, which has no float tolerance, fails such an instance, e.g. Lemma 7 with a full batch "
+             "(sigma = 0) and many steps at observed ~1e-32 against a bound ~1e-61; rounding, not a violation of "
+             "the bound). Not searched: " + "; ".join(f"{k} ({v})" for k, v in srch.NOT_SEARCHED.items()) + ".")
+    return search_audit.section(search_runs, "fedclup.search", intro, extra=_SEARCH_COLUMNS,
+                                order=lambda rec: (srch.TARGETS.index((rec.claim, rec.detail["relation"])),
+                                                   rec.family))
 
 
 # ---------------------------------------------------------------------------- the paper's statements about its figures

@@ -17,15 +17,14 @@ Evidence and its bearing (:func:`evidence`):
   every compressed run (from_checks);
 * ``fedsgm.adversarial``: the searched instances of Theorem 1 or 2 (from_checks; a failure cites the search's
   result hash and its worst instance);
-* ``fedsgm.search``: per (claim, structured family) the best observed/bound the tight search found
-  (:func:`_search_evidence`, method ``adversarial``): a best instance whose check fails beyond its tolerance
-  violates (replay: the result hash and the instance), one within the tolerance is inconclusive, otherwise it
-  supports with ``worst`` = the best ratio;
+* ``fedsgm.search``: per (claim, structured family) the claim's own check on the best instance the tight search
+  found, read by :func:`repro.search_audit.evidence` (failed violates with the result hash and instance as replay,
+  within tolerance is inconclusive, held supports);
 * ``fedsgm.pep``: per claim curve, the certified worst case (performance estimation) of f(w_bar) - f*, g(w_bar) and
   the emptiness of A against the claim's eps (:func:`repro.tightness.evidence`, method ``certified worst case``): a
   bound below the value an extracted instance attains violates, one at or above the certified value supports;
 * ``fedsgm.exact``: per tiny instance and theorem, the exact probability over every Rand-K pattern that the
-  deterministically stated conclusion fails (:func:`_exact_evidence`, method ``exact probability``): > 0 violates
+  deterministically stated conclusion fails (:func:`repro.exact_audit.evidence`, method ``exact probability``): > 0 violates
   (replay: the result hash and a failing pattern), 0 supports;
 * the symbolic findings of :mod:`bounds.fedsgm_findings` -> :func:`repro.verdicts.from_findings` (experiment-settings
   findings bear on Figure 1, not on a claim's truth, and are left out);
@@ -55,7 +54,7 @@ from repro.papers.fedsgm.summaries import violations
 from repro.papers.fedsgm import conditions as C
 from repro.papers.fedsgm import errata as ERR
 from repro.papers.fedsgm.settings import PRINTED as SETTINGS
-from repro import errata, proof_audit, tightness
+from repro import errata, exact_audit, proof_audit, search_audit, tightness
 from repro.comparisons import Interval, compare, decide
 from repro.tables import findings_table, fmt, markdown_table, select_results
 from repro.verdicts import (
@@ -363,120 +362,29 @@ def _adversarial_part(adv_results) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- tight search of every bound
-def _search_replay(r) -> str:
-    return f"{_replay('fedsgm.search', r)} ({fmt_point(r.meta['metadata']['best_instance'] or {})})"
-
-
-def _search_bearing(r) -> Bearing:
-    """A best instance whose check fails beyond its tolerance violates; within it, inconclusive; else support."""
-    if not bool(r.arrays["passed"]):
-        return Bearing.VIOLATES
-    return Bearing.INCONCLUSIVE if bool(r.arrays["inconclusive"]) else Bearing.SUPPORTS
-
-
-def _search_evidence(search_results) -> list[Evidence]:
-    """One piece of ``adversarial`` evidence per (claim, family) searched by ``fedsgm.search``."""
-    out = []
-    for r in search_results:
-        meta, ratio = r.meta["metadata"], float(r.arrays["best_ratio"])
-        if not meta.get("check"):       # no admissible instance in the family: no evidence either way
-            continue
-        bearing, check = _search_bearing(r), meta["check"]
-        summary = (f"the best of {meta['evaluations']} instances of family {meta['family']}: observed "
-                   f"{_fmt(check['observed'])} against bound {_fmt(check['bound'])} in the form {check['relation']} "
-                   "(the claim with its observed terms moved to the left)")
-        out.append(Evidence(meta["claim"], "fedsgm.search", bearing, summary, int(meta["evaluations"]),
-                            ratio if np.isfinite(ratio) else None,
-                            _search_replay(r) if bearing is Bearing.VIOLATES else "", method="adversarial",
-                            observed=check["observed"], bound=check["bound"]))
-    return out
-
-
-def search_rows(search_results) -> list:
-    """claim, family, best observed/bound, instance, evaluations, loose by (1/ratio below LOOSE), halved constant
-    detected, bearing, replay command."""
-    from repro.search import LOOSE
-    rows = []
-    for r in search_results:
-        meta, ratio = r.meta["metadata"], float(r.arrays["best_ratio"])
-        loose = _fmt(1 / ratio, 3) if 0 < ratio < LOOSE else ("no instance with a positive ratio" if ratio <= 0
-                                                               else "-")
-        rows.append([meta["claim"], meta["family"], _fmt(ratio), fmt_point(meta["best_instance"] or {}),
-                     meta["evaluations"], loose, "yes" if 2 * ratio > 1 else "no",
-                     _BEARING_WORD[_search_bearing(r)], f"`{_search_replay(r)}`"])
-    return rows
-
-
-def search_claim_rows(search_results) -> list:
-    """Per claim, the family with the largest best ratio: claim, best observed/bound, family, halved constant
-    detected, loose (1/ratio below LOOSE)."""
-    from repro.search import LOOSE
-    best: dict[str, object] = {}
-    for r in search_results:
-        cid = r.meta["metadata"]["claim"]
-        if cid not in best or float(r.arrays["best_ratio"]) > float(best[cid].arrays["best_ratio"]):
-            best[cid] = r
-    rows = []
-    for cid, r in best.items():
-        ratio = float(r.arrays["best_ratio"])
-        rows.append([cid, _fmt(ratio), r.meta["metadata"]["family"], "yes" if 2 * ratio > 1 else "no (too loose)",
-                     f"by {_fmt(1 / ratio, 3)}" if 0 < ratio < LOOSE else "no"])
-    return rows
-
-
-def _search_part(search_results) -> list[str]:
-    if not search_results:
-        return []
-    return ["### Adversarial search", "",
-            "Per claim with a bound and structured family (one client in one dimension, E = 1 with few rounds, "
-            "Rand-K with K = 1, ...; `repro.papers.fedsgm.runs.search.FAMILIES`), the largest observed/bound that "
-            "seeded differential evolution and a Nelder-Mead polish found, with exact constants, and the "
-            "instance. A round inequality is compared through its constant part (its right side without "
-            "||w_t - w*||^2 and the gaps h(w*) - h(w_t)), a theorem through (f(w_bar) - f*)/eps. 'halved "
-            "detected': the search would report the claim violated had that constant been halved "
-            "(ratio > 1/2); 'loose by' is 1/ratio where the ratio stays below 0.1.", "",
-            markdown_table(["claim", "best observed/bound (constant part)", "family", "halved constant detected",
-                            "loose"], search_claim_rows(search_results)), "",
-            markdown_table(["claim", "family", "best observed/bound (constant part)", "instance", "evaluations",
-                            "loose by", "halved detected", "verdict", "replay"], search_rows(search_results)), ""]
+_SEARCH_INTRO = ("Per claim with a bound and structured family (one client in one dimension, E = 1 with few rounds, "
+                 "Rand-K with K = 1, ...; `repro.papers.fedsgm.runs.search.FAMILIES`), the largest observed/bound "
+                 "that seeded differential evolution and a Nelder-Mead polish found, with exact constants, and the "
+                 "instance. The objective compares a round inequality through its constant part (its right side "
+                 "without ||w_t - w*||^2 and the gaps h(w*) - h(w_t)), a theorem through (f(w_bar) - f*)/eps; the "
+                 "claim's own check is re-run on the best instance, and its observed value and bound are what the "
+                 "verdicts cite. 'halved constant detected': the search would report the claim violated had that "
+                 "constant been halved (objective > 1/2).")
 
 
 # ---------------------------------------------------------------------------- exact failure probabilities
-def _exact_replay(r, pattern) -> str:
-    return (f"{_replay('fedsgm.exact', r)}; Rand-K pattern (kept coordinate per round and client) {pattern} "
-            f"({fmt_point(r.meta['metadata']['instance'])})")
-
-
-def _exact_evidence(exact_results) -> list[Evidence]:
-    """Per enumerated instance and theorem: P(conclusion fails) > 0 violates, = 0 supports."""
-    out = []
-    for r in exact_results:
-        meta = r.meta["metadata"]
-        patterns, worst = int(r.arrays["patterns"]), float(r.arrays["worst_ratio"])
-        for cid, failed in zip(meta["claims"], np.asarray(r.arrays["failed_patterns"])):
-            summary = (f"P(conclusion fails) = {meta['probability'][cid]} exactly over all {patterns} Rand-K "
-                       f"patterns ({fmt_point(meta['instance'])})")
-            violated = int(failed) > 0
-            out.append(Evidence(cid, "fedsgm.exact", Bearing.VIOLATES if violated else Bearing.SUPPORTS, summary,
-                                patterns, worst if np.isfinite(worst) else None,
-                                _exact_replay(r, meta["failing_patterns"][0]) if violated else "",
-                                method="exact probability"))
-    return out
+_RANDK_PATTERN = "Rand-K patterns (kept coordinate per round and client)"
 
 
 def _exact_part(exact_results) -> list[str]:
     if not exact_results:
         return []
-    rows = [[fmt_point(r.meta["metadata"]["instance"]), int(r.arrays["patterns"]),
-             "; ".join(f"{cid}: {p}" for cid, p in r.meta["metadata"]["probability"].items()),
-             _fmt(r.arrays["worst_ratio"]), f"`{_replay('fedsgm.exact', r)}`"] for r in exact_results]
     return ["### Exact failure probabilities under Rand-K", "",
             "Theorems 1, 2, 6 and 7 are stated deterministically. On tiny instances (d = 2, Rand-K with K = 1) "
             "every pattern of kept coordinates (one per client and round, all equally likely) is run, and the "
-            "probability that the stated conclusion fails is computed exactly. A probability above 0 refutes the "
-            "deterministic statement.", "",
-            markdown_table(["instance", "patterns", "P(conclusion fails)", "worst (f(w_bar) - f*)/eps", "replay"],
-                           rows), ""]
+            "probability that the stated conclusion fails is computed exactly (`repro.exact_audit`). A probability "
+            "above 0 refutes the deterministic statement.", "",
+            markdown_table(exact_audit.HEADER, exact_audit.rows(exact_results, "fedsgm.exact")), ""]
 
 
 # ---------------------------------------------------------------------------- certified worst cases (PEP)
@@ -845,8 +753,9 @@ def evidence(results: dict, findings=None) -> list[Evidence]:
     ev = _theory_evidence(tallies)
     ev += _montecarlo_evidence(montecarlo_groups(results.get("fedsgm.montecarlo", ())))
     ev += _adversarial_evidence(results.get("fedsgm.adversarial", ()))
-    ev += _search_evidence(results.get("fedsgm.search", ()))
-    ev += _exact_evidence(results.get("fedsgm.exact", ()))
+    ev += search_audit.evidence(results.get("fedsgm.search", ()), "fedsgm.search")
+    ev += exact_audit.evidence(results.get("fedsgm.exact", ()), "fedsgm.exact", fails="the conclusion fails",
+                               pattern_words=_RANDK_PATTERN)
     ev += tightness.evidence(results.get("fedsgm.pep", ()))
     ev += proof_audit.evidence(proof_audit.rows(results.get("fedsgm.steps", ())), CLAIM_IDS)
     symbolic = symbolic_evidence(findings)
@@ -869,7 +778,7 @@ def audit_section(results, profile: str, verdicts) -> str:
     out += ["### Symbolic and settings findings", "", findings_table(shown), ""]
     out += _montecarlo_part(results["fedsgm.montecarlo"])
     out += _adversarial_part(results["fedsgm.adversarial"])
-    out += _search_part(results.get("fedsgm.search", ()))
+    out += search_audit.section(results.get("fedsgm.search", ()), "fedsgm.search", _SEARCH_INTRO)
     out += _exact_part(results.get("fedsgm.exact", ()))
     out += _pep_part(results.get("fedsgm.pep", ()))
     out += proof_audit.section(results.get("fedsgm.steps", ()))

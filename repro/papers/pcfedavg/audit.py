@@ -15,9 +15,9 @@ Evidence and its bearing (:func:`claim_evidence`):
 * the one-active-constraint runs of ``pcfedavg.adversarial`` (deterministic): observed/bound > 1 with the
   hypotheses met violates Prop. 4.8 (ii);
 * the optimisation-based search ``pcfedavg.search`` (one run per claim and structured family,
-  :mod:`repro.papers.pcfedavg.runs.search`): the check failing on the best instance violates (replay: the run and
-  the instance), a best ratio above 1 that the check's rule does not call a violation is inconclusive, otherwise it
-  supports with the best ratio (method "adversarial", :func:`_optimised_search_evidence`);
+  :mod:`repro.papers.pcfedavg.runs.search`), its best instance re-checked on each reading of Algorithm 1 and read
+  by :func:`repro.search_audit.evidence`: failed violates (replay: the run, the instance and the reading), passed
+  with observed above the bound is inconclusive, held supports (method "adversarial");
 * the re-derived proof steps (:func:`bounds.pcfedavg_findings.proof_steps`): a step that is not implied is a gap
   in the claims whose proof contains it, and a claim whose steps all follow is supported symbolically;
 * the symbolic findings (:func:`bounds.pcfedavg_findings.audit_findings`) through
@@ -52,10 +52,9 @@ from bounds import pcfedavg as B
 from bounds import pcfedavg_findings as BF
 from bounds.audit import CONSISTENT, DISCREPANCY, Finding, fmt_point, producer
 from bounds.pcfedavg_steps import STEPS
-from repro import errata, proof_audit, tightness
+from repro import errata, proof_audit, search_audit, tightness
 from repro.papers.pcfedavg import errata as ERR
 from repro.comparisons import compare
-from repro.search import LOOSE
 from repro.tables import findings_table, fmt, markdown_table, select_results
 from repro.verdicts import (
     UNDECIDABLE_MODES, Bearing, ClaimVerdict, Evidence, Statement, from_checks, from_findings, from_modes, roll_up,
@@ -246,44 +245,10 @@ def _one_active_evidence(adversarial) -> list[Evidence]:
     return out
 
 
-def _search_runs(results) -> list:
-    """The runs of ``pcfedavg.search`` in claim order, then family order."""
+def _search_order(rec) -> tuple:
+    """The search runs in claim order, then family order."""
     order = {cid: i for i, cid in enumerate(THEORY_CLAIM_IDS)}
-    return sorted(results.get("pcfedavg.search", []),
-                  key=lambda r: (order.get(r.spec.config["claim"], len(order)), r.spec.config["family"]))
-
-
-def _search_replay(run, path: str) -> str:
-    params = {k: v for k, v in run.meta["metadata"]["params"].items() if k not in ("path", "record")}
-    return _replay("pcfedavg.search", run, f" ({fmt_point(params)}; on {ERR.PATH_READING[path]})")
-
-
-def _optimised_search_evidence(search_runs) -> list[Evidence]:
-    """Per (claim, family) run of ``pcfedavg.search``, its best instance re-judged by the claim's own check on each
-    reading of Algorithm 1 (the run's ``checks``): failed -> violates (replay: the run, the instance and the
-    reading); passed within the check's tolerance or Monte-Carlo rule although the claim's observed exceeds its
-    bound -> inconclusive; otherwise support. The numbers are the check's own: the claim's observed value and bound
-    at its worst entry and their ratio (never the searched ratio, which divides by a tolerance where a bound is 0).
-    No admissible instance found -> no evidence."""
-    out = []
-    for r in search_runs:
-        md = r.meta["metadata"]
-        for path, check in md.get("checks", {}).items():
-            if not check.get("hypotheses_met", True):
-                continue
-            ratio = check["check_ratio"] if np.isfinite(check["check_ratio"]) else None
-            searched = ERR.PATH_READING[md["params"].get("path", "compact")]
-            what = (f"the best of {int(md['evaluations'])} instances searched on {searched}, checked on "
-                    f"{ERR.PATH_READING[path]}: observed {fmt(check['observed'])} against bound {fmt(check['bound'])}")
-            above = ratio is not None and ratio > 1                 # within the check's tolerance or Monte-Carlo rule
-            bearing = (Bearing.VIOLATES if not check["passed"] else Bearing.INCONCLUSIVE
-                       if check["inconclusive"] or above else Bearing.SUPPORTS)
-            out.append(Evidence(md["claim"], f"pcfedavg.search ({md['family']})", bearing, what,
-                                int(md["evaluations"]), ratio,
-                                _search_replay(r, path) if bearing is Bearing.VIOLATES else "", method="adversarial",
-                                observed=check["observed"], bound=check["bound"],
-                                reading=((ERR.LINE8_ID, ERR.PATH_READING[path]),)))
-    return out
+    return order.get(rec.claim, len(order)), rec.family
 
 
 def _step_evidence(steps=None) -> list[Evidence]:
@@ -359,7 +324,8 @@ def claim_evidence(results) -> list[Evidence]:
     adversarial = results.get("pcfedavg.adversarial", [])
     symbolic = _step_evidence() + from_findings(findings(results), ids)
     evidence = (_theory_evidence(results.get("pcfedavg.theory", [])) + _search_evidence(adversarial)
-                + _one_active_evidence(adversarial) + _optimised_search_evidence(_search_runs(results)) + symbolic
+                + _one_active_evidence(adversarial) + search_audit.evidence(results.get("pcfedavg.search", []), "pcfedavg.search", axis=ERR.LINE8_ID,
+                                              labels=ERR.PATH_READING) + symbolic
                 + _rate_evidence(results.get("pcfedavg.rates", []))
                 + _exact_evidence(results.get("pcfedavg.exact", []))
                 + tightness.evidence(results.get("pcfedavg.pep", ()), _reading)
@@ -927,61 +893,18 @@ def _audit_rates(results, verdicts) -> list[str]:
     return out
 
 
-def _check_cell(check: dict) -> str:
-    """The claim's check on one reading of the best instance: its verdict, observed value and bound."""
-    if not check or not check.get("hypotheses_met", True):
-        return "not admissible"
-    verdict = "fails" if not check["passed"] else "inconclusive" if check["inconclusive"] else "passes"
-    return f"{verdict}: observed {fmt(check['observed'])} against bound {fmt(check['bound'])}"
-
-
-def _search_row(r) -> list:
-    md, ratio = r.meta["metadata"], float(r.arrays["ratio"])
-    params = {k: v for k, v in md["params"].items() if k not in ("path", "record")}
-    checks = md.get("checks", {})
-    objective = ("(on its constants' terms; not shown)" if md["claim"] in SPLIT else fmt(ratio))
-    return [md["claim"], md["family"], ERR.PATH_READING[md["params"].get("path", "compact")] if params else "-",
-            objective, fmt_point(params) or "-", int(md["evaluations"]),
-            _check_cell(checks.get("printed", {})), _check_cell(checks.get("compact", {})),
-            f"`{_replay('pcfedavg.search', r)}`"]
-
-
-def _search_claim_rows(runs) -> list:
-    """Per claim: the largest observed/bound of its own check on (CR) over its families' best instances; whether a
-    halved constant would be reported violated (the search objective, which divides by the constants' terms only)."""
-    rows = []
-    for cid in THEORY_CLAIM_IDS:
-        mine = [r for r in runs if r.spec.config["claim"] == cid and "compact" in r.meta["metadata"].get("checks", {})
-                and np.isfinite(r.meta["metadata"]["checks"]["compact"]["check_ratio"])]
-        if not mine:
-            continue
-        best = max(mine, key=lambda r: r.meta["metadata"]["checks"]["compact"]["check_ratio"])
-        ratio = best.meta["metadata"]["checks"]["compact"]["check_ratio"]
-        objective = max(float(r.arrays["ratio"]) for r in mine)
-        rows.append([cid, fmt(ratio), best.spec.config["family"],
-                     "yes" if 2 * objective > 1 else "no (too loose to tell)",
-                     f"loose by {fmt(1 / ratio, 3)}" if 0 < ratio < LOOSE else ""])
-    return rows
-
-
 def _audit_search(results) -> list[str]:
-    """The section table of ``pcfedavg.search`` (empty when it has not run)."""
-    runs = _search_runs(results)
-    if not runs:
-        return []
-    return ["### Adversarial search", "",
-            "Per claim and structured family, seeded differential evolution with a Nelder-Mead polish "
-            "(`repro.search`) maximises a search objective over the family's instances (exact constants; "
-            "inadmissible instances are never counted): observed/(bound + tol), for Lemmas 4.4 and 4.6 on the terms "
-            "carrying their constants (`runs/search.py`, SPLIT), so that it is no observed/bound of the claim where "
-            "those terms vanish (at a synchronisation step it divides by the tolerance alone): for those two it is "
-            "not shown. The claim's own check is re-run on the best instance on both readings of Algorithm 1 "
-            "(line 8 as printed, (CR)); its observed value and bound are what the verdicts cite.", "",
-            markdown_table(["claim", "largest observed/bound on (CR)", "family", "halved constant detected",
-                            "loose"], _search_claim_rows(runs)), "",
-            markdown_table(["claim", "family", "searched on", "search objective", "instance", "evaluations",
-                            "check on line 8 as printed", "check on (CR)", "replay"],
-                           [_search_row(r) for r in runs]), ""]
+    """The section of ``pcfedavg.search`` (empty when it has not run)."""
+    intro = ("Per claim and structured family, seeded differential evolution with a Nelder-Mead polish "
+             "(`repro.search`) maximises a search objective over the family's instances (exact constants; "
+             "inadmissible instances are never counted): observed/(bound + tol), for Lemmas 4.4 and 4.6 on the terms "
+             "carrying their constants (`runs/search.py`, SPLIT), so that it is no observed/bound of the claim where "
+             "those terms vanish (at a synchronisation step it divides by the tolerance alone): for those two it is "
+             "not shown. The claim's own check is re-run on the best instance on both readings of Algorithm 1 "
+             "(line 8 as printed, (CR)); its observed value and bound are what the verdicts cite. The instance's "
+             "`path` is the reading the search ran on.")
+    return search_audit.section(results.get("pcfedavg.search", []), "pcfedavg.search", intro, order=_search_order,
+                                readings=("compact", "printed"), labels=ERR.PATH_READING, hidden_objective=SPLIT)
 
 
 def _exact_row(r) -> list:

@@ -27,16 +27,17 @@ Evidence and its bearing (:func:`evidence`):
   the experiments): orderings and "similar" by a Student-t interval over seeds of a per-seed paired statistic
   (:func:`repro.comparisons.compare`; one seed is inconclusive; an SGD baseline whose rate sits on its grid's edge
   supports nothing), "strictly satisfy" on every constrained run (:func:`repro.verdicts.from_checks`);
-* ``ssca.search``, the adversarial search (:mod:`repro.papers.ssca.runs.search`) per (claim, family): a best
-  observed/bound above 1 (each objective folds the check's own tolerance into its ratio) violates, with the instance
-  and its replay; otherwise it supports, with ``worst`` the best ratio (``method="adversarial"``);
+* ``ssca.search``, the adversarial search (:mod:`repro.papers.ssca.runs.search`) per (claim, family), read by
+  :func:`repro.search_audit.evidence`: a best objective above 1 (each folds the check's own tolerance into its
+  ratio) fails the check and violates, with the instance and its replay; otherwise it supports, citing the claim's
+  own sides at the best instance (``method="adversarial"``); a search that solved no instance bears on nothing;
 * ``ssca.pep``, certified worst cases of Lemma 4 (51) on the full-batch special case by performance estimation
   (:func:`repro.tightness.evidence`, method ``certified worst case``): a printed bound below a certified worst case
   beyond the solver margin violates, one at or above it on every point supports (``worst`` = the largest certified
   worst case / bound; a bound equal to the worst case within the margin is *tight*, attained, and supports too);
   the claims with no model are listed with the reason (:data:`.runs.pep.NOT_MODELLED`);
 * ``ssca.exact``, per tiny instance, the exact probability over every minibatch pattern that Algorithm 1 violates
-  Lemma 4 (51) at some iteration (:func:`_exact_evidence`, method ``exact probability``): > 0 violates the
+  Lemma 4 (51) at some iteration (:func:`repro.exact_audit.evidence`, method ``exact probability``): > 0 violates the
   deterministic statement (replay: a failing pattern), = 0 supports it;
 * a claim whose mode no finite run can decide (:data:`repro.verdicts.UNDECIDABLE_MODES`: almost-sure limits, order statements)
   gets ``not checkable`` evidence from its mode, and, where ``ssca.convergence`` logs the quantities its proof says
@@ -63,12 +64,11 @@ from repro.papers.ssca.runs import convergence as conv
 from repro.papers.ssca.runs import mnist as mn
 from repro.papers.ssca.runs import pep as PEP_RUNS
 from repro.papers.ssca.runs import search as SE
-from repro import errata, proof_audit, tightness
+from repro import errata, exact_audit, proof_audit, search_audit, tightness
 from repro.papers.ssca import errata as ERR
 from repro.comparisons import compare
 from repro.papers.ssca.summaries import at, final
 from repro.tables import select_results
-from repro.search import LOOSE, SearchResult
 from repro.verdicts import (
     UNDECIDABLE_MODES, Bearing, ClaimVerdict, Evidence, Statement, from_checks, from_findings, from_modes, roll_up,
 )
@@ -310,61 +310,8 @@ def _trend_evidence(conv_runs) -> list[Evidence]:
     return out
 
 
-# ---------------------------------------------------------------------------- adversarial search (ssca.search)
-def _search_result(r) -> SearchResult:
-    m = r.meta["metadata"]
-    return SearchResult(m["family"], float(r.arrays["best_ratio"][0]), m["params"], int(m["evaluations"]))
-
-
-def _search_replay(r) -> str:
-    return _replay("ssca.search", r, fmt_point(r.meta["metadata"]["params"]))
-
-
-def _search_evidence(search_runs) -> list[Evidence]:
-    """One piece of evidence per (claim, family) searched: violates above 1, else supports (worst = best ratio);
-    a search that judged no instance (every reference unsolved) is inconclusive."""
-    out = []
-    for r in search_runs:
-        res, claim, sides = _search_result(r), r.meta["metadata"]["claim"], r.meta["metadata"].get("sides", {})
-        what = (f"{res.family}: the best of {res.evaluations} instances ({r.meta['metadata']['constant']})"
-                + (f": {sides['what']} {fmt(sides['observed'])} against {fmt(sides['bound'])}" if sides else ""))
-        bearing = (Bearing.INCONCLUSIVE if not np.isfinite(res.ratio) else
-                   Bearing.VIOLATES if res.violated else Bearing.SUPPORTS)
-        out.append(Evidence(claim, "ssca.search", bearing, what, checks=res.evaluations,
-                            worst=res.ratio if np.isfinite(res.ratio) and claim in SE.CLOSED_FORMS else None,
-                            replay=_search_replay(r) if bearing is Bearing.VIOLATES else "", method="adversarial",
-                            observed=sides.get("observed"), bound=sides.get("bound")))
-    return out
-
-
 # ---------------------------------------------------------------------------- exact failure probabilities (ssca.exact)
-def _exact_replay(r, pattern) -> str:
-    return (f"{_replay('ssca.exact', r)}; pattern (sample indices per iteration and client) {pattern} "
-            f"({fmt_point(r.meta['metadata']['instance'])})")
-
-
-def _exact_evidence(exact_runs) -> list[Evidence]:
-    """Per enumerated instance of ``ssca.exact``: P((51) fails at some iteration) > 0 violates the deterministic
-    Lemma 4 (replay: the first failing pattern), = 0 supports it; ``worst`` the largest multiple of L_hat/2 a pattern
-    needs (the search's ratio, > 1 a violation)."""
-    out = []
-    for r in exact_runs:
-        meta = r.meta["metadata"]
-        patterns, failed, worst = int(r.arrays["patterns"]), int(r.arrays["failed_patterns"]), \
-            float(r.arrays["worst_ratio"])
-        summary = (f"P((51) fails at some iteration) = {meta['probability']} exactly over all {patterns} minibatch "
-                   f"patterns ({fmt_point(meta['instance'])}); with L_hat halved {meta['halved_probability']}")
-        out.append(Evidence(meta["claim"], "ssca.exact", Bearing.VIOLATES if failed > 0 else Bearing.SUPPORTS,
-                            summary, patterns, worst if np.isfinite(worst) else None,
-                            _exact_replay(r, meta["failing_patterns"][0]) if failed > 0 else "",
-                            method="exact probability"))
-    return out
-
-
-def _exact_rows(exact_runs) -> list:
-    return [[fmt_point(r.meta["metadata"]["instance"]), int(r.arrays["patterns"]), r.meta["metadata"]["probability"],
-             r.meta["metadata"]["halved_probability"], fmt(float(r.arrays["worst_ratio"]), 4),
-             f"`{_replay('ssca.exact', r)}`"] for r in exact_runs]
+_MINIBATCH_PATTERN = "minibatch patterns (sample indices per iteration and client)"
 
 
 def _exact_part(exact_runs) -> list[str]:
@@ -376,11 +323,10 @@ def _exact_part(exact_runs) -> list[str]:
             "the minibatches. On tiny instances of the `ssca.convergence` problems (M = 0) every minibatch pattern (one "
             "B-subset of each client's samples per client and iteration; all equally likely) is replayed through "
             "Algorithm 1 and (51) is judged at every iteration with the check's float tolerance, so the probability "
-            "that (51) fails is computed exactly. A probability above 0 refutes the deterministic statement. The "
-            "same enumeration with L_hat halved shows whether the instances can see the constant; 'largest multiple "
-            "of L_hat/2 needed' is the adversarial search's ratio (above 1 a violation).", "",
-            markdown_table(["instance", "patterns", "P((51) fails)", "P(fails) with L_hat halved",
-                            "largest multiple of L_hat/2 needed", "replay"], _exact_rows(exact_runs)), ""]
+            "that (51) fails is computed exactly (`repro.exact_audit`). A probability above 0 refutes the "
+            "deterministic statement. The same enumeration with L_hat halved shows whether the instances can see "
+            "the constant.", "",
+            markdown_table(exact_audit.HEADER, exact_audit.rows(exact_runs, "ssca.exact")), ""]
 
 
 # ---------------------------------------------------------------------------- the paper's statements about its figures
@@ -595,8 +541,11 @@ def evidence(results) -> list[Evidence]:
     shown = findings(results)
     return (_lemma4_evidence(conv_runs) + _closed_form_evidence(results)
             + _theorem5_evidence(results.get("ssca.theorem5", [])) + from_findings(shown, CLAIM_IDS + SECTION_V_IDS)
-            + _mode_evidence(shown) + _trend_evidence(conv_runs) + _search_evidence(results.get("ssca.search", []))
-            + tightness.evidence(results.get("ssca.pep", ())) + _exact_evidence(results.get("ssca.exact", ()))
+            + _mode_evidence(shown) + _trend_evidence(conv_runs)
+            + search_audit.evidence(results.get("ssca.search", []), "ssca.search")
+            + tightness.evidence(results.get("ssca.pep", ()))
+            + exact_audit.evidence(results.get("ssca.exact", ()), "ssca.exact", fails="(51) fails at some iteration",
+                                   pattern_words=_MINIBATCH_PATTERN)
             + proof_audit.evidence(proof_audit.rows(results.get("ssca.steps", ())), CLAIM_IDS))
 
 
@@ -666,70 +615,31 @@ def _closed_form_rows(results) -> list:
     return rows
 
 
-def _loose_cell(claim: str, res: SearchResult) -> str:
-    """1/ratio for a bound whose best ratio stays below LOOSE; a closed form is an equality: its error instead."""
-    if not np.isfinite(res.ratio):
-        return "not judged (no instance solved)"
-    if claim in SE.CLOSED_FORMS:
-        return f"equality: relative error {fmt(res.ratio * SE.CLOSED_FORM_TOL, 3)}"
-    return fmt(1 / res.ratio, 3) if 0 < res.ratio < LOOSE else "observed 0" if res.ratio == 0 else "-"
-
-
-def _halved_cell(r, res: SearchResult) -> str:
-    """Would halving the claim's constant be reported? Computed by ``ssca.search``: the halved claim on the best
-    instance, and where that does not break it a search of the halved claim (:func:`SE.halved_detection`)."""
-    halved = float(r.arrays["halved_ratio"][0]) if "halved_ratio" in r.arrays else math.nan
-    if not np.isfinite(halved):
-        return "not judged (no instance solved)"
-    judged = r.meta["metadata"]["halved_evaluations"]
-    where = f"{judged} instance{'' if judged == 1 else 's'}"
-    if halved > 1:
-        return f"yes (ratio {fmt(halved, 3)} halved, {where})"
-    if r.meta["metadata"]["claim"] in SE.CLOSED_FORMS:
-        return f"no: halving not seen (ratio {fmt(halved, 3)} halved, {where})"
-    return f"no: too loose to tell (ratio {fmt(halved, 3)} halved, {where})"
-
-
-def _search_rows(search_runs) -> list:
-    """One row per (claim, family) searched, then one per claim not searched, with why (from its mode)."""
-    rows = []
-    def order(r):
-        return CLAIM_IDS.index(r.meta["metadata"]["claim"]), r.meta["metadata"]["family"]
-
-    for r in sorted(search_runs, key=order):
-        res, m = _search_result(r), r.meta["metadata"]
-        sides = m.get("sides") or {}
-        own = f"{fmt(sides['observed'])} against {fmt(sides['bound'])}" if sides else "-"
-        rows.append([f"`{m['claim']}`", res.family, m["constant"], fmt(res.ratio, 8), own, fmt_point(res.params),
-                     res.evaluations, _loose_cell(m["claim"], res), _halved_cell(r, res), _search_replay(r)])
-    searched = {r.meta["metadata"]["claim"] for r in search_runs}
-    for c in B.CLAIMS:
-        if c.id not in searched:
-            why = (f"does not apply: {UNDECIDABLE_MODES[c.mode]}" if c.mode in UNDECIDABLE_MODES else
-                   "not searched: its observed quantity is a solver residual at a computed local optimum "
-                   "(ssca.theorem5 judges targeted instances)" if c.id.startswith("ssca.thm5") else "not searched")
-            rows.append([f"`{c.id}`", "-", "-", "-", "-", "-", 0, "-", "-", why])
-    return rows
+def _not_searched_rows(search_runs) -> list:
+    """One row per claim no search run covers, with why (from its mode)."""
+    searched = {r.spec.config["claim"] for r in search_runs}
+    return [[f"`{c.id}`", f"does not apply: {UNDECIDABLE_MODES[c.mode]}" if c.mode in UNDECIDABLE_MODES else
+             "its observed quantity is a solver residual at a computed local optimum (ssca.theorem5 judges targeted "
+             "instances)" if c.id.startswith("ssca.thm5") else "not searched"]
+            for c in B.CLAIMS if c.id not in searched]
 
 
 def _search_part(search_runs) -> list[str]:
-    """The adversarial search (``ssca.search``): best observed/bound per claim and family, with the instance."""
-    return ["### Adversarial search", "",
-            markdown_table(["claim", "family", "constant", "search objective",
-                            "the claim's own at the best instance (observed against bound)", "instance", "evaluations",
-                            f"loose by (1/ratio when < {LOOSE:g})", "halved constant detected (ratio with it halved)",
-                            "replay"],
-                           _search_rows(search_runs)), "",
-            "Seeded differential evolution then Nelder-Mead over each family's box (`repro.search`; objectives in "
-            "`repro/papers/ssca/runs/search.py`). The search objective of Lemma 4: (51) rewritten with the positive "
-            "right-hand side (L_hat/2) gamma^2 Delta^2, the multiple of the constant L_hat/2 the run needs (float "
-            "tolerance of the check included), so > 1 is a violation; beside it, (51)'s own two sides at that "
-            "iteration, F_0(w^(t+1)) - F_0(w^(t)) and its bound. Closed forms (equalities): relative error "
-            f"against cvxpy over the tolerance {SE.CLOSED_FORM_TOL:g}, ~0 for an exact closed form, so 'loose' does "
-            "not apply. 'halved constant detected' is computed, not inferred from the ratio: the claim with its "
-            "constant halved (L_hat/2 of (51); 1/(2 tau) or 1/tau of the closed form) on the best instance found, and "
-            "where that does not break it, searched over the same family with the same seed and budget.", ""]
-
+    """The adversarial search (``ssca.search``): per claim and family the best instance and the claim's own sides
+    there, then the claims not searched and why."""
+    intro = ("Seeded differential evolution then Nelder-Mead over each family's box (`repro.search`; objectives in "
+             "`repro/papers/ssca/runs/search.py`). The search objective of Lemma 4: (51) rewritten with the positive "
+             "right-hand side (L_hat/2) gamma^2 Delta^2, the multiple of the constant L_hat/2 the run needs (float "
+             "tolerance of the check included), so > 1 is a violation; beside it, (51)'s own two sides at that "
+             "iteration, F_0(w^(t+1)) - F_0(w^(t)) and its bound. Closed forms (equalities): relative error "
+             f"against cvxpy over the tolerance {SE.CLOSED_FORM_TOL:g}, ~0 for an exact closed form, so 'loose' "
+             "does not apply. 'halved constant detected' is computed, not inferred from the objective: the claim "
+             "with its constant halved (L_hat/2 of (51); 1/(2 tau) or 1/tau of the closed form) on the best instance "
+             "found, and where that does not break it, searched over the same family with the same seed and budget.")
+    return (search_audit.section(search_runs, "ssca.search", intro,
+                                 order=lambda rec: (CLAIM_IDS.index(rec.claim), rec.family),
+                                 extra=(("constant", lambda rec: rec.detail["constant"]),))
+            + ["Not searched:", "", markdown_table(["claim", "why"], _not_searched_rows(search_runs)), ""])
 
 
 def statement_rows(verdicts) -> list:

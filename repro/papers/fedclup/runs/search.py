@@ -46,7 +46,7 @@ from repro.papers.fedclup.checks import HYPOTHESIS_RTOL
 from repro.papers.fedclup.runs import optimization as O
 from repro.papers.fedclup.runs import statistical as S
 from repro.runner import RunSpec
-from repro.search import Family, SearchConfig as SharedSearchConfig, maximize_ratio
+from repro.search import Check, Family, SearchConfig as SharedSearchConfig, SearchRecord, finite_or_none, maximize_ratio
 
 _FN = "repro.papers.fedclup.runs.search."
 
@@ -289,23 +289,28 @@ class SearchConfig(SharedSearchConfig):
 
 
 def run_search(config: dict, seed: int):
-    """Search one (claim, relation, family); the best instance re-checked on its draw and confirmed on fresh ones."""
+    """Search one (claim, relation, family); the best instance re-checked on its draw and confirmed on fresh ones.
+    Deterministic claims are decided on the searched draw, expectation claims on the confirmed lower end
+    (:func:`certified`); the objective is observed/bound, so twice the certified ratio is the halved claim's."""
     c = SearchConfig.from_dict(config)
     res, rounding = search(c.claim, c.relation, c.family, seed=seed, maxiter=c.maxiter, popsize=c.popsize,
-                 polish_evals=c.polish_evals, reps=c.reps, profile=c.profile)
+                           polish_evals=c.polish_evals, reps=c.reps, profile=c.profile)
     best = outcome(c.claim, c.relation, res.params, reps=c.reps, seed=seed, profile=c.profile) if res.params else None
     conf = (confirm(c.claim, c.relation, res.params, reps=c.reps, seed=seed, profile=c.profile) if res.params
             else {"ratio": math.nan, "se": math.nan, "lower": math.nan, "failed": 0})
     cert = certified(c.claim, res.ratio, conf)
-    deterministic = B.claim(c.claim).mode.value == "deterministic"
-    violated = bool(best is not None and (not best["passed"] if deterministic else cert > 1.0))
-    arrays = {"best_ratio": np.array(res.ratio), "history": np.array(res.history, float),
-              "certified": np.array(cert), "confirmed_ratio": np.array(conf["ratio"]),
-              "confirmed_se": np.array(conf["se"]), "violated": np.array(violated),
-              "halved_detected": np.array(bool(2.0 * cert > 1.0))}
-    return arrays, {"claim": c.claim, "relation": c.relation, "family": c.family, "params": dict(res.params),
-                    "evaluations": res.evaluations, "outcome": best, "confirm": conf, "rounding": rounding,
-                    "coordinates": list(family(c.claim, c.family).names)}
+    checks = ()
+    if best is not None:
+        deterministic = B.claim(c.claim).mode.value == "deterministic"
+        violated = not best["passed"] if deterministic else cert > 1.0
+        sides = ("on the searched draw" if deterministic else
+                 f"on the searched draw (decided on fresh draws: certified ratio {cert:.4g})")
+        checks = (Check(best["observed"], best["bound"], best["ratio"], "failed" if violated else "held", sides),)
+    detail = {"relation": c.relation, "confirm": {k: finite_or_none(v) for k, v in conf.items()},
+              "certified": finite_or_none(cert), "rounding": rounding,
+              "coordinates": list(family(c.claim, c.family).names)}
+    return SearchRecord(c.claim, c.family, res, checks, 2.0 * cert if best is not None else None, res.evaluations,
+                        detail=detail).to_run()
 
 
 def search_configs(profile: str) -> list[SearchConfig]:

@@ -31,7 +31,7 @@ from repro.papers.fedsgm.algorithms import fedsgm as alg
 from repro.papers.fedsgm.runs.search import outcome_ratio
 from repro.papers.fedsgm.runs.theorems import simulate_instance
 from repro.runner import RunSpec
-from repro.scripted import ScriptedKeys, law_record, uniform_law
+from repro.scripted import FailureCount, ScriptedKeys, law_record, uniform_law
 
 _FN = "repro.papers.fedsgm.runs.exact."
 
@@ -93,37 +93,32 @@ def _fails(outcomes) -> bool:
     return any(o.hypotheses_met and not o.passed and not o.inconclusive for o in outcomes)
 
 
-def _worst_ratio(outcomes) -> float:
-    """The largest (f(w_bar) - f*)/eps of the outcomes (+inf for a failed conclusion: the search's reading)."""
-    return max((r for r in map(outcome_ratio, outcomes) if r is not None), default=float("nan"))
+def _sides(outcomes) -> tuple[float, float]:
+    """The observed value and bound of the outcome with the largest finite observed/bound (nan, nan if none)."""
+    finite = [o for o in outcomes if o.hypotheses_met and (r := outcome_ratio(o)) is not None and np.isfinite(r)]
+    worst = max(finite, key=outcome_ratio, default=None)
+    return (float(worst.observed), float(worst.bound)) if worst is not None else (np.nan, np.nan)
 
 
 def run_exact(config: dict, seed: int):
-    """P(the conclusion of each theorem of ``constants`` fails) over all Rand-K patterns, exactly; and the largest
-    observed/bound over the patterns."""
+    """P(the conclusion of each theorem of ``constants`` fails) over all Rand-K patterns, exactly
+    (:class:`repro.scripted.FailureCount` per theorem: the failing patterns as kept coordinates per round and
+    client, and the theorem's own sides where observed - bound is largest)."""
     c = ExactConfig.from_dict(config)
     instance, trace = simulate_instance(c.theory_config(), seed, record_directions=False)
     params = alg.FedSGMParams(**(trace.params.__dict__ | {"record_directions": False}))
-    claim_ids = EXACT_CLAIMS[c.constants]
-    failed = {cid: 0 for cid in claim_ids}
-    failing: list[list] = []
-    total, worst, mass = 0, -np.inf, Fraction(0)
+    counts = {cid: FailureCount(cid, KEEP_FAILING) for cid in EXACT_CLAIMS[c.constants]}
+    mass = Fraction(0)
     for pattern, p in uniform_law(patterns(c.n_clients, c.T), comb(DIM, K) ** (c.n_clients * c.T)):
-        total, mass = total + 1, mass + p
-        outcomes = pattern_outcomes(instance, params, pattern, claim_ids)
-        worst = max(worst, _worst_ratio(outcomes))
-        for cid in claim_ids:
-            failed[cid] += _fails([o for o in outcomes if o.claim_id == cid])
-        if _fails(outcomes) and len(failing) < KEEP_FAILING:
-            failing.append(pattern[:, :, 0].tolist())
-    probability = {cid: Fraction(k, total) for cid, k in failed.items()}
-    return ({"failure_probability": np.array([float(p) for p in probability.values()]),
-             "failed_patterns": np.array(list(failed.values())), "patterns": np.array(total),
-             "worst_ratio": np.array(worst)},
-            {"claims": list(claim_ids), "probability": {cid: str(p) for cid, p in probability.items()},
-             "failing_patterns": failing, "instance": c.theory_config() | {"seed": seed},
-             "law": law_record(total, mass),
-             "eps": float(params.eps), "D": float(instance.optimum.D)})
+        mass += p
+        outcomes = pattern_outcomes(instance, params, pattern, tuple(counts))
+        for cid, count in counts.items():
+            mine = [o for o in outcomes if o.claim_id == cid]
+            count.add(pattern[:, :, 0].tolist(), _fails(mine), *_sides(mine))
+    total = next(iter(counts.values())).patterns
+    return ({"failure_probability": np.array([float(k.probability) for k in counts.values()])},
+            {"failure_counts": [k.as_json() for k in counts.values()], "instance": c.theory_config() | {"seed": seed},
+             "law": law_record(total, mass), "eps": float(params.eps), "D": float(instance.optimum.D)})
 
 
 #: the enumerated instances per profile: (family, n_clients, E, T, ||w0||), each with seeds 0..seeds-1 and both

@@ -40,7 +40,7 @@ from repro.papers.fedsgm import checks as V
 from repro.papers.fedsgm.problems.common import NoSolutionError
 from repro.papers.fedsgm.runs.theorems import FAMILIES as PROBLEMS, simulate_instance
 from repro.runner import RunSpec
-from repro.search import Family, SearchConfig as SharedSearchConfig, maximize_ratio
+from repro.search import Check, Family, SearchConfig as SharedSearchConfig, SearchRecord, maximize_ratio
 
 _FN = "repro.papers.fedsgm.runs.search."
 
@@ -231,28 +231,18 @@ def best_outcome(claim_id: str, params: dict):
     return max(scored, key=lambda ro: ro[0])[1] if scored else None
 
 
-def _plain(x) -> float | None:
-    """A float for the metadata (JSON): None when undefined or infinite."""
-    return float(x) if x is not None and np.isfinite(x) else None
-
-
 def run_search(config: dict, seed: int):
     """Search one (claim, family) for the largest observed/bound (seeded differential evolution, Nelder-Mead
-    polish: :func:`repro.search.maximize_ratio`) and re-check the best instance with the claim's own check."""
+    polish: :func:`repro.search.maximize_ratio`) and re-check the best instance with the claim's own check. The
+    objective is proportional to the constant, so its double is the halved claim's."""
     c = SearchConfig.from_dict(config)
     result = maximize_ratio(objective(c.claim), family(c.family, c.claim), seed=seed, maxiter=c.maxiter,
                             popsize=c.popsize, polish_evals=c.polish_evals)
     worst = best_outcome(c.claim, dict(result.params)) if result.params else None
-    check = {} if worst is None else {
-        "relation": worst.relation, "observed": _plain(worst.observed), "bound": _plain(worst.bound),
-        "passed": bool(worst.passed), "inconclusive": bool(worst.inconclusive),
-        "tolerance": _plain(worst.details.get("tolerance"))}
-    return ({"best_ratio": np.array(result.ratio), "history": np.array(result.history, dtype=float),
-             "evaluations": np.array(result.evaluations),
-             "passed": np.array(bool(check.get("passed", True))),
-             "inconclusive": np.array(bool(check.get("inconclusive", False)))},
-            {"claim": c.claim, "family": c.family, "best_instance": dict(result.params),
-             "evaluations": result.evaluations, "check": check})
+    checks = () if worst is None else (
+        Check.of_outcome(worst, f"in the form {worst.relation} (observed terms moved to the left)"),)
+    return SearchRecord(c.claim, c.family, result, checks, 2.0 * result.ratio if checks else None,
+                        result.evaluations).to_run()
 
 
 #: the families the quick profile searches (the degenerate ones: one client in one dimension, one dimension with

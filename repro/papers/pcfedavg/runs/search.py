@@ -53,7 +53,7 @@ from repro.papers.pcfedavg import checks as V
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.papers.pcfedavg.runs import theory as T
 from repro.runner import RunSpec
-from repro.search import Family, maximize_ratio
+from repro.search import Check, Family, SearchRecord, maximize_ratio
 
 _FN = "repro.papers.pcfedavg.runs.search."
 #: the claims searched: every claim with a bound that a run of Algorithm 1 checks (checks.THEORY_CLAIM_IDS)
@@ -260,30 +260,32 @@ def search(claim, family_: Family, *, seed: int, maxiter: int, popsize: int, pol
 
 
 # ---------------------------------------------------------------------------- run contract
-def _check_summary(evaluation: Evaluation) -> dict:
-    """The check's verdict on the best instance: failed (beyond its tolerance and Monte-Carlo rule), worst outcome."""
+def _check(evaluation: Evaluation, path: str) -> Check | None:
+    """The claim's own check on the best instance on update path ``path``: its worst entry's sides and ratio, failed
+    if any entry failed, within tolerance if any was flagged inconclusive (the check's rule), else held; None when
+    the instance does not meet the claim's hypotheses on that path."""
+    if not evaluation.hypotheses_met:
+        return None
     outs = evaluation.outcomes
     worst = max(outs, key=lambda o: o.ratio if np.isfinite(o.ratio) else -np.inf)
-    return {"passed": all(o.passed for o in outs), "inconclusive": any(o.inconclusive for o in outs),
-            "relation": worst.relation, "observed": float(worst.observed), "bound": float(worst.bound),
-            "check_ratio": float(worst.ratio), "hypotheses_met": evaluation.hypotheses_met}
+    decided = ("failed" if not all(o.passed for o in outs) else "within tolerance"
+               if any(o.inconclusive for o in outs) else "held")
+    return Check(worst.observed, worst.bound, worst.ratio, decided, reading=path)
 
 
 def run_search(config: dict, seed: int):
-    """Search one (claim, family) and re-judge its best instance with the check, on the update path the family
-    searched (``check``) and on each path of Algorithm 1 (``checks``: line 8 as printed and (CR), the two readings
-    of Algorithm 1), so that what the best instance shows is known under both."""
+    """Search one (claim, family) and re-judge its best instance with the check on each path of Algorithm 1 (line 8
+    as printed and (CR), the two readings of Algorithm 1), so that what the best instance shows is known under
+    both. The objective divides by the terms carrying the constants, so its double is the halved claim's."""
     c = FamilySearchConfig.from_dict(config)
     claim = B.claim(c.claim)
     result = search(claim, family(c.family, c.k_max), seed=seed, maxiter=c.maxiter, popsize=c.popsize,
                     polish=c.polish)
     params = dict(result.params)
-    checks = {path: _check_summary(evaluate(claim, params | {"path": path})) for path in alg.PATHS} if params else {}
-    arrays = {"ratio": np.array(result.ratio), "history": np.array(result.history, dtype=float),
-              "evaluations": np.array(result.evaluations)}
-    meta = {"claim": c.claim, "family": c.family, "params": params, "evaluations": result.evaluations,
-            "ratio": result.ratio if np.isfinite(result.ratio) else None, "checks": checks}
-    return arrays, meta
+    checks = [_check(evaluate(claim, params | {"path": path}), path) for path in alg.PATHS] if params else []
+    checks = tuple(ch for ch in checks if ch is not None)
+    return SearchRecord(c.claim, c.family, result, checks, 2.0 * result.ratio if params else None,
+                        result.evaluations).to_run()
 
 
 def search_specs(profile: str) -> list[RunSpec]:

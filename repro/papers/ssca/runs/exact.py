@@ -45,7 +45,7 @@ from repro.papers.ssca.algorithms import ssca as alg
 from repro.papers.ssca.runs import convergence as conv
 from repro.papers.ssca.runs.search import lemma4_ratio
 from repro.runner import RunSpec
-from repro.scripted import ScriptedKeys, law_record, uniform_law
+from repro.scripted import FailureCount, ScriptedKeys, law_record, uniform_law
 
 _FN = "repro.papers.ssca.runs.exact."
 CLAIM = "ssca.lemma4"
@@ -183,42 +183,35 @@ def fails(outcome) -> bool:
 
 
 def enumerate_patterns(config: ExactConfig, seed: int, *, mu_factor: float = 1.0, L_factor: float = 1.0) -> dict:
-    """Every pattern of ``config`` at ``seed`` replayed and judged: counts of failing and inconclusive patterns of
-    (51) with mu x ``mu_factor``, L_hat x ``L_factor`` (and of the halved L_hat x ``L_factor`` x :data:`HALVED`),
-    the exact probability, the largest excess and multiple of L_hat/2 needed, the first failing batches."""
+    """Every pattern of ``config`` at ``seed`` replayed and judged: a :class:`repro.scripted.FailureCount` of (51)
+    with mu x ``mu_factor``, L_hat x ``L_factor`` (and with L_hat also x :data:`HALVED`: its ``halved_failed``; the
+    failing patterns as sample indices per iteration and client), the inconclusive patterns, the largest multiple
+    of L_hat/2 a pattern needs, the instance's mu and L_hat and the law enumerated."""
     instance = build_instance(config, seed)
-    total = failed = inconclusive = halved_failed = 0
-    worst_excess, worst_ratio, failing, mass = -np.inf, -np.inf, [], Fraction(0)
+    count, inconclusive, worst_ratio, mass = FailureCount(CLAIM, KEEP_FAILING), 0, -np.inf, Fraction(0)
     for pattern, p in uniform_law(patterns(config.per_client, config.batch, config.clients, config.updates),
                                   config.patterns()):
         trace = pattern_trace(config, instance, pattern)
         out = lemma4_on(trace, instance.check, mu_factor=mu_factor, L_factor=L_factor)
-        total, mass = total + 1, mass + p
-        failed += fails(out)
+        mass += p
         inconclusive += bool(out.inconclusive)
-        halved_failed += fails(lemma4_on(trace, instance.check, mu_factor=mu_factor, L_factor=L_factor * HALVED))
-        worst_excess = max(worst_excess, float(out.details["excess"]))
+        halved = fails(lemma4_on(trace, instance.check, mu_factor=mu_factor, L_factor=L_factor * HALVED))
+        count.add(pattern_batches(instance, pattern).tolist(), fails(out), out.observed, out.bound, halved)
         worst_ratio = max(worst_ratio, lemma4_ratio(*V.lemma4_series(trace), mu_factor * instance.check.mu,
                                                     instance.check.L_hat, L_factor))
-        if fails(out) and len(failing) < KEEP_FAILING:
-            failing.append(pattern_batches(instance, pattern).tolist())
-    return {"patterns": total, "failed": failed, "inconclusive": inconclusive, "halved_failed": halved_failed,
-            "probability": Fraction(failed, total), "halved_probability": Fraction(halved_failed, total),
-            "worst_excess": worst_excess, "worst_ratio": worst_ratio, "failing": failing,
-            "mu": instance.check.mu, "L_hat": instance.check.L_hat, "law": law_record(total, mass)}
+    return {"count": count, "inconclusive": inconclusive, "worst_ratio": worst_ratio, "mu": instance.check.mu,
+            "L_hat": instance.check.L_hat, "law": law_record(count.patterns, mass)}
 
 
 def run_exact(config: dict, seed: int):
-    """P((51) fails at some iteration) over all minibatch patterns of one tiny instance, exactly; the same with
-    L_hat halved; the largest excess descent - bound and the largest multiple of L_hat/2 a pattern needs."""
+    """P((51) fails at some iteration) over all minibatch patterns of one tiny instance, exactly, and with L_hat
+    halved (:class:`repro.scripted.FailureCount`); the inconclusive patterns and the largest multiple of L_hat/2 a
+    pattern needs (the search's objective, for the table only)."""
     c = ExactConfig.from_dict(config)
     e = enumerate_patterns(c, seed)
-    return ({"failure_probability": np.array(float(e["probability"])), "failed_patterns": np.array(e["failed"]),
-             "inconclusive_patterns": np.array(e["inconclusive"]), "patterns": np.array(e["patterns"]),
-             "halved_failure_probability": np.array(float(e["halved_probability"])),
-             "worst_excess": np.array(e["worst_excess"]), "worst_ratio": np.array(e["worst_ratio"])},
-            {"claim": CLAIM, "location": B.claim(CLAIM).location, "probability": str(e["probability"]),
-             "halved_probability": str(e["halved_probability"]), "failing_patterns": e["failing"],
+    return ({"failure_probability": np.array(float(e["count"].probability)),
+             "inconclusive_patterns": np.array(e["inconclusive"]), "worst_ratio": np.array(e["worst_ratio"])},
+            {"failure_counts": [e["count"].as_json()], "location": B.claim(CLAIM).location,
              "instance": c.instance() | {"steps": c.steps, "batch": c.batch, "updates": c.updates, "tau": c.tau,
                                          "init_scale": c.init_scale, "seed": seed},
              "mu": e["mu"], "L_hat": e["L_hat"], "law": e["law"]})

@@ -39,7 +39,7 @@ from repro.papers.ssca.algorithms import ssca as alg
 from repro.papers.ssca.problems.instances import ReferenceSolveError
 from repro.papers.ssca.runs import convergence as conv
 from repro.runner import RunSpec
-from repro.search import Family, SearchConfig as SharedSearchConfig, maximize_ratio
+from repro.search import Check, Family, SearchConfig as SharedSearchConfig, SearchRecord, maximize_ratio
 
 _FN = "repro.papers.ssca.runs.search."
 #: the audit's tolerance of a closed form against its cvxpy reference (repro.papers.ssca.audit.CLOSED_FORM_TOL)
@@ -301,24 +301,21 @@ def halved_detection(cfg, printed, seed: int) -> tuple[float, int]:
     return (max(ratios) if ratios else math.nan), int(math.isfinite(at_best)) + again.evaluations
 
 
-def _plain(value):
-    return value.item() if isinstance(value, np.generic) else value
-
-
 def run_search(config: dict, seed: int):
-    """Search one (claim, family): arrays best ratio and history, metadata the best instance (plain JSON)."""
+    """Search one (claim, family) and judge its best instance: each objective folds the check's own tolerance into
+    its ratio, so above 1 the check fails; the claim's own sides there (:func:`claim_sides`) are what a verdict
+    cites, and their ratio only where it is observed/bound (a closed form's error over its tolerance; (51)'s sides
+    can have any sign). A search that solved no instance records no check."""
     cfg = SearchConfig.from_dict(config)
     result = search(cfg.claim, cfg.family, seed=seed, maxiter=cfg.maxiter, popsize=cfg.popsize,
                     polish_evals=cfg.polish_evals)
     halved, halved_evaluations = halved_detection(cfg, result, seed)
-    arrays = {"best_ratio": np.array([result.ratio]), "history": np.asarray(result.history, float),
-              "halved_ratio": np.array([halved])}
-    meta = {"claim": cfg.claim, "family": cfg.family, "constant": CONSTANT[cfg.claim],
-            "params": {k: _plain(v) for k, v in result.params.items()}, "evaluations": result.evaluations,
-            "halved_evaluations": halved_evaluations,
-            "violated": result.violated, "loose": result.loose and cfg.claim not in CLOSED_FORMS,
-            "sides": claim_sides(cfg.claim, dict(result.params), result.ratio)}
-    return arrays, meta
+    sides, closed = claim_sides(cfg.claim, dict(result.params), result.ratio), cfg.claim in CLOSED_FORMS
+    checks = () if not sides else (
+        Check(sides["observed"], sides["bound"], result.ratio if closed else None,
+              "failed" if result.violated else "held", sides["what"]),)
+    return SearchRecord(cfg.claim, cfg.family, result, checks, halved, halved_evaluations, closed,
+                        {"constant": CONSTANT[cfg.claim]}).to_run()
 
 
 def search_specs(profile: str) -> list[RunSpec]:
