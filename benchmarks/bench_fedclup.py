@@ -1,4 +1,4 @@
-"""Benchmarks of the FedCLUP part of the suite (see benchmarks/README.md).
+"""Benchmarks of the FedCLUP part of the suite (figures: benchmarks/README.md; their history: benchmarks/history.md).
 
 Run from the project root:
 

@@ -1,4 +1,4 @@
-"""Benchmarks of the mini-batch SSCA part of the suite (see benchmarks/README.md, section "SSCA").
+"""Benchmarks of the mini-batch SSCA part of the suite (figures: benchmarks/README.md; their history: benchmarks/history.md, section "SSCA").
 
 Run from the project root (MNIST is read offline from ``REPRO_DATA_DIR``, or the default data folder of
 :func:`repro.data.data_dir`):

@@ -61,6 +61,9 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument("--output", default="reports/audit.md")
     verdicts = sub.add_parser("verdicts", help="the computed verdict of every claim (running what is missing)")
     verdicts.add_argument("papers", nargs="*", metavar="paper", help="paper keys (default: all)")
+    verdicts.add_argument("--verbose", action="store_true",
+                          help="the whole reason and every piece of evidence (default: one line of at most "
+                               "120 characters per claim)")
     add_run_options(verdicts)
     err = sub.add_parser("errata", help="the errata of each paper, false statements first: kind, where, what is "
                          "wrong, the claims it affects, the replay (running what is missing)")
@@ -175,6 +178,15 @@ def _cmd_bounds(args) -> None:
         print(f"    {claim.latex() if args.latex else claim.statement}")
 
 
+#: the width of one line of terminal output (``repro verdicts`` without ``--verbose``)
+WIDTH = 120
+
+
+def _fit(line: str) -> str:
+    """``line`` cut to :data:`WIDTH` characters, with "..." where it was cut."""
+    return line if len(line) <= WIDTH else line[:WIDTH - 3].rstrip() + "..."
+
+
 def _cmd_verdicts(args) -> None:
     from .registry import check_paper, papers, part
     from .report import experiment_results, paper_verdicts
@@ -182,9 +194,17 @@ def _cmd_verdicts(args) -> None:
     for paper in [check_paper(p) for p in args.papers] or list(papers()):
         results = experiment_results(part(paper, "audit").AUDIT_EXPERIMENTS, args.profile, jobs=args.jobs,
                                      scheduler=args.scheduler, progress=not args.no_progress)
-        print(f"{part(paper, 'experiments').TITLE} [{args.profile}]")
-        for v in paper_verdicts(paper, results):
-            print(f"  {v.claim:34s} {v.verdict.value:14s} {v.reason}")
+        print(f"{part(paper, 'experiments').TITLE} [{args.profile}]"[:WIDTH])
+        verdicts = paper_verdicts(paper, results)
+        width = max(len(v.claim) for v in verdicts)
+        for v in verdicts:
+            head = f"  {v.claim:{width}s}  {v.verdict.value:21s} "
+            if args.verbose:
+                print(head + v.reason)
+                for e in v.evidence:
+                    print(f"      {e.bearing.value}: {e.source}: {e.summary}")
+            else:
+                print(_fit(head + v.reason))
 
 
 def _paper_errata(paper: str, args) -> list:

@@ -133,8 +133,8 @@ def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir:
     experiments = part(paper, "experiments")
     says, testing = _what_it_says(paper), figures_testing(paper, figures_dir)
     tally = ", ".join(f"{n} {k}" for k, n in counts(verdicts).items() if n)
-    lines = [f"# {experiments.TITLE}", "", "[Back to the summary](audit.md). Definitions of the verdicts, modes and "
-             "observed/bound are in the summary's glossary.", "", f"{len(verdicts)} claims and figure statements: "
+    lines = [f"# {experiments.TITLE}", "", "[Back to the summary](audit.md). Definitions of the verdicts, the kinds of "
+             "errata, modes and observed/bound: [glossary](glossary.md).", "", f"{len(verdicts)} claims and figure statements: "
              f"{tally}.", "", markdown_table(["claim", "where", "verdict", "why"],
                                             verdict_table(verdicts, locations(paper))), "",
              "## Claims in detail", ""]

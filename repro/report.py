@@ -16,7 +16,7 @@ from .io import atomic_write_bytes
 from repro.experiment import check_profile
 from .registry import check_paper, get, part
 from .tables import markdown_table
-from .verdicts import COUNTS_ORDER, counts, verdict_table
+from .verdicts import COUNTS_ORDER, counts
 from .registry import papers as all_papers
 
 
@@ -36,19 +36,21 @@ def experiment_results(names, profile: str, *, jobs: int = 1, scheduler=None, pr
     return out
 
 
-GLOSSARY = [
-    "Verdicts (one per claim, computed by `repro.verdicts.roll_up` from all of the claim's evidence, under every "
-    "reading the paper admits: as printed, with each erratum corrected, each admissible value of a choice it leaves "
-    "open): **holds** -- checked on runs or proven symbolically under every reading as printed, never violated; "
-    "**holds once corrected** -- fails as printed and holds once the errata it names are corrected; **depends on a "
-    "choice** -- holds for one admissible value of an open choice and is violated for another; **violated** -- "
-    "violated under every reading (the reason names the worst run or instance and how to replay it); **not proven** "
-    "-- nothing breaks it, but the proof does not establish the statement, or rests on a claim that is violated or "
-    "not proven; **not checkable** -- no finite computation can decide it, or every check fell inside the numerical "
-    "tolerance; **not run** -- no evidence. Mode: how the paper words the claim (deterministic, in expectation, "
-    "order, almost-sure limit). Provenance: where the formula is printed (main text, appendix) or that this project "
-    "derived it. observed/bound: the claim's own left side over its bound at the worst check (above 1 is a "
-    "violation), never a search's internal score.", ""]
+GLOSSARY = ("**Verdicts**, each computed from all of a claim's evidence under every reading the paper admits (as "
+            "printed, with each erratum corrected, each admissible value of a choice it leaves open): *holds*; *holds "
+            "once corrected*; *depends on a choice*; *violated* (under every reading); *not proven* (nothing breaks "
+            "it, but its proof does not establish it); *not checkable* (no finite computation decides it); *not "
+            "run*. **Errata**, each root cause once, its kind computed: a *false statement* fails under every "
+            "reading; a *gap* leaves a statement that survives unproven; an *inconsistency* is two places (or the "
+            "paper and the authors' code) that disagree; a *typo* is a display whose corrected form the next one "
+            "uses; an *unstated choice* is an open value that changes a verdict.\n\n**Checks.** A deterministic "
+            "claim fails on any single run or instance beyond the check's float tolerance; an expectation claim only "
+            "when the lower confidence limit of its Monte-Carlo mean exceeds the bound; a comparison of noisy runs "
+            "only when its confidence interval over seeds excludes what the paper says (inconclusive otherwise, never "
+            "counted as a pass). **Mode**: how the paper words a claim (deterministic, in expectation, order, "
+            "almost-sure limit). **observed/bound**: the claim's own left side over its bound at the worst check "
+            "(above 1 is a violation), never a search's internal score; where a bound is near zero the two sides "
+            "are shown instead.")
 
 
 def paper_verdicts(paper: str, results: dict) -> list:
@@ -72,21 +74,6 @@ def locations(paper: str) -> dict[str, str]:
     """Where the paper states each claim and each figure statement."""
     return ({c.id: c.location for c in part(paper, "experiments").CLAIMS}
             | {s.id: s.location for s in statements(paper)})
-
-
-def verdict_summary(paper: str, verdicts: list) -> str:
-    """The summary table of one paper: counts by verdict, then claim · where · what it says (a few words) · verdict
-    · one line of evidence · link to the claim on the paper's detail page."""
-    from .pages import anchor
-    experiments = part(paper, "experiments")
-    where = locations(paper)
-    says = {c.id: c.statement for c in experiments.CLAIMS} | {s.id: f'"{s.words}"' for s in statements(paper)}
-    tally = ", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n)
-    rows = [[v.claim, where.get(v.claim, ""), _short(says.get(v.claim, ""), 90), v.verdict.value,
-             _short(v.reason, 140), f"[details]({paper}.md#{anchor(v.claim)})"] for v in verdicts]
-    return "\n".join([f"### {experiments.TITLE}", "", f"{len(verdicts)} claims and figure statements: {tally}. "
-                      f"Details: [`reports/{paper}.md`]({paper}.md).", "",
-                      markdown_table(["claim", "where", "what it says", "verdict", "evidence", "details"], rows), ""])
 
 
 def coverage(paper: str, verdicts: list, findings) -> str:
@@ -194,12 +181,6 @@ def errata_table(paper: str, reports: list) -> str:
                             f"`{e.replay}`" if e.replay else ""] for e in reports])
 
 
-def headline(paper: str, reports: list) -> list[str]:
-    """The paper's errata, false statements first: each root cause once, with the claims it affects."""
-    tally = ", ".join(f"{n} {k}" for k, n in _kind_counts(reports).items() if n) or "none"
-    return [f"### {part(paper, 'experiments').TITLE}", "", f"Errata: {tally}.", "", errata_table(paper, reports), ""]
-
-
 def _kind_counts(reports: list) -> dict:
     from .errata import Kind
     return {k.value: sum(e.kind is k for e in reports) for k in Kind}
@@ -223,21 +204,11 @@ def scale(results: dict) -> str:
     return f"{len(runs)} runs, {spread} seed{'s' if per[-1] != 1 else ''} per configuration"
 
 
-def readme_summary(verdicts_by_paper: dict, profile: str, scales: dict | None = None,
-                   errata_by_paper: dict | None = None) -> str:
-    """The README's "What the suite found": per paper, the verdict counts, the runs behind them, and its errata
-    (kind, id, where, the claims it affects; the same objects as the report's tables)."""
-    scales, errata_by_paper = scales or {}, errata_by_paper or {}
-    lines = [f"Computed from the `{profile}` profile's results (the committed report, figures and notebooks); every "
-             "verdict, its evidence and the details are in [`reports/audit.md`](reports/audit.md).", ""]
-    for paper, verdicts in verdicts_by_paper.items():
-        tally = ", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n)
-        behind = f" ({scales[paper]})" if paper in scales else ""
-        lines.append(f"- **{part(paper, 'experiments').TITLE}**: {len(verdicts)} claims and figure statements"
-                     f"{behind}: {tally}.")
-        lines += [f"  - {e.kind.value}: `{e.id}` ({e.where}): {_short(e.sentence, 160)} -- "
-                  f"{_affects(paper, e, link=False)}" for e in errata_by_paper.get(paper, [])]
-    return "\n".join(lines)
+def readme_summary(lines: list[str], profile: str) -> str:
+    """The README's "What the suite found": per paper its verdict counts and its errata by kind
+    (:func:`repro.cards.readme_card`), under one line saying where they come from."""
+    return "\n".join([f"From the `{profile}` profile's results; each paper's card in "
+                      "[`reports/audit.md`](reports/audit.md) says what is wrong in plain sentences.", ""] + lines)
 
 
 def _short(text: str, width: int = 180) -> str:
@@ -258,64 +229,46 @@ def update_readme(path: Path, summary: str) -> bool:
     return True
 
 
-ERRATA_INTRO = ("Each root cause once, false statements first (`python -m repro errata` prints the same list). Its "
-                "kind is computed: a *false statement* fails under every reading the paper admits; a *gap* leaves a "
-                "statement that survives unproven; an *inconsistency* is two places of the paper (or the paper and "
-                "the authors' code) that disagree, one of them failing; a *typo* is a display whose corrected form "
-                "is implied and used by the next display; an *unstated choice* is a value the paper leaves open whose "
-                "admissible values give a claim different verdicts. \"Fails as printed\" lists the claims that fail "
-                "through it (directly or through a claim their proof rests on), \"holds once corrected\" those that "
-                "hold under its correction, \"its value changes the verdict of\" those whose verdict differs between "
-                "two admissible readings (the claim is *depends on a choice* when one holds and another is violated; "
-                "*not checkable* when the others cannot be decided).")
-INTRO = ["How to read it: one table per paper gives every claim (numbered results and the statements the paper "
-         "makes about its figures) with its computed verdict and the evidence that decided it, after the errata "
-         "(each root cause once, with the claims it affects); each claim links to its paper's detail page (`reports/<paper>.md`): all of its evidence, the "
-         "figures that test it, and the paper's audit section. A deterministic claim fails on any single run; an "
-         "expectation claim only when the lower confidence limit of its Monte-Carlo mean exceeds the bound; a "
-         "comparison of noisy runs only when the confidence interval over seeds excludes what the paper says "
-         "(inconclusive otherwise, and never counted as a pass).", ""]
-
-
 def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quick", jobs: int = 1,
                 scheduler=None, progress: bool = True, papers: list[str] | None = None) -> Path:
-    """Write the summary ``output`` and one detail page ``<paper>.md`` beside it for each of ``papers`` (default:
-    every discovered paper, in their order); the whole audit also rewrites the README's summary."""
+    """Write the summary ``output`` (a table of counts and one card per paper: :mod:`repro.cards`) and one detail page
+    ``<paper>.md`` beside it for each of ``papers`` (default: every discovered paper, in their order); the whole audit
+    also rewrites the README's summary."""
+    from .cards import card, readme_card
     from .pages import paper_page
     from .plotting import figures_root
     check_profile(profile)
     keys = [check_paper(key) for key in papers] if papers else list(all_papers())
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
-    parts = ["# fedbounds audit report", "", f"Profile: `{profile}`. Generated by `python -m repro audit` from cached "
-             "results (`results/`); every number is traceable to a result file by its hash.", ""] + INTRO + GLOSSARY + [
-             "Executed notebooks: " + ", ".join(f"[{paper}](../notebooks/{paper}.ipynb)" for paper in keys
-                                                if Path("notebooks", f"{paper}.ipynb").is_file()) + ".", ""]
-    tables, headlines, by_paper, scales, by_errata = ["## Verdicts", ""], ["## Errata", "", ERRATA_INTRO, ""], {}, {}, {}
-    covered = ["## Coverage: what was tried on each claim", "", "Pieces of evidence per claim and method, with how "
-               "many found something (a violation, a proof gap, a settings or text discrepancy); an empty cell: the "
-               "method was not applied to that claim.", ""]
+    cards, rows, readme = [], [], []
     for paper in keys:
         module = part(paper, "audit")
         results = experiment_results(module.AUDIT_EXPERIMENTS, profile, jobs=jobs, scheduler=scheduler,
                                      progress=progress)
-        verdicts = by_paper[paper] = paper_verdicts(paper, results)
-        scales[paper] = scale(results)
-        tables.append(verdict_summary(paper, verdicts))
+        verdicts = paper_verdicts(paper, results)
         found = paper_findings(paper, results)
-        by_errata[paper] = paper_errata(paper, results, verdicts, found)
-        headlines += headline(paper, by_errata[paper])
-        covered += [f"### {part(paper, 'experiments').TITLE}", "", coverage(paper, verdicts, found), "",
-                    proof_summary(paper), "", settings_summary(paper), ""]
-        page = paper_page(paper, verdicts, module.audit_section(results, profile, verdicts), output.parent,
-                          figures_root(), found)
+        reports = paper_errata(paper, results, verdicts, found)
+        how_sure = f"`{profile}` profile, {scale(results)}" + ("; not at the papers' scale" if profile != "paper" else "")
+        cards += card(paper, verdicts, reports, how_sure, Path("notebooks", f"{paper}.ipynb").is_file())
+        rows.append([f"[{part(paper, 'experiments').TITLE.split(':')[0]}](#{paper})", len(verdicts)]
+                    + list(counts(verdicts).values())
+                    + [", ".join(f"{n} {k}" for k, n in _kind_counts(reports).items() if n) or "none"])
+        readme += readme_card(paper, verdicts, reports)
+        details = ["## Errata", "", errata_table(paper, reports), "", "## Coverage: what was tried on each claim", "",
+                   coverage(paper, verdicts, found), "", proof_summary(paper), "", settings_summary(paper), ""]
+        page = paper_page(paper, verdicts, "\n".join(details) + "\n" + module.audit_section(results, profile, verdicts),
+                          output.parent, figures_root(), found)
         atomic_write_bytes(output.parent / f"{paper}.md", (page.rstrip() + "\n").encode("utf-8"))
-    glance = markdown_table(["paper", "claims and statements"] + [v.value for v in COUNTS_ORDER],
-                            [[f"[{part(p, 'experiments').TITLE.split(':')[0]}]({p}.md)", len(v)]
-                             + list(counts(v).values()) for p, v in by_paper.items()])
-    text = "\n".join(parts + tables[:2] + [glance, ""] + headlines + ["## Verdicts per claim", ""] + tables[2:]
-                     + covered).rstrip() + "\n"
+    glance = markdown_table(["paper", "claims"] + [v.value for v in COUNTS_ORDER] + ["errata"], rows)
+    text = "\n".join(["# fedbounds: what the audit found", "",
+                      "Every numbered result of four papers, and every sentence about their figures, decided by "
+                      f"computation (`python -m repro audit`, profile `{profile}`). Each paper's page has every claim, "
+                      "its evidence and how to replay it.",
+                      "", glance, "", "What the verdicts and the kinds of errata mean: [glossary](glossary.md).", ""]
+                     + cards).rstrip() + "\n"
     atomic_write_bytes(output, text.encode("utf-8"))
+    atomic_write_bytes(output.parent / "glossary.md", f"# Glossary\n\n{GLOSSARY}\n".encode("utf-8"))
     if not papers:                      # the whole audit: the README's summary follows it
-        update_readme(Path("README.md"), readme_summary(by_paper, profile, scales, by_errata))
+        update_readme(Path("README.md"), readme_summary(readme, profile))
     return output

@@ -189,9 +189,12 @@ def test_a_toy_paper_is_listed_run_drawn_and_audited_with_no_shared_edit(tmp_pat
     assert (tmp_path / "figures/toy/figure1.png").stat().st_size > 0
     cli("audit", "--paper", "toy", "--output", str(tmp_path / "audit.md"), "--no-progress")
     audit, page = (tmp_path / "audit.md").read_text(), (tmp_path / "toy.md").read_text()
-    assert "### Toy paper" in audit and "[details](toy.md#toy-contraction)" in audit
+    assert "## Toy paper" in audit and "[details](toy.md)" in audit and '<a id="toy"></a>' in audit
     assert "## Toy paper" in page and "| toy.contraction | " in page and '<a id="toy-contraction">' in page
-    assert "| holds | 3 checks, none violated" in page and "toy.contraction" in cli("verdicts", "toy", "--no-progress")
+    assert "| holds | 3 checks, none violated" in page
+    terse, verbose = cli("verdicts", "toy", "--no-progress"), cli("verdicts", "toy", "--no-progress", "--verbose")
+    assert "toy.contraction" in terse and max(map(len, terse.splitlines())) <= 120
+    assert "supports: toy.gd" in verbose and len(verbose.splitlines()) > len(terse.splitlines())
     assert "3 cached" in cli("status", "toy.gd")
     bad = subprocess.run([sys.executable, "-m", "repro", "run", "toy.gd", "--set", "eta=0.9"], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=600)

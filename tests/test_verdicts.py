@@ -96,8 +96,18 @@ def test_no_claim_shows_two_verdicts_in_the_report_or_the_notebooks():
         for claim, values in seen.items():
             report_seen.setdefault(claim, set()).update(values)
     assert not {c: v for c, v in report_seen.items() if len(v) > 1}
-    headings = re.findall(r"^## (.+)$", (ROOT / "reports/audit.md").read_text(encoding="utf-8"), re.M)
-    assert headings[:1] == ["Verdicts"], "the report opens with the verdict tables"
+
+
+
+def test_the_summary_is_a_table_of_counts_then_one_card_per_paper_within_1500_words():
+    from repro.registry import papers, part
+    audit = (ROOT / "reports/audit.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^## (.+)$", audit, re.M)
+    assert headings == [part(p, "experiments").TITLE for p in papers()]
+    assert audit.index("| paper | claims |") < audit.index("\n## ") and len(audit.split()) <= 1500
+    prose = re.sub(r"\]\([^)]*\)", "]", re.sub(r"`[^`]*`", "", audit))        # ids only in links and commands
+    assert not re.search(r"\b(?:fedsgm|pcfedavg|fedclup|ssca)\.[a-z]", prose), re.findall(
+        r"\b(?:fedsgm|pcfedavg|fedclup|ssca)\.[\w.]+", prose)[:5]
 
 
 def test_the_readme_summary_is_replaced_between_its_markers_only(tmp_path):
@@ -110,19 +120,19 @@ def test_the_readme_summary_is_replaced_between_its_markers_only(tmp_path):
 
 
 def test_the_readme_agrees_with_the_report():
-    """The README's summary lists the report's errata (the same ids), and the claims it names as failing as printed
-    are exactly those the report calls violated, not proven or holding once corrected."""
+    """Per paper the README's verdict counts are its card's, and every erratum the README names opens a bullet of
+    the card in the same order (the card lists false statements first, as the README does)."""
+    from repro.registry import papers
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     audit = (ROOT / "reports/audit.md").read_text(encoding="utf-8")
-    report = _claim_verdicts(audit, _claim_ids())
-    errata_part = audit[audit.index("\n## Errata"):audit.index("\n## Verdicts per claim")]
-    assert re.findall(r"^  - [a-z ]+: `([^`]+)`", readme, re.M) == re.findall(r"^\| [a-z ]+ \| `([^`]+)` \|",
-                                                                              errata_part, re.M)
-    failing = {c for line in re.findall(r"-- fails as printed: ([^;\n]+)", readme) for c in line.split(", ")}
-    bad = {c for c, v in report.items() if v & {"violated", "not proven"}}
-    corrected = {c for c, v in report.items() if "holds once corrected" in v}
-    assert bad and failing == bad | corrected, "the claims failing as printed: the violated, the unproven and " \
-        "those that hold once corrected, each under the erratum it fails through"
+    for paper in papers():
+        card = audit.split(f'<a id="{paper}"></a>', 1)[1].split("<a id=", 1)[0]
+        block = readme.split(f"(reports/audit.md#{paper})**: ", 1)[1].split("\n- **", 1)[0]
+        tally = block.split(".\n", 1)[0]
+        assert f"claims): {tally}. How sure" in card, paper
+        named = re.findall(r"^  - ([a-z ]+), ([^:]+):", block, re.M)
+        bullets = re.findall(r"^- \*\*([a-z ]+)\*\*, ([^:]+):", card, re.M)
+        assert named and named == bullets[:len(named)], (paper, named, bullets)
 
 
 def test_coverage_counts_evidence_per_method_and_what_it_found():

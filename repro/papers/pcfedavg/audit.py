@@ -1022,7 +1022,6 @@ def _verdict_of(verdicts, claim_id: str) -> str:
 
 def audit_section(results, profile: str, verdicts) -> str:
     """The section; ``verdicts`` is :func:`verdicts` of the same results (the report computes them once)."""
-    comparison = results["pcfedavg.comparison"]
     out = (_audit_synthetic(results, profile, verdicts) + _audit_rates(results, verdicts) + _audit_search(results)
            + _audit_exact(results) + _pep_part(results.get("pcfedavg.pep", ())) + _audit_data(results, verdicts)
            + proof_audit.section(results.get("pcfedavg.steps", ())))

@@ -47,14 +47,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 
 import numpy as np
 from scipy import stats
 
 from bounds import ssca as B
 from bounds import ssca_findings as BF
-from bounds.audit import fmt_point
 from bounds.ssca_steps import STEPS
 from repro.tables import findings_table, fmt, markdown_table
 from repro.papers.ssca import checks as V

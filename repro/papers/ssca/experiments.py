@@ -25,6 +25,9 @@ from repro.papers.ssca.runs import theorem5 as t5
 from repro.papers.ssca.summaries import PAPER  # noqa: F401  (the paper's key: figures/ssca/, results/ssca/)
 
 TITLE = "Mini-batch SSCA: sample- and feature-based federated learning by successive convex approximation"
+#: who wrote it and where it appeared (the report's summary card and the README)
+CITATION = ("C. Ye et al., *Sample-based and Feature-based Federated Learning via Mini-batch SSCA*, "
+            "[arXiv:2104.06011](https://arxiv.org/abs/2104.06011) (v1)")
 ORDER = 4   # position in listings and in the audit
 
 EXPERIMENTS = (

@@ -1,0 +1,135 @@
+"""The two-minute read: one summary card per paper, for ``reports/audit.md`` and (shorter) the README.
+
+A card says who wrote the paper and where it appeared, what is wrong with it in plain sentences (its errata from
+:mod:`repro.errata`: kind, where in the paper's own numbering, what, which results fail through it), the counts of
+verdicts, how sure the suite is (profile, runs and seeds, what was not run) and where the details are. Internal ids
+appear only inside links and replay commands: a claim is named by the paper's numbering (its location), and the ids a
+computed sentence contains are replaced the same way.
+"""
+from __future__ import annotations
+
+import re
+
+from .pages import anchor
+from .registry import part
+from .verdicts import counts
+
+__all__ = ["card", "readme_card", "plain", "claim_names", "short_location"]
+
+#: the words of an erratum's sentence a card keeps (the report's detail page has the whole sentence)
+SENTENCE_WORDS = 14
+#: the claims an erratum's consequence names before "and N more"
+NAMED_CLAIMS = 2
+
+
+def short_location(location: str) -> str:
+    """A place in the paper's numbering, short: "Lemma 3, Appendix A.1" -> "Lemma 3"; a section keeps what follows it
+    and a proof its display ("Section 4.1, Figure 1 (right)", "Proof of Lemma 4 (Appendix A), (52)" stay whole)."""
+    head, _, rest = location.partition(", ")
+    if rest and (head.startswith("Section") or rest.startswith(("(", "display", "eq", "line", "Figure"))):
+        return f"{head}, {rest.split(', ')[0]}"
+    return head
+
+
+def claim_names(paper: str) -> dict[str, str]:
+    """Claim id -> its short location, for every claim and figure statement of ``paper``."""
+    from .report import locations
+    return {cid: short_location(where) for cid, where in locations(paper).items()}
+
+
+def _cut(text: str, words: int = SENTENCE_WORDS) -> str:
+    parts = text.split()
+    return text if len(parts) <= words else " ".join(parts[:words]).rstrip(",;:") + " ..."
+
+
+def plain(paper: str, text: str, names: dict[str, str], where: str = "") -> str:
+    """``text`` for a reader: without the place it repeats (``where``) or the source it opens with, and with every
+    claim id replaced by its short location."""
+    text = text.removeprefix(f"{where}: ") if where else text
+    text = re.sub(rf"^{re.escape(paper)}\.[\w.\-]+(?: \([^)]*\))?: ", "", text)
+    return re.sub(rf"\b{re.escape(paper)}\.[\w.\-]*\w", lambda m: names.get(m.group(0), m.group(0)), text)
+
+
+def _claims(paper: str, ids, names: dict[str, str]) -> str:
+    """The first :data:`NAMED_CLAIMS` claims, linked to their detail, then how many more."""
+    shown = [f"[{names.get(c, c)}]({paper}.md#{anchor(c)})" for c in ids[:NAMED_CLAIMS]]
+    more = len(ids) - NAMED_CLAIMS
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def consequence(paper: str, e, names: dict[str, str]) -> str:
+    """What follows from erratum ``e``: the claims that fail as printed (and stay failing once it is corrected), hold
+    once corrected, or change with it."""
+    failing = [c for c in e.fails_as_printed if c not in e.holds_once_corrected]
+    parts = [(f"fails: {_claims(paper, failing, names)}" if failing else ""),
+             (f"holds once corrected: {_claims(paper, e.holds_once_corrected, names)}"
+              if e.holds_once_corrected else ""),
+             (f"its value decides: {_claims(paper, e.depends, names)}" if e.depends else "")]
+    return "; ".join(p for p in parts if p)
+
+
+def where(e) -> str:
+    """Where an erratum is, each place it names shortened to the paper's numbering."""
+    return "; ".join(dict.fromkeys(short_location(w) for w in e.where.split("; ")))
+
+
+def what(paper: str, e, names: dict[str, str]) -> str:
+    """What is wrong, cut for a card: the declared sentence, or for a statement found false without a declaration
+    the paper's words and what was found."""
+    found = _cut(plain(paper, e.sentence, names, e.where))
+    if e.declared or e.id not in names or not e.printed.startswith('"'):
+        return found
+    return f"{_cut(e.printed, 12)}: {found}"
+
+
+def _bullet(paper: str, e, names: dict[str, str]) -> str:
+    follows = consequence(paper, e, names)
+    return (f"- **{e.kind.value}**, {plain(paper, where(e), names)}: {what(paper, e, names)}"
+            + (f" *({follows})*" if follows else ""))
+
+
+def _minor(paper: str, reports, names: dict[str, str]) -> list[str]:
+    """The errata no verdict rests on, in one line (their detail is on the paper's page)."""
+    minor = [e for e in reports if not consequence(paper, e, names)]
+    if not minor:
+        return []
+    return ["- No verdict rests on: " + "; ".join(
+        f"{e.kind.value} at {plain(paper, where(e), names)}" for e in minor) + "."]
+
+
+def tally(verdicts) -> str:
+    return ", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n)
+
+
+def card(paper: str, verdicts, reports, how_sure: str, notebook: bool) -> list[str]:
+    """The card of ``paper`` for ``reports/audit.md``: citation and links, one bullet per erratum that a verdict
+    rests on, a line for the others, the verdict counts and how sure."""
+    experiments = part(paper, "experiments")
+    names = claim_names(paper)
+    links = f"[details]({paper}.md)" + (f" · [notebook](../notebooks/{paper}.ipynb)" if notebook else "")
+    head = [f'<a id="{paper}"></a>', "", f"## {experiments.TITLE}", ""]
+    cite = getattr(experiments, "CITATION", "")
+    head += [f"{cite}. {links}." if cite else f"{links}.", ""]
+    major = [_bullet(paper, e, names) for e in reports if consequence(paper, e, names)]
+    body = (major + _minor(paper, reports, names) if reports
+            else ["Nothing fails under any reading the paper admits."])
+    return head + body + ["", f"Verdicts ({len(verdicts)} claims): {tally(verdicts)}. How sure: {how_sure}.", ""]
+
+
+#: the errata the README names per paper (the rest are counted and linked)
+README_ERRATA = 4
+
+
+def readme_card(paper: str, verdicts, reports) -> list[str]:
+    """The README's lines for ``paper``: its verdict counts, the first :data:`README_ERRATA` errata that a verdict
+    rests on (false statements first), each in a few words, and how many more its card in the report lists."""
+    names = claim_names(paper)
+    title = part(paper, "experiments").TITLE.split(":")[0]
+    lines = [f"- **[{title}](reports/audit.md#{paper})**: {tally(verdicts)}."]
+    major = [e for e in reports if consequence(paper, e, names)]
+    lines += [f"  - {e.kind.value}, {plain(paper, where(e), names)}: {_cut(what(paper, e, names), 10)}"
+              for e in major[:README_ERRATA]]
+    more = len(reports) - min(len(major), README_ERRATA)
+    if more:
+        lines.append(f"  - and {more} more errata [in its card](reports/audit.md#{paper}).")
+    return lines
