@@ -18,7 +18,7 @@ RESULTS := $(RESULTS_DIR)/.complete-$(PROFILE)
 FIGURES := $(RESULTS_DIR)/.figures-$(PROFILE)
 NOTEBOOKS := $(patsubst %.py,%.ipynb,$(wildcard notebooks/*.py))
 
-.PHONY: reproduce test figures notebooks audit report bench clean venv results status
+.PHONY: reproduce test browser figures notebooks audit report bench clean venv results status
 
 # the audit and the four notebooks only read results and figures: they run side by side, JOBS at a time
 reproduce: $(RESULTS) $(FIGURES)
@@ -67,6 +67,13 @@ status: $(INSTALLED)
 
 test: $(INSTALLED)
 	$(PY) -m pytest --hypothesis-profile=ci -q -p no:cacheprovider -n 2 --dist worksteal
+
+# Debian's Chromium, which the browser test of the HTML site drives (tests/test_html.py); CI runs it before
+# `make test` (.ci/run). Installing a Debian package needs root, or sudo.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	@chromium --version 2>/dev/null
 
 bench: $(INSTALLED)
 	$(PY) benchmarks/bench_fedsgm.py

@@ -1,17 +1,27 @@
-"""``make report``: a static HTML version of the report, from the same sources as the Markdown.
+"""``make report``: a static HTML site of the report, from the same sources as the Markdown, that works offline.
 
-``reports/*.md`` become ``reports/html/*.html`` (Markdown rendered by nbconvert's own renderer, mistune); links
-between the pages point at the HTML pages, figures are copied into ``reports/html/figures/``, and the executed
-notebooks become ``reports/html/notebooks/<paper>.html`` (nbconvert's HTML exporter, images embedded).
-:func:`broken_links` lists every link or image of the site that does not resolve (a missing file or anchor).
+``reports/*.md`` become ``reports/html/*.html`` (Markdown rendered by nbconvert's own renderer, mistune); the
+executed notebooks become ``reports/html/notebooks/<paper>.html`` (nbconvert's ``basic`` template: the cells only,
+no script or style fetched from a CDN); figures are copied into ``reports/html/figures/``. Every page has the same
+sidebar (the pages, a search box over claims, errata and figures, the legend of the verdict colours) and a table of
+contents of its own headings; tables scroll inside their box, so that a page fits a 1,280 px window. The
+notebooks' LaTeX is converted to MathML at build time (``latex2mathml``; Chromium and Firefox render MathML), so
+nothing is fetched when a page is viewed. :func:`broken_links` lists every link or image of the site that does not
+resolve (a missing file or anchor).
 
-Written by hand (no library does it): the link rewriting between the Markdown sources and the HTML pages, and the
-link check (a small ``html.parser`` walk). Assumption, named: links to ``http(s):``/``mailto:`` are not followed
-(the site must work offline; CI has no internet).
+Why nbconvert and not a static-site generator: it is already the notebooks' renderer (a dependency of the suite),
+renders the site in seconds, and a generator would add a dependency and a second Markdown dialect for the same pages.
+
+Written by hand (no library does it): the link rewriting between the Markdown sources and the HTML pages, the
+escaping of formula asterisks and underscores (``w*_i``, ``G_{i,rho}``) that Markdown would read as emphasis, the sidebar, contents and search
+index, and the link check (a small ``html.parser`` walk). Assumptions, named: links to ``http(s):``/``mailto:`` are
+not followed (the site must work offline; CI has no internet); a ``*`` right after a letter, digit or closing
+bracket, and every ``_``, is a formula's (the reports write emphasis as ``**bold**``, ``*(...)*`` or ``<em>``).
 """
 from __future__ import annotations
 
 import html
+import json
 import re
 import shutil
 from html.parser import HTMLParser
@@ -20,11 +30,26 @@ from pathlib import Path
 from .errors import ReproError
 from .io import atomic_write_bytes
 
-STYLE = ("body{font-family:system-ui,sans-serif;max-width:80rem;margin:2rem auto;padding:0 1rem;line-height:1.45}"
-         "table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ccc;padding:.2rem .4rem;"
-         "vertical-align:top}img{max-width:48rem}code{background:#f4f4f4}blockquote{color:#333;border-left:"
-         "4px solid #ccc;margin-left:0;padding-left:1rem}")
+#: the verdicts coloured in tables and headings, with their colours (the sidebar's legend)
+VERDICT_COLOURS = {"holds": "#1a7f37", "holds once corrected": "#4d8a1f", "depends on a choice": "#9a6700",
+                   "violated": "#cf222e", "not proven": "#bc4c00", "not checkable": "#57606a", "not run": "#8c959f"}
+STYLE = ("body{font-family:system-ui,sans-serif;margin:0;line-height:1.45;color:#1f2328}"
+         "nav.side{position:fixed;top:0;left:0;bottom:0;width:15rem;overflow-y:auto;padding:1rem;background:#f6f8fa;"
+         "border-right:1px solid #d0d7de;box-sizing:border-box;font-size:.9em}nav.side a{display:block}"
+         "nav.side input{width:100%;box-sizing:border-box}#results a{font-size:.9em;margin:.2rem 0}"
+         "main{margin-left:15rem;padding:1rem 2rem;max-width:70rem;box-sizing:border-box;overflow-wrap:anywhere}"
+         ".table-wrap{overflow-x:auto;max-width:100%}table{border-collapse:collapse;font-size:.88em}"
+         "td,th{border:1px solid #d0d7de;padding:.2rem .4rem;vertical-align:top;max-width:32rem}"
+         "td{overflow-wrap:anywhere}img{max-width:100%}pre{overflow-x:auto;background:#f6f8fa;padding:.5rem}"
+         "code{background:#f6f8fa;overflow-wrap:anywhere}blockquote{color:#333;border-left:4px solid #d0d7de;"
+         "margin-left:0;padding-left:1rem}details.toc{margin:.5rem 0 1rem}figure{margin:1rem 0}"
+         "figcaption{font-size:.9em;color:#57606a}.v{font-weight:600}.m-block{overflow-x:auto;max-width:100%}"
+         ".m{display:inline-block;max-width:100%;overflow-x:auto;overflow-y:hidden;vertical-align:middle}"
+         + "".join(f".v-{k.replace(' ', '-')}{{color:{c}}}" for k, c in VERDICT_COLOURS.items()))
 _LINK = re.compile(r'(href|src)="([^"#]*)(#[^"]*)?"')
+_CODE = re.compile(r"(```.*?```|`[^`\n]*`)", re.S)
+#: what formula escaping leaves alone: code, link targets, HTML tags
+_PROTECTED = re.compile(r"(```.*?```|`[^`\n]*`|\]\([^)\s]*\)|</?[A-Za-z][^<>\n]*>)", re.S)
 
 
 def _rewrite(page_html: str, source_dir: Path, figures: set[Path]) -> str:
@@ -46,33 +71,192 @@ def _rewrite(page_html: str, source_dir: Path, figures: set[Path]) -> str:
     return _LINK.sub(one, page_html)
 
 
-def _page(title: str, body: str) -> bytes:
-    return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-            f"<style>{STYLE}</style></head><body>\n{body}\n</body></html>\n").encode("utf-8")
+def literal_formulas(markdown: str, stars: bool = True) -> str:
+    """``markdown`` with the characters of its formulas escaped outside code, link targets and HTML tags: every
+    ``_`` (a subscript: the reports never write emphasis with it) and, with ``stars``, a single ``*`` right after a
+    letter, digit, ``_``, ``~``, ``'``, ``^``, a closing ``]``/``}``, or a ``)`` and before a word or ``(`` (a product), and
+    a ``**`` before a digit (a power), so that
+    ``w*_i``, ``G_{i,rho}`` and ``x**2`` stay text instead of opening or closing emphasis."""
+    def text(part: str) -> str:
+        part = part.replace("_", "\\_")
+        if stars:
+            part = re.sub(r"(?<![*\\])\*\*(?=\d)", r"\\*\\*", part)
+            part = re.sub(r"(?<=[\w~'\]}^])(?<!\*)\*(?!\*)", r"\\*", part)
+            part = re.sub(r"(?<=\))\*(?=[\w(])", r"\\*", part)         # ")*(" is a product, ")* " a closer
+        return part
+    return "".join(p if i % 2 else text(p) for i, p in enumerate(_PROTECTED.split(markdown)))
+
+
+def _mathml(latex: str, display: bool) -> str:
+    from latex2mathml.converter import convert
+    try:
+        math = convert(latex, display="block" if display else "inline")
+    except Exception:                        # a command latex2mathml does not know: the source, as code
+        return f"<code>{html.escape(latex)}</code>"
+    return f'<div class="m-block">{math}</div>' if display else f'<span class="m">{math}</span>'
+
+
+def latex_to_mathml(markdown: str) -> str:
+    """``markdown`` with its ``$$...$$`` and ``$...$`` formulas (outside code) replaced by MathML."""
+    def text(part: str) -> str:
+        part = re.sub(r"\$\$(.+?)\$\$", lambda m: _mathml(m.group(1), True), part, flags=re.S)
+        return re.sub(r"(?<![\\$])\$([^$]+?)\$", lambda m: _mathml(m.group(1), False), part)
+    return "".join(p if i % 2 else text(p) for i, p in enumerate(_CODE.split(markdown)))
+
+
+def _slug(text: str, seen: set[str]) -> str:
+    base = re.sub(r"[^a-z0-9]+", "-", html.unescape(re.sub(r"<[^>]+>", "", text)).lower()).strip("-") or "section"
+    slug, n = base, 1
+    while slug in seen:
+        n += 1
+        slug = f"{base}-{n}"
+    seen.add(slug)
+    return slug
+
+
+def _with_contents(body: str) -> str:
+    """``body`` with an id on every h2/h3 that has none, and a table of contents of them in front."""
+    seen: set[str] = set(re.findall(r'id="([^"]+)"', body))
+    entries = []
+
+    def heading(m: re.Match) -> str:
+        level, attrs, inner = m.group(1), m.group(2), m.group(3)
+        found = re.search(r'id="([^"]+)"', attrs)
+        ident = found.group(1) if found else _slug(inner, seen)
+        entries.append((level, ident, html.escape(html.unescape(re.sub(r"<[^>]+>", "", inner)).strip("¶ "))))
+        return f'<h{level}{attrs if found else attrs + f" id={chr(34)}{ident}{chr(34)}"}>{inner}</h{level}>'
+    body = re.sub(r"<h([23])([^>]*)>(.*?)</h\1>", heading, body, flags=re.S)
+    if len(entries) < 2:
+        return body
+    items = "".join(f'<li style="margin-left:{(int(lv) - 2) * 1.2}rem"><a href="#{i}">{t}</a></li>'
+                    for lv, i, t in entries)
+    opened = " open" if len(entries) <= 12 else ""            # a long page's contents start folded
+    toc = f'<details class="toc"{opened}><summary>Contents ({len(entries)})</summary><ul>{items}</ul></details>\n'
+    title_end = body.find("</h1>")
+    return body[:title_end + 5] + toc + body[title_end + 5:] if title_end >= 0 else toc + body
+
+
+def _coloured(body: str) -> str:
+    """Verdict words in table cells and in headings ("`x`: holds") wrapped in their colour; tables in a box that
+    scrolls inside the page."""
+    names = "|".join(re.escape(v) for v in sorted(VERDICT_COLOURS, key=len, reverse=True))
+    span = lambda v: f'<span class="v v-{v.replace(" ", "-")}">{v}</span>'   # noqa: E731
+    body = re.sub(rf"<td>({names})</td>", lambda m: f"<td>{span(m.group(1))}</td>", body)
+    body = re.sub(rf"(</code>: )({names})(</h3>)", lambda m: m.group(1) + span(m.group(2)) + m.group(3), body)
+    return body.replace("<table>", '<div class="table-wrap"><table>').replace("</table>", "</table></div>")
+
+
+def _nav(prefix: str, papers: list[tuple[str, str]]) -> str:
+    """The sidebar: the pages (``prefix`` reaches the site's root), the search box, the legend."""
+    links = [f'<a href="{prefix}audit.html">Summary</a>', f'<a href="{prefix}glossary.html">Glossary</a>']
+    for key, title in papers:
+        links += [f'<a href="{prefix}{key}.html">{html.escape(title.split(":")[0])}</a>',
+                  f'<a href="{prefix}notebooks/{key}.html" style="margin-left:1rem">notebook</a>']
+    legend = "".join(f'<div class="v v-{v.replace(" ", "-")}">{v}</div>' for v in VERDICT_COLOURS)
+    return (f'<nav class="side"><strong>fedbounds</strong>{"".join(links)}<p><label for="q">Search claims, '
+            f'errata, figures</label><input id="q" type="search" placeholder="e.g. Lemma 4.6"></p><div id="results">'
+            f'</div><p>Verdicts:</p>{legend}</nav><script src="{prefix}search.js"></script>')
+
+
+def _page(title: str, body: str, nav: str, head: str = "") -> bytes:
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
+            f"<style>{STYLE}</style>{head}</head><body>\n{nav}<main>\n{body}\n</main></body></html>\n"
+            ).encode("utf-8")
+
+
+def _table_rows(markdown: str, header: str) -> list[list[str]]:
+    """The rows of the Markdown table whose header line starts with ``header``."""
+    lines = markdown.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(header):
+            rows = []
+            for row in lines[i + 2:]:
+                if not row.startswith("|"):
+                    break
+                rows.append([c.strip() for c in row.strip().strip("|").split(" | ")])
+            return rows
+    return []
+
+
+def search_index(reports: Path, papers: list[tuple[str, str]]) -> list[dict]:
+    """What the search box finds, read from the pages it links to: every claim (its id, place and verdict), every
+    erratum (kind, place, what) and every figure (its file name and the claims its provenance names)."""
+    from .pages import anchor
+    out = []
+    for key, title in papers:
+        page = reports / f"{key}.md"
+        if not page.is_file():
+            continue
+        text = page.read_text(encoding="utf-8")
+        for cid, where, verdict, *_ in _table_rows(text, "| claim | where | verdict |"):
+            out.append({"text": f"{where} {cid} {verdict}", "label": f"{title.split(':')[0]}: {where} ({verdict})",
+                        "href": f"{key}.html#{anchor(cid)}"})
+        for kind, eid, where, what, *_ in _table_rows(text, "| kind | erratum | where |"):
+            out.append({"text": f"{kind} {where} {what} {eid}", "label": f"{title.split(':')[0]}: {kind}, {where}",
+                        "href": f"{key}.html#errata"})
+    for meta in sorted((reports.parent / "figures").glob("*/*.json")):
+        claims = json.loads(meta.read_text(encoding="utf-8")).get("claims", [])
+        paper = meta.parent.name
+        out.append({"text": f"figure {meta.stem} {' '.join(claims)}", "label": f"figure {paper}/{meta.stem}",
+                    "href": f"{paper}.html#fig-{meta.stem}"})
+    return out
+
+
+_SEARCH_JS = """const box = document.getElementById('q'), list = document.getElementById('results');
+const root = document.currentScript.src.replace(/search\\.js$/, '');
+box.addEventListener('input', () => {
+  const words = box.value.toLowerCase().split(/\\s+/).filter(w => w);
+  list.replaceChildren(...(words.length ? INDEX.filter(e => words.every(w => e.text.toLowerCase().includes(w)))
+    .slice(0, 25).map(e => { const a = document.createElement('a'); a.href = root + e.href; a.textContent = e.label;
+      return a; }) : []));
+});"""
+
+
+def _notebook_body(nb_path: Path) -> str:
+    """A notebook's cells as HTML, its LaTeX as MathML (nbconvert's ``basic`` template: no head, no scripts)."""
+    from nbconvert import HTMLExporter
+    import nbformat
+    nb = nbformat.read(nb_path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":              # the notebooks' prose writes *emphasis*: only _ escaped
+            cell.source = literal_formulas(latex_to_mathml(cell.source), stars=False)
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "text/markdown" in data:
+                data["text/markdown"] = literal_formulas(latex_to_mathml(data["text/markdown"]))
+    body, _ = HTMLExporter(template_name="basic").from_notebook_node(nb)
+    return body
 
 
 def build_html(reports: Path = Path("reports"), notebooks: Path = Path("notebooks"),
                out: Path | None = None) -> Path:
     """Write the site to ``out`` (default ``reports/html``); returns the path of its entry page ``audit.html``."""
-    from nbconvert import HTMLExporter
     from nbconvert.filters.markdown_mistune import markdown2html_mistune
-    import nbformat
+    from pygments.formatters import HtmlFormatter
+    from .registry import papers as all_papers, part
 
     out = Path(out) if out is not None else reports / "html"
     pages = sorted(reports.glob("*.md"))
     if not pages:
         raise ReproError(f"reports: no Markdown pages in {reports}; run `python -m repro audit` first")
+    papers = [(k, part(k, "experiments").TITLE) for k in all_papers() if (reports / f"{k}.md").is_file()]
+    titles = dict(papers) | {"audit": "fedbounds: what the audit found", "glossary": "Glossary"}
     figures: set[Path] = set()
     for md in pages:
-        body = _rewrite(markdown2html_mistune(md.read_text(encoding="utf-8")), md.parent, figures)
-        atomic_write_bytes(out / f"{md.stem}.html", _page(md.stem, body))
+        body = _rewrite(markdown2html_mistune(literal_formulas(md.read_text(encoding="utf-8"))), md.parent, figures)
+        atomic_write_bytes(out / f"{md.stem}.html", _page(titles.get(md.stem, md.stem),
+                                                          _with_contents(_coloured(body)), _nav("", papers)))
     for png in sorted(figures):
         (out / "figures" / png.parent.name).mkdir(parents=True, exist_ok=True)
         shutil.copyfile(png, out / "figures" / png.parent.name / png.name)
-    exporter = HTMLExporter(template_name="classic")
+    atomic_write_bytes(out / "search.js", (f"const INDEX = {json.dumps(search_index(reports, papers))};\n"
+                                           + _SEARCH_JS).encode("utf-8"))
+    code_style = f"<style>{HtmlFormatter().get_style_defs('.highlight')}</style>"
     for nb in sorted(notebooks.glob("*.ipynb")):
-        body, _ = exporter.from_notebook_node(nbformat.read(nb, as_version=4))
-        atomic_write_bytes(out / "notebooks" / f"{nb.stem}.html", body.encode("utf-8"))
+        title = f"{titles.get(nb.stem, nb.stem).split(':')[0]}: notebook"
+        back = f'<p><a href="../{nb.stem}.html">The paper\'s page</a> · <a href="../audit.html">Summary</a></p>'
+        atomic_write_bytes(out / "notebooks" / f"{nb.stem}.html",
+                           _page(title, back + _coloured(_notebook_body(nb)), _nav("../", papers), code_style))
     return out / "audit.html"
 
 

@@ -56,7 +56,19 @@ def _evidence_line(e) -> str:
             + (f" (replay: `{e.replay}`)" if e.replay else ""))
 
 
-def _claim_block(v: ClaimVerdict, says: str, figures: list[Path], page_dir: Path) -> list[str]:
+def _figure_lines(png: Path, page_dir: Path, shown: set[Path], testing: dict[str, list[Path]]) -> list[str]:
+    """A figure the first time the page shows it (anchored, with a caption naming the claims its provenance says it
+    tests and the provenance file), a link to it after that."""
+    rel = Path(os.path.relpath(png, page_dir)).as_posix()
+    if png in shown:
+        return [f"Figure [{png.stem}](#fig-{png.stem}) (above) tests it too.", ""]
+    shown.add(png)
+    claims = ", ".join(c for c, pngs in testing.items() if png in pngs)
+    return [f'<a id="fig-{png.stem}"></a>', "", f"![{png.stem}]({rel})", "",
+            f"*Figure {png.stem}: tests {claims}; provenance [{png.stem}.json]({rel[:-4]}.json).*", ""]
+
+
+def _claim_block(v: ClaimVerdict, says: str, figures: list[str]) -> list[str]:
     lines = [f'<a id="{anchor(v.claim)}"></a>', "", f"### `{v.claim}`: {v.verdict.value}", "", f"> {says}", "",
              f"**Why:** {v.reason}", ""]
     if v.cause:
@@ -70,10 +82,7 @@ def _claim_block(v: ClaimVerdict, says: str, figures: list[Path], page_dir: Path
         lines += ["**Its proof rests on:** " + ", ".join(f"[`{d}`](#{anchor(d)})" for d in v.depends_on), ""]
     if v.evidence:
         lines += ["**Evidence:**", ""] + [_evidence_line(e) for e in v.evidence] + [""]
-    for png in figures:
-        rel = Path(os.path.relpath(png, page_dir)).as_posix()
-        lines += [f"![{png.stem}]({rel})", ""]
-    return lines
+    return lines + figures
 
 
 def _proofs_module(paper: str):
@@ -133,13 +142,18 @@ def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir:
     experiments = part(paper, "experiments")
     says, testing = _what_it_says(paper), figures_testing(paper, figures_dir)
     tally = ", ".join(f"{n} {k}" for k, n in counts(verdicts).items() if n)
-    lines = [f"# {experiments.TITLE}", "", "[Back to the summary](audit.md). Definitions of the verdicts, the kinds of "
-             "errata, modes and observed/bound: [glossary](glossary.md).", "", f"{len(verdicts)} claims and figure statements: "
-             f"{tally}.", "", markdown_table(["claim", "where", "verdict", "why"],
+    notebook = (f" · [the executed notebook](../notebooks/{paper}.ipynb)"
+                if Path("notebooks", f"{paper}.ipynb").is_file() else "")
+    lines = [f"# {experiments.TITLE}", "", f"[Back to the summary](audit.md){notebook}. Definitions of the verdicts, "
+             "the kinds of errata, modes and observed/bound: [glossary](glossary.md).", "",
+             f"{len(verdicts)} claims and figure statements: {tally}.", "", markdown_table(["claim", "where", "verdict", "why"],
                                             verdict_table(verdicts, locations(paper))), "",
              "## Claims in detail", ""]
+    shown: set[Path] = set()
     for v in verdicts:
-        lines += _claim_block(v, says.get(v.claim, ""), _figures_of(v.claim, testing), page_dir)
+        figures = [line for png in _figures_of(v.claim, testing)
+                   for line in _figure_lines(png, page_dir, shown, testing)]
+        lines += _claim_block(v, says.get(v.claim, ""), figures)
     return "\n".join(lines + proof_coverage_lines(paper) + section_lines(paper, list(findings)) + [section])
 
 

@@ -117,9 +117,9 @@ def test_a_bad_or_unreachable_scheduler_is_one_line(tmp_path, address, words):
     assert _cached(tmp_path / "res") == []
 
 
-#: Figure 1 with 4x its rounds (~0.4 s a run instead of ~0.1 s): an interrupt sent once 3 of its 24 runs are stored
-#: must land while runs are still computing, also on a fast machine (with T = 100 the whole experiment takes ~2 s)
-LONGER_FIGURE1 = ("fedsgm.figure1", "--set", "T=400")
+#: Figure 1 with twice its rounds (~0.2 s a run instead of ~0.1 s): an interrupt sent once 3 of its 24 runs are stored
+#: lands while 21 runs are still to compute, also on a fast machine (with T = 100 the experiment takes ~2 s)
+LONGER_FIGURE1 = ("fedsgm.figure1", "--set", "T=200")
 
 
 def test_ctrl_c_stops_cleanly_keeps_finished_runs_and_a_rerun_resumes(tmp_path):

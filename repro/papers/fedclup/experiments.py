@@ -24,8 +24,8 @@ from repro.papers.fedclup.runs import statistical as stat
 
 TITLE = "FedCLUP: statistical accuracy vs communication in personalized federated learning"
 #: who wrote it and where it appeared (the report's summary card and the README)
-CITATION = ("X. Yu, Z. He, Y. Sun, L. Xue, R. Li, *Understanding the Statistical Accuracy-Communication Trade-off in "
-            "Personalized Federated Learning with Minimax Guarantees*, ICML 2025, "
+CITATION = ("X. Yu, Z. He, Y. Sun, L. Xue, R. Li, <em>Understanding the Statistical Accuracy-Communication Trade-off in "
+            "Personalized Federated Learning with Minimax Guarantees</em>, ICML 2025, "
             "[arXiv:2410.08934](https://arxiv.org/abs/2410.08934) (v4)")
 ORDER = 3   # position in listings and in the audit
 

@@ -30,7 +30,7 @@ from repro.papers.fedsgm.runs import theorems as RUNS
 PAPER = "fedsgm"
 TITLE = "FedSGM: switching gradient methods for constrained federated learning with compression"
 #: who wrote it and where it appeared (the report's summary card and the README)
-CITATION = ("A. Upadhyay, S. B. Moon, A. Hashemi, *Switching Gradient Methods for Constrained Federated Optimization*, "
+CITATION = ("A. Upadhyay, S. B. Moon, A. Hashemi, <em>Switching Gradient Methods for Constrained Federated Optimization</em>, "
             "OPT 2025 workshop ([OpenReview 6EYfBqewZx](https://openreview.net/forum?id=6EYfBqewZx))")
 ORDER = 1   # position in listings and in the audit
 

@@ -34,8 +34,8 @@ from repro.papers.pcfedavg.summaries import PAPER  # noqa: F401  (the paper's ke
 
 TITLE = "PC-FedAvg: personalized constrained federated averaging"
 #: who wrote it and where it appeared (the report's summary card and the README)
-CITATION = ("M. Ebrahimi, D. Burbano, F. Yousefian, *On Performance Guarantees for Federated Learning with Personalized "
-            "Constraints*, [arXiv:2603.19617](https://arxiv.org/abs/2603.19617) (v1)")
+CITATION = ("M. Ebrahimi, D. Burbano, F. Yousefian, <em>On Performance Guarantees for Federated Learning with Personalized "
+            "Constraints</em>, [arXiv:2603.19617](https://arxiv.org/abs/2603.19617) (v1)")
 ORDER = 2   # position in listings and in the audit
 
 EXPERIMENTS = (

@@ -26,7 +26,7 @@ from repro.papers.ssca.summaries import PAPER  # noqa: F401  (the paper's key: f
 
 TITLE = "Mini-batch SSCA: sample- and feature-based federated learning by successive convex approximation"
 #: who wrote it and where it appeared (the report's summary card and the README)
-CITATION = ("C. Ye et al., *Sample-based and Feature-based Federated Learning via Mini-batch SSCA*, "
+CITATION = ("C. Ye et al., <em>Sample-based and Feature-based Federated Learning via Mini-batch SSCA</em>, "
             "[arXiv:2104.06011](https://arxiv.org/abs/2104.06011) (v1)")
 ORDER = 4   # position in listings and in the audit
 
