@@ -204,11 +204,131 @@ def check_claims(paper: str, claims) -> list[str]:
     return out
 
 
+def _drawn_ticks(axis) -> list:
+    """The ticks an axis labels: with text, inside its view interval (major and minor)."""
+    lo, hi = sorted(axis.get_view_interval())
+    return [t for t in axis.get_major_ticks() + axis.get_minor_ticks()
+            if t.label1.get_visible() and t.label1.get_text() and lo <= t.get_loc() <= hi]
+
+
+def _labels(axis, renderer) -> list:
+    """The bounding boxes of the tick labels an axis draws."""
+    return [t.label1.get_window_extent(renderer) for t in _drawn_ticks(axis)]
+
+
+def _points(ax) -> "np.ndarray":
+    """Every data point an axes draws inside its plotting area, in display coordinates (lines and scatter
+    collections)."""
+    import numpy as np
+    pts = [ax.transData.transform(np.asarray(line.get_xydata(), float)) for line in ax.get_lines()
+           if line.get_visible() and len(line.get_xdata())]
+    pts += [ax.transData.transform(np.asarray(c.get_offsets(), float)) for c in ax.collections
+            if c.get_visible() and len(c.get_offsets())]
+    pts = np.concatenate([p[np.isfinite(p).all(axis=1)] for p in pts]) if pts else np.empty((0, 2))
+    box = ax.get_window_extent()                    # points outside the plotting area are clipped: not drawn
+    return pts[(pts[:, 0] >= box.x0) & (pts[:, 0] <= box.x1) & (pts[:, 1] >= box.y0) & (pts[:, 1] <= box.y1)]
+
+
+def _log_ticks_inside(lo: float, hi: float) -> list[float]:
+    """Three to six round values inside a positive interval: 1, 2, 5 times a power of ten where there are three,
+    else 1-9 times one, else geometrically spaced values to 2 (or 3, 4) digits."""
+    import math
+    import numpy as np
+    decades = range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
+    for mantissas in ((1, 2, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9)):
+        ticks = [m * 10.0 ** k for k in decades for m in mantissas if lo <= m * 10.0 ** k <= hi]
+        if len(ticks) >= 3:
+            return ticks[::-(-len(ticks) // 6)]
+    for digits in (2, 3, 4):
+        ticks = sorted({float(f"{v:.{digits}g}") for v in np.geomspace(lo, hi, 5)[1:-1]})
+        if len([t for t in ticks if lo < t < hi]) >= 3:
+            return [t for t in ticks if lo < t < hi]
+    return list(np.geomspace(lo, hi, 5)[1:-1])
+
+
+def _overlap(axis, name: str, renderer) -> bool:
+    """Do two neighbouring tick labels overlap? Upright labels by their boxes; slanted ones (whose boxes overlap
+    without the text touching) by the spacing of their ticks against the text height over sin(angle)."""
+    import math
+    ticks = _drawn_ticks(axis)
+    angle = max((abs(t.label1.get_rotation()) % 180 for t in ticks), default=0.0)
+    if name == "x" and 20 <= angle <= 160:
+        xs = sorted(t.label1.get_window_extent(renderer).x1 for t in ticks)
+        height = max(t.label1.get_fontsize() for t in ticks) * fig_dpi(axis) / 72
+        return any(b - a < height / math.sin(math.radians(angle)) for a, b in zip(xs, xs[1:]))
+    boxes = sorted(_labels(axis, renderer), key=lambda b: b.x0 if name == "x" else b.y0)
+    return any(a.overlaps(b) for a, b in zip(boxes, boxes[1:]))
+
+
+def fig_dpi(axis) -> float:
+    return axis.axes.figure.dpi
+
+
+def tidy_axes(fig) -> None:
+    """The figure style's last step, before saving: a log axis showing fewer than three labels, or labels that
+    overlap, gets three to six round ones inside its range (no minor labels); upright x tick labels that overlap are
+    slanted, and numeric labels that still overlap are thinned (every other one kept; named categories are never
+    dropped)."""
+    from matplotlib import ticker
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in (a for a in fig.axes if a.get_visible() and a.has_data()):
+        for axis, name in ((ax.xaxis, "x"), (ax.yaxis, "y")):
+            lo, hi = sorted(axis.get_view_interval())
+            if axis.get_scale() == "log" and lo > 0 and (len(_labels(axis, renderer)) < 3
+                                                         or _overlap(axis, name, renderer)):
+                ticks = _log_ticks_inside(lo, hi)
+                axis.set_major_locator(ticker.FixedLocator(ticks))
+                axis.set_major_formatter(ticker.FixedFormatter([f"{t:g}" for t in ticks]))
+                axis.set_minor_formatter(ticker.NullFormatter())
+                fig.canvas.draw()
+            upright = all(label.get_rotation() == 0 for label in axis.get_majorticklabels())
+            if name == "x" and upright and _overlap(axis, name, renderer):
+                for label in axis.get_majorticklabels():
+                    label.set(rotation=45, horizontalalignment="right")
+                fig.canvas.draw()
+            numeric = not isinstance(axis.get_major_formatter(), ticker.FixedFormatter)
+            if numeric and _overlap(axis, name, renderer):           # named categories are never dropped
+                axis.set_minor_formatter(ticker.NullFormatter())
+                kept = [t for t in axis.get_majorticklocs() if lo <= t <= hi][::2]
+                axis.set_major_locator(ticker.FixedLocator(kept))
+                fig.canvas.draw()
+
+
+def craft_problems(fig) -> list[str]:
+    """What a reader would trip over in ``fig``, found with matplotlib's own bounding boxes after drawing: tick
+    labels that overlap, a log axis with fewer than three labels, a legend (of a panel or of the figure) drawn over
+    the data points of any panel."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    problems = []
+    panels = [a for a in fig.axes if a.get_visible() and a.has_data()]
+    for k, ax in enumerate(panels):
+        where = f"panel {k + 1} ({ax.get_title() or ax.get_ylabel() or 'untitled'})"
+        for axis, name in ((ax.xaxis, "x"), (ax.yaxis, "y")):
+            if _overlap(axis, name, renderer):
+                problems.append(f"{where}: {name} tick labels overlap")
+            labels = len(_drawn_ticks(axis))
+            if axis.get_scale() == "log" and labels < 3:
+                problems.append(f"{where}: log {name} axis with {labels} labels")
+    legends = [a.get_legend() for a in fig.axes] + list(fig.legends)
+    points = [(k, _points(a)) for k, a in enumerate(panels)]
+    for legend in (g for g in legends if g is not None and g.get_visible()):
+        box = legend.get_window_extent(renderer)
+        for k, pts in points:
+            inside = (pts[:, 0] > box.x0) & (pts[:, 0] < box.x1) & (pts[:, 1] > box.y0) & (pts[:, 1] < box.y1)
+            if inside.any():
+                problems.append(f"a legend covers {int(inside.sum())} data points of panel {k + 1}")
+    return problems
+
+
 def save_figure(fig, paper: str, name: str, provenance: dict, claims=()) -> list[Path]:
     """Write ``figures/<paper>/<name>.{pdf,png,json}`` atomically and deterministically. The JSON is
-    ``provenance`` with ``claims`` (the ids of what the figure tests)."""
+    ``provenance`` with ``claims`` (the ids of what the figure tests) and ``craft_problems``
+    (:func:`craft_problems`: what a reader would trip over; the committed figures have none)."""
+    tidy_axes(fig)
     record = {"experiment": provenance.get("experiment"), "profile": provenance.get("profile"),
-              "claims": check_claims(paper, claims)} | provenance
+              "claims": check_claims(paper, claims), "craft_problems": craft_problems(fig)} | provenance
     out_dir = figures_root() / paper
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 import matplotlib.collections
 import matplotlib.text
+import matplotlib.ticker
 import numpy as np
 import pytest
 
@@ -114,7 +115,7 @@ def test_a_figure_record_names_its_runs_and_no_commit(tmp_path, monkeypatch):
     text = (tmp_path / "toy/f.json").read_text()
     record = json.loads(text)
     assert record["claims"] == ["toy.thm1"] and record["experiment"] == "toy.x" and record["profile"] == "quick"
-    assert set(record) == {"experiment", "profile", "claims", "runs"} and record["runs"][0]["hash"] == fake_run(0).hash
+    assert set(record) == {"experiment", "profile", "claims", "runs", "craft_problems"} and record["runs"][0]["hash"] == fake_run(0).hash
     assert "a" * 40 not in text                          # the run's git_commit (fake_run's) is not copied
 
 
@@ -181,3 +182,56 @@ def test_declared_figure_claims_are_valid_ids(paper):
     for name, claims in module.FIGURE_CLAIMS.items():
         assert claims, name
         assert all(valid_claim(paper, c) for c in claims), (name, claims)
+
+
+# ---------------------------------------------------------------------------- craft: what a reader trips over
+def _axes(n=1):
+    fig, axes = plotting.new_figure(ncols=n, nrows=1, width=3.0 * n, height=2.4)
+    return fig, list(np.ravel(axes))
+
+
+def test_a_clean_figure_has_no_craft_problem():
+    fig, (ax,) = _axes()
+    ax.plot([1, 10, 100], [1, 2, 3], label="a")
+    ax.set_xscale("log")
+    plotting.log_ticks(ax, "x")
+    plotting.legend_right(ax)
+    assert plotting.craft_problems(fig) == []
+
+
+def test_overlapping_tick_labels_are_found():
+    fig, (ax,) = _axes()
+    ax.plot(range(12), range(12))
+    ax.set_xticks(range(12), [f"label number {k}" for k in range(12)])
+    assert any("x tick labels overlap" in p for p in plotting.craft_problems(fig))
+
+
+def test_a_log_axis_with_fewer_than_three_labels_is_found():
+    fig, (ax,) = _axes()
+    ax.plot([2, 3, 4], [2.0, 2.5, 3.0])
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(matplotlib.ticker.FixedLocator([3.0]))
+    ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    assert any("log y axis with 1 labels" in p for p in plotting.craft_problems(fig))
+
+
+def test_a_legend_over_the_data_of_its_panel_or_of_another_is_found():
+    fig, (ax,) = _axes()
+    ax.plot(np.linspace(0, 1, 50), np.full(50, 0.5), label="flat line through the middle")
+    ax.legend(loc="center")
+    assert any("a legend covers" in p for p in plotting.craft_problems(fig))
+    fig, (left, right) = _axes(2)
+    grid = np.meshgrid(np.linspace(0, 1, 25), np.linspace(0, 1, 25))
+    right.scatter(grid[0].ravel(), grid[1].ravel(), s=2)             # data everywhere in the right panel
+    left.plot([0, 1], [0, 1], label="a figure legend drawn over the right panel")
+    fig.legend(loc="center right")
+    assert "a legend covers" in " ".join(plotting.craft_problems(fig))
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_committed_figures_have_no_craft_problem(paper):
+    """Every figure's record lists what craft_problems found when it was drawn: nothing, for the committed ones."""
+    records = sorted((ROOT / "figures" / paper).glob("*.json"))
+    assert records
+    found = {r.stem: json.loads(r.read_text(encoding="utf-8")).get("craft_problems") for r in records}
+    assert {k: v for k, v in found.items() if v != []} == {}
