@@ -1,6 +1,7 @@
 """The figure of every ``<paper>.pep`` experiment: printed bound (dashed) and certified worst case (solid, markers)
 against the parameter ``x`` of each claim's curve (usually T), on log axes, one panel per claim and quantity (a worst
-case of 0 is not drawn: log axes). Reads the run metadata of :func:`repro.pep.curve`; :mod:`repro.tightness` reads
+case of 0 is not drawn: log axes), one legend under all panels; series that coincide stay visible (each later one
+narrower, on top, with its own marker). Reads the run metadata of :func:`repro.pep.curve`; :mod:`repro.tightness` reads
 the same runs for the report."""
 from __future__ import annotations
 
@@ -35,11 +36,12 @@ def _draw(ax, mine) -> None:
     for i, (label, series) in enumerate(_series(points, x).items()):
         series = sorted(series, key=lambda p: p["params"][x])
         xs = [p["params"][x] for p in series]
-        ax.plot(xs, [p["bound"] for p in series], color=f"C{i}", ls="--", lw=1.2,
+        width, order = max(2.4 - 0.5 * i, 0.9), 2 + 0.1 * i       # a later series narrower and on top: none hidden
+        ax.plot(xs, [p["bound"] for p in series], color=f"C{i}", ls="--", lw=width, zorder=order,
                 label=f"printed bound {label}".strip())
         worst = [p["certificate"]["value"] if p["certificate"]["value"] > 0 else float("nan") for p in series]
-        ax.plot(xs, worst, color=f"C{i}", marker="o", ms=3,
-                lw=1.2, label=f"certified worst case {label}".strip())
+        ax.plot(xs, worst, color=f"C{i}", marker=plotting.MARKERS[i % len(plotting.MARKERS)], ms=3, lw=width,
+                zorder=order, label=f"certified worst case {label}".strip())
     ax.set_xscale("log")
     ax.set_yscale("log")
     plotting.log_ticks(ax, "x", sorted({p["params"][x] for p in points}))
@@ -59,9 +61,9 @@ def figure(results, paper: str, profile: str, name: str = "pep_tightness", ncols
     for ax, ((claim, quantity), mine) in zip(flat, panels.items()):
         _draw(ax, mine)
         ax.set_title("\n".join([claim] + textwrap.wrap(quantity, 48)), fontsize=7)
-        plotting.legend_under(ax, fontsize=6)
     for ax in flat[len(panels):]:
         ax.set_visible(False)
+    plotting.legend_below(fig, flat[:len(panels)], ncol=2, fontsize=6)     # once, under every panel
     plotting.titled(fig, "Printed bound vs certified worst case (PEP)", results, profile)
     claims = list(dict.fromkeys(claim for claim, _ in panels))
     return plotting.save_figure(fig, paper, name, plotting.run_provenance(results, profile, results[0].spec.experiment),
