@@ -101,15 +101,18 @@ def tally(verdicts) -> str:
     return ", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n)
 
 
-def card(paper: str, verdicts, reports, how_sure: str, notebook: bool) -> list[str]:
-    """The card of ``paper`` for ``reports/audit.md``: citation and links, one bullet per erratum that a verdict
-    rests on, a line for the others, the verdict counts and how sure."""
+def card(paper: str, verdicts, reports, how_sure: str, notebook: bool, on_its_page: bool = False) -> list[str]:
+    """The card of ``paper``: citation and links, one bullet per erratum that a verdict rests on, a line for the
+    others, the verdict counts and how sure. In ``reports/audit.md`` under the paper's title; ``on_its_page``, the
+    first thing of the paper's own page (no title; its links are the page's own)."""
     experiments = part(paper, "experiments")
     names = claim_names(paper)
-    links = f"[details]({paper}.md)" + (f" · [notebook](../notebooks/{paper}.ipynb)" if notebook else "")
-    head = [f'<a id="{paper}"></a>', "", f"## {experiments.TITLE}", ""]
+    links = [] if on_its_page else [f"[details]({paper}.md)"] + (
+        [f"[notebook](../notebooks/{paper}.ipynb)"] if notebook else [])
+    head = [] if on_its_page else [f'<a id="{paper}"></a>', "", f"## {experiments.TITLE}", ""]
     cite = getattr(experiments, "CITATION", "")
-    head += [f"{cite}. {links}." if cite else f"{links}.", ""]
+    about = ". ".join(p for p in (cite, " · ".join(links)) if p)
+    head += [about + ".", ""] if about else []
     major = [_bullet(paper, e, names) for e in reports if consequence(paper, e, names)]
     body = (major + _minor(paper, reports, names) if reports
             else ["Nothing fails under any reading the paper admits."])

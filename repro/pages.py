@@ -135,8 +135,9 @@ def proof_coverage_lines(paper: str) -> list[str]:
 
 
 def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir: Path, figures_dir: Path,
-               findings: list = ()) -> str:
-    """The Markdown of ``reports/<paper>.md``; ``findings`` (the audit's) decide the printed settings' checks."""
+               findings: list = (), card: list[str] = ()) -> str:
+    """The Markdown of ``reports/<paper>.md``: its summary ``card`` (:func:`repro.cards.card`) first, then every
+    claim; ``findings`` (the audit's) decide the printed settings' checks."""
     from .settings_audit import section_lines
     from .report import locations
     experiments = part(paper, "experiments")
@@ -144,10 +145,11 @@ def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir:
     tally = ", ".join(f"{n} {k}" for k, n in counts(verdicts).items() if n)
     notebook = (f" · [the executed notebook](../notebooks/{paper}.ipynb)"
                 if Path("notebooks", f"{paper}.ipynb").is_file() else "")
-    lines = [f"# {experiments.TITLE}", "", f"[Back to the summary](audit.md){notebook}. Definitions of the verdicts, "
-             "the kinds of errata, modes and observed/bound: [glossary](glossary.md).", "",
-             f"{len(verdicts)} claims and figure statements: {tally}.", "", markdown_table(["claim", "where", "verdict", "why"],
-                                            verdict_table(verdicts, locations(paper))), "",
+    counted = [] if card else [f"{len(verdicts)} claims and figure statements: {tally}.", ""]   # the card counts
+    lines = [f"# {experiments.TITLE}", "", *card,
+             f"[Back to the summary](audit.md){notebook}. Definitions of the verdicts, the kinds of errata, modes and "
+             "observed/bound: [glossary](glossary.md).", "", *counted,
+             markdown_table(["claim", "where", "verdict", "why"], verdict_table(verdicts, locations(paper))), "",
              "## Claims in detail", ""]
     shown: set[Path] = set()
     for v in verdicts:

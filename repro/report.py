@@ -251,7 +251,8 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
         found = paper_findings(paper, results)
         reports = paper_errata(paper, results, verdicts, found)
         how_sure = f"`{profile}` profile, {scale(results)}" + ("; not at the papers' scale" if profile != "paper" else "")
-        cards += card(paper, verdicts, reports, how_sure, Path("notebooks", f"{paper}.ipynb").is_file())
+        notebook = Path("notebooks", f"{paper}.ipynb").is_file()
+        cards += card(paper, verdicts, reports, how_sure, notebook)
         rows.append([f"[{part(paper, 'experiments').TITLE.split(':')[0]}](#{paper})", len(verdicts)]
                     + list(counts(verdicts).values())
                     + [", ".join(f"{n} {k}" for k, n in _kind_counts(reports).items() if n) or "none"])
@@ -259,7 +260,8 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
         details = ["## Errata", "", errata_table(paper, reports), "", "## Coverage: what was tried on each claim", "",
                    coverage(paper, verdicts, found), "", proof_summary(paper), "", settings_summary(paper), ""]
         page = paper_page(paper, verdicts, "\n".join(details) + "\n" + module.audit_section(results, profile, verdicts),
-                          output.parent, figures_root(), found)
+                          output.parent, figures_root(), found,
+                          card(paper, verdicts, reports, how_sure, notebook, on_its_page=True))
         atomic_write_bytes(output.parent / f"{paper}.md", (page.rstrip() + "\n").encode("utf-8"))
     glance = markdown_table(["paper", "claims"] + [v.value for v in COUNTS_ORDER] + ["errata"], rows)
     text = "\n".join(["# fedbounds: what the audit found", "",

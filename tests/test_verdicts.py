@@ -105,6 +105,11 @@ def test_the_summary_is_a_table_of_counts_then_one_card_per_paper_within_1500_wo
     headings = re.findall(r"^## (.+)$", audit, re.M)
     assert headings == [part(p, "experiments").TITLE for p in papers()]
     assert audit.index("| paper | claims |") < audit.index("\n## ") and len(audit.split()) <= 1500
+    for paper in papers():                   # each paper's page opens with the same card
+        page = (ROOT / "reports" / f"{paper}.md").read_text(encoding="utf-8")
+        card = audit.split(f'<a id="{paper}"></a>', 1)[1].split("<a id=", 1)[0]
+        how_sure = re.search(r"^Verdicts \(.*$", card, re.M).group(0)
+        assert how_sure in page and page.index(how_sure) < page.index("## Claims in detail"), paper
     prose = re.sub(r"\]\([^)]*\)", "]", re.sub(r"`[^`]*`", "", audit))        # ids only in links and commands
     assert not re.search(r"\b(?:fedsgm|pcfedavg|fedclup|ssca)\.[a-z]", prose), re.findall(
         r"\b(?:fedsgm|pcfedavg|fedclup|ssca)\.[\w.]+", prose)[:5]
