@@ -1,15 +1,12 @@
 """FedSGM's exact failure probabilities (repro.papers.fedsgm.runs.exact): every Rand-K pattern of a tiny instance is
-enumerated once and replayed exactly, the probability is an exact fraction, and a probability above 0 becomes a
-violation of the deterministic statement whose replay names a failing pattern."""
+enumerated once and replayed exactly and the probability is an exact fraction (how a probability above 0 becomes a
+violation: tests/test_evidence_readers.py)."""
 from fractions import Fraction
-from types import SimpleNamespace
 
 import numpy as np
 
 from repro.compression import RandK
-from repro.papers.fedsgm import audit as A
 from repro.papers.fedsgm.runs import exact as X
-from repro.verdicts import Bearing
 
 TINY = X.ExactConfig(family="max_affine", n_clients=2, E=1, T=3, w0_scale=0.3, constants="hard-stated",
                      profile="quick")

@@ -1,18 +1,14 @@
 """SSCA's exact failure probabilities (repro.papers.ssca.runs.exact): every minibatch pattern of a tiny instance is
 enumerated once and replayed through Algorithm 1 with the scripted batches, the probability that Lemma 4 (51) fails
-is an exact fraction, a mutated (51) is caught, and the evidence turns > 0 into a violation of the deterministic
-statement (naming a failing pattern) and 0 into support."""
+is an exact fraction and a mutated (51) is caught (how > 0 becomes a violation: tests/test_evidence_readers.py)."""
 from fractions import Fraction
 from math import comb
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from repro.papers.ssca import audit as A
 from repro.papers.ssca.algorithms import ssca as alg
 from repro.papers.ssca.runs import exact as X
-from repro.verdicts import Bearing
 
 #: one client of 3 samples, batch 1, 3 iterations (27 patterns), and two clients of 3 samples, batch 2 (3^4 = 81)
 ONE = X.ExactConfig(problem="logistic_l2", steps="theory_a", clients=1, per_client=3, batch=1, updates=3, d=1,

@@ -13,7 +13,7 @@ from repro.plotting import (COLORS, LINESTYLES, MARKERS, band, legend_below, leg
                             new_figure, run_provenance, save_figure, titled)
 from repro.tables import select_results
 from repro.papers.pcfedavg.runs import data as data_exp
-from repro.papers.pcfedavg.summaries import (DATASET_LABELS, METHOD_LABELS, PAPER, data_label, k_free_term,
+from repro.papers.pcfedavg.summaries import (METHOD_LABELS, PAPER, data_label, k_free_term,
                                              one_active_runs, rate_fits)
 
 METHOD_COLORS = {"pcfedavg": "#d62728", "fedavg": "#1f77b4", "fedprox": "#2ca02c", "scaffold": "#9467bd"}
