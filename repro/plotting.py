@@ -268,7 +268,7 @@ def tidy_axes(fig) -> None:
     """The figure style's last step, before saving: a log axis showing fewer than three labels, or labels that
     overlap, gets three to six round ones inside its range (no minor labels); upright x tick labels that overlap are
     slanted, and numeric labels that still overlap are thinned (every other one kept; named categories are never
-    dropped)."""
+    dropped). The figure is left drawn in its final state (every change is followed by a draw)."""
     from matplotlib import ticker
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
@@ -295,11 +295,12 @@ def tidy_axes(fig) -> None:
                 fig.canvas.draw()
 
 
-def craft_problems(fig) -> list[str]:
-    """What a reader would trip over in ``fig``, found with matplotlib's own bounding boxes after drawing: tick
-    labels that overlap, a log axis with fewer than three labels, a legend (of a panel or of the figure) drawn over
-    the data points of any panel."""
-    fig.canvas.draw()
+def craft_problems(fig, drawn: bool = False) -> list[str]:
+    """What a reader would trip over in ``fig``, found with matplotlib's own bounding boxes after drawing (``drawn``:
+    the figure is already drawn as it stands, as :func:`tidy_axes` leaves it): tick labels that overlap, a log axis
+    with fewer than three labels, a legend (of a panel or of the figure) drawn over the data points of any panel."""
+    if not drawn:
+        fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     problems = []
     panels = [a for a in fig.axes if a.get_visible() and a.has_data()]
@@ -326,9 +327,9 @@ def save_figure(fig, paper: str, name: str, provenance: dict, claims=()) -> list
     """Write ``figures/<paper>/<name>.{pdf,png,json}`` atomically and deterministically. The JSON is
     ``provenance`` with ``claims`` (the ids of what the figure tests) and ``craft_problems``
     (:func:`craft_problems`: what a reader would trip over; the committed figures have none)."""
-    tidy_axes(fig)
+    tidy_axes(fig)                                       # leaves the figure drawn as it will be saved
     record = {"experiment": provenance.get("experiment"), "profile": provenance.get("profile"),
-              "claims": check_claims(paper, claims), "craft_problems": craft_problems(fig)} | provenance
+              "claims": check_claims(paper, claims), "craft_problems": craft_problems(fig, drawn=True)} | provenance
     out_dir = figures_root() / paper
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
