@@ -26,14 +26,16 @@ reproduce: $(RESULTS) $(FIGURES)
 	$(MAKE) --no-print-directory reports/html/audit.html
 
 # pip byte-compiles what it installs one file at a time (35 of a 59 s install on the reference machine);
-# compileall does the same on every core (16 s on 2), and also compiles the project's own modules, which every
-# test subprocess would otherwise recompile where PYTHONDONTWRITEBYTECODE is set. A file that does not compile
+# compileall does the same on every core, and also compiles the project's own modules, which every test subprocess
+# would otherwise recompile where PYTHONDONTWRITEBYTECODE is set. The libraries' own test folders, which nothing here
+# imports, are left out (14 s on 2 cores instead of 21, 2026-12-02). A file that does not compile
 # only costs its importer the compilation, so that is a note, not a failure.
 venv: $(INSTALLED)
 $(INSTALLED): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --no-compile -e '.[dev]'
-	$(PY) -m compileall -q -j 0 "$$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" bounds repro \
+	$(PY) -m compileall -q -j 0 -x '/tests?/' "$$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" \
+	  bounds repro \
 	  || echo "note: some files did not byte-compile; Python compiles them when they are imported"
 	touch $@
 
