@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import io
 import json
+import math
 import os
 import re
 import tempfile
@@ -28,7 +29,7 @@ import numpy as np
 
 from .errors import ConfigError
 
-__all__ = ["to_jsonable", "canonical_json", "atomic_write_bytes", "atomic_write_json", "atomic_savez",
+__all__ = ["to_jsonable", "finite_or_none", "canonical_json", "atomic_write_bytes", "atomic_write_json", "atomic_savez",
            "sha256_file", "remove_orphan_temporaries", "check_arrays", "ensure_writable_directory"]
 
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -70,6 +71,11 @@ def to_jsonable(obj: Any, where: str = "value") -> Any:
     raise ConfigError(
         f"{where}={obj!r} of type {type(obj).__name__} is not admissible: allowed are "
         "dict (str keys), list, tuple, str, int, float, bool, None, numpy scalars and arrays")
+
+
+def finite_or_none(x) -> float | None:
+    """A float for JSON metadata: ``None`` when undefined or infinite."""
+    return float(x) if x is not None and math.isfinite(float(x)) else None
 
 
 def canonical_json(obj: Any) -> str:

@@ -219,7 +219,6 @@ def _labels(axis, renderer) -> list:
 def _points(ax) -> "np.ndarray":
     """Every data point an axes draws inside its plotting area, in display coordinates (lines and scatter
     collections)."""
-    import numpy as np
     pts = [ax.transData.transform(np.asarray(line.get_xydata(), float)) for line in ax.get_lines()
            if line.get_visible() and len(line.get_xdata())]
     pts += [ax.transData.transform(np.asarray(c.get_offsets(), float)) for c in ax.collections
@@ -233,7 +232,6 @@ def _log_ticks_inside(lo: float, hi: float) -> list[float]:
     """Three to six round values inside a positive interval: 1, 2, 5 times a power of ten where there are three,
     else 1-9 times one, else geometrically spaced values to 2 (or 3, 4) digits."""
     import math
-    import numpy as np
     decades = range(math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1)
     for mantissas in ((1, 2, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9)):
         ticks = [m * 10.0 ** k for k in decades for m in mantissas if lo <= m * 10.0 ** k <= hi]
@@ -254,14 +252,10 @@ def _overlap(axis, name: str, renderer) -> bool:
     angle = max((abs(t.label1.get_rotation()) % 180 for t in ticks), default=0.0)
     if name == "x" and 20 <= angle <= 160:
         xs = sorted(t.label1.get_window_extent(renderer).x1 for t in ticks)
-        height = max(t.label1.get_fontsize() for t in ticks) * fig_dpi(axis) / 72
+        height = max(t.label1.get_fontsize() for t in ticks) * axis.axes.figure.dpi / 72
         return any(b - a < height / math.sin(math.radians(angle)) for a, b in zip(xs, xs[1:]))
     boxes = sorted(_labels(axis, renderer), key=lambda b: b.x0 if name == "x" else b.y0)
     return any(a.overlaps(b) for a, b in zip(boxes, boxes[1:]))
-
-
-def fig_dpi(axis) -> float:
-    return axis.axes.figure.dpi
 
 
 def tidy_axes(fig) -> None:

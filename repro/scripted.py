@@ -24,6 +24,8 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from .io import finite_or_none
+
 
 class IncompleteLaw(AssertionError):
     """An enumeration that repeats a pattern or misses some: it is not the law it stands for."""
@@ -46,10 +48,6 @@ def uniform_law(patterns: Iterable, count: int) -> Iterator[tuple[np.ndarray, Fr
 def law_record(visited: int, total: Fraction) -> dict:
     """What an exact run stores of its enumeration: the patterns visited and the exact sum of their probabilities."""
     return {"patterns": int(visited), "probability_total": str(total)}
-
-
-def _plain(x) -> float | None:
-    return float(x) if x is not None and math.isfinite(float(x)) else None
 
 
 @dataclass
@@ -91,7 +89,8 @@ class FailureCount:
 
     def as_json(self) -> dict:
         return {"claim": self.claim, "patterns": self.patterns, "failed": self.failed, "failing": self.failing,
-                "observed": _plain(self.observed), "bound": _plain(self.bound), "halved_failed": self.halved_failed,
+                "observed": finite_or_none(self.observed), "bound": finite_or_none(self.bound),
+                "halved_failed": self.halved_failed,
                 "probability": str(self.probability)}
 
     @classmethod

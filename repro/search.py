@@ -24,6 +24,7 @@ import numpy as np
 from scipy import optimize
 
 from . import admissible
+from .io import finite_or_none
 from .experiment import Config
 
 #: below this best observed/bound a bound is reported as loose on the family searched
@@ -120,11 +121,6 @@ def maximize_ratio(objective: Callable[[dict], float], family: Family, *, seed: 
 CHECK_OUTCOMES = ("failed", "within tolerance", "held")
 
 
-def finite_or_none(x) -> float | None:
-    """A float for JSON: None when undefined or infinite."""
-    return float(x) if x is not None and math.isfinite(float(x)) else None
-
-
 @dataclass(frozen=True)
 class Check:
     """The claim's own check re-run on a search's best instance under one reading of the paper: its two sides
@@ -204,5 +200,5 @@ def detects_halved_constant(result: SearchResult) -> bool:
     return 2.0 * result.ratio > 1.0
 
 
-__all__ = ["SearchConfig", "Family", "SearchResult", "Check", "SearchRecord", "CHECK_OUTCOMES", "finite_or_none",
+__all__ = ["SearchConfig", "Family", "SearchResult", "Check", "SearchRecord", "CHECK_OUTCOMES",
            "maximize_ratio", "best_of", "detects_halved_constant", "LOOSE"]

@@ -46,7 +46,8 @@ from repro.papers.fedclup.checks import HYPOTHESIS_RTOL
 from repro.papers.fedclup.runs import optimization as O
 from repro.papers.fedclup.runs import statistical as S
 from repro.runner import RunSpec
-from repro.search import Check, Family, SearchConfig as SharedSearchConfig, SearchRecord, finite_or_none, maximize_ratio
+from repro.io import finite_or_none
+from repro.search import Check, Family, SearchConfig as SharedSearchConfig, SearchRecord, maximize_ratio
 
 _FN = "repro.papers.fedclup.runs.search."
 
