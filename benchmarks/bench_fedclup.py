@@ -55,7 +55,7 @@ import numpy as np
 
 from common import (  # noqa: E402  (benchmarks/common.py)
     ROOT, ast_names, best_seconds, blas_info, call_name, maxrss_mib, Probe, probed, run_sections, table, time_calls,
-    traced_peak, write_json)
+    traced_peak)
 
 
 ALGORITHM_FILE = ROOT / "repro" / "papers" / "fedclup" / "algorithms" / "fedclup.py"

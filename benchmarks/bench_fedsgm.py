@@ -117,7 +117,7 @@ def bench_figure1(args) -> dict:
 
 # ---------------------------------------------------------------------------- (ii) bound checks
 def bench_checks(args) -> dict:
-    from bounds import fedsgm as B
+    from bounds.fedsgm import claims as B
     from repro.papers.fedsgm.algorithms import fedsgm as alg
     from repro.papers.fedsgm.problems.common import NoSolutionError, SolverFailure
     from repro.papers.fedsgm.problems.generators import random_instance

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import dataclasses
 import gc
 import os
 import sys
@@ -59,7 +60,7 @@ import numpy as np
 
 from common import (  # noqa: E402  (benchmarks/common.py)
     ROOT, ast_names, best_seconds, blas_info, call_name, maxrss_mib, Probe, probed, run_sections, table, time_calls,
-    traced_peak, write_json)
+    traced_peak)
 
 
 os.environ.setdefault("REPRO_OFFLINE", "1")               # a benchmark never downloads: REPRO_DATA_DIR or the cache
@@ -193,16 +194,16 @@ def whole_rounds(dataset: str, rounds: int, seed: int) -> dict:
     from repro.papers.pcfedavg.runs import data as D
 
     local = section5_clients(dataset)
-    config = D._config(dataset, "pcfedavg", "quick") | {"rounds": rounds}
-    D.run_data(config | {"rounds": 1}, seed)
+    config = dataclasses.replace(D._config(dataset, "pcfedavg", "quick"), rounds=rounds)
+    D.run_data(dataclasses.replace(config, rounds=1), seed)
     walls = []
     for _ in range(2):
         gc.collect()
         t = time.perf_counter()
         D.run_data(config, seed)
         walls.append(time.perf_counter() - t)
-    flops = useful_flops(local, rounds * config["local_steps"]) + (rounds + 1) * 2 * local.N * local.p * local.n_classes
-    return {"rounds": rounds, "local_steps": config["local_steps"], "wall_seconds": walls,
+    flops = useful_flops(local, rounds * config.local_steps) + (rounds + 1) * 2 * local.N * local.p * local.n_classes
+    return {"rounds": rounds, "local_steps": config.local_steps, "wall_seconds": walls,
             "useful_flops": flops, "gflops": flops / min(walls) / 1e9, "dtype": str(local.dtype),
             "seconds_per_round": min(walls) / rounds}
 

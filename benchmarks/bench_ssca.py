@@ -91,7 +91,7 @@ os.environ.setdefault("REPRO_OFFLINE", "1")               # a benchmark never do
 
 from common import (  # noqa: E402  (benchmarks/common.py)
     ROOT, best_seconds, blas_info, call_name, load1, maxrss_mib, Probe, probed, run_sections, table, time_calls,
-    traced_peak, write_json)
+    traced_peak)
 import bench_pcfedavg as PC  # noqa: E402  (same folder: the static check and its vocabulary)
 
 ALGORITHM_FILES = (ROOT / "repro" / "papers" / "ssca" / "algorithms" / "ssca.py",
@@ -138,11 +138,11 @@ def setting(mode: str, batch: int, seed: int):
     config = mn._ssca(mode, "27", batch, "quick")
     data, net, blocks, client_indices, omega1, _ = mn._setup(config, seed)
     problem = mn._problem(config, net, data["x_train"], data["y_train"], blocks)
-    a1, a2, alpha = config["triple"]
+    a1, a2, alpha = config.triple
 
     def params(T: int):
-        return alg.SSCAParams(tau=config["tau"], steps=alg.PowerLawSteps.section_vi(a1, a2, alpha), iterations=T,
-                              batch=batch, omega1=omega1, penalty=config["penalty"],
+        return alg.SSCAParams(tau=config.tau, steps=alg.PowerLawSteps.section_vi(a1, a2, alpha), iterations=T,
+                              batch=batch, omega1=omega1, penalty=config.penalty,
                               client_indices=client_indices if mode == "sample" else None)
     return problem, params, omega1, client_indices, config
 
@@ -257,8 +257,8 @@ def bench_iteration(args) -> dict:
         key = f"{mode} B={batch}"
         results[key] = {
             "algorithm": "Algorithm 1 (run_sample_based)" if mode == "sample" else "Algorithm 3 (run_feature_based)",
-            "mode": mode, "batch": batch, "samples_per_iteration": b, "triple": config["triple"], "tau": config["tau"],
-            "lam": config["lam"], "build_seconds_not_timed": build_s, "T_short": 2, "T_long": T_long,
+            "mode": mode, "batch": batch, "samples_per_iteration": b, "triple": config.triple, "tau": config.tau,
+            "lam": config.lam, "build_seconds_not_timed": build_s, "T_short": 2, "T_long": T_long,
             "runs_T2": short, "runs_Tlong": long,
             "seconds_per_iteration_min": per_iter, "seconds_per_iteration_median": per_iter_median,
             "tracemalloc_peak_mib_T2_run": run_peak / 2**20, "tracemalloc_oracle_call_peak_mib": oracle_call_peak / 2**20,
@@ -285,8 +285,8 @@ def bench_iteration(args) -> dict:
                      own["gflops"], f"{100 * r['fraction_of_peak']:.1f} %",
                      "{:.2f} / {:.2f}".format(short["loadavg_1min_before_after"][0], long["loadavg_1min_before_after"][1])))
         phase_rows.append((key, *(f"{v:.2f}" for v in r["phases_ms_per_iteration"].values())))
-    table(f"iteration: one SSCA iteration on MNIST (d = {problem.dim:,}, I = 10, tau = {config['tau']}, (27) lambda = "
-          f"{config['lam']:g}; (min / median of {args.repeats} T = {T_long} runs - same of T = 2) / {T_long - 2}; "
+    table(f"iteration: one SSCA iteration on MNIST (d = {problem.dim:,}, I = 10, tau = {config.tau}, (27) lambda = "
+          f"{config.lam:g}; (min / median of {args.repeats} T = {T_long} runs - same of T = 2) / {T_long - 2}; "
           f"BLAS threads {args.blas_threads}; matmul peak ({PEAK_ROWS}, 784) @ (784, 128) = {peak['gflops']:.1f} GFLOP/s)",
           rows, ("alg", "B", "samples", "ms/iter min / med", "tracemalloc T=2 MiB", "oracle peak MiB", "MFLOP/iter",
                  "GFLOP/s", "GFLOP/s in _ce", "matmul GFLOP/s same b", "of peak", "load before / after"))
@@ -476,7 +476,7 @@ def bench_quick(args) -> dict:
 
     experiments = list(dict.fromkeys(args.quick_experiments))
     specs = {name: registry.get(name).specs("quick") for name in experiments}
-    if any(s.function.startswith("repro.papers.ssca.runs.mnist.") for runs in specs.values() for s in runs):
+    if any(s.function_path.startswith("repro.papers.ssca.runs.mnist.") for runs in specs.values() for s in runs):
         require_mnist()
     rows, per_experiment = [], {}
     rss_before = maxrss_mib()
@@ -545,7 +545,7 @@ def main(argv=None) -> int:
         if name not in THREAD_LIMITED:
             return nullcontext()
         # import first: threadpool_limits only limits the BLAS libraries already loaded when it is entered
-        import repro.papers.ssca.runs.mnist
+        import repro.papers.ssca.runs.mnist  # noqa: F401  (loads the BLAS libraries before the limit)
         return threads(args.blas_threads)
 
     return run_sections(SECTIONS, args.only, args, argv, prefix="ssca_", context=context)

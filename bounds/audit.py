@@ -140,7 +140,7 @@ def fmt_point(mapping: Mapping, sep: str = ", ") -> str:
 
 
 def check_row(item: str, status: str, method: str, evidence: str, **extra) -> dict:
-    """One row of a symbolic check table (e.g. ``bounds.fedclup_findings.derived_checks()``):
+    """One row of a symbolic check table (e.g. ``bounds.fedclup.findings.derived_checks()``):
     ``{item, status, method, evidence}`` plus any ``extra`` keys."""
     return {"item": item, "status": status, "method": method, "evidence": evidence, **extra}
 

@@ -31,14 +31,17 @@
 # %%
 from IPython.display import Image, Markdown, display
 
-from bounds import fedclup as B
-from bounds import fedclup_findings as BF
+from bounds.fedclup import claims as B
+from bounds.fedclup import findings as BF
 from bounds.audit import fmt_point
 from repro.papers.fedclup import audit as A
+from repro.papers.fedclup import evidence as EV
+from repro.papers.fedclup import section as SE
 from repro.papers.fedclup import summaries as S
 from repro.papers.fedclup.runs import mnist as mn
 from repro.plotting import figures_root
-from repro.report import experiment_results, locations
+from repro.registry import paper
+from repro.report import experiment_results
 from repro.tables import findings_table, markdown_table
 from repro.verdicts import counts, verdict_table
 
@@ -106,10 +109,10 @@ display(Markdown(markdown_table(["item", "what", "status", "method", "evidence"]
 # Monte-Carlo means with a Bonferroni-raised confidence rule.
 
 # %%
-checked = [v for v in verdicts if v.claim in A._run_checks(A._theory_runs(results))]
+checked = [v for v in verdicts if v.claim in EV._run_checks(EV._theory_runs(results))]
 display(Markdown(markdown_table(["claim", "mode", "instances", "outcomes", "entries judged", "worst observed/bound",
                                  "hypotheses met", "verdict", "reason"],
-                                [[esc(x) for x in row] for row in A._claim_rows(A._theory_runs(results), checked)])))
+                                [[esc(x) for x in row] for row in SE._claim_rows(EV._theory_runs(results), checked)])))
 display(Image(str(FIG / "theory_ratio.png")))
 
 # %% [markdown]
@@ -171,14 +174,14 @@ for name in ("figure4", "figure2", "figure3", "figure6"):
 #
 # The authors' class-restricted split (10 of 300 generated clients, $c$ classes each). Paper values in
 # parentheses. Which accuracy the tables report is not printed; the statements about Tables 2 and 4 read it as
-# `A.TABLE_METRIC` (section 9 gives their verdicts).
+# `ST.TABLE_METRIC` (section 9 gives their verdicts).
 
 # %%
 mnist = results["fedclup.mnist"]
 head = (["classes"] + [f"FedCLUP {lam:g}" for lam in mn.LAMBDAS] + ["GlobalTrain", "LocalTrain"]
         + [f"pFedMe {lam:g}" for lam in mn.LAMBDAS])
-display(Markdown(markdown_table(head, A.mnist_table(mnist, "global_accuracy"))))
-display(Markdown(markdown_table(head, A.mnist_table(mnist, "accuracy"))))
+display(Markdown(markdown_table(head, SE.mnist_table(mnist, "global_accuracy"))))
+display(Markdown(markdown_table(head, SE.mnist_table(mnist, "accuracy"))))
 display(Image(str(FIG / "figure5.png")))
 
 # %% [markdown]
@@ -198,7 +201,7 @@ display(Markdown(markdown_table(["item", "reason"], [list(x) for x in A.NOT_REPR
 # experiment); the same objects as the audit report's table.
 
 # %%
-where = locations("fedclup")
+where = paper("fedclup").locations()
 display(Markdown(f"{len(verdicts)} claims and statements: " + ", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n)))
 display(Markdown(markdown_table(["claim", "location", "verdict", "reason"],
                                 [[esc(x) for x in row] for row in verdict_table(verdicts, where)])))

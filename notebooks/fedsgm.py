@@ -28,11 +28,12 @@
 import sympy as sp
 from IPython.display import Image, Markdown, display
 
-from bounds import fedsgm as B
+from bounds.fedsgm import claims as B
 from repro.papers.fedsgm import audit as A
 from repro.papers.fedsgm.runs import theorems as XR
 from repro.plotting import figures_root
-from repro.report import experiment_results, locations, paper_verdicts
+from repro.registry import paper
+from repro.report import experiment_results, paper_verdicts
 from repro.tables import markdown_table
 from repro.verdicts import counts, verdict_table
 
@@ -165,4 +166,4 @@ display(Markdown(markdown_table(["finding", "verdict", "summary"],
 # %%
 print(", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n))
 display(Markdown(markdown_table(["claim", "location", "verdict", "reason"],
-                                verdict_table(verdicts, locations("fedsgm")))))
+                                verdict_table(verdicts, paper("fedsgm").locations()))))

@@ -38,8 +38,8 @@ import sympy as sp
 from IPython.display import Image, Markdown, display
 from sympy.parsing.sympy_parser import parse_expr
 
-from bounds import pcfedavg as B
-from bounds import pcfedavg_findings as BF
+from bounds.pcfedavg import claims as B
+from bounds.pcfedavg import findings as BF
 from bounds.audit import fmt_point
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.constraints import Box, ProductSet
@@ -52,8 +52,8 @@ from repro.papers.pcfedavg.runs import theory as XT
 from repro.plotting import figures_root
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem, Quadratic
 from repro import runner
-from repro.registry import get
-from repro.report import experiment_results, locations
+from repro.registry import get, paper
+from repro.report import experiment_results
 from repro.verdicts import counts, verdict_table
 from repro.tables import markdown_table
 
@@ -632,4 +632,4 @@ display(Markdown(markdown_table(["experiment", "what it checks"], [[e.name, e.de
 print(", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n))
 display(Markdown(markdown_table(["claim", "location", "verdict", "reason"],
                                 [[esc(x) for x in row]
-                                 for row in verdict_table(verdicts, locations("pcfedavg"))])))
+                                 for row in verdict_table(verdicts, paper("pcfedavg").locations())])))

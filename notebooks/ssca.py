@@ -31,13 +31,14 @@ import numpy as np
 import sympy as sp
 from IPython.display import Image, Markdown, display
 
-from bounds import ssca as B
-from bounds import ssca_findings as BF
+from bounds.ssca import claims as B
+from bounds.ssca import findings as BF
 from bounds.audit import fmt_point
 from repro.papers.ssca import audit as A
 from repro.papers.ssca.runs import mnist as M
 from repro.plotting import figures_root
-from repro.report import experiment_results, locations
+from repro.registry import paper
+from repro.report import experiment_results
 from repro.tables import findings_table, markdown_table
 from repro.verdicts import counts, verdict_table
 
@@ -49,7 +50,7 @@ verdicts = A.verdicts(results)        # one computed verdict per claim and figur
 # %% [markdown]
 # ## 1. The encoded results
 #
-# `bounds/ssca.py` holds every numbered result as sympy objects. Closed forms are claims whose
+# `bounds/ssca/claims.py` holds every numbered result as sympy objects. Closed forms are claims whose
 # `parameters` are the printed formulas; Theorems 1–4 carry the new mode `almost_sure_limit`: a finite run
 # can neither confirm nor refute them.
 
@@ -177,9 +178,9 @@ print("quick-profile seeds per curve:", M.SEEDS[PROFILE], "(the paper averages 1
 # Every claim's verdict is rolled up by `repro.verdicts.roll_up` from all of its evidence above (Lemma 4 on the
 # runs, the closed forms against cvxpy, the Theorem 5 instances, the symbolic findings, the claim's mode) and from
 # the claims its proof uses (`A.DEPENDS_ON`); every statement's from its comparisons over seeds (section 6): the same
-# objects as the audit report's table, located by `repro.report.locations`.
+# objects as the audit report's table, located by `repro.paper.Paper.locations`.
 
 # %%
 print(", ".join(f"{n} {v}" for v, n in counts(verdicts).items() if n))
 display(Markdown(markdown_table(["claim", "location", "verdict", "reason"],
-                                verdict_table(verdicts, locations("ssca")))))
+                                verdict_table(verdicts, paper("ssca").locations()))))

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from repro.errors import is_int, is_real, require
-from repro.experiment import PROFILES
 
 
 def integer(name: str, value, low: int = 1, meaning: str = "") -> None:
@@ -38,5 +37,3 @@ def one_of(name: str, value, options) -> None:
             f"one of {', '.join(repr(o) for o in options)}")
 
 
-def profile(value) -> None:
-    one_of("profile", value, PROFILES)

@@ -243,11 +243,10 @@ class _Factory:
             backend.close()
 
 
-def choose(scheduler: Any, jobs: int, call: Callable | None = None) -> _Factory:
-    """The backend for ``scheduler`` (explicit, else ``$REPRO_DASK_ADDRESS``, else none) and ``jobs``;
-    argument errors are raised now, before any work."""
-    if call is None:
-        from .runner import execute as call
+def choose(scheduler: Any, jobs: int, call: Callable) -> _Factory:
+    """The backend running ``call`` (the runner's ``execute``; a module-level function, so that it pickles) for
+    ``scheduler`` (explicit, else ``$REPRO_DASK_ADDRESS``, else none) and ``jobs``; argument errors are raised now,
+    before any work."""
     source = "scheduler"
     if scheduler is None and os.environ.get(DASK_ADDRESS_ENV):
         scheduler, source = os.environ[DASK_ADDRESS_ENV], DASK_ADDRESS_ENV

@@ -15,21 +15,22 @@ exactly as before. A member's ``hash`` is ``<batch hash>/<index>``, which is wha
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from .errors import ConfigError
+from .experiment import Config
 from .runner import RunSpec
 
 MEMBERS = "members"
 
 
-def batch_spec(experiment: str, configs: Sequence[dict], seed: int, function: str) -> RunSpec:
+def batch_spec(experiment: str, configs: Sequence, seed: int, function: Callable) -> RunSpec:
     """One cached run computing every config of ``configs`` (a non-empty list of complete run configs)."""
     if not configs:
         raise ConfigError(f"configs of the batch of {experiment} is empty: at least one member config is needed")
-    return RunSpec(experiment, {MEMBERS: list(configs)}, seed, function)
+    return RunSpec(experiment, {MEMBERS: [c.as_dict() if isinstance(c, Config) else c for c in configs]}, seed, function)
 
 
 def member_configs(config: dict) -> list[dict]:

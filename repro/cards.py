@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .pages import anchor
-from .registry import part
+from . import registry
 from .verdicts import counts
 
 __all__ = ["card", "readme_card", "plain", "claim_names", "short_location"]
@@ -33,8 +33,7 @@ def short_location(location: str) -> str:
 
 def claim_names(paper: str) -> dict[str, str]:
     """Claim id -> its short location, for every claim and figure statement of ``paper``."""
-    from .report import locations
-    return {cid: short_location(where) for cid, where in locations(paper).items()}
+    return {cid: short_location(where) for cid, where in registry.paper(paper).locations().items()}
 
 
 def _cut(text: str, words: int = SENTENCE_WORDS) -> str:
@@ -105,12 +104,12 @@ def card(paper: str, verdicts, reports, how_sure: str, notebook: bool, on_its_pa
     """The card of ``paper``: citation and links, one bullet per erratum that a verdict rests on, a line for the
     others, the verdict counts and how sure. In ``reports/audit.md`` under the paper's title; ``on_its_page``, the
     first thing of the paper's own page (no title; its links are the page's own)."""
-    experiments = part(paper, "experiments")
+    record = registry.paper(paper)
     names = claim_names(paper)
     links = [] if on_its_page else [f"[details]({paper}.md)"] + (
         [f"[notebook](../notebooks/{paper}.ipynb)"] if notebook else [])
-    head = [] if on_its_page else [f'<a id="{paper}"></a>', "", f"## {experiments.TITLE}", ""]
-    cite = getattr(experiments, "CITATION", "")
+    head = [] if on_its_page else [f'<a id="{paper}"></a>', "", f"## {record.title}", ""]
+    cite = record.citation
     about = ". ".join(p for p in (cite, " · ".join(links)) if p)
     head += [about + ".", ""] if about else []
     major = [_bullet(paper, e, names) for e in reports if consequence(paper, e, names)]
@@ -127,7 +126,7 @@ def readme_card(paper: str, verdicts, reports) -> list[str]:
     """The README's lines for ``paper``: its verdict counts, the first :data:`README_ERRATA` errata that a verdict
     rests on (false statements first), each in a few words, and how many more its card in the report lists."""
     names = claim_names(paper)
-    title = part(paper, "experiments").TITLE.split(":")[0]
+    title = registry.paper(paper).title.split(":")[0]
     lines = [f"- **[{title}](reports/audit.md#{paper})**: {tally(verdicts)}."]
     major = [e for e in reports if consequence(paper, e, names)]
     lines += [f"  - {e.kind.value}, {plain(paper, where(e), names)}: {_cut(what(paper, e, names), 10)}"

@@ -37,7 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     add_run_options(run)
     run.add_argument("--force", action="store_true", help="recompute even cached runs")
     run.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
-                     help="override a config value of every run (VALUE parsed as JSON), e.g. --set eta=0.05")
+                     help="override a config value of the runs whose config has KEY (VALUE parsed as JSON), e.g. --set eta=0.05")
     status = sub.add_parser("status", help="which runs are cached, stale (and why) or missing")
     status.add_argument("experiments", nargs="*", metavar="experiment", help="default: all")
     add_profile(status)
@@ -171,9 +171,9 @@ def _cmd_plan(args) -> None:
 
 
 def _cmd_bounds(args) -> None:
-    from .registry import check_paper, part
+    from .registry import paper
 
-    for claim in part(check_paper(args.paper), "experiments").CLAIMS:
+    for claim in paper(args.paper).claims:
         print(f"{claim.id}  [{claim.mode.value}, {claim.provenance.value}]  {claim.location}")
         print(f"    {claim.latex() if args.latex else claim.statement}")
 
@@ -188,13 +188,14 @@ def _fit(line: str) -> str:
 
 
 def _cmd_verdicts(args) -> None:
-    from .registry import check_paper, papers, part
+    from .registry import check_paper, paper as interface, papers
     from .report import experiment_results, paper_verdicts
 
     for paper in [check_paper(p) for p in args.papers] or list(papers()):
-        results = experiment_results(part(paper, "audit").AUDIT_EXPERIMENTS, args.profile, jobs=args.jobs,
+        record = interface(paper)
+        results = experiment_results(record.audit_experiments(), args.profile, jobs=args.jobs,
                                      scheduler=args.scheduler, progress=not args.no_progress)
-        print(f"{part(paper, 'experiments').TITLE} [{args.profile}]"[:WIDTH])
+        print(f"{record.title} [{args.profile}]"[:WIDTH])
         verdicts = paper_verdicts(paper, results)
         width = max(len(v.claim) for v in verdicts)
         for v in verdicts:
@@ -208,10 +209,9 @@ def _cmd_verdicts(args) -> None:
 
 
 def _paper_errata(paper: str, args) -> list:
-    from .registry import part
+    from .registry import paper as interface
     from .report import experiment_results, paper_errata, paper_verdicts
-    audit = part(paper, "audit")
-    results = experiment_results(audit.AUDIT_EXPERIMENTS, args.profile, jobs=args.jobs, scheduler=args.scheduler,
+    results = experiment_results(interface(paper).audit_experiments(), args.profile, jobs=args.jobs, scheduler=args.scheduler,
                                  progress=not args.no_progress)
     return paper_errata(paper, results, paper_verdicts(paper, results))
 
@@ -219,7 +219,7 @@ def _paper_errata(paper: str, args) -> list:
 def _cmd_errata(args) -> None:
     """Per paper: one block per erratum (kind, id, where; the plain sentence; the claims it affects; the replay)."""
     import textwrap
-    from .registry import check_paper, papers, part
+    from .registry import check_paper, paper as interface, papers
     from .report import _affects
     keys = [check_paper(p) for p in args.papers] or list(papers())
     if args.json:
@@ -228,7 +228,7 @@ def _cmd_errata(args) -> None:
         return
     for paper in keys:
         reports = _paper_errata(paper, args)
-        print(f"{part(paper, 'experiments').TITLE} [{args.profile}]: {len(reports)} errata")
+        print(f"{interface(paper).title} [{args.profile}]: {len(reports)} errata")
         for e in reports:
             print(f"  {e.kind.value:16s} {e.id}  ({e.where})")
             for line in textwrap.wrap(e.sentence, 100, initial_indent=" " * 6, subsequent_indent=" " * 6,
@@ -243,18 +243,18 @@ def _cmd_errata(args) -> None:
 
 def _cmd_findings(args) -> None:
     """Each finding is re-decided by its gate; those that need results load them (running what is missing)."""
-    from .registry import check_paper, papers, part
+    from .registry import check_paper, paper as interface, papers
     from .report import experiment_results
 
     keys = [check_paper(p) for p in args.papers] or [p for p in papers()
                                                      if not args.finding or args.finding.startswith(p + ".")]
     shown = 0
     for paper in keys:
-        audit = part(paper, "audit")
-        found = audit.findings({})
+        record = interface(paper)
+        found = record.findings({})
         if args.finding is None or args.finding not in {f.id for f in found}:
-            found = audit.findings(experiment_results(audit.AUDIT_EXPERIMENTS, args.profile, jobs=args.jobs,
-                                                      scheduler=args.scheduler, progress=not args.no_progress))
+            found = record.findings(experiment_results(record.audit_experiments(), args.profile, jobs=args.jobs,
+                                                       scheduler=args.scheduler, progress=not args.no_progress))
         for f in found:
             if args.finding in (None, f.id):
                 again = {g.id: g for g in f.gate()}.get(f.id)

@@ -140,7 +140,7 @@ class CostModel:
     def rate(self, spec) -> tuple[dict | None, str]:
         """The fit that prices ``spec`` (the order of the module docstring, for each of its :func:`rate_keys` in
         turn), and where it came from."""
-        keys, units = rate_keys(spec.experiment, spec.function, spec.config), self.work(spec.experiment, spec.config)
+        keys, units = rate_keys(spec.experiment, spec.function_path, spec.config), self.work(spec.experiment, spec.config)
         for key in keys:
             cached, table = self.cached.get(key), self.table.get(key)
             if cached is not None and units <= cached["max_work"]:
@@ -211,7 +211,7 @@ def calibration_runs(specs, experiments, count: int) -> list:
     work = _work_model(experiments)
     groups: dict[str, dict] = defaultdict(lambda: defaultdict(list))
     for spec in _with_needs(specs):
-        groups[f"{spec.experiment}|{spec.function}"][rate_keys(spec.experiment, spec.function, spec.config)[0]] \
+        groups[f"{spec.experiment}|{spec.function_path}"][rate_keys(spec.experiment, spec.function_path, spec.config)[0]] \
             .append(spec)
     picked = []
     for families in groups.values():

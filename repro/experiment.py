@@ -1,7 +1,8 @@
 """The experiment contract shared by every paper module: :class:`Experiment` and the profiles.
 
 An :class:`Experiment` has a name (``"fedsgm.figure1"``), a function from a profile to the list of
-:class:`~repro.runner.RunSpec` it needs, and optionally a figure function from the results of those specs
+:class:`~repro.runner.RunSpec` it needs (``Experiment.specs`` checks the profile before calling it: the one place a
+profile is checked, so spec builders and config dataclasses take it as valid), and optionally a figure function from the results of those specs
 to saved figure files, the frozen dataclass of one run's config (:class:`Config`: every run's config is built
 through it, and so validated, before anything runs, also after ``--set``), a further validation of a config
 (raising a one-line ``ValueError``),
@@ -67,13 +68,22 @@ class Experiment:
     config: type[Config] | tuple[type[Config], ...] | None = None   # one run's config (a batch member's);
     # a tuple when the experiment's runs come in several shapes (key sets), one dataclass per shape
 
+    def __post_init__(self) -> None:
+        builder = self.specs
+
+        def specs(profile: str) -> list:
+            """The experiment's runs at ``profile``: the one place a profile is checked (module docstring)."""
+            return builder(check_profile(profile))
+        object.__setattr__(self, "specs", specs)
+
     def config_classes(self) -> tuple[type[Config], ...]:
         return () if self.config is None else self.config if isinstance(self.config, tuple) else (self.config,)
 
     def config_keys(self) -> frozenset[str] | None:
-        """The keys every shape of the experiment's config has (what ``--set`` may change), or None."""
+        """The keys of any shape of the experiment's config (what ``--set`` may change, in the runs that have
+        the key), or None."""
         classes = self.config_classes()
-        return frozenset.intersection(*(frozenset(c.keys()) for c in classes)) if classes else None
+        return frozenset.union(*(frozenset(c.keys()) for c in classes)) if classes else None
 
     def check_config(self, config: Mapping[str, Any]) -> None:
         """Build the experiment's :class:`Config` from ``config`` (the first shape whose keys cover it; otherwise the

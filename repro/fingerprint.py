@@ -5,8 +5,10 @@ versions of the numerical libraries it runs on. Both are part of every run's cac
 **Code.** A run function is named by its dotted path (``repro.papers.fedsgm.runs.theorems.run_figure1``).
 Its code is the function's module and, transitively, every ``bounds``/``repro`` module that module
 imports (found statically with :mod:`ast`, parent packages included): :func:`code_files` maps each of
-them to the SHA-256 of its source. Editing any of those files recomputes the run; editing anything else
-(figures, the report, another paper's claims or runs) keeps it valid. Two modules are left out on purpose:
+them to the SHA-256 of its normalised syntax tree (:func:`syntax_digest`: comments, docstrings, blank lines and
+formatting do not count). A change of behaviour in any of those files recomputes the run; a comment, docstring or
+formatting edit does not, and editing anything else (figures, the report, another paper's claims or runs) keeps
+it valid. Two modules are left out on purpose:
 
 * ``repro.runner``, which executes every run, and ``repro.experiment`` (the Experiment contract and
   the profiles), which run modules import to *declare* their specs. Neither computes any array; a change
@@ -31,7 +33,7 @@ import importlib.metadata
 import platform
 from pathlib import Path
 
-__all__ = ["code_files", "code_fingerprint", "library_versions", "EXCLUDED_MODULES"]
+__all__ = ["code_files", "code_fingerprint", "library_versions", "syntax_digest", "EXCLUDED_MODULES"]
 
 EXCLUDED_MODULES = frozenset({"repro.runner", "repro.experiment"})
 
@@ -45,13 +47,14 @@ def _package_dirs() -> dict[str, Path | tuple[Path, ...]]:
     import repro
     import repro.papers
 
-    return {"bounds": Path(bounds.__file__).resolve().parent, "repro": Path(repro.__file__).resolve().parent,
+    return {"bounds": tuple(Path(d).resolve() for d in bounds.__path__), "repro": Path(repro.__file__).resolve().parent,
             "repro.papers": tuple(Path(d).resolve() for d in repro.papers.__path__)}
 
 
 def _module_file(name: str, roots: dict) -> Path | None:
     """Source file of a ``bounds``/``repro`` module (a package: its ``__init__.py``), or None. ``roots`` maps a
-    package name to its directory or directories (``repro.papers`` may span several: ``REPRO_PAPERS_PATH``);
+    package name to its directory or directories (``bounds`` and ``repro.papers`` may span several:
+    ``REPRO_PAPERS_PATH``);
     the longest matching package name wins."""
     parts = name.split(".")
     for k in range(len(parts), 0, -1):
@@ -117,8 +120,30 @@ def code_files(function: str = "repro", roots: dict[str, Path] | None = None) ->
     command runs); tests use it to fingerprint an edited copy."""
     if roots is None:
         return dict(_installed_code_files(function))
-    return {name: hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-            for name, path in sorted(_closure(_module_of(function, roots), roots).items())}
+    return {name: syntax_digest(path) for name, path in sorted(_closure(_module_of(function, roots), roots).items())}
+
+
+def syntax_digest(path: Path) -> str:
+    """SHA-256 (16 hex) of the file's syntax tree without docstrings (``ast.dump`` without positions): the same for
+    any two files that differ only in comments, docstrings, blank lines or layout. A file that does not parse is
+    hashed by its bytes (it fails when the run imports it, and any edit then counts)."""
+    return _syntax_digest(str(path), path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=1024)
+def _syntax_digest(path: str, mtime_ns: int) -> str:
+    source = Path(path).read_bytes()
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return hashlib.sha256(source).hexdigest()[:16]
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body \
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            node.body = body[1:] or [ast.Pass()]
+    return hashlib.sha256(ast.dump(tree, include_attributes=False).encode()).hexdigest()[:16]
 
 
 @functools.lru_cache(maxsize=512)

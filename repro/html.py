@@ -233,13 +233,13 @@ def build_html(reports: Path = Path("reports"), notebooks: Path = Path("notebook
     """Write the site to ``out`` (default ``reports/html``); returns the path of its entry page ``audit.html``."""
     from nbconvert.filters.markdown_mistune import markdown2html_mistune
     from pygments.formatters import HtmlFormatter
-    from .registry import papers as all_papers, part
+    from .registry import paper as interface, papers as all_papers
 
     out = Path(out) if out is not None else reports / "html"
     pages = sorted(reports.glob("*.md"))
     if not pages:
         raise ReproError(f"reports: no Markdown pages in {reports}; run `python -m repro audit` first")
-    papers = [(k, part(k, "experiments").TITLE) for k in all_papers() if (reports / f"{k}.md").is_file()]
+    papers = [(k, interface(k).title) for k in all_papers() if (reports / f"{k}.md").is_file()]
     titles = dict(papers) | {"audit": "fedbounds: what the audit found", "glossary": "Glossary"}
     figures: set[Path] = set()
     for md in pages:

@@ -4,9 +4,12 @@ anything runs.
 A value is parsed as JSON (``--set eta=0.05``, ``--set tau='[1, 2]'``), and otherwise taken as a string
 (``--set scaling=none``). It is admissible when
 
-* KEY is a config key of **every** run of the experiment (of every member of a batched run,
-  :mod:`repro.batches`), and a field of the experiment's config dataclass (:class:`repro.experiment.Config`);
-* its JSON type is the type the key has in every run (an integer is admissible where a float is; a key that
+* KEY is a config key of at least one run of the experiment (of a member of a batched run,
+  :mod:`repro.batches`), and a field of one of the experiment's config dataclasses (:class:`repro.experiment.Config`);
+  only the runs whose config has KEY change (and so are recomputed): ``--set gamma=0.05`` on
+  ``pcfedavg.comparison`` reruns PC-FedAvg, whose config has a step size gamma, and keeps the three penalized
+  baselines, whose configs have none, cached;
+* its JSON type is the type the key has in every run that has it (an integer is admissible where a float is; a key that
   is ``null`` in some run accepts a number, a string or ``null``); numbers are finite;
 * for a string-valued key, the value is one of the experiment's ``choices`` for it, or, when it declares
   none, one of the values the experiment's own runs (either profile) give the key: a string the code does
@@ -70,10 +73,12 @@ def _configs(specs) -> list[dict]:
 
 def _check_key(exp, key, value, specs) -> None:
     shown = json.dumps(value)
-    configs = _configs(specs)
+    every = _configs(specs)
+    configs = [c for c in every if key in c]
     fields = exp.config_keys()
-    if any(key not in c for c in configs) or (fields is not None and key not in fields):
-        known = sorted(set.intersection(*(set(c) for c in configs), *([fields] if fields is not None else [])))
+    if not configs or (fields is not None and key not in fields):
+        known = set().union(*every)
+        known = sorted(known if fields is None else known & fields)
         raise ConfigError(f"--set {key} is not admissible for {exp.name}: known keys {', '.join(known)}")
     if not _finite(value):
         raise ConfigError(f"{key}={shown} is not admissible: a finite value")

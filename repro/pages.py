@@ -12,7 +12,7 @@ import json
 import os
 from pathlib import Path
 
-from .registry import optional_module, part
+from . import registry
 from .tables import markdown_table
 from .verdicts import ClaimVerdict, counts, observed_text, reading_label, verdict_table
 
@@ -43,9 +43,9 @@ def _figures_of(claim_id: str, testing: dict[str, list[Path]]) -> list[Path]:
 def _what_it_says(paper: str) -> dict[str, str]:
     """The statement of every claim (the encoded one-sentence paraphrase) and every figure statement (the paper's
     own words, quoted)."""
-    from .report import statements
-    out = {c.id: f"{c.statement} *(paraphrase of {c.location})*" for c in part(paper, "experiments").CLAIMS}
-    return out | {s.id: f"\"{s.words}\" *({s.location})*" for s in statements(paper)}
+    record = registry.paper(paper)
+    out = {c.id: f"{c.statement} *(paraphrase of {c.location})*" for c in record.claims}
+    return out | {s.id: f"\"{s.words}\" *({s.location})*" for s in record.statements()}
 
 
 def _evidence_line(e) -> str:
@@ -85,41 +85,14 @@ def _claim_block(v: ClaimVerdict, says: str, figures: list[str]) -> list[str]:
     return lines + figures
 
 
-def _proofs_module(paper: str):
-    return optional_module(f"bounds.{paper}_proofs")
-
-
-def encoded_steps(paper: str) -> tuple:
-    """The paper's displayed steps encoded for the falsification search (``bounds.<paper>_steps.STEPS``), or ()."""
-    module = optional_module(f"bounds.{paper}_steps")
-    return tuple(module.STEPS) if module else ()
-
-
-def proof_displays(paper: str) -> tuple:
-    """The paper's inventory of displayed proof steps (``bounds.<paper>_proofs.DISPLAYS``), or () without one; a
-    display encoded as a step (:func:`encoded_steps`, same proof and label) is checked by it: ``"steps#<label>"`` is
-    added to its ``checked_by`` (the step's run decides whether it follows)."""
-    import dataclasses
-    module = _proofs_module(paper)
-    if not module:
-        return ()
-    encoded = {(s.proof, s.label) for s in encoded_steps(paper)}
-    return tuple(dataclasses.replace(d, checked_by=d.checked_by + (f"steps#{d.label}",))
-                 if (d.proof, d.label) in encoded else d for d in module.DISPLAYS)
-
-
-def no_inventory_reason(paper: str) -> str:
-    """Why a paper has no inventory of its displayed proof steps (its module's ``NO_INVENTORY``), or "not yet"."""
-    return getattr(_proofs_module(paper), "NO_INVENTORY", "no inventory of the displayed proof steps yet")
-
-
 def proof_coverage_lines(paper: str) -> list[str]:
     """The detail page's "Proof-step coverage": per proof, the displayed steps the suite checks, and which not."""
     from bounds.proofs import coverage
-    displays = proof_displays(paper)
+    record = registry.paper(paper)
+    displays = record.proof_displays()
     head = ['<a id="proof-step-coverage"></a>', "", "## Proof-step coverage", ""]
     if not displays:
-        return head + [f"No coverage table: {no_inventory_reason(paper)}.", ""]
+        return head + [f"No coverage table: {record.no_inventory_reason()}.", ""]
 
     def encoded(proof):
         return sum(any(i.startswith("steps#") for i in d.checked_by) for d in displays if d.proof == proof)
@@ -139,17 +112,16 @@ def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir:
     """The Markdown of ``reports/<paper>.md``: its summary ``card`` (:func:`repro.cards.card`) first, then every
     claim; ``findings`` (the audit's) decide the printed settings' checks."""
     from .settings_audit import section_lines
-    from .report import locations
-    experiments = part(paper, "experiments")
+    record = registry.paper(paper)
     says, testing = _what_it_says(paper), figures_testing(paper, figures_dir)
     tally = ", ".join(f"{n} {k}" for k, n in counts(verdicts).items() if n)
     notebook = (f" · [the executed notebook](../notebooks/{paper}.ipynb)"
                 if Path("notebooks", f"{paper}.ipynb").is_file() else "")
     counted = [] if card else [f"{len(verdicts)} claims and figure statements: {tally}.", ""]   # the card counts
-    lines = [f"# {experiments.TITLE}", "", *card,
+    lines = [f"# {record.title}", "", *card,
              f"[Back to the summary](audit.md){notebook}. Definitions of the verdicts, the kinds of errata, modes and "
              "observed/bound: [glossary](glossary.md).", "", *counted,
-             markdown_table(["claim", "where", "verdict", "why"], verdict_table(verdicts, locations(paper))), "",
+             markdown_table(["claim", "where", "verdict", "why"], verdict_table(verdicts, record.locations())), "",
              "## Claims in detail", ""]
     shown: set[Path] = set()
     for v in verdicts:

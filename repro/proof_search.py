@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.metadata
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -41,7 +42,6 @@ class StepsConfig(Config):
     def __post_init__(self) -> None:
         admissible.integer("examples", self.examples, 1, "hypothesis examples per step")
         admissible.integer("polish", self.polish, 0, "Nelder-Mead evaluations per step")
-        admissible.profile(self.profile)
         require(self.hypothesis == hypothesis_version(), "hypothesis", self.hypothesis,
                 f"the installed hypothesis version {hypothesis_version()} (the search's draws depend on it)")
 
@@ -52,18 +52,17 @@ def hypothesis_version() -> str:
     return importlib.metadata.version("hypothesis")
 
 
-def specs(experiment: str, function: str, steps, profile: str) -> list[RunSpec]:
-    """One run per proof that has encoded steps, in the paper's order."""
-    admissible.profile(profile)
+def specs(experiment: str, function: Callable, steps, profile: str) -> list[RunSpec]:
+    """One run per proof that has encoded steps, in the paper's order, each of ``function`` (the paper's run
+    function, which imports its steps so that editing one reruns its proof)."""
     proofs = dict.fromkeys(s.proof for s in steps)
     return [RunSpec(experiment, StepsConfig(proof=p, profile=profile, hypothesis=hypothesis_version(),
                                             **BUDGET[profile]).as_dict(), 0, function) for p in proofs]
 
 
-def run(steps, config: dict):
-    """Check every step of ``config["proof"]``: arrays (status code, largest relative violation, points evaluated)
+def run(steps, cfg: StepsConfig):
+    """Check every step of ``cfg.proof``: arrays (status code, largest relative violation, points evaluated)
     and the rows (:meth:`bounds.steps.StepCheck.as_row`) as metadata."""
-    cfg = StepsConfig.from_dict(config)
     chosen = [s for s in steps if s.proof == cfg.proof]
     if not chosen:
         raise ValueError(f"proof: {cfg.proof!r} has no encoded steps")

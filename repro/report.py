@@ -14,10 +14,10 @@ from . import costs, runner
 from .batches import members
 from .io import atomic_write_bytes
 from repro.experiment import check_profile
-from .registry import check_paper, get, part
+from . import registry
+from .registry import check_paper, get
 from .tables import markdown_table
 from .verdicts import COUNTS_ORDER, counts
-from .registry import papers as all_papers
 
 
 def experiment_results(names, profile: str, *, jobs: int = 1, scheduler=None, progress: bool = False) -> dict:
@@ -56,25 +56,14 @@ GLOSSARY = ("**Verdicts**, each computed from all of a claim's evidence under ev
 
 def paper_verdicts(paper: str, results: dict) -> list:
     """The verdict of every claim of ``paper`` (its audit module's ``verdicts``), one per encoded claim."""
-    verdicts = part(paper, "audit").verdicts(results)
-    claims = [c.id for c in part(paper, "experiments").CLAIMS] + [s.id for s in statements(paper)]
+    record = registry.paper(paper)
+    verdicts = record.require("audit").verdicts(results)
+    claims = [c.id for c in record.claims] + [s.id for s in record.statements()]
     got = [v.claim for v in verdicts]
     if sorted(got) != sorted(claims):
         missing, extra = sorted(set(claims) - set(got)), sorted(set(got) - set(claims))
         raise ValueError(f"verdicts of {paper} do not cover its claims once each: missing {missing}, extra {extra}")
     return verdicts
-
-
-def statements(paper: str) -> tuple:
-    """The statements ``paper`` makes about its figures and tables (:class:`repro.verdicts.Statement`), from its
-    audit's ``STATEMENTS`` (none when it declares none)."""
-    return tuple(getattr(part(paper, "audit"), "STATEMENTS", ()))
-
-
-def locations(paper: str) -> dict[str, str]:
-    """Where the paper states each claim and each figure statement."""
-    return ({c.id: c.location for c in part(paper, "experiments").CLAIMS}
-            | {s.id: s.location for s in statements(paper)})
 
 
 def coverage(paper: str, verdicts: list, findings) -> str:
@@ -83,7 +72,7 @@ def coverage(paper: str, verdicts: list, findings) -> str:
     a last row counts the claims each method reached and its findings. Statements about figures count under
     "figures"."""
     from .verdicts import METHODS, Bearing, method_of
-    statement_ids = {s.id for s in statements(paper)}
+    statement_ids = {s.id for s in registry.paper(paper).statements()}
     cells: dict[tuple[str, str], list[int]] = {}
     for v in verdicts:
         for e in v.evidence:
@@ -110,10 +99,10 @@ def coverage(paper: str, verdicts: list, findings) -> str:
 
 def proof_summary(paper: str) -> str:
     """One line: displayed proof steps checked, over all of the paper's proofs, with a link to the per-proof table."""
-    from .pages import no_inventory_reason, proof_displays
-    displays = proof_displays(paper)
+    record = registry.paper(paper)
+    displays = record.proof_displays()
     if not displays:
-        return f"Proof-step coverage: {no_inventory_reason(paper)}."
+        return f"Proof-step coverage: {record.no_inventory_reason()}."
     checked, proofs = sum(bool(d.checked_by) for d in displays), len({d.proof for d in displays})
     return (f"Proof-step coverage: {checked} of {len(displays)} displayed steps checked, over {proofs} proofs "
             f"([per proof]({paper}.md#proof-step-coverage)).")
@@ -134,25 +123,15 @@ def settings_summary(paper: str) -> str:
             f"([per setting]({paper}.md#printed-settings)).")
 
 
-def errata_module(paper: str):
-    """The paper's ``errata`` module (its declared errata and open choices), or None when it declares none."""
-    from .registry import PACKAGE, optional_module
-    return optional_module(f"{PACKAGE}.{paper}.errata")
-
-
-def paper_findings(paper: str, results: dict) -> list:
-    """The findings of ``paper``'s audit on ``results`` (none when its audit has no ``findings``)."""
-    return list(getattr(part(paper, "audit"), "findings", lambda r: [])(results))
-
-
 def paper_errata(paper: str, results: dict, verdicts: list, found=None) -> list:
     """The errata of ``paper`` (:func:`repro.errata.paper_errata`) from its verdicts, findings (computed when not
-    given: :func:`paper_findings`) and steps runs."""
+    given: the paper's own) and steps runs."""
     from . import errata, proof_audit
-    found = paper_findings(paper, results) if found is None else found
-    module = errata_module(paper)
-    claims = ({c.id: (c.location, c.statement) for c in part(paper, "experiments").CLAIMS}
-              | {s.id: (s.location, f'"{s.words}"') for s in statements(paper)})
+    record = registry.paper(paper)
+    found = record.findings(results) if found is None else found
+    module = record.errata_module()
+    claims = ({c.id: (c.location, c.statement) for c in record.claims}
+              | {s.id: (s.location, f'"{s.words}"') for s in record.statements()})
     chains = proof_audit.chain_facts(proof_audit.rows(results.get(f"{paper}.steps", ())), errata.readings(module))
     return errata.paper_errata(verdicts, list(found), module, claims, chains)
 
@@ -239,21 +218,22 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
     from .pages import paper_page
     from .plotting import figures_root
     check_profile(profile)
-    keys = [check_paper(key) for key in papers] if papers else list(all_papers())
+    keys = [check_paper(key) for key in papers] if papers else list(registry.papers())
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     cards, rows, readme = [], [], []
     for paper in keys:
-        module = part(paper, "audit")
+        record = registry.paper(paper)
+        module = record.require("audit")
         results = experiment_results(module.AUDIT_EXPERIMENTS, profile, jobs=jobs, scheduler=scheduler,
                                      progress=progress)
         verdicts = paper_verdicts(paper, results)
-        found = paper_findings(paper, results)
+        found = record.findings(results)
         reports = paper_errata(paper, results, verdicts, found)
         how_sure = f"`{profile}` profile, {scale(results)}" + ("; not at the papers' scale" if profile != "paper" else "")
         notebook = Path("notebooks", f"{paper}.ipynb").is_file()
         cards += card(paper, verdicts, reports, how_sure, notebook)
-        rows.append([f"[{part(paper, 'experiments').TITLE.split(':')[0]}](#{paper})", len(verdicts)]
+        rows.append([f"[{record.title.split(':')[0]}](#{paper})", len(verdicts)]
                     + list(counts(verdicts).values())
                     + [", ".join(f"{n} {k}" for k, n in _kind_counts(reports).items() if n) or "none"])
         readme += readme_card(paper, verdicts, reports)

@@ -2,13 +2,16 @@
 parallel map over runs (one process, a local process pool, or a dask cluster).
 
 The runner knows nothing about any paper. A run is described by a :class:`RunSpec`: the experiment name
-(``"fedsgm.figure1"``), a JSON-serialisable config (which includes the profile), a seed, the dotted import
-path of a module-level function, and optionally the runs whose results it needs::
+(``"fedsgm.figure1"``), a config (a :class:`~repro.experiment.Config` or its dict; it includes the profile), a
+seed, the module-level run function itself, and optionally the runs whose results it needs::
 
-    fn(config: dict, seed: int) -> tuple[dict[str, np.ndarray], dict]
-    fn(config: dict, seed: int, inputs: dict[str, Result]) -> ...        # when the spec has ``needs``
+    fn(config: SomeConfig, seed: int) -> tuple[dict[str, np.ndarray], dict]
+    fn(config: SomeConfig, seed: int, inputs: dict[str, Result]) -> ...   # when the spec has ``needs``
+    fn(config: tuple[SomeConfig, ...], seed: int) -> ...                 # a batch (:mod:`repro.batches`)
 
-returning named arrays and a JSON-serialisable metadata dict (which may hold ``"data_checksums"``). The
+returning named arrays and a JSON-serialisable metadata dict (which may hold ``"data_checksums"``). The annotation
+of ``config`` is the contract: the runner builds that dataclass (for a batch, one per member) from the stored
+config before the call (:func:`typed_config`), so a run function never reads a dict. The
 function seeds itself from ``seed`` (via ``np.random.SeedSequence``); the runner introduces no randomness.
 
 Data flow::
@@ -55,8 +58,12 @@ import importlib.metadata
 import json
 import logging
 import os
+import inspect
 import platform
+import sys
 import time
+import types
+import typing
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
@@ -97,9 +104,40 @@ def _experiment_ok(name) -> bool:
     return bool(parts) and all(p and all(c.isalnum() or c in "_-" for c in p) for p in parts)
 
 
-def _function_ok(path) -> bool:
-    parts = path.split(".") if isinstance(path, str) else []
-    return len(parts) >= 2 and all(p.isidentifier() for p in parts)
+def _function_ok(fn) -> bool:
+    """A module-level function, reachable by its module and qualified name (what pickling to a worker needs)."""
+    module = sys.modules.get(getattr(fn, "__module__", None) or "")
+    name = getattr(fn, "__qualname__", "")
+    return callable(fn) and module is not None and "." not in name and getattr(module, name, None) is fn
+
+
+def config_type(fn: Callable) -> tuple[tuple[type, ...], bool]:
+    """``(classes, batched)`` from the annotation of ``fn``'s first parameter: a :class:`~repro.experiment.Config`
+    subclass, a union of them (a run function whose runs come in several shapes), or ``tuple[...]`` of either for a
+    batch. Anything else is a one-line ``ConfigError``."""
+    from .experiment import Config
+    first = next(iter(inspect.signature(fn).parameters), None)
+    hint = typing.get_type_hints(fn).get(first)
+    args = typing.get_args(hint)
+    batched = typing.get_origin(hint) is tuple and len(args) == 2 and args[1] is Ellipsis
+    member = args[0] if batched else hint
+    classes = typing.get_args(member) if isinstance(member, types.UnionType) else (member,)
+    if all(isinstance(c, type) and issubclass(c, Config) for c in classes):
+        return classes, batched
+    raise ConfigError(f"run function {fn.__module__}.{fn.__qualname__} is not admissible: its first parameter must "
+                      "be annotated with its Config dataclass (a union of them, or tuple[...] for a batch)")
+
+
+def typed_config(fn: Callable, config: Mapping) -> Any:
+    """The config ``fn`` declares (:func:`config_type`), built from the stored dict: one dataclass (of a union, the
+    shape sharing the most keys with the dict, whose one-line error names a key it lacks or does not know), or for a
+    batch one per member of ``config["members"]``."""
+    classes, batched = config_type(fn)
+
+    def build(values):
+        return max(classes, key=lambda c: (len(set(c.keys()) & set(values)), -len(set(c.keys()) ^ set(values)))
+                   ).from_dict(values)
+    return tuple(build(member) for member in config["members"]) if batched else build(config)
 
 
 # --------------------------------------------------------------------------------------------
@@ -120,7 +158,7 @@ class RunSpec:
     experiment: str
     config: dict
     seed: int
-    function: str
+    function: Callable
     needs: Mapping = dataclasses.field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -131,11 +169,13 @@ class RunSpec:
                 "dot names the paper)")
         if not _function_ok(self.function):
             raise ConfigError(
-                f"function={self.function!r} is not admissible: the dotted import path of a "
-                "module-level function, e.g. 'repro.papers.fedsgm.runs.theorems.run_figure1'")
+                f"function={self.function!r} is not admissible: a module-level run function, e.g. "
+                "repro.papers.fedsgm.runs.theorems.run_figure1")
         if isinstance(self.seed, (bool, np.bool_)) or not isinstance(self.seed, (int, np.integer)) \
                 or self.seed < 0:
             raise ConfigError(f"seed={self.seed!r} is not admissible: a non-negative int")
+        if hasattr(self.config, "as_dict"):                    # a Config dataclass: its plain dict is stored
+            object.__setattr__(self, "config", self.config.as_dict())
         if not isinstance(self.config, Mapping):
             raise ConfigError(f"config={self.config!r} is not admissible: a JSON-serialisable dict")
         if not (isinstance(self.needs, Mapping) and all(isinstance(k, str) and isinstance(v, RunSpec)
@@ -151,9 +191,14 @@ class RunSpec:
         """The paper key: the part of ``experiment`` before the first dot."""
         return self.experiment.split(".")[0]
 
+    @property
+    def function_path(self) -> str:
+        """``module.name`` of the run function: what the cache key and the provenance record."""
+        return f"{self.function.__module__}.{self.function.__qualname__}"
+
     @functools.cached_property
     def _canonical(self) -> str:
-        return _hash_payload(self.experiment, self.function, self.config, self.seed,
+        return _hash_payload(self.experiment, self.function_path, self.config, self.seed,
                              {name: dep.hash for name, dep in self.needs.items()})
 
     @functools.cached_property
@@ -219,7 +264,7 @@ def payload_key(experiment: str, function: str, config: Any, seed: int, needs: M
 def spec_payload_key(spec: RunSpec) -> str:
     """:func:`payload_key` of a spec, its needed runs named by their own payload keys (not by their hashes, which
     contain their code): a run whose needed run is stale is then found as stale too, not as missing."""
-    return payload_key(spec.experiment, spec.function, spec.config, spec.seed,
+    return payload_key(spec.experiment, spec.function_path, spec.config, spec.seed,
                        {k: spec_payload_key(v) for k, v in spec.needs.items()})
 
 
@@ -227,7 +272,7 @@ def config_hash(spec: RunSpec) -> str:
     """First 16 hex characters of the SHA-256 of the canonical run payload (experiment, function, config,
     seed, needed runs' hashes), the :func:`~repro.fingerprint.code_fingerprint` of the function, the
     numerical libraries' versions and :data:`CACHE_FORMAT`; the name of the spec's cache entry."""
-    payload = (spec._canonical + code_fingerprint(spec.function) + canonical_json(library_versions())
+    payload = (spec._canonical + code_fingerprint(spec.function_path) + canonical_json(library_versions())
                + f"format={CACHE_FORMAT}")
     return hashlib.sha256(payload.encode("ascii")).hexdigest()[:16]
 
@@ -282,25 +327,6 @@ def _check_divergence(fn: Callable, config: dict, arrays: Mapping[str, np.ndarra
 # Executing one run (in a worker or in this process)
 # --------------------------------------------------------------------------------------------
 
-def _resolve_function(path: str) -> Callable:
-    """Import ``module.attr``; ConfigError when the module or attribute does not exist."""
-    module_name, _, attr = path.rpartition(".")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        missing = exc.name or ""
-        if module_name == missing or module_name.startswith(missing + "."):
-            raise ConfigError(
-                f"function={path!r} is not admissible: module {module_name!r} cannot be "
-                "imported (the function must live in an importable module, also on the "
-                "workers)") from None
-        raise
-    fn = getattr(module, attr, None)
-    if not callable(fn):
-        raise ConfigError(f"function={path!r} is not admissible: module {module_name!r} has no callable {attr!r}")
-    return fn
-
-
 def _check_output(out: Any, function: str) -> tuple[dict[str, np.ndarray], dict]:
     where = f"return value of {function}"
     if not (isinstance(out, tuple) and len(out) == 2):
@@ -344,16 +370,16 @@ _CALLED: set[str] = set()       # the run functions this process has called
 def execute(spec: RunSpec, inputs: Mapping[str, Result] | None = None) -> tuple[dict, dict, Timing]:
     """Run one spec where it is called (this process or a worker): its arrays, metadata and :class:`Timing`.
     Raises what the function raises, or DivergenceError."""
-    fn = _resolve_function(spec.function)
-    config = copy.deepcopy(spec.config)
+    fn = spec.function
+    config = typed_config(fn, copy.deepcopy(spec.config))
     args = (config, spec.seed) + ((dict(inputs or {}),) if spec.needs else ())
-    first = spec.function not in _CALLED
-    _CALLED.add(spec.function)
+    first = spec.function_path not in _CALLED
+    _CALLED.add(spec.function_path)
     with _single_threaded_native_pools():
         start = time.perf_counter()
         out = fn(*args)
         wall = time.perf_counter() - start
-    arrays, meta = _check_output(out, spec.function)
+    arrays, meta = _check_output(out, spec.function_path)
     _check_divergence(fn, spec.config, arrays)
     return arrays, meta, Timing(wall, first)
 
@@ -467,13 +493,13 @@ def _store(spec: RunSpec, results_root: Path, arrays: dict[str, np.ndarray], fn_
     meta = {
         "format": CACHE_FORMAT,
         "experiment": spec.experiment,
-        "function": spec.function,
+        "function": spec.function_path,
         "config": spec.config,
         "seed": spec.seed,
         "hash": spec.hash,
         "payload_key": spec_payload_key(spec),
-        "code_fingerprint": code_fingerprint(spec.function),
-        "code_files": code_files(spec.function),
+        "code_fingerprint": code_fingerprint(spec.function_path),
+        "code_files": code_files(spec.function_path),
         "library_versions": library_versions(),
         "git_commit": environment["git_commit"],
         "git_dirty": environment["git_dirty"],
@@ -545,7 +571,7 @@ def _failure(exc: BaseException, spec: RunSpec, siblings: Sequence[RunSpec]) -> 
     if isinstance(exc, (ReproError, ValueError)):
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return RunFailed(f"{label} failed: {first}; nothing was cached for it")
-    exc.add_note(f"while running {spec.function} for {label}")
+    exc.add_note(f"while running {spec.function_path} for {label}")
     return exc
 
 
@@ -581,7 +607,7 @@ def run_all(specs: Iterable[RunSpec], *, jobs: int = 1, scheduler: Any = None,
     docstring); on Ctrl-C, :class:`~repro.errors.Interrupted`.
     """
     specs = _check_arguments(specs, jobs)
-    backend_factory = backends.choose(scheduler, int(jobs))
+    backend_factory = backends.choose(scheduler, int(jobs), execute)
     root = resolve_results_root(results_root)
     everything = _with_needs(specs)
     results: dict[str, Result] = {}
@@ -592,8 +618,8 @@ def run_all(specs: Iterable[RunSpec], *, jobs: int = 1, scheduler: Any = None,
                 results[spec._canonical] = cached
     pending = [spec for spec in everything if spec._canonical not in results]
     if pending:
-        for function in sorted({spec.function for spec in pending}):
-            _resolve_function(function)  # fail fast, in the caller, on a bad import path
+        for fn in {spec.function for spec in pending}:
+            config_type(fn)               # fail fast, in the caller, on a run function without its config type
         _prepare_root(root, pending)
         _compute(pending, everything, results, root, backend_factory, progress, estimate)
     return [results[spec._canonical] for spec in specs]

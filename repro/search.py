@@ -49,7 +49,6 @@ class SearchConfig(Config):
         admissible.integer("maxiter", self.maxiter, 1, "generations")
         admissible.integer("popsize", self.popsize, 1, "population per dimension")
         admissible.integer("polish_evals", self.polish_evals, 0, "Nelder-Mead evaluations")
-        admissible.profile(self.profile)
 
 
 @dataclass(frozen=True)

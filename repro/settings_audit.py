@@ -152,12 +152,9 @@ def coverage(inventory: tuple[Printed, ...]) -> dict[str, int]:
 
 
 def inventory(paper: str) -> tuple[Printed, ...]:
-    """The paper's ``PRINTED`` (empty when it has no inventory)."""
-    from .registry import part
-    try:
-        return tuple(part(paper, "settings").PRINTED)
-    except ModuleNotFoundError:
-        return ()
+    """The paper's printed settings (empty when it declares none)."""
+    from .registry import paper as interface
+    return interface(paper).printed_settings()
 
 
 def section_lines(paper: str, findings: list) -> list[str]:

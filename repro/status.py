@@ -22,12 +22,13 @@ from .fingerprint import _package_dirs, code_files, library_versions
 def _source_path(module: str) -> str:
     """A module name as the path of its source file relative to the project (``repro/plotting.py``)."""
     top, _, rest = module.partition(".")
-    base = _package_dirs().get(top)
-    if base is None:
-        return module
-    candidate = base.joinpath(*rest.split(".")) if rest else base
-    path = candidate.with_suffix(".py") if candidate.with_suffix(".py").is_file() else candidate / "__init__.py"
-    return str(path.relative_to(base.parent))
+    bases = _package_dirs().get(top)
+    for base in (bases,) if isinstance(bases, Path) else bases or ():      # ``bounds`` may span several folders
+        candidate = base.joinpath(*rest.split(".")) if rest else base
+        path = candidate.with_suffix(".py") if candidate.with_suffix(".py").is_file() else candidate / "__init__.py"
+        if path.is_file():
+            return str(path.relative_to(base.parent))
+    return module
 
 
 def _why_stale(spec: runner.RunSpec, meta: dict) -> list[str]:
@@ -36,7 +37,7 @@ def _why_stale(spec: runner.RunSpec, meta: dict) -> list[str]:
         reasons.append(f"cache format {meta.get('format')} (now {runner.CACHE_FORMAT})")
     stored_files = meta.get("code_files")
     if isinstance(stored_files, dict):
-        now = code_files(spec.function)
+        now = code_files(spec.function_path)
         changed = sorted(m for m in set(now) | set(stored_files) if now.get(m) != stored_files.get(m))
         reasons += [_source_path(m) for m in changed]
     stored_versions = meta.get("library_versions")

@@ -9,7 +9,7 @@ from bounds.core import Claim, Mode
 from repro.errors import ConfigError, require
 from repro.experiment import Config, Experiment
 from repro.overrides import apply
-from repro.runner import RunSpec
+from repro.runner import RunSpec, typed_config
 from repro.verify import check_claims, check_relation
 
 
@@ -22,8 +22,14 @@ class StepConfig(Config):
         require(self.eta > 0, "eta", self.eta, "eta > 0")
 
 
+def step_run(config: StepConfig, seed: int):
+    """The toy experiment's run function: the runner hands it its StepConfig (never called in these tests)."""
+    return {}, {"eta": config.eta}
+
+
 def _experiment(**kw):
-    specs = [RunSpec("toy.step", StepConfig(eta=0.1).as_dict(), 0, "repro.runner.execute")]
+    specs = [RunSpec("toy.step", StepConfig(eta=0.1), 0, step_run)]
+    assert specs[0].config == {"eta": 0.1, "rounds": 10}              # a Config is stored as its plain dict
     return Experiment("toy.step", "", lambda profile: specs, None, config=StepConfig, **kw), specs
 
 
@@ -71,15 +77,30 @@ class SearchConfig(Config):
         require(self.budget >= 1, "budget", self.budget, "budget >= 1")
 
 
+def step_or_search_run(config: StepConfig | SearchConfig, seed: int):
+    """A run function whose runs come in two shapes: its annotation is the union of both config dataclasses."""
+    return {}, {}
+
+
 def test_an_experiment_with_two_config_shapes_checks_each_run_against_its_own():
-    specs = [RunSpec("toy.step", StepConfig(eta=0.1).as_dict(), 0, "repro.runner.execute"),
-             RunSpec("toy.step", SearchConfig(eta=0.1, budget=3).as_dict(), 0, "repro.runner.execute")]
+    specs = [RunSpec("toy.step", StepConfig(eta=0.1), 0, step_or_search_run),
+             RunSpec("toy.step", SearchConfig(eta=0.1, budget=3), 0, step_or_search_run)]
     exp = Experiment("toy.step", "", lambda profile: specs, None, config=(StepConfig, SearchConfig))
-    assert exp.config_keys() == {"eta"}
+    assert exp.config_keys() == {"eta", "rounds", "budget"}            # --set may change a key of either shape
     assert [s.config["eta"] for s in apply(exp, specs, {"eta": 0.3})] == [0.3, 0.3]
-    with pytest.raises(ConfigError, match="--set budget is not admissible for toy.step: known keys eta"):
+    # a key of one shape changes only the runs of that shape, each validated by its own dataclass
+    assert [s.config for s in apply(exp, specs, {"budget": 5})] == [{"eta": 0.1, "rounds": 10},
+                                                                    {"eta": 0.1, "budget": 5}]
+    assert [s.config for s in apply(exp, specs, {"rounds": 3})] == [{"eta": 0.1, "rounds": 3},
+                                                                    {"eta": 0.1, "budget": 3}]
+    with pytest.raises(ConfigError, match=r"^budget=0 is not admissible: budget >= 1$"):
         apply(exp, specs, {"budget": 0})
+    with pytest.raises(ConfigError, match="--set seed is not admissible for toy.step: known keys budget, eta, rounds$"):
+        apply(exp, specs, {"seed": 3})
     with pytest.raises(ConfigError, match=r"^budget=0 is not admissible: budget >= 1$"):
         exp.check_config({"eta": 0.1, "budget": 0})
+    # the runner builds each stored config into its own shape before calling the run function
+    assert [typed_config(step_or_search_run, s.config) for s in specs] == [StepConfig(eta=0.1),
+                                                                          SearchConfig(eta=0.1, budget=3)]
     with pytest.raises(ConfigError, match="config key 'x'"):
         exp.check_config({"eta": 0.1, "x": 1})

@@ -1,19 +1,37 @@
 """repro.costs: the affine fit of wall time on work, and which measurement prices a run (the cache's fit within
 the range it measured, the committed table beyond it, the cache extrapolated only without a table)."""
 import json
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from repro import costs
+from repro.experiment import Config
 from repro.runner import RunSpec
 
 EXPERIMENTS = {"toy.exp": SimpleNamespace(work=lambda config: config["n"])}
 
 
+@dataclass(frozen=True)
+class ToyConfig(Config):
+    n: int
+    profile: str = "quick"
+    family: str | None = None
+    claim: str | None = None
+
+
+def toy_run(config: ToyConfig, seed: int):
+    """The run function of the toy RunSpecs below (costs never call it: they price it by its path)."""
+    return {}, {}
+
+
+TOY_RUN = f"{__name__}.toy_run"          # its function_path: what the cost tables and cached runs are keyed by
+
+
 def _spec(n):
-    return SimpleNamespace(experiment="toy.exp", function="toy.run", config={"n": n})
+    return SimpleNamespace(experiment="toy.exp", function_path="toy.run", config={"n": n})
 
 
 def test_the_fit_recovers_an_affine_cost_and_its_range():
@@ -103,7 +121,7 @@ def test_a_calibration_replaces_the_measured_rates_and_keeps_the_others(tmp_path
 
 
 def _profiled(n, profile):
-    return SimpleNamespace(experiment="toy.exp", function="toy.run", config={"n": n, "profile": profile})
+    return SimpleNamespace(experiment="toy.exp", function_path="toy.run", config={"n": n, "profile": profile})
 
 
 def test_a_run_is_priced_by_its_own_profiles_rate_before_the_joint_one(tmp_path):
@@ -133,7 +151,7 @@ def test_measured_rates_fit_each_profile_apart_and_all_runs_together(tmp_path):
 
 def test_calibration_runs_spread_over_the_work_of_each_group():
     experiments = {"toy.exp": SimpleNamespace(work=lambda config: config["n"])}
-    specs = [RunSpec("toy.exp", {"n": n}, 0, "toy.run") for n in range(1, 11)]
+    specs = [RunSpec("toy.exp", {"n": n}, 0, toy_run) for n in range(1, 11)]
     picked = [s.config["n"] for s in costs.calibration_runs(specs, experiments, 4)]
     assert picked == [10, 7, 4, 1]                                 # the largest, the smallest, evenly between
     assert len(costs.calibration_runs(specs[:2], experiments, 4)) == 2
@@ -146,26 +164,27 @@ def test_a_run_of_a_family_is_priced_by_the_runs_of_its_family(tmp_path):
     runs = [("short", 2.0, "paper"), ("short", 4.0, "paper"), ("long", 300.0, "paper"), ("long", 500.0, "paper"),
             ("short", 0.1, "quick")]
     for i, (family, seconds, profile) in enumerate(runs):
-        meta = {"experiment": "toy.exp", "function": "toy.run", "seed": i, "wall_time_s": seconds,
+        meta = {"experiment": "toy.exp", "function": TOY_RUN, "seed": i, "wall_time_s": seconds,
                 "config": {"n": 10, "profile": profile, "family": family, "claim": "c"}}
         (tmp_path / "toy" / f"{i}.json").write_text(json.dumps(meta))
     model = costs.CostModel(tmp_path, EXPERIMENTS)
 
     def spec(family, claim="c"):
-        return RunSpec("toy.exp", {"n": 10, "profile": "paper", "family": family, "claim": claim}, 0, "toy.run")
+        return RunSpec("toy.exp", {"n": 10, "profile": "paper", "family": family, "claim": claim}, 0, toy_run)
     assert model.estimate(spec("short")) == pytest.approx(3.0)
     assert model.estimate(spec("long")) == pytest.approx(400.0)
     assert model.estimate(spec("other")) == pytest.approx(201.5)     # the paper runs' fit, not the joint one (161.22)
-    assert costs.rate_keys("toy.exp", "toy.run", spec("long").config) == [
-        "toy.exp|toy.run|paper|long", "toy.exp|toy.run|paper", "toy.exp|toy.run"]
+    assert spec("long").function_path == TOY_RUN
+    assert costs.rate_keys("toy.exp", TOY_RUN, spec("long").config) == [
+        f"toy.exp|{TOY_RUN}|paper|long", f"toy.exp|{TOY_RUN}|paper", f"toy.exp|{TOY_RUN}"]
     # an instance family of a theorem grid (no claim searched) is priced by the work model, not per family
-    assert costs.rate_keys("toy.exp", "toy.run", {"n": 10, "profile": "paper", "family": "long"}) == [
-        "toy.exp|toy.run|paper", "toy.exp|toy.run"]
+    assert costs.rate_keys("toy.exp", TOY_RUN, {"n": 10, "profile": "paper", "family": "long"}) == [
+        f"toy.exp|{TOY_RUN}|paper", f"toy.exp|{TOY_RUN}"]
 
 
 def test_calibration_runs_measure_every_family():
     experiments = {"toy.exp": SimpleNamespace(work=lambda config: config["n"])}
-    specs = [RunSpec("toy.exp", {"n": n, "profile": "paper", "family": family, "claim": "c"}, 0, "toy.run")
+    specs = [RunSpec("toy.exp", {"n": n, "profile": "paper", "family": family, "claim": "c"}, 0, toy_run)
              for family in ("a", "b", "c") for n in range(1, 6)]
     picked = [(s.config["family"], s.config["n"]) for s in costs.calibration_runs(specs, experiments, 4)]
     assert picked == [("a", 5), ("a", 1), ("b", 5), ("b", 1), ("c", 5), ("c", 1)]

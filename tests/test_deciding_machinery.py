@@ -79,6 +79,5 @@ def test_every_exact_run_records_its_whole_law(paper):
                       "path": "compact", "profile": "quick"}, 16)}[paper]
     import importlib
     module = importlib.import_module(f"repro.papers.{paper}.runs.exact")
-    config = module.ExactConfig(**config).as_dict()
-    _, meta = module.run_exact(config, 0)
+    _, meta = module.run_exact(module.ExactConfig(**config), 0)
     assert meta["law"] == {"patterns": expected, "probability_total": "1"}

@@ -58,13 +58,13 @@ PLANT = {
         import numpy as np
 
         def run(problem, params, rng):
-            """Gradient descent from params["x0"]; params["step"] is the multiple of eta the update takes (1: (CR);
+            """Gradient descent from params.x0; params.step is the multiple of eta the update takes (1: (CR);
             1/2: Algorithm 2's line 3 as printed). Returns f(x_t) and f'(x_t) for t = 0..T."""
-            x, values, grads = float(params["x0"]), [], []
-            for _ in range(int(params["T"]) + 1):
+            x, values, grads = float(params.x0), [], []
+            for _ in range(int(params.T) + 1):
                 values.append(0.5 * problem * x * x)
                 grads.append(problem * x)
-                x -= params["step"] * params["eta"] * problem * x
+                x -= params.step * params.eta * problem * x
             return np.array(values), np.array(grads)
         ''',
     "runs/__init__.py": "",
@@ -74,7 +74,9 @@ PLANT = {
         import numpy as np
 
         from repro.errors import require
-        from repro.experiment import Config, check_profile
+        from types import SimpleNamespace
+
+        from repro.experiment import Config
         from repro.runner import RunSpec
 
         from ..algorithms import gd
@@ -95,14 +97,12 @@ PLANT = {
                 require(self.path in PATHS, "path", self.path, f"one of {', '.join(PATHS)}")
 
         def specs(profile, algorithm):
-            check_profile(profile)
             paths = PATHS if algorithm == 2 else ("(CR)",)
-            return [RunSpec(f"plant.alg{algorithm}", GDConfig(eta=e, path=p).as_dict(), 0, __name__ + ".run_gd")
-                    for e in ETAS for p in paths]
+            return [RunSpec(f"plant.alg{algorithm}", GDConfig(eta=e, path=p), 0, run_gd) for e in ETAS for p in paths]
 
-        def run_gd(config, seed):
-            eta = ETAS[config["eta"]]
-            f, g = gd.run(L, {"x0": 1.0, "T": config["T"], "eta": eta, "step": PATHS[config["path"]]}, None)
+        def run_gd(config: GDConfig, seed: int):
+            eta = ETAS[config.eta]
+            f, g = gd.run(L, SimpleNamespace(x0=1.0, T=config.T, eta=eta, step=PATHS[config.path]), None)
             T = np.arange(f.size)
             return {"f": f, "g": g, "eta": np.array(eta), "L": np.array(L), "T": T}, {}
         ''',
@@ -131,13 +131,14 @@ PLANT = {
         ''',
     "runs/steps.py": '''
         from repro import proof_search
+        from repro.proof_search import StepsConfig
 
         from ..steps import STEPS
 
         def specs(profile):
-            return proof_search.specs("plant.steps", __name__ + ".run", STEPS, profile)
+            return proof_search.specs("plant.steps", run, STEPS, profile)
 
-        def run(config, seed):
+        def run(config: StepsConfig, seed: int):
             return proof_search.run(STEPS, config)
         ''',
     "errata.py": '''
@@ -160,16 +161,38 @@ PLANT = {
         from repro.experiment import Experiment
         from repro.proof_search import StepsConfig
 
-        from .claims import CLAIMS  # noqa: F401
         from .runs import gd, steps
 
-        TITLE = "Planted paper"
-        ORDER = 98
         EXPERIMENTS = (
             Experiment("plant.alg1", "Algorithm 1", lambda profile: gd.specs(profile, 1), None, config=gd.GDConfig),
             Experiment("plant.alg2", "Algorithm 2 on both readings", lambda profile: gd.specs(profile, 2), None,
                        config=gd.GDConfig),
             Experiment("plant.steps", "proof steps", steps.specs, None, config=StepsConfig))
+        ''',
+    "paper.py": '''
+        from repro.paper import Paper
+
+        from .claims import CLAIMS
+        from .experiments import EXPERIMENTS
+
+
+        def _audit():
+            from . import audit
+            return audit
+
+
+        def _errata():
+            from . import errata
+            return errata
+
+
+        def _steps():
+            from .steps import STEPS
+            return STEPS
+
+
+        PAPER = Paper(key="plant", title="Planted paper", claims=CLAIMS, experiments=EXPERIMENTS, order=98,
+                      audit=_audit, errata=_errata, steps=_steps)
         ''',
     "audit.py": '''
         import numpy as np
@@ -242,11 +265,11 @@ PROBE = '''
 import json, sys
 import repro.errata as E
 from repro.report import experiment_results, paper_errata, paper_verdicts
-from repro.registry import part
+from repro.registry import paper
 if sys.argv[1] == "perturbed":
     original = E.decide_kind
     E.decide_kind = lambda f: E.Kind.GAP if original(f) is E.Kind.TYPO else original(f)
-audit = part("plant", "audit")
+audit = paper("plant").require("audit")
 results = experiment_results(audit.AUDIT_EXPERIMENTS, "quick")
 verdicts = paper_verdicts("plant", results)
 errata = paper_errata("plant", results, verdicts, audit.findings(results))

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from repro import plotting
-from repro.registry import papers
+from repro.registry import paper as interface, papers
 
 ROOT = Path(__file__).resolve().parents[1]
 PAPERS = ("fedsgm", "pcfedavg", "fedclup", "ssca")
@@ -36,7 +36,7 @@ def figure1_results(n_seeds: int):
 
 
 def valid_claim(paper: str, claim: str) -> bool:
-    ids = {c.id for c in importlib.import_module(f"repro.papers.{paper}.experiments").CLAIMS}
+    ids = {c.id for c in interface(paper).claims}
     return claim in ids or re.fullmatch(rf"{paper}\.figure\d+", claim) is not None
 
 

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from bounds import audit as A
-from repro.registry import papers, part
+from repro.registry import paper as interface, papers
 
 ROOT = Path(__file__).resolve().parents[1]
 VERDICT_NAMES = {"DISCREPANCY", "CONSISTENT", "NOT_CHECKABLE"}
@@ -30,12 +30,15 @@ VERDICT_STRINGS = {A.DISCREPANCY, A.CONSISTENT, A.NOT_CHECKABLE}
 
 
 def _sources() -> list[Path]:
-    return sorted((ROOT / "bounds").glob("*.py")) + sorted((ROOT / "repro" / "papers").glob("*/audit.py"))
+    """Every module that may build findings: the mathematics packages and each paper's audit-side modules."""
+    sources = sorted((ROOT / "bounds").rglob("*.py")) + sorted((ROOT / "repro" / "papers").glob("*/*.py"))
+    assert any(p.match("bounds/pcfedavg/prop48_findings.py") for p in sources)
+    return sources
 
 
 @pytest.mark.parametrize("paper", papers())
 def test_every_finding_carries_its_gate_and_rerunning_it_gives_it_back(paper):
-    findings = part(paper, "audit").findings({})
+    findings = interface(paper).findings({})
     assert findings, f"{paper}: the audit shows no findings at all"
     for f in findings:
         assert f.gate is not None, f"{f.id}: no gate (built outside a @producer)"
@@ -46,7 +49,7 @@ def test_every_finding_carries_its_gate_and_rerunning_it_gives_it_back(paper):
 
 @pytest.mark.parametrize("paper", papers())
 def test_finding_ids_are_unique(paper):
-    ids = [f.id for f in part(paper, "audit").findings({})]
+    ids = [f.id for f in interface(paper).findings({})]
     assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
 
 
@@ -154,7 +157,7 @@ def test_every_finding_can_be_replayed_by_one_command(capsys, monkeypatch):
     from repro import report
     from repro.cli import main
     monkeypatch.setattr(report, "experiment_results", lambda *a, **k: {})      # no runs in this test
-    first = part("fedsgm", "audit").findings({})[0]
+    first = interface("fedsgm").findings({})[0]
     assert main(["findings", "--id", first.id, "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"{first.id}  [{first.kind}] {first.verdict}  (computed by {first.gate.name})")
@@ -170,6 +173,6 @@ LOCATION = re.compile(r"(Section|Theorem|Lemma|Eq\.|eq\.|Figure|Fig\.|Table|Appe
 @pytest.mark.parametrize("paper", papers())
 def test_every_discrepancy_names_where_the_paper_says_what_it_disputes(paper):
     """A discrepancy cites the paper's own numbering (section, equation, theorem, figure, line of an algorithm)."""
-    bad = [f.id for f in part(paper, "audit").findings({})
+    bad = [f.id for f in interface(paper).findings({})
            if f.verdict == A.DISCREPANCY and not LOCATION.search(f"{f.summary} {f.evidence}")]
     assert not bad, bad

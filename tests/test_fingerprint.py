@@ -20,7 +20,7 @@ PAPERS = papers()
 FIGURE_AND_REPORT = {"repro.plotting", "repro.report", "repro.notebooks", "repro.cli", "repro.registry",
                      "repro.status", "repro.costs"} \
     | {f"repro.papers.{p}.{part}" for p in PAPERS for part in ("experiments", "figures", "audit")} \
-    | {f"bounds.{p}_findings" for p in PAPERS}
+    | {f"bounds.{p}.findings" for p in PAPERS}
 
 
 @functools.lru_cache(maxsize=1)
@@ -30,7 +30,7 @@ def _functions() -> dict[str, set]:
     for name, exp in registry().items():
         for profile in ("quick", "paper"):
             for spec in _with_needs(exp.specs(profile)):
-                out.setdefault(spec.paper, set()).add(spec.function)
+                out.setdefault(spec.paper, set()).add(spec.function_path)
     return out
 
 
@@ -65,8 +65,8 @@ def test_no_run_executes_figure_report_or_other_papers_code():
     ("a figure", "repro/papers/pcfedavg/figures.py", "Figure {number}: infeasibility across methods",
      "Figure {number}: infeasibility of the methods"),
     ("a report sentence", "repro/report.py", "Each paper's page has every claim", "Each paper's page lists every claim"),
-    ("a report sentence", "bounds/fedsgm_findings.py", "def audit_findings", "# reworded\ndef audit_findings"),
-    ("another paper's claims", "bounds/fedclup.py", "import sympy as sp", "import sympy as sp  # edited"),
+    ("a report sentence", "bounds/fedsgm/findings.py", "def audit_findings", "X = 1\n\n\ndef audit_findings"),
+    ("another paper's claims", "bounds/fedclup/claims.py", "import sympy as sp", "import sympy as sp\nX = 1"),
 ])
 def test_an_edit_outside_a_run_keeps_every_other_run_cached(tmp_path, what, path, old, new):
     roots = _copy(tmp_path)
@@ -75,7 +75,7 @@ def test_an_edit_outside_a_run_keeps_every_other_run_cached(tmp_path, what, path
     unchanged = 0
     for paper, fns in _functions().items():
         for fn in fns:
-            if paper == edited_paper and not path.endswith("_findings.py"):
+            if paper == edited_paper and not path.endswith("/findings.py"):
                 continue                          # a paper's own claims are inputs of its runs
             assert code_fingerprint(fn, roots) == code_fingerprint(fn), (what, path, fn)
             unchanged += 1
@@ -86,13 +86,59 @@ def test_an_edit_of_code_a_run_executes_changes_its_key(tmp_path):
     """The check above can fail: editing an algorithm changes its paper's fingerprints, and only those (the proof-step
     runs, which execute no algorithm, keep theirs; editing a step changes theirs)."""
     roots = _copy(tmp_path)
-    _edit(tmp_path / "repro/papers/fedsgm/algorithms/fedsgm.py", "import numpy as np", "import numpy as np  # edited")
+    _edit(tmp_path / "repro/papers/fedsgm/algorithms/fedsgm.py", "import numpy as np", "import numpy as np\nX = 1")
     functions = _functions()
     steps = "repro.papers.fedsgm.runs.steps.run_steps"
     for fn in functions["fedsgm"]:
         assert (code_fingerprint(fn, roots) != code_fingerprint(fn)) is (fn != steps), fn
-    _edit(tmp_path / "bounds/fedsgm_steps.py", "import sympy as sp", "import sympy as sp  # edited")
+    _edit(tmp_path / "bounds/fedsgm/steps.py", "import sympy as sp", "import sympy as sp\nX = 1")
     assert code_fingerprint(steps, roots) != code_fingerprint(steps)
     for paper in ("pcfedavg", "fedclup", "ssca"):
         for fn in functions[paper]:
             assert code_fingerprint(fn, roots) == code_fingerprint(fn), fn
+
+
+def _reworded(text: str) -> str:
+    """The same code with every comment reworded, every docstring rewritten and the layout changed (blank lines
+    and trailing whitespace added, an indented continuation re-wrapped): nothing a run executes."""
+    import ast
+    import io
+    import tokenize
+    tokens = []
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type == tokenize.COMMENT:
+            tok = tok._replace(string="# reworded")
+        tokens.append(tok)
+    out = tokenize.untokenize(tokens)
+    tree = ast.parse(out)
+    docstrings = [node.body[0].value for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and node.body
+                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+                  and isinstance(node.body[0].value.value, str)]
+    lines = out.splitlines()
+    for doc in sorted(docstrings, key=lambda d: d.lineno, reverse=True):   # one line each, from the bottom up
+        first, last = lines[doc.lineno - 1], lines[doc.end_lineno - 1]
+        lines[doc.lineno - 1:doc.end_lineno] = [first[:doc.col_offset] + '"""Reworded."""' + last[doc.end_col_offset:]]
+    out = []
+    for line in lines:                       # a blank line and trailing blanks after every line a backslash does not continue
+        out.append(line if line.endswith("\\") else (line + "  \n" if line.strip() else line + "\n"))
+    return "\n".join(out) + "\n"
+
+
+def test_a_comment_docstring_or_layout_edit_of_a_runs_code_reruns_nothing(tmp_path):
+    """Every module of an algorithm's and a run module's code reworded (comments, docstrings, blank lines): the
+    fingerprints of all of FedSGM's and PC-FedAvg's runs stay; one changed constant in the same file changes them."""
+    roots = _copy(tmp_path)
+    edited = ["repro/papers/fedsgm/algorithms/fedsgm.py", "repro/papers/fedsgm/runs/theorems.py",
+              "repro/papers/pcfedavg/algorithms/pcfedavg.py", "bounds/pcfedavg/claims.py", "repro/constraints.py"]
+    for path in edited:
+        source = (tmp_path / path).read_text()
+        assert _reworded(source) != source and "# reworded" in _reworded(source), path
+        (tmp_path / path).write_text(_reworded(source))
+    functions = _functions()
+    for fn in functions["fedsgm"] | functions["pcfedavg"]:
+        assert code_fingerprint(fn, roots) == code_fingerprint(fn), fn
+    algorithm = tmp_path / "repro/papers/fedsgm/algorithms/fedsgm.py"
+    _edit(algorithm, "import numpy as np", "import numpy as np\nSTEP_FLOOR = 1e-12")
+    changed = {fn for fn in functions["fedsgm"] if code_fingerprint(fn, roots) != code_fingerprint(fn)}
+    assert changed and "repro.papers.fedsgm.runs.theorems.run_figure1" in changed

@@ -19,7 +19,7 @@ import pytest
 import sympy as sp
 
 from bounds.audit import fmt_point
-from repro.registry import papers, part
+from repro.registry import paper as interface, papers
 
 ROOT = Path(__file__).resolve().parents[1]
 RAW_DICT = ("{'", '{"')
@@ -76,7 +76,7 @@ def test_no_output_of_the_formatter_looks_like_a_dict():
 # ---------------------------------------------------------------------------- the findings
 @pytest.mark.parametrize("paper", papers())
 def test_no_symbolic_finding_shows_a_raw_dict(paper):
-    findings = part(paper, "audit").findings({})
+    findings = interface(paper).findings({})
     assert findings
     bad = {(f.id, field): _raw(getattr(f, field)) for f in findings for field in ("summary", "evidence", "method")
            if _raw(getattr(f, field))}
@@ -84,8 +84,8 @@ def test_no_symbolic_finding_shows_a_raw_dict(paper):
 
 
 def _sources() -> list[Path]:
-    return (sorted((ROOT / "bounds").glob("*.py")) + sorted((ROOT / "repro" / "papers").glob("*/audit.py"))
-            + sorted((ROOT / "repro" / "papers").glob("*/summaries.py")))
+    """The mathematics packages and each paper's audit-side modules (audit, statements, evidence, section, ...)."""
+    return sorted((ROOT / "bounds").rglob("*.py")) + sorted((ROOT / "repro" / "papers").glob("*/*.py"))
 
 
 def test_no_f_string_interpolates_a_counterexample_as_it_is():
@@ -122,7 +122,7 @@ def test_the_generated_page_shows_no_raw_dict(paper, monkeypatch):
     from repro.report import experiment_results, paper_verdicts
 
     cache = ROOT / "results"
-    module = part(paper, "audit")
+    module = interface(paper).require("audit")
     missing = [name for name in module.AUDIT_EXPERIMENTS
                if any(runner.load_cached(s, cache) is None for s in get(name).specs("quick"))]
     if missing:

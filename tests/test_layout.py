@@ -125,7 +125,7 @@ def test_the_cost_table_names_every_run_function_of_the_quick_profile():
     from repro.registry import registry
     from repro.runner import _with_needs
 
-    pairs = {f"{s.experiment}|{s.function}" for exp in registry().values() for s in _with_needs(exp.specs("quick"))}
+    pairs = {f"{s.experiment}|{s.function_path}" for exp in registry().values() for s in _with_needs(exp.specs("quick"))}
     assert not pairs - set(committed_rates())
 
 
@@ -158,19 +158,22 @@ def test_a_paper_package_offers_the_shared_contracts(paper):
     import inspect
     import pkgutil
 
-    from repro.registry import part
+    import importlib
 
-    experiments = part(paper, "experiments")
-    names = {e.name for e in experiments.EXPERIMENTS}
-    assert all(e.config is not None and e.name.startswith(paper + ".") for e in experiments.EXPERIMENTS)
-    assert {e.figure.__module__ for e in experiments.EXPERIMENTS if e.figure} == {f"repro.papers.{paper}.figures"}
-    audit = part(paper, "audit")
+    from repro.registry import paper as interface
+
+    record = interface(paper)
+    names = {e.name for e in record.experiments}
+    assert all(e.config is not None and e.name.startswith(paper + ".") for e in record.experiments)
+    assert {e.figure.__module__ for e in record.experiments if e.figure} == {f"repro.papers.{paper}.figures"}
+    audit = record.require("audit")
     assert callable(audit.audit_section) and callable(audit.verdicts) and set(audit.AUDIT_EXPERIMENTS) <= names
-    assert list(inspect.signature(part(paper, "checks").check).parameters) == ["claim", "problem", "trace"]
-    algorithms = part(paper, "algorithms")
+    checks = importlib.import_module(f"repro.papers.{paper}.checks")
+    assert list(inspect.signature(checks.check).parameters) == ["claim", "problem", "trace"]
+    algorithms = importlib.import_module(f"repro.papers.{paper}.algorithms")
     entries = []
     for info in pkgutil.iter_modules(algorithms.__path__):
-        module = part(paper, f"algorithms.{info.name}")
+        module = importlib.import_module(f"{algorithms.__name__}.{info.name}")
         entries += [(name, fn) for name, fn in vars(module).items() if name.startswith("run") and
                     inspect.isfunction(fn) and fn.__module__ == module.__name__]
     assert entries

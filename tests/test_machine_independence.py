@@ -25,7 +25,7 @@ PROBE = r"""
 import json, sys
 import numpy as np
 from repro import runner
-from repro.registry import get, part
+from repro.registry import get
 
 sample = json.loads(sys.argv[1])
 out = {}
@@ -38,7 +38,7 @@ for name, n in sample.items():
                for k in ("passed", "inconclusive", "hypotheses_met") if k in arrays}
         if "M_rho" in arrays:
             ratio = float(np.asarray(arrays["M_rho"]) / np.asarray(arrays["M"]))
-            tie = part("pcfedavg", "audit").RATIO_TIE
+            from repro.papers.pcfedavg.audit import RATIO_TIE as tie
             row["M_rho_vs_M"] = 0 if abs(ratio - 1) <= tie else (1 if ratio > 1 else -1)
         rows.append(row)
     out[name] = rows

@@ -4,41 +4,48 @@ import pytest
 from bounds.proofs import Display, coverage
 
 
+def _with_paper(monkeypatch, displays, steps=()):
+    """Make the shared layers see a paper "x" whose interface declares ``displays`` and ``steps``."""
+    from types import SimpleNamespace
+    from repro import registry
+    from repro.paper import Paper
+    record = Paper(key="x", title="X", claims=(), experiments=(), proofs=lambda: SimpleNamespace(DISPLAYS=displays),
+                   steps=(lambda: steps) if steps else None)
+    monkeypatch.setattr(registry, "paper", lambda key: record)
+    return record
+
+
 def test_coverage_counts_checked_and_displayed_steps_per_proof_in_order(monkeypatch):
     displays = (Display("Proof of Lemma 1", "(5)", "a <= b", ("x.lemma1",)), Display("Proof of Lemma 1", "(6)", "b <= c"),
                 Display("Proof of Theorem 2", "(9)", "c <= d", ("x.thm2", "x.f")))
     assert coverage(displays) == [("Proof of Lemma 1", 1, 2), ("Proof of Theorem 2", 1, 1)]
     from repro import pages
-    monkeypatch.setattr(pages, "proof_displays", lambda paper: displays)
-    text = "\n".join(pages.proof_coverage_lines("fedsgm"))
+    _with_paper(monkeypatch, displays)
+    text = "\n".join(pages.proof_coverage_lines("x"))
     assert "2 of 3 displayed proof steps are checked" in text
     assert "| Proof of Lemma 1 | 1 of 2 | 0 of 2 | (6) |" in text and "| Proof of Theorem 2 | 1 of 1 | 0 of 1 | -- |" in text
 
 
 def test_a_display_encoded_as_a_step_is_checked_by_it_and_counted_as_encoded(monkeypatch):
     import sympy as sp
-    from types import SimpleNamespace
     from bounds.steps import Step
     from repro import pages
     a = sp.Symbol("a", positive=True)
     displays = (Display("Proof of Lemma 1", "(5)", "a <= b"), Display("Proof of Lemma 1", "(6)", "b <= c"))
-    monkeypatch.setattr(pages, "_proofs_module", lambda paper: SimpleNamespace(DISPLAYS=displays))
-    monkeypatch.setattr(pages, "encoded_steps", lambda paper: (Step("Proof of Lemma 1", "(6)", "x.lemma1", a, "<=", 2 * a,
-                                                                    {a: (1.0, 2.0)}),))
-    shown = pages.proof_displays("x")
-    assert [d.checked_by for d in shown] == [(), ("steps#(6)",)]
+    record = _with_paper(monkeypatch, displays, (Step("Proof of Lemma 1", "(6)", "x.lemma1", a, "<=", 2 * a,
+                                                      {a: (1.0, 2.0)}),))
+    assert [d.checked_by for d in record.proof_displays()] == [(), ("steps#(6)",)]
     text = "\n".join(pages.proof_coverage_lines("x"))
     assert "| Proof of Lemma 1 | 1 of 2 | 1 of 2 | (5) |" in text
 
 
 @pytest.mark.parametrize("paper", ["fedsgm", "ssca"])
 def test_every_encoded_step_is_a_display_of_the_inventory_and_names_a_claim_of_the_paper(paper):
-    import importlib
-    from repro.pages import encoded_steps
-    inventory = importlib.import_module(f"bounds.{paper}_proofs")
-    claims = {c.id for c in importlib.import_module(f"bounds.{paper}").CLAIMS}
-    displays = {(d.proof, d.label) for d in inventory.DISPLAYS}
-    steps = encoded_steps(paper)
+    from repro.registry import paper as interface
+    record = interface(paper)
+    claims = {c.id for c in record.claims}
+    displays = {(d.proof, d.label) for d in record.proofs().DISPLAYS}
+    steps = record.encoded_steps()
     keys = [(s.proof, s.label, s.variant) for s in steps]          # a display once per side of an erratum
     assert steps and len(set(keys)) == len(keys)
     keys = [k[:2] for k in keys]
@@ -81,7 +88,7 @@ def test_resolve_names_what_an_id_checks_and_refuses_a_typo():
 def test_every_inventory_is_well_formed_and_counted_by_coverage(paper):
     import importlib
     from bounds.proofs import problems
-    inventory = importlib.import_module(f"bounds.{paper}_proofs")
+    inventory = importlib.import_module(f"bounds.{paper}.proofs")
     assert not problems(inventory.DISPLAYS, inventory.PROOFS)
     cov = coverage(inventory.DISPLAYS)
     assert [p for p, _, _ in cov] == list(inventory.PROOFS)

@@ -1,8 +1,10 @@
 """Tests of repro.runner: hashing, cache, atomic writes, resume, backends, provenance.
 
-The run functions live in this module. Pool and dask workers import them by their dotted
-path, so the module-scoped ``worker_pythonpath`` fixture puts ``tests/`` (and the project
-root) on ``PYTHONPATH`` before any worker process is spawned.
+The run functions live in this module, each with the frozen Config dataclass of its first parameter (the runner
+builds it from the stored config before the call). A RunSpec holds the function object, which pickles by reference
+(``tests.test_runner.scaled_normal``): pool and dask workers import this module to unpickle it, so the module-scoped
+``worker_pythonpath`` fixture puts ``tests/`` (and the project root) on ``PYTHONPATH`` before any worker process is
+spawned.
 """
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ import pickle
 import subprocess
 import sys
 import time
+import types
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +24,7 @@ import pytest
 
 from repro import io, runner
 from repro.errors import ConfigError, ReproError, RunFailed
+from repro.experiment import Config
 from repro.io import atomic_savez, atomic_write_bytes, canonical_json
 from repro.runner import Result, RunSpec, cache_paths, config_hash, load_cached, run_all
 
@@ -27,20 +32,44 @@ TESTS_DIR = Path(__file__).resolve().parent
 ROOT_DIR = TESTS_DIR.parent
 
 
-# ---------------------------------------------------------------- run functions (importable)
+# ---------------------------------------------------------------- run functions (importable) and their configs
 
-def scaled_normal(config: dict, seed: int):
-    """A deterministic toy run: seeded normals scaled by ``config['scale']`` plus a BLAS
-    product; appends the seed to ``config['counter']`` (a file) on every call and raises for
-    ``config['fail_seed']`` while the file ``config['fail_flag']`` exists."""
-    if config.get("counter"):
-        with open(config["counter"], "a") as fh:
+@dataclass(frozen=True)
+class ToyConfig(Config):
+    """The config of :func:`scaled_normal` (every key the toy specs below store)."""
+    profile: str = "quick"
+    scale: float = 2.0
+    counter: str | None = None
+    fail_flag: str | None = None
+    fail_seed: int | None = None
+    grid: list | None = None
+    nested: dict | None = None
+
+
+@dataclass(frozen=True)
+class NeedConfig(Config):
+    """The config of :func:`plus_needed`."""
+    k: float
+
+
+@dataclass(frozen=True)
+class EmptyConfig(Config):
+    """The (empty) config of the run functions returning bad output."""
+
+
+def scaled_normal(config: ToyConfig, seed: int):
+    """A deterministic toy run: seeded normals scaled by ``config.scale`` plus a BLAS
+    product; appends the seed to ``config.counter`` (a file) on every call and raises for
+    ``config.fail_seed`` while the file ``config.fail_flag`` exists."""
+    assert isinstance(config, ToyConfig)          # the runner hands over the typed config, never the dict
+    if config.counter:
+        with open(config.counter, "a") as fh:
             fh.write(f"{seed}\n")
-    if config.get("fail_flag") and seed == config.get("fail_seed") \
-            and os.path.exists(config["fail_flag"]):
+    if config.fail_flag and seed == config.fail_seed \
+            and os.path.exists(config.fail_flag):
         raise RuntimeError(f"simulated interruption at seed {seed}")
     rng = np.random.default_rng(np.random.SeedSequence(seed))
-    x = config["scale"] * rng.standard_normal(5)
+    x = config.scale * rng.standard_normal(5)
     a = rng.standard_normal((64, 48))
     arrays = {"x": x, "gram": a @ a.T, "idx": np.arange(3, dtype=np.int32)}
     meta = {"data_checksums": {"toy.csv": "sha256:" + "0" * 64}, "n": np.int64(5),
@@ -48,24 +77,48 @@ def scaled_normal(config: dict, seed: int):
     return arrays, meta
 
 
-def plus_needed(config: dict, seed: int, inputs: dict):
-    """A toy run that needs another: the needed run's ``x`` plus ``config['k']``."""
-    return {"y": inputs["base"].arrays["x"] + config["k"]}, {}
+def plus_needed(config: NeedConfig, seed: int, inputs: dict):
+    """A toy run that needs another: the needed run's ``x`` plus ``config.k``."""
+    return {"y": inputs["base"].arrays["x"] + config.k}, {}
 
 
-def returns_list(config: dict, seed: int):
+def returns_list(config: EmptyConfig, seed: int):
     return {"x": [1.0, 2.0]}, {}
 
 
-def returns_object_array(config: dict, seed: int):
+def returns_object_array(config: EmptyConfig, seed: int):
     return {"x": np.array([{"a": 1}], dtype=object)}, {}
 
 
-def returns_single(config: dict, seed: int):
+def returns_single(config: EmptyConfig, seed: int):
     return np.zeros(3)
 
 
-FN = f"{__name__}.scaled_normal"
+def unannotated(config, seed: int):
+    """A module-level function whose config has no Config annotation: not a run function."""
+    return {}, {}
+
+
+def annotated_with_a_dict(config: dict, seed: int):
+    return {}, {}
+
+
+FN = scaled_normal
+FN_PATH = f"{__name__}.scaled_normal"           # FN's function_path: what the cache key and provenance name
+
+
+def stand_in(monkeypatch, path: str):
+    """A module-level run function reachable at the dotted ``path`` (its module made up and put in
+    ``sys.modules`` for the test), so that a spec's ``function_path`` is ``path``."""
+    module_name, _, name = path.rpartition(".")
+
+    def fn(config: Config, seed: int):
+        return {}, {}
+    fn.__module__, fn.__name__, fn.__qualname__ = module_name, name, name
+    module = types.ModuleType(module_name)
+    setattr(module, name, fn)
+    monkeypatch.setitem(sys.modules, module_name, module)
+    return fn
 
 
 def spec(seed: int = 0, **config) -> RunSpec:
@@ -127,36 +180,49 @@ def test_config_hash_is_canonical():
     assert same == base and hash(same) == hash(base)
     assert same.config == base.config  # normalised: tuples -> lists, numpy -> Python
     assert type(same.config["nested"]["b"]) is int
+    assert base.function is FN and base.function_path == FN_PATH
+    # a Config instance is stored (and so hashed) as its plain dict
+    typed = RunSpec("toy.figure1", ToyConfig(grid=[1, 2.5]), 3, FN)
+    assert typed.config == ToyConfig(grid=[1, 2.5]).as_dict() and isinstance(typed.config, dict)
+    assert typed == RunSpec("toy.figure1", ToyConfig(grid=[1, 2.5]).as_dict(), 3, FN)
+    assert typed.hash == RunSpec("toy.figure1", ToyConfig(grid=[1, 2.5]).as_dict(), 3, FN).hash
     # every component counts
     others = [spec(4, grid=[1, 2.5], nested={"b": 1, "a": [0.1, None, True]}),
               spec(3, grid=[1, 2.5], nested={"b": 1, "a": [0.1, None, True]}, profile="paper"),
               spec(3, grid=[1, 2.5000000000000004], nested={"b": 1, "a": [0.1, None, True]}),
               RunSpec("toy.figure2", base.config, 3, FN),
-              RunSpec("toy.figure1", base.config, 3, "repro.runner.other")]
+              RunSpec("toy.figure1", base.config, 3, plus_needed)]       # another run function
     assert len({config_hash(s) for s in others} | {h}) == len(others) + 1
 
 
-def test_config_hash_golden_value():
-    # Changing the encoding silently invalidates every cache: this pins it.
+def test_config_hash_golden_value(monkeypatch):
+    # Changing the encoding silently invalidates every cache: this pins it. The spec names its run function by the
+    # object now; the payload holds its function_path, so a function at the path it had when the value was pinned
+    # (a stand-in module) gives the same payload and the same golden hash.
+    old_path = "repro.experiments.fedsgm.run"
     s = RunSpec(experiment="fedsgm.figure1", config={"profile": "quick", "eta": 0.1,
                                                      "rounds": 100, "grid": (1.5, 2)},
-                seed=7, function="repro.experiments.fedsgm.run")   # the path it had when the value was pinned
+                seed=7, function=stand_in(monkeypatch, old_path))
+    assert s.function_path == old_path
     assert canonical_json({"b": (1, 0.1), "a": np.float64(1e-300)}) \
         == '{"a":1e-300,"b":[1,0.1]}'
     import hashlib
 
     from repro import runner as runner_module
-    payload = runner_module._hash_payload(s.experiment, s.function, s.config, s.seed)
+    payload = runner_module._hash_payload(s.experiment, s.function_path, s.config, s.seed)
+    assert payload == s._canonical
     assert hashlib.sha256(payload.encode("ascii")).hexdigest()[:16] == GOLDEN_HASH
-    assert runner_module.payload_key(s.experiment, s.function, s.config, s.seed) == GOLDEN_HASH
-    key = (payload + runner_module.code_fingerprint(s.function) + canonical_json(runner_module.library_versions())
-           + f"format={runner_module.CACHE_FORMAT}")
+    assert runner_module.payload_key(s.experiment, s.function_path, s.config, s.seed) == GOLDEN_HASH
+    assert runner_module.spec_payload_key(s) == GOLDEN_HASH
+    key = (payload + runner_module.code_fingerprint(s.function_path)
+           + canonical_json(runner_module.library_versions()) + f"format={runner_module.CACHE_FORMAT}")
     assert config_hash(s) == hashlib.sha256(key.encode("ascii")).hexdigest()[:16]
 
 
 def test_config_hash_changes_with_the_code(monkeypatch):
     from repro import runner as runner_module
-    s = RunSpec(experiment="fedsgm.figure1", config={"eta": 0.1}, seed=0, function="repro.papers.fedsgm.experiments.run")
+    from repro.papers.fedsgm.runs.theorems import run_figure1
+    s = RunSpec(experiment="fedsgm.figure1", config={"eta": 0.1}, seed=0, function=run_figure1)
     before = config_hash(s)
     monkeypatch.setattr(runner_module, "code_fingerprint", lambda function="repro": "0" * 16)
     assert config_hash(s) != before
@@ -164,7 +230,8 @@ def test_config_hash_changes_with_the_code(monkeypatch):
 
 def test_config_hash_changes_with_the_library_versions(monkeypatch):
     from repro import runner as runner_module
-    s = RunSpec(experiment="fedsgm.figure1", config={"eta": 0.1}, seed=0, function="repro.papers.fedsgm.experiments.run")
+    from repro.papers.fedsgm.runs.theorems import run_figure1
+    s = RunSpec(experiment="fedsgm.figure1", config={"eta": 0.1}, seed=0, function=run_figure1)
     before = config_hash(s)
     versions = dict(runner_module.library_versions())
     monkeypatch.setattr(runner_module, "library_versions", lambda: versions | {"numpy": "0.0.1"})
@@ -175,17 +242,19 @@ GOLDEN_HASH = "d9645164af64ae1a"
 
 
 def test_config_hash_stable_across_processes():
+    from repro.papers.fedsgm.runs.theorems import run_figure1
     code = (
         "from repro.runner import RunSpec, config_hash\n"
+        "from repro.papers.fedsgm.runs.theorems import run_figure1\n"
         "s = RunSpec(experiment='fedsgm.figure1', config={'rounds': 100, 'grid': (1.5, 2), "
         "'eta': 0.1, 'profile': 'quick', 'names': ('z', 'a')}, seed=7, "
-        "function='repro.papers.fedsgm.experiments.run')\n"
+        "function=run_figure1)\n"
         "print(config_hash(s))\n")
     expected = config_hash(RunSpec(
         experiment="fedsgm.figure1",
         config={"profile": "quick", "names": ["z", "a"], "eta": 0.1, "rounds": 100,
                 "grid": [1.5, 2]},
-        seed=7, function="repro.papers.fedsgm.experiments.run"))
+        seed=7, function=run_figure1))
     for hashseed in ("0", "12345"):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              check=True, cwd=ROOT_DIR,
@@ -200,8 +269,17 @@ def test_spec_validation_and_pickling():
         RunSpec("toy.figure1", {}, 1.5, FN)
     with pytest.raises(ConfigError, match=r"experiment='' is not admissible"):
         RunSpec("", {}, 0, FN)
-    with pytest.raises(ConfigError, match=r"function='run' is not admissible"):
-        RunSpec("toy.figure1", {}, 0, "run")
+    # the run function is the module-level function object: a dotted string, a lambda or a nested function is not
+    for bad in ("run", f"{__name__}.scaled_normal"):
+        with pytest.raises(ConfigError, match=rf"^function={bad!r} is not admissible: a module-level run function"):
+            RunSpec("toy.figure1", {}, 0, bad)
+
+    def nested(config: ToyConfig, seed: int):
+        return {}, {}
+    for bad in (lambda config, seed: ({}, {}), nested, None):
+        with pytest.raises(ConfigError, match=r"^function=.* is not admissible: a module-level run function") as info:
+            RunSpec("toy.figure1", {}, 0, bad)
+        assert "\n" not in str(info.value)
     with pytest.raises(ConfigError, match=r"config\['path'\]=.* is not admissible"):
         RunSpec("toy.figure1", {"path": Path("/tmp")}, 0, FN)
     with pytest.raises(ConfigError, match=r"only str keys"):
@@ -210,6 +288,7 @@ def test_spec_validation_and_pickling():
     assert s.paper == "toy"
     t = pickle.loads(pickle.dumps(s))
     assert t == s and t.hash == s.hash and {s: 1}[t] == 1
+    assert t.function is FN                      # pickled by reference: what a worker unpickles is the same function
 
 
 # ---------------------------------------------------------------- cache
@@ -433,7 +512,7 @@ def test_provenance_json(tmp_path):
                 "versions", "metadata", "data_checksums", "wall_time_s", "first_in_process", "arrays",
                 "npz_sha256", "format"):
         assert key in meta, key
-    assert meta["experiment"] == "toy.figure1" and meta["function"] == FN
+    assert meta["experiment"] == "toy.figure1" and meta["function"] == FN_PATH
     assert meta["config"] == {"profile": "quick", "scale": 2.0, "grid": [1, 2]}
     assert meta["seed"] == 4 and meta["hash"] == s.hash
     assert meta["metadata"] == {"data_checksums": {"toy.csv": "sha256:" + "0" * 64},
@@ -458,17 +537,23 @@ def test_invalid_arguments(tmp_path):
         run_all([spec(0), {"seed": 1}], results_root=tmp_path)
     with pytest.raises(ValueError, match=r"scheduler=3 is not admissible"):
         run_all([spec(0)], scheduler=3, results_root=tmp_path)
-    bad = RunSpec("toy.figure1", {}, 0, "repro.no_such_module.fn")
-    with pytest.raises(ConfigError, match=r"function='repro\.no_such_module\.fn' is not admis"):
-        run_all([bad], results_root=tmp_path, progress=False)
-    bad = RunSpec("toy.figure1", {}, 0, "repro.runner.no_such_function")
-    with pytest.raises(ConfigError, match=r"has no callable 'no_such_function'"):
-        run_all([bad], results_root=tmp_path, progress=False)
-    for fn, message in [("returns_list", r"arrays returned by .*\['x'\] of type list"),
-                        ("returns_object_array", r"dtype object is not admissible"),
-                        ("returns_single", r"return value of .* of type ndarray")]:
+    # (A run function named by a bad import path no longer exists: RunSpec refuses any string, see
+    # test_spec_validation_and_pickling.) A module-level function without its Config annotation fails fast, in the
+    # caller, with a one-line error, before any run of the batch is computed.
+    for fn in (unannotated, annotated_with_a_dict):
+        bad = RunSpec("toy.figure1", {}, 0, fn)
+        with pytest.raises(ConfigError, match=rf"^run function {__name__}\.{fn.__name__} is not admissible: its first "
+                                              r"parameter must be annotated with its Config dataclass") as info:
+            run_all([spec(0), bad], results_root=tmp_path, progress=False)
+        assert "\n" not in str(info.value) and load_cached(spec(0), tmp_path) is None
+    # a stored config that its run function's Config does not take fails that run, naming the key
+    with pytest.raises(RunFailed, match=r"config key 'typo' \(= 1\) is not admissible for ToyConfig"):
+        run_all([RunSpec("toy.bad", {"scale": 1.0, "typo": 1}, 0, FN)], results_root=tmp_path, progress=False)
+    for fn, message in [(returns_list, r"arrays returned by .*\['x'\] of type list"),
+                        (returns_object_array, r"dtype object is not admissible"),
+                        (returns_single, r"return value of .*\.returns_single of type ndarray")]:
         with pytest.raises(RunFailed, match=message):
-            run_all([RunSpec("toy.bad", {}, 0, f"{__name__}.{fn}")], results_root=tmp_path,
+            run_all([RunSpec("toy.bad", {}, 0, fn)], results_root=tmp_path,
                     progress=False)
     assert temp_files(tmp_path) == [] and not (tmp_path / "toy").exists()
 
@@ -486,21 +571,22 @@ def test_status_finds_a_run_stale_when_only_the_run_it_needs_changed(tmp_path, m
 
     def dependent():                # built anew after the patch: a spec's hash is cached on the instance
         base = RunSpec("toy.figure1", {"scale": 1.0}, 0, FN)
-        return RunSpec("toy.figure1", {"k": 1.0}, 0, f"{__name__}.plus_needed", needs={"base": base})
+        return RunSpec("toy.figure1", {"k": 1.0}, 0, plus_needed, needs={"base": base})
 
     run_all([dependent()], results_root=tmp_path, progress=False)
     assert {state for _, state, _ in status.classify([dependent()], tmp_path)} == {"cached"}
     real = runner.code_fingerprint
-    monkeypatch.setattr(runner, "code_fingerprint", lambda fn: real(fn) + ("edited" if fn == FN else ""))
-    states = {spec.function: state for spec, state, _ in status.classify([dependent()], tmp_path)}
-    assert states == {FN: "stale", f"{__name__}.plus_needed": "stale"}
+    # the runner fingerprints a run's code by its function_path
+    monkeypatch.setattr(runner, "code_fingerprint", lambda path: real(path) + ("edited" if path == FN_PATH else ""))
+    states = {spec.function_path: state for spec, state, _ in status.classify([dependent()], tmp_path)}
+    assert states == {FN_PATH: "stale", f"{__name__}.plus_needed": "stale"}
 
 
 def test_runs_that_unlock_others_start_first():
     """Critical-path order: a cheap run that a long one needs starts before an independent run that costs
     more than it alone, and without dependencies the order is longest first."""
     base = spec(0, scale=1.0)
-    after = RunSpec("toy.figure1", {"k": 1.0}, 0, f"{__name__}.plus_needed", needs={"base": base})
+    after = RunSpec("toy.figure1", {"k": 1.0}, 0, plus_needed, needs={"base": base})
     alone = spec(1, scale=3.0)
     cost = {base._canonical: 1.0, after._canonical: 10.0, alone._canonical: 5.0}
     order = runner._submission_order(runner._with_needs([alone, after]), lambda s: cost[s._canonical])

@@ -10,8 +10,7 @@ import pytest
 
 from repro import settings_audit as S
 from repro.errors import ReproError
-from repro.registry import papers, part
-from repro.report import statements
+from repro.registry import paper as interface, papers
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,14 +19,14 @@ def _finding_ids(paper: str) -> set[str]:
     """The findings the audit decides without results, and those the committed detail page shows (the settings
     findings that need runs, e.g. the step sizes of the data figures)."""
     page = (ROOT / "reports" / f"{paper}.md").read_text(encoding="utf-8")
-    return {f.id for f in part(paper, "audit").findings({})} | set(re.findall(rf"\b{paper}\.[A-Za-z0-9_.\-]+", page))
+    return {f.id for f in interface(paper).findings({})} | set(re.findall(rf"\b{paper}\.[A-Za-z0-9_.\-]+", page))
 
 
 @pytest.mark.parametrize("paper", papers())
 def test_inventory_is_well_formed(paper):
     inventory = S.inventory(paper)
     assert inventory, f"{paper} has no inventory of its printed settings"
-    claims = {c.id for c in part(paper, "experiments").CLAIMS} | {s.id for s in statements(paper)}
+    claims = {c.id for c in interface(paper).claims} | {s.id for s in interface(paper).statements()}
     assert S.check_inventory(inventory, _finding_ids(paper), claims) == []
 
 

@@ -72,10 +72,8 @@ def _claim_verdicts(text: str, claim_ids: set) -> dict:
 
 
 def _claim_ids() -> set:
-    from repro.registry import papers, part
-    from repro.report import statements
-    return {c.id for p in papers() for c in part(p, "experiments").CLAIMS} | {
-        s.id for p in papers() for s in statements(p)}
+    from repro.registry import paper, papers
+    return {c.id for p in papers() for c in paper(p).claims} | {s.id for p in papers() for s in paper(p).statements()}
 
 
 def _documents():
@@ -100,10 +98,10 @@ def test_no_claim_shows_two_verdicts_in_the_report_or_the_notebooks():
 
 
 def test_the_summary_is_a_table_of_counts_then_one_card_per_paper_within_1500_words():
-    from repro.registry import papers, part
+    from repro.registry import paper as interface, papers
     audit = (ROOT / "reports/audit.md").read_text(encoding="utf-8")
     headings = re.findall(r"^## (.+)$", audit, re.M)
-    assert headings == [part(p, "experiments").TITLE for p in papers()]
+    assert headings == [interface(p).title for p in papers()]
     assert audit.index("| paper | claims |") < audit.index("\n## ") and len(audit.split()) <= 1500
     for paper in papers():                   # each paper's page opens with the same card
         page = (ROOT / "reports" / f"{paper}.md").read_text(encoding="utf-8")

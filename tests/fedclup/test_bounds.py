@@ -17,8 +17,8 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bounds import fedclup as B
-from bounds import fedclup_findings as BF
+from bounds.fedclup import claims as B
+from bounds.fedclup import findings as BF
 from bounds.audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE
 from bounds.core import Mode, Provenance, prove_nonnegative, sample_nonnegative
 
@@ -629,7 +629,7 @@ def test_settings_findings_authors_values():
 
 
 def test_import_is_fast():
-    code = "import time; t = time.time(); import bounds.fedclup; print(time.time() - t)"
+    code = "import time; t = time.time(); import bounds.fedclup.claims; print(time.time() - t)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]))
     assert float(out.stdout.strip()) < 2.0
@@ -638,7 +638,7 @@ def test_import_is_fast():
 def test_the_server_step_finding_evaluates_the_authors_branch(monkeypatch):
     """The finding exists because the quoted branch condition is true for a FedProx run (a non-empty string is
     truthy); with the condition the authors presumably meant, FedProx reaches its aggregation and the finding goes."""
-    from bounds import fedclup_findings as F
+    from bounds.fedclup import findings as F
     assert F._fedprox_server_step_runs() is False
     monkeypatch.setattr(F, "AUTHORS_SERVER_BRANCH", 'args.method in ("FedAvg", "LocalTrain")')
     assert F._fedprox_server_step_runs() is True

@@ -20,7 +20,7 @@ import sympy as sp
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from bounds import fedclup as B
+from bounds.fedclup import claims as B
 from repro.papers.fedclup import audit as A
 from repro.papers.fedclup.runs import optimization as O
 from repro.papers.fedclup.runs import statistical as S
@@ -40,9 +40,9 @@ def statistical_configs(draw):
     mu = draw(st.floats(0.1, 2.0))
     kappa = draw(st.floats(1.0, 20.0))
     spectrum = list(np.linspace(mu, mu * kappa, d)) if d > 1 else [mu]
-    return {"design": "whitened", "m": m, "n": draw(st.integers(max(d, 2), 60)), "spectrum": spectrum,
-            "R": draw(st.sampled_from([0.0, 0.01, 0.1, 0.5, 2.0])), "noise": draw(st.floats(0.1, 2.0)),
-            "reps": 60, "lams": [float(x) for x in np.logspace(-2, 3, 8)]}
+    return S.StatisticalConfig(m=m, n=draw(st.integers(max(d, 2), 60)), spectrum=spectrum,
+                               R=draw(st.sampled_from([0.0, 0.01, 0.1, 0.5, 2.0])), noise=draw(st.floats(0.1, 2.0)),
+                               reps=60, lams=[float(x) for x in np.logspace(-2, 3, 8)], profile="quick")
 
 
 def _by_claim(arrays):
@@ -82,8 +82,8 @@ def test_statistical_checks_are_reported(config, seed):
 @given(st.sampled_from([2.0, 4.0, 16.0]), st.sampled_from([0.05, 1.0, 20.0]), st.sampled_from([1.0, 0.5, 0.2]),
        st.sampled_from(["cor2", 1, 3]), st.integers(0, 2**16))
 def test_optimization_checks_are_reported(kappa, lam, gamma_scale, K, seed):
-    config = O.THEOREM2_BASE | {"m": 4, "n": 12, "kappa": kappa, "lam": lam, "gamma_scale": gamma_scale, "K": K,
-                                "rounds": 120}
+    config = O.Theorem2Config(m=4, n=12, kappa=kappa, lam=lam, gamma_scale=gamma_scale, K=K, rounds=120,
+                              profile="quick")
     arrays, _ = O.run_theorem2(config, seed)
     assert set(OPTIMIZATION) <= set(_by_claim(arrays))
     _reports_what_it_computes(arrays, "fedclup.theorem2")
@@ -91,7 +91,7 @@ def test_optimization_checks_are_reported(kappa, lam, gamma_scale, K, seed):
 
 @given(st.sampled_from([0.1, 3.0]), st.sampled_from([1, 4]), st.sampled_from([1, 8]), st.integers(0, 2**16))
 def test_lemma7_checks_are_reported(lam, batch, K, seed):
-    config = O.THEOREM2_BASE | {"kappa": 4.0, "lam": lam, "batch": batch, "local_steps": K, "replicates": 1500}
+    config = O.Lemma7Config(kappa=4.0, lam=lam, batch=batch, local_steps=K, replicates=1500, profile="quick")
     arrays, _ = O.run_lemma7(config, seed)
     assert list(arrays["claim_id"]) == ["fedclup.lemma7"]
     _reports_what_it_computes(arrays, "fedclup.stochastic", part="lemma7")
@@ -108,11 +108,10 @@ CAN_FAIL = {  # claim -> (run, config) on which it is checked; the factor is set
     "fedclup.thm1.explicit": "stat", "fedclup.cor1.explicit": "stat",
     "fedclup.lemma5": "opt", "fedclup.lemma6": "opt", "fedclup.thm2": "opt", "fedclup.lemma7": "lemma7",
 }
-STAT_CONFIG = {"design": "whitened", "m": 6, "n": 20, "spectrum": [0.5, 1.0, 2.0], "R": 0.3, "noise": 1.0,
-               "reps": 80, "lams": [0.01, 0.3, 10.0]}
-OPT_CONFIG = O.THEOREM2_BASE | {"m": 4, "n": 12, "kappa": 4.0, "lam": 1.0, "gamma_scale": 1.0, "K": "cor2",
-                                "rounds": 60}
-LEMMA7_CONFIG = O.THEOREM2_BASE | {"kappa": 4.0, "lam": 1.0, "batch": 1, "local_steps": 4, "replicates": 1500}
+STAT_CONFIG = S.StatisticalConfig(m=6, n=20, spectrum=[0.5, 1.0, 2.0], R=0.3, noise=1.0, reps=80,
+                                  lams=[0.01, 0.3, 10.0], profile="quick")
+OPT_CONFIG = O.Theorem2Config(m=4, n=12, kappa=4.0, lam=1.0, gamma_scale=1.0, K="cor2", rounds=60, profile="quick")
+LEMMA7_CONFIG = O.Lemma7Config(kappa=4.0, lam=1.0, batch=1, local_steps=4, replicates=1500, profile="quick")
 
 
 def _run(kind):
@@ -155,7 +154,7 @@ def test_lemma7_rounding_below_the_float_tolerance_is_not_a_violation():
     """Full batch, many steps: both sides of Lemma 7 fall below float rounding (observed ~1e-32, bound ~1e-61); the
     check reports that as inconclusive with the stated tolerance and as a violation without it."""
     import numpy as np
-    from bounds import fedclup as B
+    from bounds.fedclup import claims as B
     from repro.papers.fedclup import checks as V
 
     claim = B.claim("fedclup.lemma7")

@@ -6,10 +6,10 @@ import dataclasses
 
 import pytest
 
-from bounds import fedclup as B
+from bounds.fedclup import claims as B
 from repro.batches import member_configs
 from repro.errors import ConfigError
-from repro import registry
+from repro import registry, runner
 from repro.experiment import PROFILES, Config
 from repro.papers.fedclup import checks as V
 from repro.papers.fedclup import experiments as X
@@ -55,17 +55,16 @@ def test_mixed_shapes_build_their_own_class():
     assert O.THEOREM2_BASE == {"m": 10, "n": 40, "d": 4, "R": 0.5, "noise": 1.0, "eps_rel": 1e-8}
 
 
-def test_set_keys_are_those_every_run_has():
-    """``--set`` may change the keys common to every shape: exactly the keys every run of the experiment has
-    (both profiles), the same keys as when the shared-key base class was the experiment's config."""
+def test_set_keys_are_those_some_run_has():
+    """``--set`` may change a key that some shape of the experiment's config has (and changes only the runs that have
+    it): exactly the keys of the runs of the experiment (both profiles), and the keys of its dataclasses."""
     for exp in X.EXPERIMENTS:
-        common = frozenset.intersection(*(frozenset(c) for p in PROFILES for s in exp.specs(p)
-                                          for c in member_configs(s.config)))
-        assert exp.config_keys() == common, exp.name
-    assert registry.get("fedclup.stochastic").config_keys() == frozenset(O.StochasticConfig.keys())
-    assert registry.get("fedclup.mnist").config_keys() == frozenset(MN.MnistConfig.keys())
-    assert {"replicates", "rounds"}.isdisjoint(registry.get("fedclup.stochastic").config_keys())
-    assert "lam" not in registry.get("fedclup.mnist").config_keys()
+        some = frozenset.union(*(frozenset(c) for p in PROFILES for s in exp.specs(p)
+                                 for c in member_configs(s.config)))
+        assert exp.config_keys() == some, exp.name
+    assert registry.get("fedclup.stochastic").config_keys() >= frozenset(O.StochasticConfig.keys())
+    assert registry.get("fedclup.mnist").config_keys() == frozenset(MN.MnistProxConfig.keys())
+    assert "lam" in registry.get("fedclup.mnist").config_keys()
 
 
 def _first(exp_name: str, **match) -> dict:
@@ -83,7 +82,7 @@ BAD = [  # (experiment, key, bad value)
     ("fedclup.tradeoff", "rounds", 0), ("fedclup.tradeoff", "local_steps", 2.5),
     ("fedclup.theorem2", "K", "cor3"), ("fedclup.theorem2", "K", 0), ("fedclup.theorem2", "lam", -1.0),
     ("fedclup.theorem2", "gamma_scale", 0.0), ("fedclup.theorem2", "kappa", 0.5), ("fedclup.theorem2", "eps_rel", 2.0),
-    ("fedclup.theorem2", "profile", "huge"), ("fedclup.theorem2", "d", 1.5),
+    ("fedclup.theorem2", "d", 1.5),
     ("fedclup.rounds", "lams", [0.1, "x"]),
     ("fedclup.stochastic", "batch", 0), ("fedclup.stochastic", "batch", 41), ("fedclup.stochastic", "replicates", 1),
     ("fedclup.stochastic", "part", "other"),
@@ -128,15 +127,36 @@ def test_unknown_and_missing_keys_are_refused():
         stochastic.check_config(lemma7 | {"rounds": 10})
 
 
+def test_a_bad_profile_is_refused_by_the_experiment():
+    """The profile is checked once, by ``Experiment.specs`` (the configs take it as valid)."""
+    for exp in X.EXPERIMENTS:
+        with pytest.raises(ConfigError, match="^profile='huge' is not admissible: one of quick, paper$"):
+            exp.specs("huge")
+
+
+def test_run_functions_receive_their_config_dataclass():
+    """The runner builds each run function's annotated config (a batch: one per member) from the stored dict; MNIST's
+    one run function receives its method's shape."""
+    for exp in X.EXPERIMENTS:
+        spec = exp.specs("quick")[0]
+        config = runner.typed_config(spec.function, spec.config)
+        built = config if isinstance(config, tuple) else (config,)
+        assert [c.as_dict() for c in built] == member_configs(spec.config), exp.name
+        assert all(type(c) in exp.config_classes() for c in built), exp.name
+    for method in MN.METHODS:
+        config = runner.typed_config(MN.run_mnist, _first("fedclup.mnist", method=method))
+        assert type(config) is (MN.MnistProxConfig if method in MN.PROXIMAL else MN.MnistConfig)
+
+
 def test_run_functions_refuse_a_bad_member():
     spec = LG.figure2_specs("quick")[0]
     bad = dict(spec.config, members=[spec.config["members"][0] | {"local_steps": 0}])
     with pytest.raises(ConfigError, match="^local_steps=0 is not admissible"):
-        LG.run_logistic(bad, spec.seed)
+        runner.typed_config(LG.run_logistic, bad)
     with pytest.raises(ConfigError, match="^classes=0 is not admissible"):
-        MN.run_mnist(_first("fedclup.mnist") | {"classes": 0}, 0)
+        runner.typed_config(MN.run_mnist, _first("fedclup.mnist") | {"classes": 0})
     with pytest.raises(ConfigError, match="^lam=0 is not admissible"):     # FedCLUP's run builds MnistProxConfig
-        MN.run_mnist(_first("fedclup.mnist", method="fedclup") | {"lam": 0}, 0)
+        runner.typed_config(MN.run_mnist, _first("fedclup.mnist", method="fedclup") | {"lam": 0})
 
 
 @pytest.mark.parametrize("experiment, setting, line", [
@@ -172,8 +192,7 @@ def test_run_outcomes_come_from_the_checks_entry(monkeypatch):
         return out
 
     monkeypatch.setattr(V, "check", spy)
-    config = O.THEOREM2_BASE | {"m": 4, "n": 12, "kappa": 4.0, "lam": 1.0, "gamma_scale": 1.0, "K": "cor2",
-                                "rounds": 60}
+    config = O.Theorem2Config(m=4, n=12, kappa=4.0, lam=1.0, gamma_scale=1.0, K="cor2", rounds=60, profile="quick")
     arrays, _ = O.run_theorem2(config, 3)
     expected = [cid for cid, n in calls for _ in range(n)]
     assert [c for c, _ in calls][:len(O.THEOREM2_CLAIMS)] == list(O.THEOREM2_CLAIMS)

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from bounds import fedclup as B
-from repro.papers.fedclup import audit as A
+from bounds.fedclup import claims as B
+from repro.papers.fedclup import evidence as EV
+from repro.papers.fedclup import section as SE
 from repro.papers.fedclup import checks as V
 from repro.papers.fedclup.runs import exact as X
 from repro.papers.fedclup.runs.optimization import lemma7_path
@@ -31,19 +32,19 @@ def test_every_batch_sequence_appears_once(n, b, k):
 
 def test_replicates_use_the_scripted_batches_and_match_single_runs():
     pattern = X.batch_sequences(SMALL.n, SMALL.batch, SMALL.local_steps)
-    problem, trace, used = lemma7_path(SMALL.as_dict(), 0, SMALL.sequences(), batches=ScriptedKeys(pattern))
+    problem, trace, used = lemma7_path(SMALL, 0, SMALL.sequences(), batches=ScriptedKeys(pattern))
     assert np.array_equal(np.sort(used, axis=-1), pattern)
     for j in (0, 7, SMALL.sequences() - 1):
-        _, alone, _ = lemma7_path(SMALL.as_dict(), 0, 1, batches=ScriptedKeys(pattern[:, j:j + 1]))
+        _, alone, _ = lemma7_path(SMALL, 0, 1, batches=ScriptedKeys(pattern[:, j:j + 1]))
         np.testing.assert_allclose(alone.path[:, 0], trace.path[:, j], rtol=1e-13, atol=1e-15)
 
 
 def test_lemma7_is_judged_on_its_exact_expectation():
-    arrays, meta = X.run_exact(SMALL.as_dict(), 0)
+    arrays, meta = X.run_exact(SMALL, 0)
     assert int(arrays["sequences"]) == comb(4, 2) ** 3
     assert bool(arrays["passed"][0]) and not bool(arrays["inconclusive"][0])
     pattern = X.batch_sequences(SMALL.n, SMALL.batch, SMALL.local_steps)
-    problem, trace, _ = lemma7_path(SMALL.as_dict(), 0, SMALL.sequences(), batches=ScriptedKeys(pattern))
+    problem, trace, _ = lemma7_path(SMALL, 0, SMALL.sequences(), batches=ScriptedKeys(pattern))
     mean = float(np.mean(np.sum((trace.path[-1] - problem.target) ** 2, axis=-1)))
     assert float(arrays["observed"][0]) == pytest.approx(mean, rel=1e-12)
 
@@ -55,7 +56,7 @@ def test_the_bound_without_its_noise_term_is_refuted_exactly():
     # batch noise to dominate)
     pattern = X.batch_sequences(4, 1, 7)
     config = X.ExactConfig(kappa=8.0, lam=10.0, batch=1, local_steps=7, profile="quick")
-    problem, trace, _ = lemma7_path(config.as_dict(), 2, config.sequences(), batches=ScriptedKeys(pattern))
+    problem, trace, _ = lemma7_path(config, 2, config.sequences(), batches=ScriptedKeys(pattern))
     outcome = V.check(noiseless, problem, trace)[0]
     assert not outcome.passed and not outcome.inconclusive
     assert V.check(B.lemma7, problem, trace)[0].passed
@@ -69,11 +70,11 @@ def test_the_config_refuses_a_full_batch_and_too_many_sequences():
 
 
 def test_the_audit_counts_the_runs_as_exact_probability_evidence():
-    arrays, meta = X.run_exact(SMALL.as_dict(), 0)
+    arrays, meta = X.run_exact(SMALL, 0)
     run = type("Run", (), {"hash": "abc", "arrays": arrays, "meta": {"metadata": meta},
                            "spec": type("Spec", (), {"config": SMALL.as_dict(), "seed": 0,
                                                      "experiment": "fedclup.exact"})()})()
-    evidence = A._check_evidence(A._run_checks([run]))
+    evidence = EV._check_evidence(EV._run_checks([run]))
     assert [(e.claim, e.bearing) for e in evidence] == [("fedclup.lemma7", Bearing.SUPPORTS)]
     assert method_of(evidence[0]) == "exact probability"
-    assert "exact expectation" in "\n".join(A._audit_exact([run]))
+    assert "exact expectation" in "\n".join(SE._audit_exact([run]))

@@ -1,18 +1,17 @@
 """FedCLUP experiments end to end at toy scale: specs, run functions, figures, audit section; and the layering of
 the package's experiments, figures, audit and summaries modules."""
 import os
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from bounds import fedclup as B
+from bounds.fedclup import claims as B
 from repro import runner
 from repro.batches import MEMBERS, batch_spec, member_configs, members
 from repro.papers.fedclup import audit as A
 from repro.papers.fedclup import experiments as X
 from repro.papers.fedclup.runs import logistic as LG
-from repro.registry import get, part
+from repro.registry import get, paper
 from repro.runner import RunSpec
 
 DATA = os.environ.get("REPRO_DATA_DIR")
@@ -137,10 +136,10 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
 def test_registry_contract():
     """What the shared layers read: the experiments (their figures drawn by :mod:`.figures`) and the audit's
     ``AUDIT_EXPERIMENTS``, ``verdicts`` and ``audit_section``."""
-    assert part("fedclup", "experiments") is X and part("fedclup", "audit") is A
+    assert paper("fedclup").experiments is X.EXPERIMENTS and paper("fedclup").audit() is A
     assert A.AUDIT_EXPERIMENTS == tuple(e.name for e in X.EXPERIMENTS)
     assert all(e.figure.__module__ == "repro.papers.fedclup.figures" for e in X.EXPERIMENTS if e.figure is not None)
     # tables in the audit only
     assert [e.name for e in X.EXPERIMENTS if e.figure is None] == ["fedclup.exact", "fedclup.readings",
                                                                    "fedclup.readings_fig23", "fedclup.search"]
-    assert callable(A.audit_section) and callable(A.verdicts) and X.PAPER == "fedclup"
+    assert callable(A.audit_section) and callable(A.verdicts) and paper("fedclup").key == "fedclup"

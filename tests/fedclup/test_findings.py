@@ -9,9 +9,10 @@ import math
 
 import pytest
 
-from bounds import fedclup_findings as BF
+from bounds.fedclup import findings as BF
 from bounds.audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE
 from repro.papers.fedclup import audit as A
+from repro.papers.fedclup import statements as ST
 from repro.verdicts import Bearing, Verdict, roll_up
 
 #: a setting of the authors' synthetic experiments in the producers' form (numbers of the order the runs log)
@@ -87,7 +88,7 @@ def test_findings_without_results_have_unique_ids_and_no_settings_of_runs():
                                              ({1: 0.5}, Bearing.INCONCLUSIVE),
                                              ({1: 0.5, 2: 0.6, 3: 0.55}, Bearing.SUPPORTS)])
 def test_a_statement_ordering_is_decided_over_seeds(values, bearing):
-    e = A._order("fedclup.figure5.early", values, "loss difference")
+    e = ST._order("fedclup.figure5.early", values, "loss difference")
     assert e.bearing is bearing and e.claim == "fedclup.figure5.early"
     assert ("python -m repro run fedclup.mnist" in e.replay) == (bearing is Bearing.VIOLATES)
     verdict = roll_up(["fedclup.figure5.early"], [e])[0].verdict
@@ -96,13 +97,13 @@ def test_a_statement_ordering_is_decided_over_seeds(values, bearing):
 
 
 def test_a_property_of_every_run_names_the_failing_run():
-    bad = A._every_run("fedclup.figure3.dynamic_lambda", ["data seed 1: lambda 0.02 -> 0.007"], 3)
+    bad = ST._every_run("fedclup.figure3.dynamic_lambda", ["data seed 1: lambda 0.02 -> 0.007"], 3)
     assert [e.bearing for e in bad] == [Bearing.VIOLATES] and "data seed 1" in bad[0].replay
-    assert [e.bearing for e in A._every_run("fedclup.figure3.dynamic_lambda", [], 3)] == [Bearing.SUPPORTS]
+    assert [e.bearing for e in ST._every_run("fedclup.figure3.dynamic_lambda", [], 3)] == [Bearing.SUPPORTS]
 
 
 def test_every_statement_quotes_the_paper_and_has_an_id_of_its_figure_or_table():
     assert len({s.id for s in A.STATEMENTS}) == len(A.STATEMENTS)
     for s in A.STATEMENTS:
         assert s.id.startswith(("fedclup.figure", "fedclup.table")) and s.words and s.location
-    assert math.isinf(A.POSITIVE[1]) and A.ORDER_TOL > 0
+    assert math.isinf(ST.POSITIVE[1]) and ST.ORDER_TOL > 0

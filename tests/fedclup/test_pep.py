@@ -13,7 +13,7 @@ from PEPit.examples.unconstrained_convex_minimization.gradient_descent_silver_st
     wc_gradient_descent_silver_stepsize_strongly_convex,
 )
 
-from bounds import fedclup as B
+from bounds.fedclup import claims as B
 from repro import pep
 from repro.errors import ConfigError
 from repro.papers.fedclup.runs import pep as M
@@ -22,9 +22,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 REL = 1e-6
 
 
-def _config(**kw) -> dict:
+def _config(**kw) -> M.PepConfig:
     base = {"model": "thm2", "m": 1, "L": 2.0, "lam": 0.1, "T_max": 1, "profile": "quick"}
-    return M.PepConfig(**(base | kw)).as_dict()
+    return M.PepConfig(**(base | kw))
 
 
 # ------------------------------------------------------------------------------------------ degenerate cases
@@ -104,11 +104,11 @@ def test_weakened_bound_through_the_run_path_is_violated(model, monkeypatch):
 
 
 def test_printed_bounds_come_from_the_encoded_claims():
-    c = M.PepConfig.from_dict(_config(model="thm2"))
+    c = _config(model="thm2")
     s = c.steps
     expected = B.claim("fedclup.thm2").evaluate(m=1, mu=1.0, L=2.0, lam=0.1, gamma=s["gamma"], Phi_t=1.0, d_t=1.0,
                                                 e_t=1.0)["Phi_next"]
-    _, meta = M.run_pep(c.as_dict(), 0)
+    _, meta = M.run_pep(c, 0)
     assert meta["points"][0]["bound"] == pytest.approx(float(expected), rel=1e-15)
     # K is the smallest that meets Theorem 2's hypotheses, by the claim's own check
     claim = B.claim("fedclup.thm2")
@@ -127,9 +127,9 @@ def test_printed_bounds_come_from_the_encoded_claims():
 def test_worst_case_replays_through_the_suites_algorithm(model, m, T):
     """The extracted worst-case functions, as TableOracles of the suite's run_fedclup, reproduce the attained value
     (and the normalisation Phi_0 <= 1) within the solver margin."""
-    c = M.PepConfig.from_dict(_config(model=model, m=m, T_max=T))
+    c = _config(model=model, m=m, T_max=T)
     s = c.steps
-    arrays, meta = M.run_pep(c.as_dict(), 0)
+    arrays, meta = M.run_pep(c, 0)
     cert = meta["points"][-1]["certificate"]
     rounds = T + 1 if model == "thm2" else T
     trace = M.replay(arrays, f"T{T}", m, c.lam, s["gamma"], s["eta"], s["K"], rounds)
@@ -143,16 +143,16 @@ def test_worst_case_replays_through_the_suites_algorithm(model, m, T):
 
 def test_replay_fails_when_the_suite_takes_another_step():
     """The replay is a real cross-check: the suite's algorithm with a different eta leaves the certified points."""
-    c = M.PepConfig.from_dict(_config(model="thm2", m=2))
+    c = _config(model="thm2", m=2)
     s = c.steps
-    arrays, _ = M.run_pep(c.as_dict(), 0)
+    arrays, _ = M.run_pep(c, 0)
     with pytest.raises(pep.ReplayError):
         M.replay(arrays, "T1", 2, c.lam, s["gamma"], 0.9 * s["eta"], s["K"], 2)
 
 
 # ------------------------------------------------------------------------------------------ cannot pass vacuously
 def test_step_size_changes_the_worst_case():
-    s = M.PepConfig.from_dict(_config()).steps
+    s = _config().steps
     _, a = M.theorem2_rounds(1, 1.0, 2.0, 0.1, s["gamma"], s["eta"], s["K"], 1)
     _, b = M.theorem2_rounds(1, 1.0, 2.0, 0.1, s["gamma"], 0.5 * s["eta"], s["K"], 1)
     assert abs(a.value - b.value) > 1e3 * pep.margin(a.value)
@@ -160,8 +160,8 @@ def test_step_size_changes_the_worst_case():
 
 def test_attained_local_bound_flips_to_violated_when_halved():
     """Theorem 2's local bound is attained (ratio 1): the PEP finds it exactly, and half of it is violated."""
-    c = M.PepConfig.from_dict(_config(model="thm2_local"))
-    _, meta = M.run_pep(c.as_dict(), 0)
+    c = _config(model="thm2_local")
+    _, meta = M.run_pep(c, 0)
     for p in meta["points"]:
         cert = pep.Certificate(**p["certificate"])
         assert p["ratio"] == pytest.approx(1.0, abs=1e-6)
@@ -176,7 +176,7 @@ def test_quick_t_curves_stay_above_the_solver_resolution():
     tightness ratio whatever status the solve ends with) ..."""
     for spec in M.pep_specs("quick"):
         if spec.config["model"] in ("thm2", "cor2"):
-            _, meta = M.run_pep(spec.config, 0)
+            _, meta = M.run_pep(M.PepConfig.from_dict(spec.config), 0)
             for p in meta["points"]:
                 assert M.resolved(p["certificate"]["value"]), (spec.config, p["params"])
 
@@ -185,7 +185,7 @@ def test_one_round_more_falls_below_the_resolution():
     """... and the check can fail: Corollary 2 at m = 2, L = 2, lam = 0.1 one round beyond the grid (T = 3) has a
     worst case below the wider margin, as PEP_GRID's comment says."""
     row = next(r for r in M.PEP_GRID["quick"] if r[:4] == ("cor2", 2, 2.0, 0.1))
-    c = M.PepConfig.from_dict(_config(model="cor2", m=2, L=2.0, lam=0.1))
+    c = _config(model="cor2", m=2, L=2.0, lam=0.1)
     s = c.steps
     _, cert = M.corollary2(2, c.mu, 2.0, 0.1, s["gamma"], s["eta"], s["K"], row[5] + 1)
     assert not M.resolved(cert.value)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from repro.papers.fedclup import audit as A
+from repro.papers.fedclup import statements as ST
 from repro.papers.fedclup.problems import synthetic as SYN
 from repro.papers.fedclup.runs import logistic as logi
 
@@ -50,7 +51,7 @@ def test_the_code_reading_takes_its_baselines_from_figure4():
     base = [SimpleNamespace(spec=SimpleNamespace(config={"R": R, "method": m, "lam": None, "data_seed": s,
                                                          "heterogeneity": "entry_std"}))
             for R in (0.1, 3.0) for m in ("globaltrain", "localtrain", "fedclup") for s in (1, 2)]
-    picked = A._reading_runs({"fedclup.readings": code, "fedclup.figure4": base}, "code")
+    picked = ST._reading_runs({"fedclup.readings": code, "fedclup.figure4": base}, "code")
     assert picked[0] is code[0]
     assert sorted((r.spec.config["method"], r.spec.config["R"], r.spec.config["data_seed"]) for r in picked[1:]) == \
         [("globaltrain", 3.0, 1), ("localtrain", 3.0, 1)]
@@ -59,7 +60,7 @@ def test_the_code_reading_takes_its_baselines_from_figure4():
 def _runs(reading: str, global_minus_best: float) -> list:
     """Fake members of one reading: at the smallest R, GlobalTrain's final error is ``global_minus_best`` away from
     the best other method's, per seed; at the largest R, LocalTrain is best and lambda 0.02 beats 0.5."""
-    keys, metric = logi.READINGS[reading], A.FIG4_READING_METRIC[reading]
+    keys, metric = logi.READINGS[reading], ST.FIG4_READING_METRIC[reading]
     out = []
     for seed, jitter in zip((1, 2, 3), (0.0, 0.01, -0.01)):
         for R in logi.READING_R["quick"]:
@@ -97,14 +98,14 @@ def test_figures_2_and_3_are_run_under_both_readings_and_told_apart():
         mine = [m for m in members if all(m[k] == v for k, v in keys.items())]
         expected = [m for m in own if name == "paper" or m["method"] not in logi.CODE_READING_BASELINES]
         assert sorted(map(repr, map(strip, mine))) == sorted(map(repr, map(strip, expected)))
-    assert {logi.reading_figure(m) for m in members} == {2, 3}
-    assert all((logi.reading_figure(m) == 2) == (m["rounds"] == logi.FIG2_ROUNDS) for m in members)
+    assert {logi.reading_figure(m["rounds"]) for m in members} == {2, 3}
+    assert all((logi.reading_figure(m["rounds"]) == 2) == (m["rounds"] == logi.FIG2_ROUNDS) for m in members)
 
 
 def _figure3_runs(reading: str, one_lambda_always_best: bool) -> list:
     """Fake Figure 3 members of one reading: FedCLUP at two lambdas and the two baselines (baselines of the code's
     reading as fedclup.figure3's own runs); lambda 0.02 is fastest at every target, or the two lambdas trade places."""
-    keys, metric = logi.READINGS[reading], A.FIG4_READING_METRIC[reading]
+    keys, metric = logi.READINGS[reading], ST.FIG4_READING_METRIC[reading]
     t = np.arange(100.0)
     curves = {("fedclup", 0.02): 10 * np.exp(-t / 5) + 0.1,
               ("fedclup", 0.5): (10 * np.exp(-t / 3) + 0.5) if not one_lambda_always_best else 10 * np.exp(-t / 9) + 0.2,
@@ -125,8 +126,8 @@ def test_a_figure3_statement_the_readings_decide_differently_is_a_discrepancy():
     code, base = _figure3_runs("code", one_lambda_always_best=True)
     paper, _ = _figure3_runs("paper", one_lambda_always_best=False)
     results = {"fedclup.readings_fig23": code + paper, "fedclup.figure3": base}
-    assert len(A._reading_runs(results, "code", 3)) == len(A._reading_runs(results, "paper", 3)) == 12
-    assert A._reading_runs(results, "code", 2) == []
+    assert len(ST._reading_runs(results, "code", 3)) == len(ST._reading_runs(results, "paper", 3)) == 12
+    assert ST._reading_runs(results, "code", 2) == []
     found = {f.id: f for f in A.readings_findings(results)}
     f = found["fedclup.code.readings.figure3.no_fixed_best"]
     assert f.verdict == "discrepancy" and f.claims == ("fedclup.figure3.no_fixed_best",)

@@ -31,13 +31,13 @@ def _ci_family(claim: str) -> str:
 def test_the_objective_is_the_existing_checks_ratio():
     p = {"d": 2, "kappa": 3.0, "R": 0.3, "noise": 1.0, "m": 4, "n": 5, "lam": 0.7}
     arrays, _ = S.run_statistical(S.StatisticalConfig(m=4, n=5, spectrum=[1.0, 3.0], R=0.3, reps=40,
-                                                      profile="quick", lams=[0.7]).as_dict(), 3)
+                                                      profile="quick", lams=[0.7]), 3)
     rows = [i for i, c in enumerate(arrays["claim_id"]) if c == "fedclup.thm1.8a.pathwise"]
     for j, i in enumerate(rows):
         assert X.Objective("fedclup.thm1.8a.pathwise", j, reps=40, seed=3)(p) == arrays["ratio"][i]
     q = {"d": 2, "kappa": 4.0, "R": 0.5, "m": 4, "n": 4, "lam": 1.0, "gamma_scale": 1.0, "K": 3, "rounds": 10}
     arrays, _ = O.run_theorem2(O.Theorem2Config(kappa=4.0, lam=1.0, gamma_scale=1.0, K=3, rounds=10, profile="quick",
-                                                m=4, n=4, d=2).as_dict(), 5)
+                                                m=4, n=4, d=2), 5)
     i = list(arrays["claim_id"]).index("fedclup.lemma6")
     assert X.Objective("fedclup.lemma6", 0, reps=1, seed=5)(q) == arrays["ratio"][i] > 0.1
     # Theorem 2 at K = 3 < the smallest K of (14-D): hypotheses fail, the instance is not judged

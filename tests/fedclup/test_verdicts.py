@@ -11,10 +11,12 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from bounds import fedclup as B
-from bounds import fedclup_findings as BF
+from bounds.fedclup import claims as B
+from bounds.fedclup import findings as BF
 from bounds.audit import DISCREPANCY, Finding
 from repro.papers.fedclup import audit as A
+from repro.papers.fedclup import evidence as EV
+from repro.verdicts import UNDECIDABLE_MODES
 from repro.verdicts import Bearing, Verdict, counts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +61,7 @@ def test_every_claim_gets_exactly_one_verdict():
     assert set(A.DEPENDS_ON) | {d for ds in A.DEPENDS_ON.values() for d in ds} <= set(CLAIM_IDS)
     for e in A.evidence({}):
         if e.source == "mode":
-            assert e.bearing is Bearing.NOT_CHECKABLE and B.claim(e.claim).mode in A.UNDECIDABLE_MODES
+            assert e.bearing is Bearing.NOT_CHECKABLE and B.claim(e.claim).mode in UNDECIDABLE_MODES
 
 
 def test_flipping_one_check_to_failed_makes_the_claim_violated():
@@ -123,7 +125,7 @@ def test_verdicts_of_the_cached_quick_results_include_what_the_suite_finds(monke
     verdicts = A.verdicts(results)
     assert [v.claim for v in verdicts] == IDS
     got = _by_claim(verdicts)
-    tallies = A._run_checks(A._theory_runs(results))
+    tallies = EV._run_checks(EV._theory_runs(results))
     for cid, t in tallies.items():              # a failed run check (hypotheses met) is a violation, with its replay
         failed = sum(e["failed"] for e in t["experiments"].values())
         assert (got[cid].verdict is Verdict.VIOLATED) == (failed > 0), (cid, got[cid].reason)

@@ -14,8 +14,8 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bounds import fedsgm as B
-from bounds import fedsgm_findings as BF
+from bounds.fedsgm import claims as B
+from bounds.fedsgm import findings as BF
 from bounds.core import Mode, prove_identity
 
 E, T, n, q, D, G = B.E, B.T, B.n, B.q, B.D, B.G
@@ -307,8 +307,8 @@ def test_the_mode_and_assumption_findings_exist_only_when_their_computation_says
     an assumption the proof's lemma names that the statement does not: each disappears when its gate is false."""
     import dataclasses
 
-    from bounds import fedsgm as B
-    from bounds import fedsgm_findings as F
+    from bounds.fedsgm import claims as B
+    from bounds.fedsgm import findings as F
     from bounds.core import Mode
     ids = {f.id for f in F._mode_and_assumption_findings()}
     assert ids == {"fedsgm.mode", "fedsgm.thm7.assumptions"}

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import assume, given, target
 from hypothesis import strategies as st
 
-from bounds import fedsgm as B
+from bounds.fedsgm import claims as B
 from repro.papers.fedsgm.algorithms import fedsgm as alg
 from repro.compression import RandK
 from repro.errors import ConfigError
@@ -37,10 +37,10 @@ PER_RUN_IDS = {c.id for c in B.LEMMAS} | {"fedsgm.eq5", "fedsgm.R_hard", "fedsgm
 def instance_configs(draw, constants):
     family = draw(st.sampled_from(X.FAMILIES))
     dim = 1 if family == "piecewise_linear_1d" else draw(st.integers(1, 5))
-    return {"family": family, "dim": dim, "n_clients": draw(st.integers(1, 5)), "E": draw(st.integers(1, 6)),
-            "T": draw(st.sampled_from([1, 2, 5, 20, 60])),
-            "K_frac": draw(st.one_of(st.none(), st.sampled_from([0.01, 0.5, 1.0]))),
-            "w0_scale": draw(st.sampled_from([0.01, 0.5, 2.0, 10.0])), "constants": constants}
+    return X.InstanceConfig(family=family, dim=dim, n_clients=draw(st.integers(1, 5)), E=draw(st.integers(1, 6)),
+                            T=draw(st.sampled_from([1, 2, 5, 20, 60])),
+                            K_frac=draw(st.one_of(st.none(), st.sampled_from([0.01, 0.5, 1.0]))),
+                            w0_scale=draw(st.sampled_from([0.01, 0.5, 2.0, 10.0])), constants=constants)
 
 
 def _evaluate(config, seed):
@@ -55,11 +55,11 @@ def _assert_the_derived_beta_condition_is_judged_where_it_holds(config, instance
     run's own Sigma_A (the sum of sigma_beta^t over A, recomputed here from the trace) meets
     beta >= 2 Sigma_A / ((1 - r) eps T)."""
     derived = [o for o in outcomes if o.claim_id == B.soft_stated_via_proof.id]
-    assert bool(derived) == (config["K_frac"] is None)
+    assert bool(derived) == (config.K_frac is None)
     p = trace.params
     sigma_A = float(trace.sigma[trace.g[:-1] < p.eps].sum())            # Theorem 2's A = {t < T: g(w_t) < eps}
-    needed = float(B.soft_beta_needed_stated.subs({B.Sigma_A: sigma_A, B.eps: p.eps, B.T: config["T"], B.E: config["E"],
-                                                   B.q: 0, B.n: config["n_clients"]}))
+    needed = float(B.soft_beta_needed_stated.subs({B.Sigma_A: sigma_A, B.eps: p.eps, B.T: config.T, B.E: config.E,
+                                                   B.q: 0, B.n: config.n_clients}))
     for o in derived:
         assert o.details["Sigma_A"] == pytest.approx(sigma_A, rel=1e-12, abs=1e-12)
         assert o.hypotheses_met == (p.beta >= needed * (1 - V.PRESCRIBED_RTOL)), (sigma_A, needed, p.beta)
@@ -99,7 +99,7 @@ def test_the_constants_asserted_to_pass_are_those_the_audit_finds_covered():
     constants (fedsgm.hard.constants is consistent); the stated soft constants are asserted only if the soft proof
     covers them (fedsgm.soft.beta); and while fedsgm.mode finds a compressed theorem proved only in expectation, no
     compressed theorem is asserted to hold on a drawn instance (the test asserts what the audit reports instead)."""
-    from bounds import fedsgm_findings as BF
+    from bounds.fedsgm import findings as BF
     found = {f.id: f for f in BF.audit_findings(np.random.default_rng(0))}
     assert ("hard-stated" in PROVEN_UNCOMPRESSED) == (found["fedsgm.hard.constants"].verdict == "consistent")
     assert ("soft-stated" in PROVEN_UNCOMPRESSED) == (found["fedsgm.soft.beta"].verdict == "consistent")
@@ -112,8 +112,8 @@ def _theory_result(config, outcomes):
     from types import SimpleNamespace
 
     from repro.verify import outcome_arrays
-    arrays = outcome_arrays(outcomes) | {"q_u": np.array(0.0 if config["K_frac"] is None else 1.0)}
-    return SimpleNamespace(hash="drawn", arrays=arrays, spec=SimpleNamespace(config=config, seed=0), meta={})
+    arrays = outcome_arrays(outcomes) | {"q_u": np.array(0.0 if config.K_frac is None else 1.0)}
+    return SimpleNamespace(hash="drawn", arrays=arrays, spec=SimpleNamespace(config=config.as_dict(), seed=0), meta={})
 
 
 @pytest.mark.parametrize("constants", ["hard-stated", "soft-stated", "soft-stated-beta10", "hard-proof", "soft-proof"])
@@ -129,7 +129,7 @@ def test_theorem_checks_report_what_they_find(constants, data, seed):
     config = data.draw(instance_configs(constants))
     instance, trace, outcomes = _evaluate(config, seed)
     _target_subopt(outcomes)
-    if config["K_frac"] is None and constants in PROVEN_UNCOMPRESSED:
+    if config.K_frac is None and constants in PROVEN_UNCOMPRESSED:
         _assert_all_pass(outcomes, THEOREM_IDS)
     judged = [o for o in outcomes if o.claim_id in THEOREM_IDS and o.hypotheses_met]
     assert judged, "no theorem judged on the run"
@@ -160,8 +160,8 @@ def test_lemmas_and_round_inequalities_hold(constants, data, seed):
        family=st.sampled_from(X.FAMILIES), E=st.integers(1, 5))
 def test_summed_inequality_holds_for_any_step_size(seed, eta_factor, family, E):
     """(S-hard)/(S-soft) hold for every eta > 0 without compression (deterministic)."""
-    config = {"family": family, "dim": X.FAMILY_DIMS[family], "n_clients": 3, "E": E, "T": 30, "K_frac": None,
-              "w0_scale": 2.0, "constants": "hard-stated"}
+    config = X.InstanceConfig(family=family, dim=X.FAMILY_DIMS[family], n_clients=3, E=E, T=30, K_frac=None,
+                              constants="hard-stated")
     problem, w0, _, rng = X.build_instance(config, seed)
     instance = V.Instance.solved(problem, w0)
     assume(instance.optimum.D > 1e-8)
@@ -173,10 +173,10 @@ def test_summed_inequality_holds_for_any_step_size(seed, eta_factor, family, E):
 
 def test_summed_inequality_in_expectation_under_compression():
     """E[S_T] <= S_bar(eta; Gamma_pf) under Rand-K, by Monte Carlo over the compressor draws."""
-    config = dict(X.MC_CONFIGS[0], constants="hard-stated")
+    config = X.InstanceConfig(**X.MC_CONFIGS[0], constants="hard-stated")
     problem, w0, K, _ = X.build_instance(config, X.MC_INSTANCE_SEED)
     instance = V.Instance.solved(problem, w0)
-    params = V.params_for(B.thm1, instance, T=config["T"], E=config["E"], switching="hard", K=K, w0=w0,
+    params = V.params_for(B.thm1, instance, T=config.T, E=config.E, switching="hard", K=K, w0=w0,
                           record_directions=False)
     samples = []
     for s in range(20):
@@ -202,8 +202,8 @@ def test_lemma3_realised_mean_matches_exact_expectation():
 def _one_run(constants="hard-stated", eta_factor=1.0, family="max_affine"):
     """(instance, trace) of one run of Theorem 1's constants; with ``eta_factor`` the algorithm steps
     ``eta_factor`` times further than the parameters the trace carries (those the check is told about)."""
-    config = {"family": family, "dim": X.FAMILY_DIMS[family], "n_clients": 3, "E": 4, "T": 20, "K_frac": None,
-              "w0_scale": 2.0, "constants": constants}
+    config = X.InstanceConfig(family=family, dim=X.FAMILY_DIMS[family], n_clients=3, E=4, T=20, K_frac=None,
+                              constants=constants)
     problem, w0, _, rng = X.build_instance(config, 11)
     instance = V.Instance.solved(problem, w0)
     params = V.params_for(B.thm1, instance, T=20, E=4, switching="hard", K=None, w0=w0)
@@ -217,8 +217,8 @@ def test_at_d_zero_the_prescribed_parameters_are_refused_as_inadmissible(switchi
     """w0 in the optimal set (D = 0; an instance the paper-profile adversarial search drew: a 1-d piecewise-linear
     objective whose minimisers form an interval): the theorems prescribe eta = eps = 0, and both rules refuse the run
     with a ConfigError naming the parameter (what the search counts as rejected), never a ZeroDivisionError."""
-    config = {"family": "piecewise_linear_1d", "dim": 1, "n_clients": 4, "E": 1, "T": 20, "K_frac": None,
-              "w0_scale": 1.4133921481355316, "constants": "soft-stated"}
+    config = X.InstanceConfig(family="piecewise_linear_1d", dim=1, n_clients=4, E=1, T=20, K_frac=None,
+                              w0_scale=1.4133921481355316, constants="soft-stated")
     problem, w0, _, _ = X.build_instance(config, 897596911)
     instance = V.Instance.solved(problem, w0)
     assert instance.optimum.D == 0.0

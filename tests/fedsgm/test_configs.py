@@ -1,11 +1,13 @@
 """FedSGM run configs: one frozen dataclass per experiment (repro.experiment.Config) builds every spec's config and
-refuses a bad value with a one-line ConfigError naming the key and the value, also on the command line (--set)."""
+refuses a bad value with a one-line ConfigError naming the key and the value, also on the command line (--set); the
+profile is checked once, by Experiment.specs; every run function is given its config dataclass by the runner."""
 
 import pytest
 
 from repro.errors import ConfigError
 from repro.papers.fedsgm import experiments as X
 from repro.papers.fedsgm.runs import theorems as R
+from repro.runner import typed_config
 
 EXPERIMENTS = {exp.name: exp for exp in X.EXPERIMENTS}
 
@@ -35,15 +37,14 @@ BAD = [
     ("fedsgm.figure1", "bias", 1), ("fedsgm.figure1", "labels", "majority"), ("fedsgm.figure1", "scaling", "bogus"),
     ("fedsgm.figure1", "level", float("inf")), ("fedsgm.figure1", "w0", "ones"),
     ("fedsgm.figure1", "switching", "medium"), ("fedsgm.figure1", "variant", "other"),
-    ("fedsgm.figure1", "profile", "huge"),
     ("fedsgm.theory", "family", "quadratic"), ("fedsgm.theory", "dim", 2), ("fedsgm.theory", "dim", 0),
     ("fedsgm.theory", "n_clients", 0), ("fedsgm.theory", "E", 1.5), ("fedsgm.theory", "T", 0),
     ("fedsgm.theory", "K_frac", 0.0), ("fedsgm.theory", "K_frac", 1.5), ("fedsgm.theory", "constants", "stated"),
-    ("fedsgm.theory", "w0_scale", 0.0), ("fedsgm.theory", "profile", "huge"),
+    ("fedsgm.theory", "w0_scale", 0.0),
     ("fedsgm.montecarlo", "switching", "x"), ("fedsgm.montecarlo", "K_frac", 2.0), ("fedsgm.montecarlo", "T", -1),
     ("fedsgm.montecarlo", "w0_scale", float("nan")),
     ("fedsgm.adversarial", "constants", "hard-proof"), ("fedsgm.adversarial", "budget", 0),
-    ("fedsgm.adversarial", "budget", 2.5), ("fedsgm.adversarial", "profile", "huge"),
+    ("fedsgm.adversarial", "budget", 2.5),
 ]
 
 
@@ -57,6 +58,20 @@ def test_a_bad_value_is_one_line_naming_key_and_value(name, key, value):
     assert message.startswith(f"{key}={value!r} is not admissible: ") and "\n" not in message, message
     with pytest.raises(ConfigError, match=f"^{key}="):
         exp.check_config(good | {key: value})
+
+
+@pytest.mark.parametrize("name", sorted(EXPERIMENTS))
+def test_a_bad_profile_is_refused_by_the_experiment(name):
+    with pytest.raises(ConfigError, match="^profile='huge' is not admissible: one of quick, paper$"):
+        EXPERIMENTS[name].specs("huge")
+
+
+@pytest.mark.parametrize("name", sorted(EXPERIMENTS))
+def test_every_run_function_is_given_its_config_dataclass(name):
+    exp = EXPERIMENTS[name]
+    for spec in exp.specs("quick"):
+        config = typed_config(spec.function, spec.config)
+        assert isinstance(config, exp.config_classes()) and config.as_dict() == spec.config, spec.function_path
 
 
 def test_unknown_and_missing_keys_are_refused():

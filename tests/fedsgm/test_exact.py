@@ -25,7 +25,7 @@ def test_rand_k_draws_every_subset_with_the_same_probability():
 
 def test_the_tiny_instance_has_an_exact_failure_probability():
     from repro.scripted import FailureCount
-    arrays, meta = X.run_exact(TINY.as_dict(), 0)
+    arrays, meta = X.run_exact(TINY, 0)
     counts = [FailureCount.from_json(d) for d in meta["failure_counts"]]
     assert [k.claim for k in counts] == ["fedsgm.thm1", "fedsgm.thm6"] and meta["law"]["probability_total"] == "1"
     for k, p in zip(counts, arrays["failure_probability"]):

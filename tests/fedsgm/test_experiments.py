@@ -28,9 +28,8 @@ def test_figure1_identical_with_the_pool_and_dask(tmp_path):
 
 
 def test_figure1_hard_and_soft_share_split_and_compressor_stream():
-    base = R.FIGURE1_DEFAULTS | {"variant": "default", "profile": "quick"}
-    hard, _ = R.run_figure1(base | {"switching": "hard"}, 1)
-    soft, _ = R.run_figure1(base | {"switching": "soft"}, 1)
+    hard, _ = R.run_figure1(R.Figure1Config(switching="hard", variant="default", profile="quick"), 1)
+    soft, _ = R.run_figure1(R.Figure1Config(switching="soft", variant="default", profile="quick"), 1)
     assert hard["g"][0] == soft["g"][0] == pytest.approx(np.log(2))   # w0 = 0
     assert hard["f"][1] == soft["f"][1]          # same split, same first Rand-K draw, sigma_0 = 1 for both
 

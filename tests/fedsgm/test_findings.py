@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from bounds import fedsgm as B
-from bounds import fedsgm_findings as F
+from bounds.fedsgm import claims as B
+from bounds.fedsgm import findings as F
 from bounds.audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE
 from repro.papers.fedsgm import errata as ERR
 from repro.papers.fedsgm import audit as A
@@ -118,7 +118,7 @@ def test_np_solvability_finding_disappears_when_the_solver_finds_a_minimiser(mon
 # ---------------------------------------------------------------------------- every finding is gated and quoted
 def test_no_verdict_is_typed_in_fedsgms_files():
     import tests.test_findings as T
-    for path in (ROOT / "bounds" / "fedsgm_findings.py", ROOT / "repro" / "papers" / "fedsgm" / "audit.py"):
+    for path in (ROOT / "bounds" / "fedsgm" / "findings.py", ROOT / "repro" / "papers" / "fedsgm" / "audit.py"):
         assert T._violations(path) == [], path
 
 

@@ -3,6 +3,7 @@ is PEPit's own subgradient method (best iterate) and a hand-built PEPit PEP of t
 and eta are the paper's closed forms; the T = 1 worst cases are G D in closed form; a weakened claim (eps / 2) pushed
 through run_pep is violated exactly where the certified worst case exceeds it; a pattern is dropped only when no
 instance follows it; the attained instances sit at distance D and replay through the suite's Algorithm 1."""
+from dataclasses import replace
 from math import sqrt
 
 import numpy as np
@@ -18,9 +19,11 @@ from repro.papers.fedsgm.runs import pep as M
 REL = 1e-6
 
 
-def _config(**over):
-    base = dict(claim="fedsgm.thm1", quantity="subopt", n_clients=1, E=1, T_max=1, profile="quick")
-    return (base | over)
+BASE = dict(claim="fedsgm.thm1", quantity="subopt", n_clients=1, E=1, T_max=1, profile="quick")
+
+
+def _config(**over) -> M.PepConfig:
+    return M.PepConfig(**(BASE | over))
 
 
 def _metric(T: int, G: float, eta: float, constrained: bool, quantity: str) -> float:
@@ -214,7 +217,7 @@ def test_an_empty_A_needs_the_all_constraint_trajectory_above_eps():
                                         ("T_max", 9), ("G", -1.0)])
 def test_bad_config_is_one_line(key, value):
     with pytest.raises(ConfigError) as err:
-        M.PepConfig.from_dict(_config(**{key: value}))
+        M.PepConfig.from_dict(BASE | {key: value})
     assert "\n" not in str(err.value) and key in str(err.value)
 
 
@@ -223,21 +226,21 @@ def test_the_paper_grid_solves_theorems_1_6_8_once_and_the_proof_constants_apart
     by_claim = {}
     for spec in specs:
         by_claim.setdefault(spec.config["claim"], []).append(spec)
-    assert all(s.function.endswith(".run_pep") for claim in ("fedsgm.thm1", "fedsgm.thm8.proof")
-               for s in by_claim[claim])
+    assert all(s.function is M.run_pep for claim in ("fedsgm.thm1", "fedsgm.thm8.proof") for s in by_claim[claim])
     for claim in ("fedsgm.thm6", "fedsgm.thm8"):
         for spec in by_claim[claim]:
             solved = spec.needs["solved"]
-            assert spec.function.endswith(".reprice_pep") and solved.config["claim"] == "fedsgm.thm1"
+            assert spec.function is M.reprice_pep and solved.config["claim"] == "fedsgm.thm1"
             assert {k: v for k, v in solved.config.items() if k != "claim"} == \
                 {k: v for k, v in spec.config.items() if k != "claim"}
 
 
 class _Solved:
-    """What the runner hands a run as one of its inputs: the needed run's spec config, arrays and metadata."""
+    """What the runner hands a run as one of its inputs: the needed run's spec config (the stored dict), arrays and
+    metadata."""
 
-    def __init__(self, config, arrays, meta):
-        self.spec = type("Spec", (), {"config": config})()
+    def __init__(self, config: M.PepConfig, arrays, meta):
+        self.spec = type("Spec", (), {"config": config.as_dict()})()
         self.arrays, self.meta = arrays, {"metadata": meta}
 
 
@@ -245,8 +248,8 @@ class _Solved:
 def test_a_repriced_curve_is_the_curve_solved_again(quantity):
     config = _config(quantity=quantity, T_max=2)
     arrays, meta = M.run_pep(config, 0)
-    own_arrays, own = M.run_pep(config | {"claim": "fedsgm.thm8"}, 0)
-    re_arrays, repriced = M.reprice_pep(config | {"claim": "fedsgm.thm8"}, 0,
+    own_arrays, own = M.run_pep(replace(config, claim="fedsgm.thm8"), 0)
+    re_arrays, repriced = M.reprice_pep(replace(config, claim="fedsgm.thm8"), 0,
                                         {"solved": _Solved(config, arrays, meta)})
     assert repriced["claim"] == "fedsgm.thm8" and sorted(re_arrays) == sorted(own_arrays)
     for mine, theirs in zip(repriced["points"], own["points"], strict=True):
@@ -260,5 +263,5 @@ def test_a_curve_is_not_repriced_from_other_constants():
     config = _config(T_max=1)
     arrays, meta = M.run_pep(config, 0)
     with pytest.raises(ConfigError) as err:
-        M.reprice_pep(config | {"claim": "fedsgm.thm8.proof"}, 0, {"solved": _Solved(config, arrays, meta)})
+        M.reprice_pep(replace(config, claim="fedsgm.thm8.proof"), 0, {"solved": _Solved(config, arrays, meta)})
     assert "\n" not in str(err.value) and "eps and eta" in str(err.value)

@@ -1,4 +1,4 @@
-"""FedSGM's inventory of displayed proof steps (bounds.fedsgm_proofs): every id a display names resolves to a check
+"""FedSGM's inventory of displayed proof steps (bounds.fedsgm.proofs): every id a display names resolves to a check
 the suite has, every printed proof has displays, labels are unique within a proof, and coverage() counts them."""
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import functools
 
 import pytest
 
-from bounds import fedsgm as B
-from bounds.fedsgm_proofs import DISPLAYS, PROOFS
+from bounds.fedsgm import claims as B
+from bounds.fedsgm.proofs import DISPLAYS, PROOFS
 from bounds.proofs import problems, resolve, unresolved
 
 

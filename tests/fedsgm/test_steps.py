@@ -1,5 +1,5 @@
-"""FedSGM's encoded proof steps (:mod:`bounds.fedsgm_steps`): each is one display of the inventory
-(:data:`bounds.fedsgm_proofs.DISPLAYS`) and names a claim of :data:`bounds.fedsgm.CLAIMS`; checked at a small budget,
+"""FedSGM's encoded proof steps (:mod:`bounds.fedsgm.steps`): each is one display of the inventory
+(:data:`bounds.fedsgm.proofs.DISPLAYS`) and names a claim of :data:`bounds.fedsgm.claims.CLAIMS`; checked at a small budget,
 each gives the status expected for it; the two refuted displays fail at the counterexamples re-derived by hand; and
 halving a key constant of a tight step makes the check refute it (the suite's constant-error detector)."""
 import dataclasses
@@ -8,9 +8,9 @@ import functools
 import pytest
 import sympy as sp
 
-from bounds.fedsgm import CLAIMS, D, E, G, a, eta
-from bounds.fedsgm_proofs import DISPLAYS, P_L3, P_L4, P_L5, P_T6, P_T7, P_T8, P_T9
-from bounds.fedsgm_steps import STEPS
+from bounds.fedsgm.claims import CLAIMS, D, E, G, a, eta
+from bounds.fedsgm.proofs import DISPLAYS, P_L3, P_L4, P_L5, P_T6, P_T7, P_T8, P_T9
+from bounds.fedsgm.steps import STEPS
 from bounds.steps import NOT_REFUTED, PRINTED, PROVEN, REFUTED, check, confirm
 
 SMALL = {"examples": 25, "polish": 25}

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from bounds import fedsgm as B
+from bounds.fedsgm import claims as B
 from bounds.audit import CONSISTENT, DISCREPANCY, Finding
 from repro.papers.fedsgm import audit as A
 from repro.verdicts import Bearing, Verdict

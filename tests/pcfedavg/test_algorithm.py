@@ -192,8 +192,8 @@ def test_the_penalized_reference_is_certified_where_plain_gradient_steps_stalled
     family = S.family("noisy", 20000)
     point = np.array([0.385, 5.719, 2.547, 2.897, 16.116, 0.2, 1.775, 0.847, 1.963, 32.347])
     params = family.decode(point)
-    config = {k: v for k, v in params.items() if k != "seed"}
-    problem, ref, _, _, _ = T.prepare(config, params["seed"])
+    setup = T.Setup(**{k: v for k, v in params.items() if k != "seed"})
+    problem, ref, _, _, _ = T.prepare(setup, params["seed"])
     assert ref.residual_rho <= 1e-13
     assert ref.residual_rho == pytest.approx(float(np.linalg.norm(problem.grad_G(ref.x_rho, ref.rho))), rel=0, abs=0)
     assert ref.solvers["x_rho"]["polish_iterations"] < 2000

@@ -16,8 +16,9 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bounds import pcfedavg as B
-from bounds import pcfedavg_findings as BF
+from bounds.pcfedavg import claims as B
+from bounds.pcfedavg import findings as BF, derivation_tools as DT, prop48_findings as P48F
+from bounds.pcfedavg import prop48_norm_facts as NF
 from bounds.core import Mode
 
 m, H, D, M, Q, nu, rho, gamma, K, eps = B.m, B.H, B.D, B.M, B.Q, B.nu, B.rho, B.gamma, B.K, B.eps
@@ -182,30 +183,30 @@ def test_perturbed_prop47_copy_is_flagged():
 def test_perturbed_lemma45_and_48i_are_flagged():
     assert BF.check_lemma45().verdict == "consistent"
     assert BF.check_lemma45(B.lemma45.relations[0].rhs.subs(10, 5), rng=np.random.default_rng(0)).verdict == "discrepancy"
-    assert BF.check_48i().verdict == "consistent"
+    assert P48F.check_prop48_i().verdict == "consistent"
     t = list(B.TERMS_48I)
     t[1] = t[1] / 2
-    assert BF.check_48i(sp.Add(*t), rng=np.random.default_rng(0)).verdict == "discrepancy"
+    assert P48F.check_prop48_i(sp.Add(*t), rng=np.random.default_rng(0)).verdict == "discrepancy"
 
 
 def test_perturbed_48ii_copies():
     """(ii) as printed fails the term check; replacing 5m D by 5m^2 D makes it pass; 180 -> 18 fails again."""
-    rows, f = BF.check_48ii()
+    rows, f = P48F.check_prop48_ii_terms()
     assert f.verdict == "discrepancy"
     assert [r["status"] for r in rows] == ["not implied", "identity", "identity", "identity", "identity"]
     assert rows[0]["ratio"] == "1/m"
     fixed = list(B.TERMS_48II)
     fixed[0] = 5 * m**2 * D / rho**2
-    rows2, f2 = BF.check_48ii(tuple(fixed))
+    rows2, f2 = P48F.check_prop48_ii_terms(tuple(fixed))
     assert f2.verdict == "consistent" and all(r["status"] == "identity" for r in rows2)
     broken = list(fixed)
     broken[4] = 18 * gamma * nu**2 / rho
-    rows3, f3 = BF.check_48ii(tuple(broken))
+    rows3, f3 = P48F.check_prop48_ii_terms(tuple(broken))
     assert f3.verdict == "discrepancy" and rows3[4]["status"] == "not implied"
     # a larger constant than needed is implied
     looser = list(fixed)
     looser[1] = 100 * m * Q / (K * gamma * rho)
-    assert BF.check_48ii(tuple(looser))[0][1]["status"] == "valid inequality"
+    assert P48F.check_prop48_ii_terms(tuple(looser))[0][1]["status"] == "valid inequality"
 
 
 def test_perturbed_eq12_is_flagged():
@@ -218,7 +219,7 @@ def test_perturbed_eq12_is_flagged():
 def test_ii_counterexample_point_by_hand():
     """At the module's admissible point rhs_12^2 = 36/25 > printed (ii) = 6/5 (computed here from the printed
     formulas)."""
-    p = BF.II_COUNTEREXAMPLE
+    p = P48F.PROP48_II_COUNTEREXAMPLE
     m_, r, D_, g, nu2, H_, M_, Q_, K_, Lp = 2, 1, Fr(1, 25), Fr(1, 20), Fr(1, 45), 2, Fr(7, 90), 1, 12000, 2
     assert float(p["nu"]) ** 2 == pytest.approx(float(nu2), rel=1e-14)
     LG = Fr(Lp, m_) + r
@@ -313,9 +314,9 @@ def test_h_on_admissible_points(Lf, sig, m_, r, H_, frac, gap_, drift_):
     d_stmt = Fr(3, 2) * g * LG * drift_ - g * gap_
     assert d_stmt >= d_step
     vals = {"L_f": Lf, "sigma": sig, "m": m_, "rho": r, "H": H_, "gamma": g}
-    held = {"6": bool(B.STEP_6.subs({BF._BY_NAME[k]: sp.Rational(v.numerator, v.denominator)
+    held = {"6": bool(B.STEP_6.subs({DT.SYMBOL_BY_NAME[k]: sp.Rational(v.numerator, v.denominator)
                                      if isinstance(v, Fr) else v for k, v in vals.items()})),
-            "5": bool(B.STEP_5.subs({BF._BY_NAME[k]: sp.Rational(v.numerator, v.denominator)
+            "5": bool(B.STEP_5.subs({DT.SYMBOL_BY_NAME[k]: sp.Rational(v.numerator, v.denominator)
                                      if isinstance(v, Fr) else v for k, v in vals.items()}))}
     assert held == {"6": True, "5": True}
 
@@ -345,7 +346,7 @@ def test_d_facts_on_random_distributions(atoms):
 
 def test_d_fact2_counterexample_exact():
     assert sp.Integer(2) > sp.sqrt(2)              # m = 2, dbar_1 = dbar_2 = 1 surely
-    facts = BF.check_d_facts(np.random.default_rng(3), trials=100)
+    facts = NF.sample_facts_before_eq11(np.random.default_rng(3), trials=100)
     assert facts["fact1_violations"] == 0 and facts["jensen_violations"] == 0
     assert facts["fact2_violations"] > 0
 
@@ -627,19 +628,19 @@ def test_settings_findings():
 
 
 def test_import_is_fast():
-    code = "import time; t = time.time(); import bounds.pcfedavg; print(time.time() - t)"
+    code = "import time; t = time.time(); import bounds.pcfedavg.claims; print(time.time() - t)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2]))
     assert float(out.stdout.strip()) < 2.0
 
 
 def test_the_lemma45_range_finding_is_gated_and_bears_on_no_verdict(monkeypatch):
-    from bounds import pcfedavg_findings as F
+    from bounds.pcfedavg import findings as F, lemma45_prop47_findings as L45F
     from repro.verdicts import from_findings
 
     def found():
         return [f for f in F.audit_findings() if f.id == "pcfedavg.f.lemma4.5.range"]
     assert len(found()) == 1 and found()[0].kind == "wording"
     assert not from_findings(found(), ["pcfedavg.lemma4.5", "pcfedavg.prop4.7"])
-    monkeypatch.setattr(F, "LEMMA45_USED_FROM_ROUND", 1)
+    monkeypatch.setattr(L45F, "LEMMA45_USED_FROM_ROUND", 1)
     assert found() == []

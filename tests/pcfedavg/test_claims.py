@@ -17,7 +17,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bounds import pcfedavg as B
+from bounds.pcfedavg import claims as B
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.papers.pcfedavg.runs import theory as T
 from repro.papers.pcfedavg.problems.instances import random_instance
@@ -131,7 +131,8 @@ def test_lemma46_on_the_printed_path_is_reported_not_assumed():
 def test_prop48ii_one_active_instance(m, fails):
     """Audit evidence: with one active agent, nu = 0, H = 1 and the admissible step size, E[d_1^2]
     tends to m^2 D / rho^2 while Prop 4.8 (ii) prints 5 m D / rho^2: violated for m = 16."""
-    arrays, _ = T.run_one_active({"m": m, "K": 20000, "rho": 10.0, "sigma": 1.0, "target": 3.0}, 0)
+    config = T.OneActiveConfig(m=m, K=20000, rho=10.0, sigma=1.0, target=3.0, profile="quick")
+    arrays, _ = T.run_one_active(config, 0)
     assert bool(arrays["hypotheses_met"])
     assert bool(arrays["ratio"] > 1.0) is fails
     # The corrected first term 5 m^2 D / rho^2 covers the observed value in both cases.

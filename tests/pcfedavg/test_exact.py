@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from bounds import pcfedavg as B
+from bounds.pcfedavg import claims as B
 from repro.papers.pcfedavg import audit as A
 from repro.papers.pcfedavg import checks as V
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
@@ -60,7 +60,7 @@ class _OnePath:
 
 def test_a_replicate_is_the_run_of_its_own_path():
     script = SignPaths(TINY.R * TINY.H, (TINY.m, TINY.n))
-    problem, ref, params, _, _ = theory.prepare(TINY.theory_config(script.paths), 0)
+    problem, ref, params, _, _ = theory.prepare(TINY.setup(script.paths), 0)
     lockstep = alg.run(problem, params, script)
     signs = _signs(SignPaths(TINY.R * TINY.H, (TINY.m, TINY.n)), TINY.R * TINY.H)
     single = dataclasses.replace(params, replicates=1)
@@ -71,7 +71,7 @@ def test_a_replicate_is_the_run_of_its_own_path():
 
 
 def test_claims_are_judged_on_exact_expectations():
-    arrays, meta = X.run_exact(TINY.as_dict(), 0)
+    arrays, meta = X.run_exact(TINY, 0)
     paths = 2 ** (TINY.m * TINY.n * TINY.R * TINY.H)
     assert int(arrays["paths"]) == paths and meta["bits"] == 8
     assert not arrays["inconclusive"].any()                      # no Monte-Carlo error to straddle
@@ -85,7 +85,7 @@ def test_claims_are_judged_on_exact_expectations():
 
 def _lemma44_excess_paths(claim, seed: int = 0) -> tuple[int, int]:
     script = SignPaths(TINY.R * TINY.H, (TINY.m, TINY.n))
-    problem, ref, params, _, _ = theory.prepare(TINY.theory_config(script.paths), seed)
+    problem, ref, params, _, _ = theory.prepare(TINY.setup(script.paths), seed)
     trace = alg.run(problem, params, script)
     outcome = V.check(claim, V.Instance(problem, ref, exact=True), trace)[0]
     return outcome.details["replicates_exceeding"], script.paths
@@ -101,11 +101,11 @@ def test_a_doubled_lemma44_constant_fails_with_positive_exact_probability():
 
 def test_a_halved_bound_in_expectation_is_violated_exactly():
     # Lemma 4.6 sits near its bound on the tiny instance: half of it is exceeded in exact expectation
-    arrays, _ = X.run_exact(TINY.as_dict(), 0)
+    arrays, _ = X.run_exact(TINY, 0)
     idx = np.flatnonzero(arrays["claim_id"] == "pcfedavg.lemma4.6")
     assert float(arrays["ratio"][idx].max()) > 0.5
     script = SignPaths(TINY.R * TINY.H, (TINY.m, TINY.n))
-    problem, ref, params, _, _ = theory.prepare(TINY.theory_config(script.paths), 0)
+    problem, ref, params, _, _ = theory.prepare(TINY.setup(script.paths), 0)
     trace = alg.run(problem, params, script)
     dist_next = next(s for s in B.lemma46.conclusion[0].lhs.free_symbols if s.name == "dist_next")
     halved = dataclasses.replace(B.lemma46, conclusion=(sp.Le(dist_next, B.lemma46.conclusion[0].rhs / 2),))
@@ -121,7 +121,7 @@ def test_the_config_refuses_too_many_paths_and_no_noise():
 
 
 def test_the_audit_reads_the_runs_as_exact_probability_evidence():
-    arrays, meta = X.run_exact(TINY.as_dict(), 0)
+    arrays, meta = X.run_exact(TINY, 0)
     run = type("Run", (), {"hash": "abc", "arrays": arrays, "meta": {"metadata": meta},
                            "spec": type("Spec", (), {"config": TINY.as_dict(), "seed": 0})()})()
     evidence = A._exact_evidence([run])

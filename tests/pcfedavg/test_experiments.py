@@ -1,5 +1,6 @@
 """PC-FedAvg experiments end to end at toy scale: specs, run functions, figures, audit section; and the layers of
 the paper package's experiments / figures / audit / summaries modules."""
+import dataclasses
 import os
 
 import numpy as np
@@ -7,8 +8,8 @@ import pytest
 
 from repro import runner
 from repro.papers.pcfedavg import audit as A
-from repro.papers.pcfedavg import experiments as X
 from repro.papers.pcfedavg.runs import data as D
+from repro.registry import paper
 from repro.papers.pcfedavg.runs import theory as T
 from repro.registry import get
 from repro.runner import RunSpec
@@ -26,10 +27,11 @@ def test_specs_are_well_formed(profile):
         assert specs and len({s.hash for s in specs}) == len(specs)
     comparison = D.comparison_specs(profile)
     assert {s.config["method"] for s in comparison} == set(D.METHODS)
-    # Section 5's settings as stated, in every config
+    # Section 5's settings as stated, in every config: those its method reads
     for s in comparison:
         hyper = D.HYPER[s.config["dataset"]]
-        assert s.config["gamma"] == hyper["gamma"] and s.config["tau"] == hyper["tau"]
+        assert all(s.config[k] == v for k, v in hyper.items() if k in s.config)
+        assert s.config["tau"] == hyper["tau"] and ("gamma" in s.config) is (s.config["method"] == "pcfedavg")
         assert s.config["rounds"] == 100 and s.config["local_steps"] == 20 and s.config["batch_fraction"] == 0.1
 
 
@@ -41,14 +43,14 @@ def test_rho_schedule_is_section5s():
 
 
 def _tiny_theory(tmp_path):
-    cfg = T.theory_configs("quick")[0] | {"R": 4, "S": 8, "H": 2}
-    specs = [RunSpec("pcfedavg.theory", cfg, 0, "repro.papers.pcfedavg.runs.theory.run_theory_instance")]
-    rates = [RunSpec("pcfedavg.rates", T.RATE_INSTANCE | {"R": R, "S": 8, "gamma_rule": rule}, 0,
-                     "repro.papers.pcfedavg.runs.theory.run_rate_point")
+    cfg = dataclasses.replace(T.theory_configs("quick")[0], R=4, S=8, H=2)
+    specs = [RunSpec("pcfedavg.theory", cfg, 0, T.run_theory_instance)]
+    rates = [RunSpec("pcfedavg.rates", T.RateConfig(**T.RATE_INSTANCE, R=R, S=8, gamma_rule=rule, profile="quick"), 0,
+                     T.run_rate_point)
              for rule in ("admissible", "proof") for R in (4, 16, 64)]
-    adv = [RunSpec("pcfedavg.adversarial", {"budget": 2}, 0, "repro.papers.pcfedavg.runs.theory.run_adversarial"),
-           RunSpec("pcfedavg.adversarial", {"search": "one_active", "m": 16, "K": 300, "rho": 10.0, "sigma": 1.0,
-                                            "target": 3.0}, 0, "repro.papers.pcfedavg.runs.theory.run_one_active")]
+    adv = [RunSpec("pcfedavg.adversarial", T.SearchConfig(budget=2, profile="quick"), 0, T.run_adversarial),
+           RunSpec("pcfedavg.adversarial", T.OneActiveConfig(m=16, K=300, rho=10.0, sigma=1.0, target=3.0,
+                                                             profile="quick"), 0, T.run_one_active)]
     root = tmp_path / "results"
     return {"pcfedavg.theory": runner.run_all(specs, results_root=root, progress=False),
             "pcfedavg.rates": runner.run_all(rates, results_root=root, progress=False),
@@ -57,16 +59,14 @@ def _tiny_theory(tmp_path):
 
 def _tiny_data(tmp_path):
     small = {"subsample": 400, "rounds": 2}
-    comparison = [RunSpec("pcfedavg.comparison", D._config(d, meth, "quick", **small), seed, _FN)
+    comparison = [RunSpec("pcfedavg.comparison", D._config(d, meth, "quick", **small), seed, D.run_data)
                   for d in D.DATASETS for meth in D.METHODS for seed in range(2)]
-    local = [RunSpec("pcfedavg.local_steps", D._config(d, "pcfedavg", "quick", local_steps=h, **small), 0, _FN)
+    local = [RunSpec("pcfedavg.local_steps", D._config(d, "pcfedavg", "quick", local_steps=h, **small), 0,
+                     D.run_data)
              for d in D.DATASETS for h in D.LOCAL_STEPS]
     root = tmp_path / "results"
     return {"pcfedavg.comparison": runner.run_all(comparison, results_root=root, progress=False),
             "pcfedavg.local_steps": runner.run_all(local, results_root=root, progress=False)}
-
-
-_FN = "repro.papers.pcfedavg.runs.data.run_data"
 
 
 @needs_data
@@ -84,7 +84,7 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
     assert {p.name for p in paths} >= {"figure1.png", "figure2.png", "figure3.png", "figure4.png",
                                        "theory_ratio.png", "rates.png", "prop48ii_one_active.png"}
     verdicts = A.verdicts(results)
-    assert sorted(v.claim for v in verdicts) == sorted([c.id for c in X.CLAIMS] + [s.id for s in A.STATEMENTS])
+    assert sorted(v.claim for v in verdicts) == sorted([c.id for c in paper("pcfedavg").claims] + [s.id for s in A.STATEMENTS])
     text = A.audit_section(results, "quick", verdicts)
     for heading in ("### Claims on synthetic instances", "### Proof steps re-derived",
                     "### Communication complexity derived", "### Empirical rates", "### Section 5 experiments",
@@ -98,8 +98,8 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
 def test_bad_data_config_is_refused():
     cfg = D._config("mnist", "pcfedavg", "quick")
     with pytest.raises(ValueError, match="dataset"):
-        D.DataConfig.from_dict(cfg | {"dataset": "svhn"})
+        D.PCFedAvgConfig.from_dict(cfg.as_dict() | {"dataset": "svhn"})
     with pytest.raises(ValueError, match="local_steps"):
-        D.run_data(cfg | {"local_steps": 0}, 0)
+        dataclasses.replace(cfg, local_steps=0)
 
 

@@ -10,30 +10,32 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from bounds import pcfedavg_findings as F
+from bounds.pcfedavg import findings as F, lemma45_prop47_findings as L45F, prop48_findings as P48F
+from bounds.pcfedavg import prop48_norm_facts as NF, stepsize_schedule_findings as SSF
 from repro.papers.pcfedavg import audit as A
 from repro.verdicts import Bearing, Verdict
 
 
 def test_fact2_is_found_on_its_counterexample_and_not_on_a_point_where_it_holds():
-    ids = [f.id for f in F.finding_d_facts(np.random.default_rng(0), trials=0)]
+    ids = [f.id for f in NF.finding_facts_before_eq11(np.random.default_rng(0), trials=0)]
     assert "pcfedavg.d.fact2" in ids
-    assert "pcfedavg.d.fact2" not in [f.id for f in F.finding_d_facts(np.random.default_rng(0), trials=0,
-                                                                      counterexample=(1, 0))]
+    assert "pcfedavg.d.fact2" not in [f.id for f in NF.finding_facts_before_eq11(np.random.default_rng(0), trials=0,
+                                                                                 counterexample=(1, 0))]
 
 
 def test_l45a_and_half_and_k_eq_tr_are_computed():
-    assert F.finding_l45a().verdict == "discrepancy"
-    assert F.finding_half().verdict == "discrepancy"
-    assert F.finding_half(printed_coeff=F.sp.Rational(1, 2)) is None      # the definitions' coefficient: no gap
-    assert F.finding_k_eq_tr().verdict == "discrepancy"
-    assert F.finding_k_eq_tr(H_v=1) is None                               # H = 1: every T_r = r, K = R is one
+    assert L45F.finding_l45a_needs_common_iterate().verdict == "discrepancy"
+    assert P48F.finding_p48c_half_coefficient().verdict == "discrepancy"
+    assert P48F.finding_p48c_half_coefficient(
+        printed_coeff=P48F.sp.Rational(1, 2)) is None                     # the definitions' coefficient: no gap
+    assert SSF.finding_prop47_k_is_sync_index().verdict == "discrepancy"
+    assert SSF.finding_prop47_k_is_sync_index(H_v=1) is None              # H = 1: every T_r = r, K = R is one
 
 
 def test_lemma45_range_follows_the_quoted_words():
     assert F.finding_lemma45_range().id == "pcfedavg.f.lemma4.5.range"
-    assert F._first_round_stated("for any r >= 0") == 0
-    assert F.finding_lemma45_range(stated_from=F._first_round_stated("for any r >= 0")) is None
+    assert L45F._first_round_stated("for any r >= 0") == 0
+    assert F.finding_lemma45_range(stated_from=L45F._first_round_stated("for any r >= 0")) is None
 
 
 def test_method_findings_follow_the_implemented_algorithm(monkeypatch):
@@ -118,16 +120,16 @@ def test_quick_feasibility_statements_follow_the_runs(quick):
 
 
 def test_gradient_point_is_found_where_the_two_factors_differ_and_not_where_they_agree():
-    f = F.finding_48iii_gradient_point()
+    f = P48F.finding_prop48_iii_gradient_point()
     assert f.verdict == "discrepancy" and "1/8" in f.evidence and "1/4" in f.evidence
     # on Lemma 4.5's instance the two factors coincide: nothing to report there
     same = F.LEMMA45_M_INSTANCE
-    assert F.finding_48iii_gradient_point(same["c"], same["sigma"], same["X"]) is None
+    assert P48F.finding_prop48_iii_gradient_point(same["c"], same["sigma"], same["X"]) is None
 
 
 def test_l45e_index_is_read_off_the_quoted_words():
     assert F.finding_l45e_index().verdict == "consistent"
-    assert F.finding_l45e_index(F.L45E_WORDS.replace("delta_{i,k}", "delta_{i,t}")) is None   # no typo: nothing
+    assert F.finding_l45e_index(L45F.L45E_WORDS.replace("delta_{i,k}", "delta_{i,t}")) is None   # no typo: nothing
 
 
 def test_local_steps_statement_is_inconclusive_with_one_seed_and_decided_with_several():

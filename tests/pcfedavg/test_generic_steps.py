@@ -1,5 +1,5 @@
-"""PC-FedAvg's displayed proof steps as falsifiable Steps (bounds.pcfedavg_steps): every step is a display of the
-inventory (bounds.pcfedavg_proofs.DISPLAYS) and every display is a step; each step's status at the CI budget; the
+"""PC-FedAvg's displayed proof steps as falsifiable Steps (bounds.pcfedavg.steps): every step is a display of the
+inventory (bounds.pcfedavg.proofs.DISPLAYS) and every display is a step; each step's status at the CI budget; the
 refuted steps fail at their instances by exact arithmetic with fractions; each refutation is the error it names (the
 step with that error corrected is not refuted); and doubling or halving a constant of a proven or not-refuted step
 makes the check refute it."""
@@ -13,9 +13,9 @@ from fractions import Fraction as F
 import pytest
 import sympy as sp
 
-from bounds import pcfedavg_steps as PS
-from bounds.pcfedavg import CLAIMS
-from bounds.pcfedavg_proofs import DISPLAYS, P48
+from bounds.pcfedavg import steps as PS
+from bounds.pcfedavg.claims import CLAIMS
+from bounds.pcfedavg.proofs import DISPLAYS, P48
 from bounds.steps import NOT_REFUTED, PRINTED, PROVEN, REFUTED, check, confirm
 
 SMALL = {"examples": 25, "polish": 25}

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PEPit.examples.unconstrained_convex_minimization.gradient_descent import wc_gradient_descent
 
-from bounds import pcfedavg as B
+from bounds.pcfedavg import claims as B
 from repro import pep as P
 from repro.constraints import ProductSet, Whole
 from repro.errors import ConfigError
@@ -74,7 +74,7 @@ def test_one_agent_without_constraint_is_pepits_gradient_descent(L, gamma, R, H,
 
 @pytest.mark.parametrize("claim", M.CLAIMS)
 def test_the_smallest_instance_of_each_claim_runs(claim):
-    arrays, meta = M.run_pep(_config(claim=claim), 0)
+    arrays, meta = M.run_pep(M.PepConfig.from_dict(_config(claim=claim)), 0)
     (point,) = meta["points"]
     cert = point["certificate"]
     assert meta["claim"] == claim and meta["x"] == "R"
@@ -104,7 +104,7 @@ def test_the_smallest_instance_of_each_claim_runs(claim):
 @pytest.mark.parametrize("path", M.PATHS)
 def test_the_worst_case_replays_through_algorithm_1(path):
     c = M.PepConfig.from_dict(_config(path=path, H=2, rounds=(1,)))
-    arrays, meta = M.run_pep(c.as_dict(), 0)
+    arrays, meta = M.run_pep(c, 0)
     cert = meta["points"][0]["certificate"]
     observed = M.replay(c.model(1), arrays, "p0")                 # the suite's run, TableOracle as every oracle
     assert observed == pytest.approx(cert["primal"], rel=M.REPLAY_RTOL, abs=M.REPLAY_RTOL)
@@ -114,7 +114,7 @@ def test_the_worst_case_replays_through_algorithm_1(path):
 def test_the_replay_tells_the_update_paths_apart():
     # the printed path's worst case is not a trajectory of the (CR) path: its replay leaves the certified points
     c = M.PepConfig.from_dict(_config(path="printed", H=2, rounds=(1,)))
-    arrays, _ = M.run_pep(c.as_dict(), 0)
+    arrays, _ = M.run_pep(c, 0)
     compact = M.PepConfig.from_dict(_config(path="compact", H=2, rounds=(1,))).model(1)
     with pytest.raises(P.ReplayError):
         M.replay(compact, arrays, "p0")
@@ -161,11 +161,11 @@ def test_a_weakened_claim_through_the_model_is_violated(path, monkeypatch):
     # is unchanged and the bound drops below it, so the decision must flip from certified to violated; with factor 1
     # the substituted bound is the honest one
     monkeypatch.setattr(M, "printed_bound", _weakened("pcfedavg.prop4.7", 1.0))
-    _, meta = M.run_pep(_config(path=path), 0)
+    _, meta = M.run_pep(M.PepConfig.from_dict(_config(path=path)), 0)
     honest = meta["points"][0]
     assert honest["decision"] == P.CERTIFIED
     monkeypatch.setattr(M, "printed_bound", _weakened("pcfedavg.prop4.7", 0.01))
-    _, meta = M.run_pep(_config(path=path), 0)
+    _, meta = M.run_pep(M.PepConfig.from_dict(_config(path=path)), 0)
     weak = meta["points"][0]
     assert weak["certificate"]["value"] == pytest.approx(honest["certificate"]["value"], rel=1e-9)
     assert weak["bound"] == pytest.approx(honest["bound"] / 100, rel=1e-12)

@@ -1,13 +1,13 @@
-"""PC-FedAvg proof-step inventory (bounds.pcfedavg_proofs): every ``checked_by`` id names something the suite really
+"""PC-FedAvg proof-step inventory (bounds.pcfedavg.proofs): every ``checked_by`` id names something the suite really
 has (a claim, a finding of the audit, or one row of the re-derived step table), the inventory is well formed, and
 coverage() counts what the inventory says."""
 import functools
 
 import pytest
 
-from bounds import pcfedavg as B
-from bounds.pcfedavg_findings import proof_steps
-from bounds.pcfedavg_proofs import DISPLAYS, PROOFS, PROOFS_WITHOUT_DISPLAYS, UNCOMPUTED_ROWS
+from bounds.pcfedavg import claims as B
+from bounds.pcfedavg.findings import proof_steps
+from bounds.pcfedavg.proofs import DISPLAYS, PROOFS, PROOFS_WITHOUT_DISPLAYS, UNCOMPUTED_ROWS
 from bounds.proofs import coverage, problems, resolve, unresolved
 
 TABLE = "proof_steps"
@@ -85,7 +85,7 @@ def test_every_computed_row_of_a_listed_display_is_linked():
 
 def test_linked_rows_carry_a_verdict_status():
     """A linked proof_steps row is a computation with a verdict ("not checked" rows must not be linked)."""
-    from bounds.pcfedavg_findings import NOT_CHECKED
+    from bounds.pcfedavg.findings import NOT_CHECKED
     status = {r["step"]: r["status"] for r in proof_steps()}
     linked = {c.partition("#")[2] for d in DISPLAYS for c in d.checked_by if c.startswith(TABLE + "#")}
     assert all(status[label] != NOT_CHECKED for label in linked)

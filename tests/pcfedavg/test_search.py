@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from bounds import pcfedavg as B
+from bounds.pcfedavg import claims as B
 from repro.errors import ConfigError
 from repro.papers.pcfedavg import checks as V
 from repro.papers.pcfedavg.runs import search as S
@@ -124,7 +124,7 @@ BASE = S.search_specs("quick")[0].config
 
 @pytest.mark.parametrize("key, bad", [("claim", "pcfedavg.lemma4.2"), ("family", "two_agents"),
                                       ("family", "one_agent"), ("maxiter", 0),
-                                      ("popsize", 1.5), ("polish", -1), ("k_max", 10), ("profile", "full")])
+                                      ("popsize", 1.5), ("polish", -1), ("k_max", 10)])
 def test_a_bad_search_config_is_a_one_line_error(key, bad):
     with pytest.raises(ConfigError) as err:
         S.FamilySearchConfig.from_dict(BASE | {key: bad})

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from bounds import pcfedavg as B
+from bounds.pcfedavg import claims as B
 from repro.papers.pcfedavg import audit as A
 from repro.verdicts import Bearing, Verdict
 

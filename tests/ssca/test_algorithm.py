@@ -373,7 +373,7 @@ def test_b_lemma1_route_refuses_what_42_cannot_take():
 
 
 def test_b_lemma1_route_matches_brentq_route():
-    bounds_ssca = pytest.importorskip("bounds.ssca")
+    bounds_ssca = pytest.importorskip("bounds.ssca.claims")
     assert hasattr(bounds_ssca, "lemma1_nu")
     rng = np.random.default_rng(11)
     seen = set()
@@ -475,7 +475,7 @@ def test_the_engine_calls_the_unvalidated_oracle_with_the_same_numbers(name):
     from repro.papers.ssca.runs import convergence as C
 
     config = C.ConvergenceConfig(problem=name, steps="theory_a", mode="sample", iterations=40, profile="quick")
-    problem, *_ = C.build_problem(config.as_dict(), np.random.default_rng(3))
+    problem, *_ = C.build_problem(config, np.random.default_rng(3))
     assert ssca.loop_oracle(problem, "batch_sums").__name__ == "_batch_sums"
     assert ssca.loop_oracle(_PublicOnly(problem), "batch_sums").__name__ == "batch_sums"
 

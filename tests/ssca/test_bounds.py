@@ -11,8 +11,8 @@ import sympy as sp
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bounds import ssca as S
-from bounds import ssca_findings as SF
+from bounds.ssca import claims as S
+from bounds.ssca import findings as SF
 from bounds.audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE
 from bounds.core import Mode
 
@@ -330,14 +330,14 @@ def test_the_step_size_finding_words_follow_the_decided_conditions():
     satisfy (6), the finding would say so (and be consistent), not print 'violate (6)' regardless."""
     from types import SimpleNamespace as NS
 
-    from bounds import ssca_findings as F
+    from bounds.ssca import findings as F
     ok = [NS(holds6=True, holds4=True)] * 3
     assert "satisfy (6) for all 3 triples" in F._step_size_summary(ok) and "violate" not in F._step_size_summary(ok)
     mixed = [NS(holds6=False, holds4=True), NS(holds6=True, holds4=False), NS(holds6=True, holds4=True)]
     assert "violate (6) for 1 of 3 triples" in F._step_size_summary(mixed)
     assert "(4) fails for 1 of 3" in F._step_size_summary(mixed)
     finding = next(f for f in F.audit_findings() if f.id == "ssca.section_vi.step_sizes")
-    decided = F.section_vi_step_sizes()
+    decided = S.section_vi_step_sizes()
     assert finding.summary == F._step_size_summary(decided)
     assert (finding.verdict == "discrepancy") == any(not v.holds6 or not v.holds4 for v in decided)
 
@@ -345,7 +345,7 @@ def test_the_step_size_finding_words_follow_the_decided_conditions():
 def test_the_penalty_and_problem_reference_findings_are_gated(monkeypatch):
     """Each exists only while its comparison finds the discrepancy, and neither bears on a theorem's verdict: one
     judges Section VI's settings, the other a typo."""
-    from bounds import ssca_findings as F
+    from bounds.ssca import findings as F
     from repro.verdicts import from_findings
 
     def ids():

@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bounds import ssca as S
+from bounds.ssca import claims as S
 from repro.papers.ssca.problems.server import solve, solve_problem_38, solved
 
 N_EXAMPLES = 200

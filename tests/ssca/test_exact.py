@@ -73,7 +73,7 @@ def test_a_changed_sampling_rule_fails_loudly(monkeypatch):
 def test_the_tiny_instances_have_exact_failure_probabilities():
     from repro.scripted import FailureCount
     for config, count in ((ONE, 27), (TWO, 81)):
-        arrays, meta = X.run_exact(config.as_dict(), 0)
+        arrays, meta = X.run_exact(config, 0)
         (k,) = [FailureCount.from_json(d) for d in meta["failure_counts"]]
         assert k.patterns == count and k.probability == Fraction(k.failed, count)
         assert float(arrays["failure_probability"]) == k.probability and meta["law"]["probability_total"] == "1"

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bounds import ssca as B
+from bounds.ssca import claims as B
 from repro import runner
 from repro.errors import ConfigError
 from repro.papers.ssca import audit as A
@@ -17,7 +17,7 @@ from repro.papers.ssca import summaries as S
 from repro.papers.ssca.runs import convergence as C
 from repro.papers.ssca.runs import mnist as M
 from repro.overrides import override
-from repro.registry import get, part
+from repro.registry import get, paper
 from repro.runner import RunSpec
 from repro.papers.ssca import checks as V
 from repro.papers.ssca.runs import theorem5 as T5
@@ -34,7 +34,7 @@ def test_specs_are_well_formed(profile):
         for s in specs:
             exp.check_config(s.config)                                # every config builds its dataclass
             (shape,) = [c for c in exp.config_classes() if set(c.keys()) == set(s.config)]   # exactly one shape
-            assert shape.from_dict(s.config).as_dict() == s.config and exp.config_keys() <= set(s.config), name
+            assert shape.from_dict(s.config).as_dict() == s.config and set(s.config) <= exp.config_keys(), name
             for need, dep in s.needs.items():          # the learning-rate searches and initial points, too
                 shape = {"grid": M.SGDGridConfig, "initial": M.InitialPointConfig}[need]
                 assert shape.from_dict(dep.config).as_dict() == dep.config, name
@@ -149,8 +149,9 @@ def _shape(name: str, config: dict) -> type:
 
 
 def test_each_mnist_run_builds_its_own_shape():
-    """The MNIST experiments list their shapes of run; a config builds the one its keys name, a config mixing shapes
-    (or with only the keys every shape has) is refused, and ``--set`` may change the keys common to every run."""
+    """The MNIST experiments list their shapes of run; a config builds the one its keys name (also as the union
+    ``run_mnist_ssca`` declares), a config mixing shapes (or with only the keys every shape has) is refused, and
+    ``--set`` may change any key of a shape."""
     assert _shape("ssca.figure2", _first("ssca.figure2", method="sgd")) is M.SGDConfig
     assert _shape("ssca.figure2", _first("ssca.figure2", formulation="27", method="ssca")) is M.SSCA27Config
     assert _shape("ssca.figure3", _first("ssca.figure3", formulation="37")) is M.SSCA37Config
@@ -164,17 +165,20 @@ def test_each_mnist_run_builds_its_own_shape():
         fig2.check_config(ssca27 | {"U": 0.13})                                # (27)'s keys and (37)'s U
     with pytest.raises(ConfigError, match="config key 'triple' .* not admissible for SGDConfig"):
         fig2.check_config(_first("ssca.figure2", method="sgd") | {"triple": [0.4, 0.4, 0.4]})
-    common = {k: v for k, v in ssca27.items() if k in fig2.config_keys()}
+    common = {k: v for k, v in ssca27.items() if k in M.MnistConfig.keys()}
     with pytest.raises(ConfigError, match="key 'triple' is required"):         # only the keys shared by every run
         fig2.check_config(common)
+    needed = {M.SGDGridConfig, M.InitialPointConfig}                           # runs the curves need
     for name in ("ssca.figure2", "ssca.figure3", "ssca.figure4", "ssca.printed_32"):
         exp = get(name)
         for profile in ("quick", "paper"):
             configs = [s.config for s in exp.specs(profile)]
-            assert exp.config_keys() == frozenset.intersection(*(frozenset(c) for c in configs)), (name, profile)
-            assert {_shape(name, c) for c in configs} == set(exp.config_classes()), (name, profile)
-    assert fig2.config_keys() == get("ssca.figure3").config_keys() == frozenset(M.MnistConfig.keys())
-    assert get("ssca.figure4").config_keys() == frozenset(M.SSCAConfig.keys())
+            assert exp.config_keys() == frozenset.union(*(frozenset(c) for c in configs)), (name, profile)
+            assert {_shape(name, c) for c in configs} == set(exp.config_classes()) - needed, (name, profile)
+            assert all(type(runner.typed_config(M.run_mnist_ssca, c)) is _shape(name, c) for c in configs), name
+    shapes = (M.SSCA27Config, M.SSCA37Config, M.SGDConfig)
+    assert fig2.config_keys() == get("ssca.figure3").config_keys() == frozenset().union(*(c.keys() for c in shapes))
+    assert get("ssca.figure4").config_keys() == frozenset(M.SSCA27Config.keys()) | frozenset(M.SSCA37Config.keys())
 
 
 @pytest.mark.parametrize("experiment, setting, message", [
@@ -216,21 +220,22 @@ def test_a_curve_given_its_initial_point_records_what_it_would_compute_itself(tm
     dep = spec.needs["initial"]
     own, other = runner.run_all([dep, RunSpec(dep.experiment, dep.config, dep.seed + 1, dep.function)],
                                 results_root=tmp_path, progress=False)
-    given, _ = M.run_mnist_ssca(spec.config, spec.seed, {"initial": own})
-    alone, _ = M.run_mnist_ssca(spec.config, spec.seed)
+    config = runner.typed_config(M.run_mnist_ssca, spec.config)
+    given, _ = M.run_mnist_ssca(config, spec.seed, {"initial": own})
+    alone, _ = M.run_mnist_ssca(config, spec.seed)
     assert given.keys() == alone.keys()
     for name in alone:
         if name != "seconds":
             np.testing.assert_array_equal(given[name], alone[name], err_msg=name)
     with pytest.raises(RuntimeError, match="seed 1"):
-        M.run_mnist_ssca(spec.config, spec.seed, {"initial": other})
+        M.run_mnist_ssca(config, spec.seed, {"initial": other})
     float64 = runner.run_all([RunSpec(dep.experiment, dep.config | {"dtype": "float64"}, dep.seed, dep.function)],
                              results_root=tmp_path, progress=False)[0]
     with pytest.raises(RuntimeError, match="its own seed 0 and data"):
-        M.run_mnist_ssca(spec.config, spec.seed, {"initial": float64})
+        M.run_mnist_ssca(config, spec.seed, {"initial": float64})
     relabelled = dataclasses.replace(own, arrays=other.arrays)
     with pytest.raises(RuntimeError, match="another initial point"):     # the digest: omega^(1) itself
-        M.run_mnist_ssca(spec.config, spec.seed, {"initial": relabelled})
+        M.run_mnist_ssca(config, spec.seed, {"initial": relabelled})
 
 
 def _tiny_specs() -> dict:
@@ -289,7 +294,7 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
 
 def _convergence_run(problem: str, steps: str = "theory_a", mode: str = "sample", iterations: int = 400):
     cfg = C.ConvergenceConfig(problem=problem, steps=steps, mode=mode, iterations=iterations, profile="quick")
-    return C.run_convergence(cfg.as_dict(), 0)
+    return C.run_convergence(cfg, 0)
 
 
 def _one_at_a_time(problem, states, c: float, reference, probe) -> dict:
@@ -336,7 +341,7 @@ def test_the_series_evaluated_after_the_run_are_those_of_each_iteration(problem,
     """Trajectory evaluates every iteration of a run at once; each series equals the one computed iteration by
     iteration (NaN where it is undefined: the first iteration), up to rounding."""
     config = C.ConvergenceConfig(problem=problem, steps="theory_a", mode=mode, iterations=12, profile="quick")
-    problem_, _, _, info = C.build_problem(config.as_dict(), np.random.default_rng(3))
+    problem_, _, _, info = C.build_problem(config, np.random.default_rng(3))
     reference, probe = info.get("reference"), info.get("probe")
     trajectory = C.Trajectory()
     clients = np.arange(config.n).reshape(config.clients, -1) if mode == "sample" else None
@@ -411,7 +416,7 @@ def test_the_trend_evidence_reports_what_the_runs_computed():
 
 def test_theorem5_on_the_tiny_network():
     config = T5.Theorem5Config(lambdas=[1e-2], limit_fractions=[0.4], starts=T5.STARTS["quick"], profile="quick")
-    arrays, _ = T5.run_theorem5(config.as_dict(), 0)
+    arrays, _ = T5.run_theorem5(config, 0)
     # the solvers reach the theorem's hypotheses on this instance (a local minimiser of (27); a KKT point of (37))
     assert arrays["i_grad_norm"][0] < 1e-8 and arrays["i_hess_min_27"][0] > 0
     assert arrays["ii_xi"][0] > 0 and arrays["ii_kkt_residual_37"][0] < 1e-5
@@ -432,10 +437,10 @@ PACKAGE = Path(X.__file__).resolve().parent
 def test_registry_contract():
     """What the shared layers read: the experiments (their figures drawn by :mod:`.figures`) and the audit's
     ``AUDIT_EXPERIMENTS`` and ``audit_section``."""
-    assert part("ssca", "experiments") is X and part("ssca", "audit") is A
+    assert paper("ssca").experiments is X.EXPERIMENTS and paper("ssca").audit() is A
     assert A.AUDIT_EXPERIMENTS == tuple(e.name for e in X.EXPERIMENTS)
     assert all(e.figure.__module__ == FIG.__name__ for e in X.EXPERIMENTS if e.figure)
-    assert callable(A.audit_section) and callable(A.verdicts) and X.PAPER == S.PAPER == "ssca"
+    assert callable(A.audit_section) and callable(A.verdicts) and paper("ssca").key == S.PAPER == "ssca"
 
 
 def test_summaries_on_fake_runs():

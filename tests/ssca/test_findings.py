@@ -1,16 +1,15 @@
 """SSCA: every finding is the result of a computation, and each statement about the figures is decided by its
 statistic. These tests change a computation's input and assert what the suite computes, never that the paper is right."""
-import dataclasses
 
 import numpy as np
 import pytest
 import sympy as sp
 
-from bounds import ssca as B
-from bounds import ssca_findings as F
+from bounds.ssca import claims as B
+from bounds.ssca import findings as F
 from bounds.core import Mode
 from repro.papers.ssca import audit as A
-from repro.report import locations
+from repro.registry import paper
 from repro.verdicts import Bearing, Verdict
 from tests.ssca.test_verdicts import _Run, _Spec
 
@@ -117,7 +116,7 @@ def test_strict_feasibility_is_checked_on_every_constrained_run():
 def test_every_statement_gets_one_verdict_and_a_location():
     got = A.verdicts({})
     assert [v.claim for v in got] == [c.id for c in B.CLAIMS] + list(A.STATEMENT_IDS)
-    where = locations("ssca")
+    where = paper("ssca").locations()
     assert all(where[s] for s in A.STATEMENT_IDS)
     assert all(v.verdict is Verdict.NOT_RUN for v in got if v.claim in A.STATEMENT_IDS and v.claim not in A.SECTION_V_IDS)
     # Section V's claim that its problems meet Assumptions 1-2 (and compactness) is decided by symbolic findings alone

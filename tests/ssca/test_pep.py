@@ -20,7 +20,7 @@ import pytest
 from PEPit.examples.nonconvex_optimization.gradient_descent import wc_gradient_descent as wc_nonconvex_gd
 from PEPit.examples.unconstrained_convex_minimization.gradient_descent import wc_gradient_descent as wc_convex_gd
 
-from bounds import ssca as B
+from bounds.ssca import claims as B
 from repro import pep, tightness
 from repro.errors import ConfigError
 from repro.papers.ssca import audit as A
@@ -58,7 +58,7 @@ def test_with_rho_below_one_the_rate_metrics_have_no_finite_worst_case(model):
 # ------------------------------------------------------------------------------ the smallest instance runs
 def test_the_smallest_lemma4_instance_runs_with_the_claims_bound():
     config = P.PepConfig(steps=SECTION_VI, t=(1, 2), tau=0.1, L_hat=1.0, err_over_mu=1.0, profile="quick")
-    arrays, meta = P.run_pep(config.as_dict(), 0)
+    arrays, meta = P.run_pep(config, 0)
     assert meta["claim"] == "ssca.lemma4" and meta["x"] == "t" and len(meta["points"]) == 2
     steps = P.STEP_FAMILIES[SECTION_VI]
     for k, point in zip((1, 2), meta["points"]):
@@ -155,7 +155,7 @@ def test_every_claim_is_modelled_or_listed_exactly_once_with_its_reason():
 @pytest.fixture(scope="module")
 def tiny_pep_run():
     config = P.PepConfig(steps=SECTION_VI, t=(2,), tau=0.1, L_hat=1.0, err_over_mu=1.0, profile="quick")
-    arrays, meta = P.run_pep(config.as_dict(), 0)
+    arrays, meta = P.run_pep(config, 0)
     spec = SimpleNamespace(experiment="ssca.pep")
     return SimpleNamespace(spec=spec, hash="0" * 12, arrays=arrays, meta={"metadata": meta})
 

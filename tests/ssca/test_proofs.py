@@ -1,12 +1,12 @@
-"""SSCA proof-step inventory (bounds.ssca_proofs): every ``checked_by`` id names something the suite really has, the
+"""SSCA proof-step inventory (bounds.ssca.proofs): every ``checked_by`` id names something the suite really has, the
 inventory is well formed, and coverage() counts what the inventory says."""
 import functools
 
 import pytest
 
-from bounds import ssca as B
+from bounds.ssca import claims as B
 from bounds.proofs import coverage, problems, resolve, unresolved
-from bounds.ssca_proofs import DISPLAYS, PROOFS
+from bounds.ssca.proofs import DISPLAYS, PROOFS
 
 
 @functools.cache

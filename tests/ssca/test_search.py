@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from bounds import ssca as B
+from bounds.ssca import claims as B
 from repro.errors import ConfigError
 from repro.papers.ssca import audit as A
 from repro.papers.ssca import checks as V
@@ -80,7 +80,7 @@ def test_the_search_detects_every_halved_constant(small_searches):
 
 def test_the_search_is_deterministic_and_its_run_stores_plain_json():
     config = S.SearchConfig(claim="ssca.eq35_36", family=CHEAPEST["ssca.eq35_36"], maxiter=1, popsize=1,
-                            polish_evals=2, profile="quick").as_dict()
+                            polish_evals=2, profile="quick")
     (a1, m1), (a2, m2) = S.run_search(config, 0), S.run_search(config, 0)
     assert m1 == m2 and np.array_equal(a1["history"], a2["history"])
     rec = SearchRecord.from_run(SimpleNamespace(arrays=a1, meta={"metadata": m1}))
@@ -94,10 +94,12 @@ def test_bad_search_configs_are_refused_in_one_line():
     exp = get("ssca.search")
     cfg = exp.specs("quick")[0].config
     for key, bad in (("claim", "ssca.thm1"), ("family", "no such family"), ("maxiter", 0), ("popsize", 1.5),
-                     ("polish_evals", -1), ("profile", "fast")):
+                     ("polish_evals", -1)):
         with pytest.raises(ConfigError, match=key) as info:
             exp.check_config(cfg | {key: bad})
         assert "\n" not in str(info.value)
+    with pytest.raises(ConfigError, match="profile='fast' is not admissible"):     # the experiment checks it
+        exp.specs("fast")
     assert {s.config["claim"] for s in exp.specs("quick")} == set(S.SEARCHES)
 
 
@@ -106,8 +108,8 @@ def test_lemma_4s_search_cites_51s_own_sides_and_no_ratio_of_them(monkeypatch):
     monkeypatch.setattr(S, "search", lambda *a, **k: SearchResult("f", 1.5, {"tau": 0.5}, 9, (1.5,)))
     monkeypatch.setattr(S, "halved_detection", lambda cfg, res, seed: (3.0, 1))
     monkeypatch.setattr(S, "claim_sides", lambda claim, p, r: {"observed": -0.2, "bound": -0.3, "what": "(51)"})
-    cfg = S.search_specs("quick")[0].config | {"claim": "ssca.lemma4",
-                                               "family": S.SEARCHES["ssca.lemma4"][1][0].name}
+    cfg = S.SearchConfig.from_dict(S.search_specs("quick")[0].config | {
+        "claim": "ssca.lemma4", "family": S.SEARCHES["ssca.lemma4"][1][0].name})
     arrays, meta = S.run_search(cfg, 0)
     (bad,) = A.search_audit.evidence([SimpleNamespace(arrays=arrays, meta={"metadata": meta}, hash="h0")],
                                      "ssca.search")

@@ -1,5 +1,5 @@
-"""Mini-batch SSCA's encoded proof steps (bounds.ssca_steps): every step is a display of the inventory
-(bounds.ssca_proofs) and every display is a step or listed as not encodable; each step's status at a small search
+"""Mini-batch SSCA's encoded proof steps (bounds.ssca.steps): every step is a display of the inventory
+(bounds.ssca.proofs) and every display is a step or listed as not encodable; each step's status at a small search
 budget; halving a key constant of tight steps refutes them; the refuted steps fail at the hand-derived
 counterexamples of the report; and where a printed display's missing square matters downstream."""
 from __future__ import annotations
@@ -7,12 +7,11 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-import sympy as sp
 
-from bounds import ssca_steps as SS
-from bounds.ssca import CLAIMS
-from bounds.ssca_proofs import DISPLAYS
-from bounds.steps import NOT_REFUTED, PROVEN, REFUTED, Step, check, confirm
+from bounds.ssca import steps as SS
+from bounds.ssca.claims import CLAIMS
+from bounds.ssca.proofs import DISPLAYS
+from bounds.steps import NOT_REFUTED, PROVEN, REFUTED, check, confirm
 
 #: every display as printed; the corrected side of an erratum ((52) with its square, (56) summed over the descents it
 #: adds) apart

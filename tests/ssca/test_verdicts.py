@@ -5,7 +5,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from bounds import ssca as B
+from bounds.ssca import claims as B
 from repro.papers.ssca import audit as A
 from repro.tables import markdown_table
 from repro.verdicts import Bearing, Verdict

@@ -16,7 +16,7 @@ through :func:`repro.verify.check_claims`. What ``problem`` and ``trace`` are de
 The quantities a run also reports for its figures come from the same public helpers (:func:`statistical_observed`,
 :func:`theorem2_observed`, :func:`lemma7_observed`), computed once per (problem, trace) pair.
 
-The bounds are the sympy claims of :mod:`bounds.fedclup`, lambdified: the numbers checked here are the
+The bounds are the sympy claims of :mod:`bounds.fedclup.claims`, lambdified: the numbers checked here are the
 encoded formulas, not a transcription of them.
 
 * Deterministic claims (pathwise Lemma 3, Lemma 4's first inequality, (33), the (8a) inequalities
@@ -39,7 +39,7 @@ from typing import Callable
 import numpy as np
 import scipy
 
-from bounds import fedclup as B
+from bounds.fedclup import claims as B
 from bounds.core import Claim, Mode
 
 from repro.papers.fedclup.problems import linreg_pfl as LR

@@ -1,6 +1,6 @@
 """FedCLUP's printed settings against the conditions of the results they illustrate, computed (findings that the
 settings inventory, :mod:`.settings`, names under ``checked_by``; the synthetic step sizes and K are
-:func:`bounds.fedclup_findings.settings_findings`):
+:func:`bounds.fedclup.findings.settings_findings`):
 
 * ``fedclup.settings.participation``: Figure 6's "client sampling of 10% in each communication round" against
   Theorem 2's Algorithm 1, where "in each communication round the server broadcasts [..] to all clients" (Section

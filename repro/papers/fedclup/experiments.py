@@ -9,10 +9,9 @@ tiny instances), :mod:`.runs.logistic` (the authors' synthetic logistic data: Fi
 """
 from __future__ import annotations
 
-from bounds.fedclup import CLAIMS  # noqa: F401  (the paper's encoded claims: the registry's CLAIMS)
 from repro.experiment import Experiment, product_of
-from repro.papers.fedclup.figures import (  # noqa: F401  (PAPER: the paper key, defined with the figures that use it)
-    PAPER, figure2, figure3, figure4, figure5, figure6, minimax_figure, pep_figure, rounds_figure,
+from repro.papers.fedclup.figures import (
+    figure2, figure3, figure4, figure5, figure6, minimax_figure, pep_figure, rounds_figure,
     statistical_figure, stochastic_figure, theorem2_figure, tradeoff_figure)
 from repro.papers.fedclup.runs import exact as exact_runs
 from repro.papers.fedclup.runs import logistic as logi
@@ -22,12 +21,6 @@ from repro.papers.fedclup.runs import pep as pep_runs
 from repro.papers.fedclup.runs import search as srch
 from repro.papers.fedclup.runs import statistical as stat
 
-TITLE = "FedCLUP: statistical accuracy vs communication in personalized federated learning"
-#: who wrote it and where it appeared (the report's summary card and the README)
-CITATION = ("X. Yu, Z. He, Y. Sun, L. Xue, R. Li, <em>Understanding the Statistical Accuracy-Communication Trade-off in "
-            "Personalized Federated Learning with Minimax Guarantees</em>, ICML 2025, "
-            "[arXiv:2410.08934](https://arxiv.org/abs/2410.08934) (v4)")
-ORDER = 3   # position in listings and in the audit
 
 LOGISTIC_WORK = product_of("rounds", "local_steps", "m", "n")
 

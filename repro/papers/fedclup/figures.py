@@ -20,7 +20,7 @@ BASELINE_COLORS = {"globaltrain": "#444444", "localtrain": "#17becf"}
 RATIO_CLAIMS = ("fedclup.cor1.explicit", "fedclup.eq33", "fedclup.lemma3", "fedclup.lemma4",
                 "fedclup.lemma4.pathwise", "fedclup.thm1.8a", "fedclup.thm1.8a.pathwise", "fedclup.thm1.8b",
                 "fedclup.thm1.explicit")
-# What each figure tests: encoded claim ids (experiments.CLAIMS) and "<paper>.figureN" for a reproduced figure.
+# What each figure tests: encoded claim ids (the paper's CLAIMS) and "<paper>.figureN" for a reproduced figure.
 FIGURE_CLAIMS = {
     "theorem1_lambda_curves": ("fedclup.thm1", "fedclup.cor1"),
     "theory_ratio": RATIO_CLAIMS,

@@ -17,7 +17,7 @@ def minimax_fits(results, n_boot: int = 2000, seed: int = 0) -> dict:
     """Per regime: the log-log slope of min_lambda E^(lambda) (and of LocalTrain, GlobalTrain and the
     Corollary 1 rule) against the varied quantity, with a percentile bootstrap CI over the draws
     (draws resampled independently at every grid point)."""
-    from bounds import fedclup_findings as BF
+    from bounds.fedclup import findings as BF
 
     rng = np.random.default_rng(seed)
     fits = {}

@@ -1,9 +1,9 @@
 """FedSGM's section of ``reports/fedsgm.md`` (its detail page): ``AUDIT_EXPERIMENTS``, ``DEPENDS_ON``, ``STATEMENTS`` (what Section 4.1
 says about Figure 1), ``findings(results)`` (every finding the section shows, each computed by a producer and
 carrying its gate), ``verdicts(results)`` (one :class:`repro.verdicts.ClaimVerdict` per claim of
-:data:`bounds.fedsgm.CLAIMS` and per statement, rolled up from all the evidence this module computes) and
+:data:`bounds.fedsgm.claims.CLAIMS` and per statement, rolled up from all the evidence this module computes) and
 ``audit_section(results, profile, verdicts)`` (the contract :mod:`repro.report` reads through
-:func:`repro.registry.part`), one helper per part of the section.
+:class:`repro.paper.Paper`), one helper per part of the section.
 
 Evidence and its bearing (:func:`evidence`):
 
@@ -26,7 +26,7 @@ Evidence and its bearing (:func:`evidence`):
 * ``fedsgm.exact``: per tiny instance and theorem, the exact probability over every Rand-K pattern that the
   deterministically stated conclusion fails (:func:`repro.exact_audit.evidence`, method ``exact probability``): > 0 violates
   (replay: the result hash and a failing pattern), 0 supports;
-* the symbolic findings of :mod:`bounds.fedsgm_findings` -> :func:`repro.verdicts.from_findings` (experiment-settings
+* the symbolic findings of :mod:`bounds.fedsgm.findings` -> :func:`repro.verdicts.from_findings` (experiment-settings
   findings bear on Figure 1, not on a claim's truth, and are left out);
 * a claim no finite run can decide (an almost-sure limit, an order statement without a symbolic check) gets
   ``not checkable`` evidence from its mode;
@@ -42,14 +42,14 @@ import math
 
 import numpy as np
 
-from bounds import fedsgm as B
-from bounds import fedsgm_findings as BF
+from bounds.fedsgm import claims as B
+from bounds.fedsgm import findings as BF
 from bounds.audit import DISCREPANCY, Finding, fmt_point, producer
-from bounds.fedsgm_steps import STEPS
+from bounds.fedsgm.steps import STEPS
 
 
 from repro.papers.fedsgm.runs.theorems import (CONSTANTS, FAMILIES, FIGURE1_DEFAULTS, FIGURE1_VARIANTS,
-                                               neyman_pearson_problem)
+                                               Figure1Config, neyman_pearson_problem)
 from repro.papers.fedsgm.summaries import violations
 from repro.papers.fedsgm import conditions as C
 from repro.papers.fedsgm import errata as ERR
@@ -657,7 +657,8 @@ def np_solution(bias: bool, level: float) -> tuple:
     """Problem (1) of the NP experiment (split seed 0) at constraint ``level`` and what the solver finds:
     ``(problem, optimum, "")``, or ``(problem, None, reason)`` when it certifies that there is no minimiser."""
     from repro.papers.fedsgm.problems.common import NoSolutionError
-    config = FIGURE1_DEFAULTS | {"switching": "hard", "bias": bias, "level": level}
+    config = Figure1Config(switching="hard", variant="default" if bias else "no_bias", profile="quick", bias=bias,
+                           level=level)
     problem, _ = neyman_pearson_problem(config, np.random.default_rng(0))
     try:
         return problem, problem.solve(np.zeros(problem.dim)), ""
@@ -671,7 +672,7 @@ def _reading(bias: bool, level: float) -> str:
 
 def figure1_values(bias: bool = True, level: float = 0.0, tag: str = "") -> dict:
     """Figure 1's settings and, from the solver, the D of problem (1) at ``level`` (None without a minimiser): the
-    input of :func:`bounds.fedsgm_findings.settings_findings`."""
+    input of :func:`bounds.fedsgm.findings.settings_findings`."""
     problem, optimum, _ = np_solution(bias, level)
     return {"T": FIGURE1_DEFAULTS["T"], "E": FIGURE1_DEFAULTS["E"], "n": FIGURE1_DEFAULTS["n_clients"],
             "q_u": problem.dim / FIGURE1_DEFAULTS["K"] - 1, "G": problem.G, "eps": FIGURE1_DEFAULTS["eps"],
@@ -745,7 +746,7 @@ def symbolic_evidence(findings) -> list[Evidence]:
 
 
 def evidence(results: dict, findings=None) -> list[Evidence]:
-    """All the evidence this audit computes about the claims of :data:`bounds.fedsgm.CLAIMS` and the statements of
+    """All the evidence this audit computes about the claims of :data:`bounds.fedsgm.claims.CLAIMS` and the statements of
     :data:`STATEMENTS` from ``results`` (``{experiment: results}``; a missing experiment contributes nothing) and
     the symbolic ``findings`` (default: :func:`findings`)."""
     findings = _findings(results) if findings is None else findings
@@ -763,7 +764,7 @@ def evidence(results: dict, findings=None) -> list[Evidence]:
 
 
 def verdicts(results: dict, findings=None) -> list[ClaimVerdict]:
-    """One verdict per claim of :data:`bounds.fedsgm.CLAIMS` and per statement of :data:`STATEMENTS`, rolled up
+    """One verdict per claim of :data:`bounds.fedsgm.claims.CLAIMS` and per statement of :data:`STATEMENTS`, rolled up
     from :func:`evidence` with :data:`DEPENDS_ON`."""
     return roll_up(CLAIM_IDS + STATEMENT_IDS, evidence(results, findings), DEPENDS_ON, errata.readings(ERR))
 

@@ -1,5 +1,5 @@
 """FedSGM checks: turn a run's :class:`Trace` into the observed quantities the claims of
-:mod:`bounds.fedsgm` name, and check every lemma, proof inequality and theorem on it.
+:mod:`bounds.fedsgm.claims` name, and check every lemma, proof inequality and theorem on it.
 
 Exact conditional expectations over Rand-K (this project's derivation: Rand-K meets Assumption 2 with
 equality, q_u = d/K - 1, and the clients' compression errors are independent with mean zero) make the
@@ -23,7 +23,7 @@ from functools import cached_property
 
 import numpy as np
 
-from bounds import fedsgm as B
+from bounds.fedsgm import claims as B
 from bounds.core import Claim, Mode, Provenance
 
 from repro.papers.fedsgm.algorithms.fedsgm import FedSGMParams, Output, Trace, output
@@ -40,7 +40,7 @@ SERVER_STEP = Claim(
     domains={}, conclusion=(), mode=Mode.DETERMINISTIC, provenance=Provenance.DERIVED, derived_from="Algorithm 1",
     notes="A self-check of the implementation, not a result of the paper: exact without compression, a "
           "4-standard-error test against the Rand-K expectation with it (the outcome's mode says which).")
-"""The implementation's server step, checked on every run like a claim (not one of :data:`bounds.fedsgm.CLAIMS`)."""
+"""The implementation's server step, checked on every run like a claim (not one of :data:`bounds.fedsgm.claims.CLAIMS`)."""
 
 THEOREM_IDS = frozenset(c.id for c in B.THEOREMS + B.PROOF_THEOREMS + (B.soft_stated_via_proof,))
 

@@ -3,7 +3,7 @@ kinds and consequences the suite computes.
 
 * Theorem 7's display 9 prints eta E G^2 T/3 where display 8 summed over the rounds gives eta E^2 G^2 T/3; the next
   display, (10), uses the E^2 form (its Gamma has E^2/3), and so does the same display in the proof of Theorem 9.
-  ``fedsgm.steps`` checks display 9 and (10) line 1 on both sides (:data:`bounds.fedsgm_steps.D9`).
+  ``fedsgm.steps`` checks display 9 and (10) line 1 on both sides (:data:`bounds.fedsgm.steps.D9`).
 * Theorem 1's eps (repeated by Theorem 2) against the eps the proof of Theorem 7 chooses: one root cause, of which
   the condition on beta (finding ``fedsgm.soft.beta``) is a consequence.
 * Theorems 1, 2, 6 and 7 are stated for every run; with compression their proofs bound an expectation over the

@@ -18,7 +18,6 @@ in :mod:`.summaries`.
 """
 from __future__ import annotations
 
-from bounds.fedsgm import CLAIMS  # noqa: F401  (the paper's encoded claims: the registry's CLAIMS)
 from repro.experiment import Experiment, product_of
 from repro.papers.fedsgm.figures import figure1, pep_figure, theory_figure
 from repro.papers.fedsgm.runs import exact as EXACT
@@ -27,12 +26,6 @@ from repro.papers.fedsgm.runs import search as SEARCH
 from repro.papers.fedsgm.runs import steps as STEPS
 from repro.papers.fedsgm.runs import theorems as RUNS
 
-PAPER = "fedsgm"
-TITLE = "FedSGM: switching gradient methods for constrained federated learning with compression"
-#: who wrote it and where it appeared (the report's summary card and the README)
-CITATION = ("A. Upadhyay, S. B. Moon, A. Hashemi, <em>Switching Gradient Methods for Constrained Federated Optimization</em>, "
-            "OPT 2025 workshop ([OpenReview 6EYfBqewZx](https://openreview.net/forum?id=6EYfBqewZx))")
-ORDER = 1   # position in listings and in the audit
 
 
 EXPERIMENTS = (
@@ -53,5 +46,5 @@ EXPERIMENTS = (
                "eps of Theorems 1, 6, 8 and Theorem 8's proof", PEP.pep_specs, pep_figure,
                work=PEP.work, config=PEP.PepConfig),
     Experiment("fedsgm.steps", "Displayed steps of the appendix's proofs, each proven by sympy or falsification-searched "
-               "(hypothesis + Nelder-Mead)", STEPS.steps_specs, None, config=STEPS.proof_search.StepsConfig),
+               "(hypothesis + Nelder-Mead)", STEPS.steps_specs, None, config=STEPS.StepsConfig),
 )

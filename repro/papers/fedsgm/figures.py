@@ -11,9 +11,9 @@ from repro.papers.fedsgm.runs.theorems import FIGURE1_VARIANTS
 from repro.papers.fedsgm.summaries import violations
 from repro.tables import select_results
 
-PAPER = "fedsgm"   # the package key (as ``experiments.PAPER``): figures are written to figures/fedsgm/
+PAPER = "fedsgm"   # the package key: figures are written to figures/fedsgm/
 
-# What each figure tests: encoded claim ids (experiments.CLAIMS) and "<paper>.figureN" for a reproduced figure.
+# What each figure tests: encoded claim ids (the paper's CLAIMS) and "<paper>.figureN" for a reproduced figure.
 FIGURE_CLAIMS = {
     "figure1": ("fedsgm.figure1", "fedsgm.thm1", "fedsgm.thm2"),
     **{f"figure1_{v}": ("fedsgm.figure1", "fedsgm.thm1", "fedsgm.thm2") for v in FIGURE1_VARIANTS if v != "default"},

@@ -1,8 +1,17 @@
-"""PC-FedAvg's section of ``reports/pcfedavg.md`` (its detail page): the claims on synthetic instances, the re-derived proof steps,
-the communication complexities, the empirical rates, the adversarial instances, the Section 5 experiments and
-the symbolic and settings findings. The shared report (:mod:`repro.report`) reads ``AUDIT_EXPERIMENTS``, calls
-``verdicts(results)`` (one :class:`repro.verdicts.ClaimVerdict` per claim, rolled up from all of its evidence) and
-``audit_section(results, profile, verdicts)``.
+"""PC-FedAvg's audit, the part of the paper the shared layers load (:mod:`repro.paper`): one computed verdict per claim
+and per statement about a figure (:func:`verdicts`, one :class:`repro.verdicts.ClaimVerdict` each, rolled up by
+:func:`repro.verdicts.roll_up` from all of the evidence: :func:`claim_evidence` about the claims,
+:func:`.statements.statement_evidence` about :data:`STATEMENTS`, along the proofs' dependencies :data:`DEPENDS_ON`),
+the findings (:func:`findings`), and PC-FedAvg's section of ``reports/pcfedavg.md`` (its detail page)
+(:func:`audit_section`, reading the results of :data:`AUDIT_EXPERIMENTS`).
+
+One module per job besides: :mod:`.evidence` (the claim evidence from runs: the per-run checks, the random and
+one-active-constraint searches, the rate sweep), :mod:`.statements` (Section 5's statements about Figures 1-4 and
+their evidence under each reading of Algorithm 1), :mod:`.section` (the Markdown of the section's parts); what the
+figures compute too comes from :mod:`.summaries`. The findings' producers are defined here: a finding names the
+function that computed it (``repro.papers.pcfedavg.audit.<name>``, as ``python -m repro findings`` prints it); so is
+the evidence from the re-derived proof steps (:func:`_step_evidence`, with the proof structure it files them under,
+:data:`SHARED_STEPS`).
 
 Evidence and its bearing (:func:`claim_evidence`):
 
@@ -18,9 +27,9 @@ Evidence and its bearing (:func:`claim_evidence`):
   :mod:`repro.papers.pcfedavg.runs.search`), its best instance re-checked on each reading of Algorithm 1 and read
   by :func:`repro.search_audit.evidence`: failed violates (replay: the run, the instance and the reading), passed
   with observed above the bound is inconclusive, held supports (method "adversarial");
-* the re-derived proof steps (:func:`bounds.pcfedavg_findings.proof_steps`): a step that is not implied is a gap
+* the re-derived proof steps (:func:`bounds.pcfedavg.findings.proof_steps`): a step that is not implied is a gap
   in the claims whose proof contains it, and a claim whose steps all follow is supported symbolically;
-* the symbolic findings (:func:`bounds.pcfedavg_findings.audit_findings`) through
+* the symbolic findings (:func:`bounds.pcfedavg.findings.audit_findings`) through
   :func:`repro.verdicts.from_findings`;
 * the rate sweep ``pcfedavg.rates``: a finite-R slope cannot decide an order statement (not checkable), and an
   order statement without any symbolic check is not checkable either (computed from the claim's mode);
@@ -34,50 +43,69 @@ truth of a claim, and are not evidence (as :data:`repro.verdicts.DISCREPANCY_BEA
 nor are the method findings (:func:`method_findings`: the paper's words about its method, quoted, against one run of
 the suite's Algorithm 1 on a tiny instance). :func:`findings` lists every finding the section shows.
 
-Section 5's statements about Figures 1-4 (:data:`STATEMENTS`) get verdicts too (:func:`statement_evidence`):
-"feasible throughout" and "drift toward infeasible iterates" per run (:func:`repro.verdicts.from_checks`, distance
-> :data:`FEAS_TOL`); orderings and trends from per-seed paired statistics (:func:`repro.comparisons.compare`).
+Section 5's statements about Figures 1-4 (:data:`STATEMENTS`) get verdicts too
+(:func:`.statements.statement_evidence`): "feasible throughout" and "drift toward infeasible iterates" per run
+(:func:`repro.verdicts.from_checks`, distance > :data:`.statements.FEAS_TOL`); orderings and trends from per-seed
+paired statistics (:func:`repro.comparisons.compare`).
 """
 from __future__ import annotations
 
 import functools
 import math
 from dataclasses import replace
-from fractions import Fraction
 
 import numpy as np
 import sympy as sp
 
-from bounds import pcfedavg as B
-from bounds import pcfedavg_findings as BF
+from bounds.pcfedavg import claims as B
+from bounds.pcfedavg import findings as BF
 from bounds.audit import CONSISTENT, DISCREPANCY, Finding, fmt_point, producer
-from bounds.pcfedavg_steps import STEPS
+from bounds.pcfedavg.steps import STEPS
 from repro import errata, proof_audit, search_audit, tightness
 from repro.papers.pcfedavg import errata as ERR
-from repro.comparisons import compare
-from repro.tables import findings_table, fmt, markdown_table, select_results
+from repro.tables import findings_table, select_results
 from repro.verdicts import (
-    UNDECIDABLE_MODES, Bearing, ClaimVerdict, Evidence, Statement, from_checks, from_findings, from_modes, roll_up,
+    UNDECIDABLE_MODES, Bearing, ClaimVerdict, Evidence, from_findings, from_modes, roll_up,
 )
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.papers.pcfedavg.problems.instances import random_instance
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem
-from repro.papers.pcfedavg.checks import THEORY_CLAIM_IDS
 from repro.papers.pcfedavg.runs import data as data_exp
-from repro.papers.pcfedavg.runs.search import SPLIT
-from repro.papers.pcfedavg.summaries import (DATASET_LABELS, METHOD_LABELS, data_label, k_free_term, one_active_runs,
-                                             rate_fits)
+# the other parts of the audit; besides what this module uses, the names tests/pcfedavg, tests/test_*.py and
+# notebooks/pcfedavg.py read from the audit (A.ONE_ACTIVE_TOL, A._exact_row, A.RATIO_TIE, ...) stay importable from
+# here (:data:`__all__`). _steps is read from this namespace by _step_evidence, so that replacing A._steps replaces it.
+from repro.papers.pcfedavg.evidence import (
+    ONE_ACTIVE_TOL, _exact_evidence, _one_active_evidence, _rate_evidence, _reading, _search_evidence, _steps,
+    _theory_evidence,
+)
+from repro.papers.pcfedavg.section import (
+    RATIO_TIE, _audit_data, _audit_exact, _audit_rates, _audit_search, _audit_synthetic, _claim_rows, _data_summary,
+    _exact_row, _local_steps_rows, _pep_part,
+)
+from repro.papers.pcfedavg.statements import (
+    FEAS_TOL, FIGURE_DATASET, STATEMENTS, _feasible_throughout, _local_steps_improve, _outperforms, statement_evidence,
+)
+
+#: what the shared layers (:mod:`repro.paper`: AUDIT_EXPERIMENTS, verdicts, audit_section, findings, STATEMENTS), the
+#: report, the notebook and the tests read from the audit, defined here or in :mod:`.evidence`, :mod:`.statements`,
+#: :mod:`.section`
+__all__ = [
+    "AUDIT_EXPERIMENTS", "STATEMENTS", "audit_section", "findings", "verdicts",
+    "DEPENDS_ON", "claim_evidence", "statement_evidence", "symbolic_findings", "method_findings", "agents_finding",
+    "schedule_finding", "finding_round_start", "finding_block_update", "finding_feasibility", "finding_line8",
+    "RHO_CONSTANT_TOL", "TINY", "UNDECIDABLE_MODES", "alg", "data_exp", "_settings", "_schedule_findings",
+    "_step_evidence", "_steps",
+    "FEAS_TOL", "FIGURE_DATASET", "ONE_ACTIVE_TOL", "RATIO_TIE", "_claim_rows", "_data_summary", "_exact_evidence",
+    "_exact_row", "_feasible_throughout", "_local_steps_improve", "_local_steps_rows", "_outperforms",
+]
+
 
 AUDIT_EXPERIMENTS = ("pcfedavg.theory", "pcfedavg.rates", "pcfedavg.adversarial", "pcfedavg.comparison",
                      "pcfedavg.compact", "pcfedavg.local_steps", "pcfedavg.search", "pcfedavg.pep", "pcfedavg.steps", "pcfedavg.exact")
-#: M_rho and M are computed by different solves; where x*_rho = x* (no constraint active) they agree to ~1e-16
-#: absolute (~1e-14 relative): M_rho > M counts only when M_rho > M (1 + tol) + tol, and |M_rho - M| <= M tol + tol
-#: is reported as a tie (the next smallest difference on the quick grid is ~1e-5)
-RATIO_TIE = 1e-9
 
 
 #: Each theorem / proposition / lemma -> the claims its proof uses, as the paper's proofs say (the step labels are
-#: the paper's; ``bounds.pcfedavg_findings.proof_steps`` re-derives each step and names what it uses).
+#: the paper's; ``bounds.pcfedavg.findings.proof_steps`` re-derives each step and names what it uses).
 DEPENDS_ON: dict[str, tuple[str, ...]] = {
     # Lemma 4.1, second display: L_G with sigma = max_i sigma_i bounds every L_{G_i} of the first display
     "pcfedavg.lemma4.1": ("pcfedavg.lemma4.1.i",),
@@ -117,138 +145,12 @@ SHARED_STEPS = {"pcfedavg.prop4.8": {"(P4.8-a)": _PROP48_ALL, "(P4.8-b)": _PROP4
                 "pcfedavg.thm3.4": {}}
 SHARED_DEFAULT = {"pcfedavg.prop4.8": _PROP48_PENALTY,
                   "pcfedavg.thm3.4": ("pcfedavg.thm3.4.i", "pcfedavg.thm3.4.ii", "pcfedavg.thm3.4.iii")}
-#: modes no finite computation decides: order statements (R = O(.)) and almost-sure limits
-#: a deterministic one-active run within this relative distance of its bound is inconclusive (solver precision)
-ONE_ACTIVE_TOL = 1e-9
 
 
 @functools.cache
 def symbolic_findings() -> tuple:
-    """The symbolic findings of :mod:`bounds.pcfedavg_findings` (results-independent; computed once per process)."""
+    """The symbolic findings of :mod:`bounds.pcfedavg.findings` (results-independent; computed once per process)."""
     return tuple(BF.audit_findings(np.random.default_rng(0)))
-
-
-@functools.cache
-def _steps() -> tuple:
-    return tuple(BF.proof_steps())
-
-
-def _replay(experiment: str, run, extra: str = "") -> str:
-    return f"python -m repro run {experiment}; result {run.hash}" + extra
-
-
-def _per_run(runs, claim_id: str) -> list[dict]:
-    """Per run that reports ``claim_id``: judged (hypotheses met on some outcome), failed, inconclusive, worst
-    finite observed/bound over the judged outcomes."""
-    out = []
-    for r in runs:
-        a = r.arrays
-        idx = np.flatnonzero(a["claim_id"] == claim_id)
-        if not idx.size:
-            continue
-        met = a["hypotheses_met"][idx].astype(bool)
-        passed, inc = a["passed"][idx].astype(bool)[met], a["inconclusive"][idx].astype(bool)[met]
-        ratios = a["ratio"][idx][met]
-        ratios = ratios[np.isfinite(ratios)]
-        failed = bool(np.any(~passed))
-        out.append({"run": r, "judged": bool(met.any()), "failed": failed,
-                    "inconclusive": not failed and bool(np.any(inc)),
-                    "worst": float(ratios.max()) if ratios.size else None})
-    return out
-
-
-def _from_runs(claim_id: str, source: str, experiment: str, per_run: list[dict]) -> list[Evidence]:
-    if not per_run:
-        return []
-    failing = [p for p in per_run if p["judged"] and p["failed"]]
-    worsts = [p["worst"] for p in per_run if p["judged"] and p["worst"] is not None]
-    worst_fail = max(failing, key=lambda p: -np.inf if p["worst"] is None else p["worst"]) if failing else None
-    return from_checks(claim_id, source, checks=len(per_run), failed=len(failing),
-                       inconclusive=sum(p["judged"] and p["inconclusive"] for p in per_run),
-                       not_judged=sum(not p["judged"] for p in per_run),
-                       worst=max(worsts) if worsts else None,
-                       replay=_replay(experiment, worst_fail["run"]) if worst_fail else "")
-
-
-def _path(run) -> str:
-    return run.spec.config.get("path", "compact")
-
-
-def _reading(run) -> tuple:
-    """The reading of Algorithm 1 a run was computed on (line 8 as printed or (CR): :mod:`.errata`)."""
-    return ((ERR.LINE8_ID, ERR.PATH_READING[_path(run)]),)
-
-
-def _by_path(source: str, experiment: str, runs) -> list[Evidence]:
-    """Every claim's evidence from ``runs``, separately on each update path, tagged with its reading."""
-    out = []
-    for path in ERR.PATH_READING:
-        mine = [r for r in runs if _path(r) == path]
-        for claim in B.CLAIMS:
-            out += [replace(e, reading=_reading(mine[0])) for e in
-                    _from_runs(claim.id, source, experiment, _per_run(mine, claim.id))]
-    return out
-
-
-def _theory_evidence(theory_runs) -> list[Evidence]:
-    """``pcfedavg.theory``: the grid's per-run checks, on each reading of Algorithm 1."""
-    return _by_path("pcfedavg.theory", "pcfedavg.theory", theory_runs)
-
-
-def _exact_evidence(exact_runs) -> list[Evidence]:
-    """``pcfedavg.exact``: every claim judged on exact expectations over all noise paths (method "exact
-    probability"), on each reading of Algorithm 1; for Lemma 4.4, stated pathwise, a path that fails it is a
-    violation."""
-    return _by_path("pcfedavg.exact", "pcfedavg.exact", exact_runs)
-
-
-def _search_evidence(adversarial) -> list[Evidence]:
-    """The random search checks every run-level claim on each of ``budget`` instances; it lists its failures
-    (trial, claim, relation), the first 50 of them."""
-    out = []
-    for r in [r for r in adversarial if r.spec.config.get("search") != "one_active"]:
-        budget, listed = int(r.spec.config["budget"]), r.meta["metadata"]["failures"]
-        complete = len(listed) == int(r.arrays["n_failures"])
-        best = r.meta["metadata"]["best"]
-        for cid in THEORY_CLAIM_IDS:
-            trials = sorted({int(t) for t, c, _ in listed if c == cid})
-            if not trials and not complete:
-                continue                       # its failures may be among those not listed
-            worst = best.get(cid, {}).get("ratio")
-            out += from_checks(cid, "pcfedavg.adversarial (random search)", checks=budget, failed=len(trials),
-                               worst=None if worst is None or not np.isfinite(worst) else float(worst),
-                               replay=_replay("pcfedavg.adversarial", r, f" (trial {trials[0]})") if trials else "",
-                               reading=((ERR.LINE8_ID, ERR.PATH_READING["compact"]),))
-    return out
-
-
-def _one_active_evidence(adversarial) -> list[Evidence]:
-    """Prop. 4.8 (ii) on the one-active-constraint runs, on each reading of Algorithm 1: observed/bound > 1 (beyond
-    :data:`ONE_ACTIVE_TOL`) with the hypotheses met violates; the worst run's own E d_1^2 and bound are cited."""
-    out = []
-    for path in ERR.PATH_READING:
-        runs = one_active_runs(adversarial, path)
-        if not runs:
-            continue
-        judged = [r for r in runs if bool(r.arrays["hypotheses_met"])]
-        ratio = {r.hash: float(r.arrays["ratio"]) for r in runs}
-        failing = [r for r in judged if ratio[r.hash] > 1 + ONE_ACTIVE_TOL]
-        close = [r for r in judged if 1 < ratio[r.hash] <= 1 + ONE_ACTIVE_TOL]
-        worst = max(judged, key=lambda r: ratio[r.hash]) if judged else None
-        out += from_checks("pcfedavg.prop4.8.ii", "pcfedavg.adversarial (one active constraint)", checks=len(runs),
-                           failed=len(failing), inconclusive=len(close), not_judged=len(runs) - len(judged),
-                           worst=ratio[worst.hash] if worst else None, reading=_reading(runs[0]),
-                           observed=float(worst.arrays["infeas"].max()) if worst else None,
-                           bound=float(worst.arrays["bound"]) if worst else None,
-                           replay=_replay("pcfedavg.adversarial", worst, f" (m = {worst.spec.config['m']}, "
-                                          f"K = {worst.spec.config['K']})") if failing else "")
-    return out
-
-
-def _search_order(rec) -> tuple:
-    """The search runs in claim order, then family order."""
-    order = {cid: i for i, cid in enumerate(THEORY_CLAIM_IDS)}
-    return order.get(rec.claim, len(order)), rec.family
 
 
 def _step_evidence(steps=None) -> list[Evidence]:
@@ -288,22 +190,6 @@ def _step_evidence(steps=None) -> list[Evidence]:
     return out
 
 
-def _rate_evidence(rates) -> list[Evidence]:
-    """The fitted exponents of R on the rate sweep: finite-R slopes, so they cannot decide Theorem 3.4."""
-    if not rates:
-        return []
-    fits = rate_fits(rates)
-    claim_of = {"subopt": "pcfedavg.thm3.4.i", "infeas": "pcfedavg.thm3.4.ii"}
-    out = []
-    for q, cid in claim_of.items():
-        mode = B.claim(cid).mode
-        slopes = "; ".join(f"{rule} {fmt(fits[rule][q]['slope'], 3)}" for rule in fits)
-        out.append(Evidence(cid, "pcfedavg.rates", Bearing.NOT_CHECKABLE,
-                            f"fitted exponent of R ({slopes}) is a finite-R slope; "
-                            + UNDECIDABLE_MODES.get(mode, "a slope is not a bound"), len(fits)))
-    return out
-
-
 @functools.cache
 def _method_findings() -> tuple:
     return tuple(method_findings())
@@ -334,75 +220,10 @@ def claim_evidence(results) -> list[Evidence]:
 
 
 def verdicts(results) -> list[ClaimVerdict]:
-    """One verdict per claim of :data:`bounds.pcfedavg.CLAIMS` and per statement of :data:`STATEMENTS`, rolled up
+    """One verdict per claim of :data:`bounds.pcfedavg.claims.CLAIMS` and per statement of :data:`STATEMENTS`, rolled up
     from :func:`claim_evidence` and :func:`statement_evidence` under each reading of :mod:`.errata`."""
     ids = [c.id for c in B.CLAIMS] + [s.id for s in STATEMENTS]
     return roll_up(ids, claim_evidence(results) + statement_evidence(results), DEPENDS_ON, errata.readings(ERR))
-
-
-def _claim_rows(theory_results, verdicts) -> list:
-    by_claim = {v.claim: v for v in verdicts}
-    rows = []
-    for claim in B.CLAIMS:
-        outs = [(r, i) for r in theory_results for i in np.flatnonzero(r.arrays["claim_id"] == claim.id)]
-        compact = [(r, i) for r, i in outs if r.spec.config.get("path", "compact") == "compact"]
-        printed = [(r, i) for r, i in outs if r.spec.config.get("path") == "printed"]
-        v = by_claim[claim.id]
-        if not outs:
-            rows.append([claim.id, claim.mode.value, "none", v.verdict.value, v.reason, "", ""])
-            continue
-        ratios = [float(r.arrays["ratio"][i]) for r, i in compact if np.isfinite(r.arrays["ratio"][i])]
-        pfails = len({r.hash for r, i in printed if not bool(r.arrays["passed"][i])})
-        n_printed = len({r.hash for r, _ in printed})
-        rows.append([claim.id, claim.mode.value, len({r.hash for r, _ in compact}), v.verdict.value, v.reason,
-                     fmt(max(ratios)) if ratios else "n/a",
-                     f"failed on {pfails} of {n_printed} instances" if printed else "not run"])
-    return rows
-
-
-def _data_summary(comparison, local_steps) -> tuple[list, list]:
-    rows, feasibility = [], []
-    for dataset in data_exp.DATASETS:
-        for method in data_exp.METHODS:
-            runs = select_results(comparison, dataset=dataset, method=method)
-            if not runs:
-                continue
-            loss = np.array([r.arrays["global_loss"][-1] for r in runs])
-            infeas = np.stack([r.arrays["infeas_mean"] for r in runs])
-            first = [int(np.argmax(c > 0)) if np.any(c > 0) else None for c in infeas]
-            rows.append([data_label(runs, dataset), METHOD_LABELS[method], len(runs),
-                         f"{fmt(loss.mean())} ± {fmt(loss.std())}", fmt(infeas[:, -1].mean()),
-                         fmt(infeas.max()), ", ".join("never" if f is None else str(f) for f in first)])
-        pc = select_results(comparison, dataset=dataset, method="pcfedavg")
-        base = [r for r in comparison if r.spec.config["dataset"] == dataset and r.spec.config["method"] != "pcfedavg"]
-        if pc and base:
-            pc_inf = np.stack([r.arrays["infeas_mean"] for r in pc]).mean(0)
-            best_base = np.min(np.stack([np.stack([r.arrays["infeas_mean"] for r in select_results(base, method=m)]).mean(0)
-                                         for m in data_exp.METHODS[1:]]), axis=0)
-            own = max(float(np.max(r.arrays["own_block_dist"])) for r in pc)
-            active = (pc_inf > 0) | (best_base > 0)             # rounds where some method is infeasible
-            feasibility.append([data_label(pc, dataset),
-                       f"{int(np.sum(pc_inf[active] <= best_base[active]))} of {int(active.sum())}",
-                       fmt(pc_inf.max()), fmt(own), int(np.sum(pc_inf > 0))])
-    return rows, feasibility
-
-
-def _local_steps_rows(local_steps) -> list:
-    rows = []
-    for dataset in data_exp.DATASETS:
-        finals = []
-        for h in data_exp.LOCAL_STEPS:
-            runs = select_results(local_steps, dataset=dataset, local_steps=h)
-            if runs:
-                finals.append((h, np.mean([r.arrays["global_loss"][-1] for r in runs]),
-                               np.mean([r.arrays["infeas_mean"][-1] for r in runs])))
-        if finals:
-            losses = [f[1] for f in finals]
-            monotone = all(b <= a for a, b in zip(losses, losses[1:]))
-            rows.append([data_label(local_steps, dataset), ", ".join(f"H={h}: {fmt(l)}" for h, l, _ in finals),
-                         ", ".join(f"H={h}: {fmt(i)}" for h, _, i in finals),
-                         "yes" if monotone else "no"])
-    return rows
 
 
 def _settings(comparison, local_steps=()) -> list:
@@ -444,7 +265,7 @@ def agents_finding(ms: tuple) -> Finding:
                    + (f"violate {'; '.join(failing)}" if failing else
                       f"satisfies {', '.join(map(str, sorted(conditions, key=str)))}")
                    + f", the hypothesis on m of {', '.join(stated_in)}.",
-                   "m from the runs' sigma vectors; hypotheses from bounds.pcfedavg.CLAIMS", "sympy substitution")
+                   "m from the runs' sigma vectors; hypotheses from bounds.pcfedavg.claims.CLAIMS", "sympy substitution")
 
 
 #: Section 5's words for its penalty: "an increasing penalty rho = (r + 10,000)^(1/4) at round r"
@@ -492,9 +313,6 @@ LINE8_WORDS = ("Algorithm 1, line 8 (j != i)", "x_{i,k+1}^(j) := x_{i,k}^(j) - g
 #: states that agree to this absolute tolerance are the same (the checks below compare float64 iterates of a tiny
 #: instance; rounding is ~1e-16, a genuine difference ~1e-2)
 STATE_TOL = 1e-10
-#: a distance to a constraint set above this absolute tolerance is infeasible (float64 projections are exact to
-#: ~1e-15 on the tiny instance; on the Section 5 runs to ~1e-12 at ||W||_1 ~ 100)
-FEAS_TOL = 1e-9
 #: the tiny instance the method checks run Algorithm 1 on (``problems.instances.random_instance``): targets far
 #: outside the boxes, so the constraints are active; deterministic oracle
 TINY = {"seed": 0, "m": 3, "n": 2, "rounds": 10, "local_steps": 4, "rho": 1.0}
@@ -625,399 +443,6 @@ def method_findings() -> list:
     """The paper's descriptions of the method against the suite's Algorithm 1 (no results needed)."""
     found = [finding_round_start(), finding_block_update(), finding_feasibility(), finding_line8()]
     return [f for f in found if f is not None]
-
-
-# ---------------------------------------------------------------------------- Section 5's statements (Figures 1-4)
-_FEASIBLE = ("As shown in Figs. 1 and 2, even when all methods are initialized from a feasible point, the baseline "
-             "methods eventually drift toward infeasible iterates, whereas our iterates remain feasible throughout.")
-_OUTPERFORMS = "In terms of infeasibility, however, our method consistently outperforms the baselines."
-_COMPARABLE = ("Although we solve a constrained problem, our method achieves global objective values that are "
-               "comparable to the baselines, especially on MNIST (Fig. 3).")
-#: a sentence's main claim and its qualifier are judged apart: "comparable to the baselines" is one statement,
-#: "especially on MNIST" another (the same words, quoted whole)
-STATEMENTS = tuple(
-    Statement(f"pcfedavg.{fig}.{what}", f"Section 5, Figure {fig[-1]}", words, "pcfedavg.comparison")
-    for fig in ("figure1", "figure2")
-    for what, words in (("feasible_throughout", _FEASIBLE), ("baselines_drift", _FEASIBLE),
-                        ("outperforms_infeasibility", _OUTPERFORMS))) + (
-    Statement("pcfedavg.figure3.loss_comparable", "Section 5, Figure 3 (main claim)", _COMPARABLE,
-              "pcfedavg.comparison"),
-    Statement("pcfedavg.figure3.especially_mnist", "Section 5, Figure 3 (qualifier 'especially on MNIST')",
-              _COMPARABLE, "pcfedavg.comparison"),
-    Statement("pcfedavg.figure4.local_steps_improve", "Section 5, Figure 4",
-              "Finally, increasing the number of local updates improves the performance of our method (Fig. 4) for "
-              "both CIFAR-10 and MNIST.", "pcfedavg.local_steps"))
-#: the data set each infeasibility figure shows (Figure 1: CIFAR-10, Figure 2: MNIST; their captions)
-FIGURE_DATASET = {"figure1": "cifar10", "figure2": "mnist"}
-#: "comparable" global objective values, read as final global losses within this factor of the baselines' mean
-#: (a stated reading: the paper gives no number)
-COMPARABLE_FACTOR = 1.1
-#: tolerance on log ratios of losses (absorbs float32 noise between rebuilds, ~1e-6 relative)
-LOSS_TOL = 1e-4
-
-
-def _seed(run) -> int:
-    return int(run.spec.seed)
-
-
-def _no_data(stmt_id: str, dataset: str) -> list[Evidence]:
-    return [Evidence(stmt_id, "pcfedavg.comparison", Bearing.NOT_CHECKABLE,
-                     f"no {DATASET_LABELS[dataset]} runs in the results (data set unavailable)")]
-
-
-def _first_infeasible(run) -> int | None:
-    bad = np.flatnonzero(run.arrays["infeas_mean"] > FEAS_TOL)
-    return int(bad[0]) if bad.size else None
-
-
-def _feasible_throughout(stmt_id: str, pc_runs) -> list[Evidence]:
-    """Every round of every PC-FedAvg run feasible (mean distance of the server blocks <= FEAS_TOL); the largest
-    distance is the observed value, FEAS_TOL its bound."""
-    failing = [r for r in pc_runs if _first_infeasible(r) is not None]
-    worst = max(pc_runs, key=lambda r: float(r.arrays["infeas_mean"].max()))
-    experiment = "pcfedavg.compact" if _path(worst) == "compact" else "pcfedavg.comparison"
-    replay = (_replay(experiment, worst, f" (seed {_seed(worst)}: infeasible from round "
-                      f"{_first_infeasible(worst)}, distance > {FEAS_TOL:g})") if failing else "")
-    return [replace(e, cause=ERR.FEASIBLE if e.bearing is Bearing.VIOLATES else "") for e in from_checks(
-        stmt_id, "pcfedavg.comparison", checks=len(pc_runs), failed=len(failing),
-        observed=float(worst.arrays["infeas_mean"].max()), bound=FEAS_TOL, replay=replay, reading=_reading(worst))]
-
-
-def _baselines_drift(stmt_id: str, base_runs) -> list[Evidence]:
-    """Every baseline run starts feasible and ends infeasible (a run that never leaves its sets fails it)."""
-    judged = [r for r in base_runs if float(r.arrays["infeas_mean"][0]) <= FEAS_TOL]
-    stays = [r for r in judged if float(r.arrays["infeas_mean"][-1]) <= FEAS_TOL]
-    return from_checks(stmt_id, "pcfedavg.comparison", checks=len(base_runs), failed=len(stays),
-                       not_judged=len(base_runs) - len(judged),
-                       replay=_replay("pcfedavg.comparison", stays[0], " (stays feasible)") if stays else "")
-
-
-def _paired(a_runs, b_runs, stat) -> tuple[list, list]:
-    """Per seed present in both: stat(a_run, b_run)."""
-    a, b = {_seed(r): r for r in a_runs}, {_seed(r): r for r in b_runs}
-    seeds = sorted(set(a) & set(b))
-    return [stat(a[s], b[s]) for s in seeds], seeds
-
-
-def _outperforms(stmt_id: str, pc, comparison, dataset: str) -> list[Evidence]:
-    """Per baseline, per seed: mean over rounds of its infeasibility minus PC-FedAvg's (> 0 is 'outperforms')."""
-    out = []
-    for method in data_exp.METHODS[1:]:
-        values, seeds = _paired(select_results(comparison, dataset=dataset, method=method), pc, lambda b, p: float(
-            b.arrays["infeas_mean"].mean() - p.arrays["infeas_mean"].mean()))
-        if values:
-            out.append(compare(stmt_id, "pcfedavg.comparison", values, claimed=(0.0, math.inf), tol=FEAS_TOL,
-                               seeds=seeds, what=f"{METHOD_LABELS[method]} minus PC-FedAvg, infeasibility averaged "
-                               "over rounds", replay=f"python -m repro run pcfedavg.comparison ({dataset})"))
-    return out
-
-
-def _final_log_ratio(a, b) -> float:
-    return float(np.log(a.arrays["global_loss"][-1] / b.arrays["global_loss"][-1]))
-
-
-def _loss_ratios(pc_by_dataset, comparison) -> dict:
-    """Per data set and baseline: (per-seed log of PC-FedAvg's final global loss over the baseline's, seeds)."""
-    return {(dataset, method): _paired(pc, select_results(comparison, dataset=dataset, method=method),
-                                       _final_log_ratio)
-            for dataset, pc in pc_by_dataset.items() for method in data_exp.METHODS[1:]}
-
-
-def _loss_comparable(stmt_id: str, ratios: dict) -> list[Evidence]:
-    """The main claim: per data set and baseline, the per-seed log loss ratio inside +-log(COMPARABLE_FACTOR)."""
-    band = math.log(COMPARABLE_FACTOR)
-    return [compare(stmt_id, "pcfedavg.comparison", values, claimed=(-band, band), tol=LOSS_TOL, seeds=seeds,
-                    what=f"{DATASET_LABELS[dataset]}: log(PC-FedAvg / {METHOD_LABELS[method]} final global loss)")
-            for (dataset, method), (values, seeds) in ratios.items() if values]
-
-
-def _especially_mnist(stmt_id: str, ratios: dict) -> list[Evidence]:
-    """The qualifier 'especially on MNIST': per seed, the largest |log loss ratio| over the baselines is smaller on
-    MNIST than on CIFAR-10."""
-    worst: dict[str, dict] = {}
-    for (dataset, _), (values, seeds) in ratios.items():
-        for seed, v in zip(seeds, np.abs(values)):
-            worst.setdefault(dataset, {})[seed] = max(worst.get(dataset, {}).get(seed, 0.0), float(v))
-    if set(worst) != {"mnist", "cifar10"}:
-        return []
-    seeds = sorted(set(worst["mnist"]) & set(worst["cifar10"]))
-    return [compare(stmt_id, "pcfedavg.comparison", [worst["mnist"][s] - worst["cifar10"][s] for s in seeds],
-                    claimed=(-math.inf, 0.0), tol=LOSS_TOL, seeds=seeds,
-                    what="largest |log loss ratio| over the baselines on MNIST minus on CIFAR-10",
-                    replay="python -m repro run pcfedavg.comparison")]
-
-
-def _local_steps_improve(stmt_id: str, local_steps) -> list[Evidence]:
-    """Per data set and consecutive H: per seed log(final loss at the larger H / at the smaller H) < 0."""
-    out = []
-    for dataset in data_exp.DATASETS:
-        if not select_results(local_steps, dataset=dataset):
-            out += _no_data(stmt_id, dataset)
-            continue
-        for h0, h1 in zip(data_exp.LOCAL_STEPS, data_exp.LOCAL_STEPS[1:]):
-            values, seeds = _paired(select_results(local_steps, dataset=dataset, local_steps=h1),
-                                    select_results(local_steps, dataset=dataset, local_steps=h0), _final_log_ratio)
-            if values:
-                out.append(compare(stmt_id, "pcfedavg.local_steps", values, claimed=(-math.inf, 0.0), tol=LOSS_TOL,
-                                   seeds=seeds, what=f"{DATASET_LABELS[dataset]}: log(final loss H={h1} / H={h0})"))
-    return [replace(e, reading=((ERR.LINE8_ID, ERR.PATH_READING["printed"]),)) for e in out]
-
-
-def _figure_evidence(stmt: Statement, pc, comparison) -> list[Evidence]:
-    """Figures 1-2's statements on one reading of Algorithm 1 (``pc``: its PC-FedAvg runs)."""
-    fig, what = stmt.id.split(".")[1:]
-    dataset = FIGURE_DATASET[fig]
-    if not select_results(comparison, dataset=dataset):
-        return _no_data(stmt.id, dataset)
-    mine = select_results(pc, dataset=dataset)
-    if what == "feasible_throughout":
-        return _feasible_throughout(stmt.id, mine) if mine else []
-    return _outperforms(stmt.id, mine, comparison, dataset)
-
-
-def _pc_runs(results) -> dict:
-    """PC-FedAvg's Figures 1-3 runs per update path: Section 5's (line 8 as printed) and those on (CR)."""
-    return {"printed": select_results(results.get("pcfedavg.comparison", []), method="pcfedavg"),
-            "compact": results.get("pcfedavg.compact", [])}
-
-
-def statement_evidence(results) -> list[Evidence]:
-    """Evidence for every statement of :data:`STATEMENTS` from its experiment's cached results, about PC-FedAvg on
-    each reading of Algorithm 1 (none when the experiment is absent: the statement is then 'not run')."""
-    comparison = results.get("pcfedavg.comparison", [])
-    out = []
-    if comparison:
-        base = [r for r in comparison if r.spec.config["method"] != "pcfedavg"]
-        out += [e for fig in FIGURE_DATASET for e in _baselines_drift(f"pcfedavg.{fig}.baselines_drift",
-                                                                       select_results(base, dataset=FIGURE_DATASET[fig]))]
-    for path, pc in _pc_runs(results).items():
-        if not comparison or not pc:
-            continue
-        tag = ((ERR.LINE8_ID, ERR.PATH_READING[path]),)
-        mine = [e for stmt in STATEMENTS[:6] if not stmt.id.endswith("baselines_drift")
-                for e in _figure_evidence(stmt, pc, comparison)]
-        ratios = _loss_ratios({d: select_results(pc, dataset=d) for d in data_exp.DATASETS}, comparison)
-        mine += _loss_comparable("pcfedavg.figure3.loss_comparable", ratios)
-        mine += _especially_mnist("pcfedavg.figure3.especially_mnist", ratios)
-        out += [replace(e, reading=tag) for e in mine]
-    if results.get("pcfedavg.local_steps"):
-        out += _local_steps_improve("pcfedavg.figure4.local_steps_improve", results["pcfedavg.local_steps"])
-    return out
-
-
-def _audit_synthetic(results, profile: str, verdicts) -> list[str]:
-    """The section's title, the claims on synthetic instances, Lemma 4.5's M vs M_rho, the printed line 8, the
-    re-derived proof steps and the communication complexities."""
-    theory_runs = results["pcfedavg.theory"]
-    out = ["## PC-FedAvg (On Performance Guarantees for Federated Learning with Personalized Constraints)", "",
-           "### Claims on synthetic instances", "",
-           markdown_table(["claim", "mode", "instances (CR path)", "verdict", "why (all evidence)",
-                           "worst observed/bound (CR path)", "printed line-8 path"], _claim_rows(theory_runs, verdicts)), "",
-           "Lemma 4.6's observed/bound is ~1 by construction (both sides contain E||bar x_k - x*_rho||^2); its "
-           "verdicts, not its ratio, are informative.", "",
-           f"Instances: the `pcfedavg.theory` grid ({len(theory_runs)} runs; quadratic and logistic losses, box, "
-           "l2-ball, l1-ball and mixed sets, m, H, nu as in `THEORY_GRID['" + profile + "']`, the admissible step "
-           "size, S Monte-Carlo replicates each). Expectations are replicate means; E over K* is the exact average "
-           "over k. Per-iteration lemmas are judged at every k with a Bonferroni-raised threshold (>= 3 SE).", ""]
-    # M vs M_rho (finding e), printed path
-    M = np.array([float(r.arrays["M"]) for r in theory_runs])
-    M_rho = np.array([float(r.arrays["M_rho"]) for r in theory_runs])
-    above, tied = M_rho > M * (1 + RATIO_TIE) + RATIO_TIE, np.abs(M_rho - M) <= M * RATIO_TIE + RATIO_TIE
-    out += [f"Lemma 4.5's proof bounds (1/m) sum_i ||grad G_i,rho(x*_rho)||^2 + nu^2/m (= M_rho) by M: on the grid "
-            f"M_rho > M (1 + tol) + tol on {int(above.sum())} of {M.size} instances (max M_rho/M = "
-            f"{fmt((M_rho / M).max())}) and M_rho = M to the tolerance (|M_rho - M| <= M tol + tol, tol = "
-            f"{RATIO_TIE:g}) on {int(tied.sum())}; "
-            "the Lemma 4.5 rows above show whether the stated bound nevertheless held.", ""]
-    printed = [r for r in theory_runs if r.spec.config.get("path") == "printed"]
-    for r in printed:
-        out += [f"Printed line 8 vs (CR) (instance {r.hash}): max_k ||bar x_(k+1) - (bar x_k - gamma (1/m) sum_i "
-                f"grad g_i)|| = {fmt(r.arrays['cr_residual_max'])} (zero on the (CR) path); the analysis' "
-                "(L4.6-a) does not describe the printed algorithm.", ""]
-    out += ["### Proof steps re-derived", "",
-            markdown_table(["claim", "step", "status", "method", "evidence"],
-                           [[s["claim"], s["step"], s["status"], s["method"], s["evidence"]] for s in _steps()]), ""]
-    for admissible, title in ((False, "proof's choices rho = sqrt(R), gamma = 1/sqrt(R), K = RH"),
-                              (True, "an admissible gamma = min{1/(6 L_G), 1/(5 L_G (H-1))}, rho = sqrt(R)")):
-        out += [f"### Communication complexity derived from Prop. 4.8 vs Theorem 3.4 as printed ({title})", "",
-                markdown_table(["part", "derived term", "printed term", "status"],
-                               [[row["part"], row["derived_term"], row["printed_term"] or "-", row["status"]]
-                                for row in BF.complexity_table(admissible=admissible)]), ""]
-    return out
-
-
-def _audit_rates(results, verdicts) -> list[str]:
-    """Empirical rates against Theorem 3.4 and Prop. 4.8, and the adversarial instances."""
-    fits = rate_fits(results["pcfedavg.rates"])
-    # R = O(eps^-p) means the bound decays as R^(-1/p): exponents from the symbolic layer.
-    derived = {rule: BF.leading_eps_powers(admissible=(rule == "admissible")) for rule in fits}
-    part = {"subopt": "i", "infeas": "ii"}
-    out = ["### Empirical rates (rho = sqrt(R))", "",
-            markdown_table(["step size", "quantity", "fitted exponent of R [95% CI]", "Theorem 3.4 (printed)",
-                            "derived from Prop. 4.8", "hypotheses met"],
-                           [[rule, q, f"{fmt(fits[rule][q]['slope'], 3)} [{fmt(fits[rule][q]['ci'][0], 3)}, "
-                                      f"{fmt(fits[rule][q]['ci'][1], 3)}]",
-                             f"{-1 / Fraction(derived[rule][part[q]]['printed'])} "
-                             f"(R = O(eps^-{derived[rule][part[q]]['printed']}))",
-                             f"{-1 / Fraction(derived[rule][part[q]]['derived'])}",
-                             "all" if all(fits[rule]["hypothesis_met"]) else "none" if not any(fits[rule]["hypothesis_met"])
-                             else "some"] for rule in fits for q in ("subopt", "infeas")]), "",
-            "Quantities: |E[f(bar x_K*) - f(x*)]| (sign per R: " +
-            "; ".join(f"{rule}: {fits[rule]['subopt']['signs']}" for rule in fits) +
-            ") and max_i E[d_i^2], on the fixed `RATE_INSTANCE`. A slope is a finite-R fit, not a limit.", ""]
-    adv = results["pcfedavg.adversarial"]
-    one = sorted(one_active_runs(adv), key=lambda r: (_path(r) != "compact", r.spec.config["K"], r.spec.config["m"]))
-    out += ["### Prop. 4.8 (ii) on an admissible instance (one active constraint)", "",
-            "n = 1, f_i(y) = (y - 3)^2 / 2 for all i, X_1 = [-1, 1], X_i = R (i >= 2), sigma_i = 1, rho = 10, H = 1, "
-            "nu = 0 (deterministic), gamma = 1/(6 L_G), start at x* (feasible), on both readings of Algorithm 1. "
-            "Every hypothesis of Prop. 4.8 holds.", "",
-            markdown_table(["reading", "m", "K", "E_K* d_1^2", "Prop 4.8(ii) bound", "ratio",
-                            "K -> oo limit dist(x*_rho)^2", "5 m D / rho^2 (K-free term)", "m^2 D / rho^2 (rho -> oo)",
-                            "hypotheses met"],
-                           [[ERR.PATH_READING[_path(r)], r.spec.config["m"], r.spec.config["K"],
-                             fmt(r.arrays["infeas"].max()),
-                             fmt(r.arrays["bound"]), fmt(r.arrays["ratio"]), fmt(r.arrays["dist_rho_sq"].max()),
-                             fmt(k_free_term(r)), fmt(r.arrays["m2D_over_rho2"]), bool(r.arrays["hypotheses_met"])]
-                            for r in one]), "",
-            "As K grows the bound tends to its K-free term 5 m D / rho^2 while E d_1^2 tends to dist(x*_rho)^2: "
-            "the bound cannot hold in the limit on any row where the limit column exceeds the K-free column "
-            f"(verdict of pcfedavg.prop4.8.ii: {_verdict_of(verdicts, 'pcfedavg.prop4.8.ii')}). "
-            "The route through (12) gives 5 m^2 D / rho^2 as first term instead (finding b); E d_1^2 is below it on "
-            f"{sum(float(r.arrays['infeas'].max()) <= 5 * float(r.arrays['m2D_over_rho2']) for r in one)} of "
-            f"{len(one)} rows.", ""]
-    search = [r for r in adv if r.spec.config.get("search") != "one_active"]
-    for r in search:
-        best = r.meta["metadata"]["best"]
-        out += [f"Random search ({r.spec.config['budget']} instances, CR path): failed checks "
-                f"{int(r.arrays['n_failures'])}; largest observed/bound per claim: " +
-                "; ".join(f"{cid.split('.', 1)[1]} {fmt(best[cid]['ratio'])}" for cid in best) + ".", ""]
-    return out
-
-
-def _audit_search(results) -> list[str]:
-    """The section of ``pcfedavg.search`` (empty when it has not run)."""
-    intro = ("Per claim and structured family, seeded differential evolution with a Nelder-Mead polish "
-             "(`repro.search`) maximises a search objective over the family's instances (exact constants; "
-             "inadmissible instances are never counted): observed/(bound + tol), for Lemmas 4.4 and 4.6 on the terms "
-             "carrying their constants (`runs/search.py`, SPLIT), so that it is no observed/bound of the claim where "
-             "those terms vanish (at a synchronisation step it divides by the tolerance alone): for those two it is "
-             "not shown. The claim's own check is re-run on the best instance on both readings of Algorithm 1 "
-             "(line 8 as printed, (CR)); its observed value and bound are what the verdicts cite. The instance's "
-             "`path` is the reading the search ran on.")
-    return search_audit.section(results.get("pcfedavg.search", []), "pcfedavg.search", intro, order=_search_order,
-                                readings=("compact", "printed"), labels=ERR.PATH_READING, hidden_objective=SPLIT)
-
-
-def _exact_row(r) -> list:
-    """One enumerated instance: its keys, the path count, Lemma 4.4's exact failure probability, and per claim in
-    expectation its exact observed/bound and the share of paths above the bound."""
-    a, c = r.arrays, r.spec.config
-    paths = int(a["paths"])
-    per_claim = []
-    for cid in THEORY_CLAIM_IDS:
-        idx = np.flatnonzero(a["claim_id"] == cid)
-        if cid == "pcfedavg.lemma4.4" or not idx.size:
-            continue
-        ratios = a["ratio"][idx][np.isfinite(a["ratio"][idx])]
-        worst = fmt(ratios.max()) if ratios.size else "-"
-        failed = "" if a["passed"][idx].all() else " VIOLATED"
-        counts = a["paths_exceeding"][idx]
-        above = "-" if np.isnan(counts).all() else str(int(np.nanmax(counts)))
-        per_claim.append(f"{cid.removeprefix('pcfedavg.')}: {worst}{failed}, {above}")
-    keys = {k: c[k] for k in ("family", "sets", "m", "n", "H", "R", "nu", "path")}
-    return [fmt_point(keys) + f", seed {r.spec.seed}", paths, r.meta["metadata"]["lemma44_failure_probability"],
-            "; ".join(per_claim), f"`{_replay('pcfedavg.exact', r)}`"]
-
-
-def _audit_exact(results) -> list[str]:
-    """The section table of ``pcfedavg.exact`` (empty when it has not run)."""
-    runs = results.get("pcfedavg.exact", [])
-    if not runs:
-        return []
-    return ["### Every noise path: exact expectations and Lemma 4.4's failure probability", "",
-            "Algorithm 1 is random only through the oracle's noise (line 5). With Rademacher noise (nu / sqrt(n)) s, "
-            "s uniform on {-1, +1}^n -- unbiased with variance nu^2, so Assumption 3.2 and M are as for the Gaussian "
-            "oracle -- a run of K = R H iterations has 2^(m n K) equally likely paths, and all of them are run. "
-            "Lemma 4.4 is stated pathwise: the probability that it fails is computed exactly (above 0 refutes it). "
-            "The claims stated in expectation are judged on their exact expectations (no Monte-Carlo error, never "
-            "inconclusive); the last number per claim counts the paths on which the quantity itself exceeds the "
-            "bound, which an expectation allows.", "",
-            markdown_table(["instance", "paths", "P(Lemma 4.4 fails)",
-                            "claim in expectation: exact observed/bound, paths above the bound", "replay"],
-                           [_exact_row(r) for r in runs]), ""]
-
-
-def _pep_summary(pep_results) -> str:
-    """One computed paragraph: what was modelled (from the runs' metadata), the decisions, the ratios and the
-    replays, and which order claims no finite PEP can decide (from the claims' modes)."""
-    metas = [r.meta["metadata"] for r in pep_results]
-    points = [p for m in metas for p in m["points"]]
-    caps = sorted({str((p["params"]["Q"], p["params"]["M"], p["params"]["D"])) for p in points})
-    rtol = max(m.get("replay_rtol", float("nan")) for m in metas)
-    orders = [c.id for c in B.CLAIMS if c.mode in UNDECIDABLE_MODES]
-    axis = functools.partial(tightness.axis, pep_results)
-    nus = ", ".join(fmt(v) for v in sorted({p.get("nu", float("nan")) for p in points}))
-    sqrt_R = sum(math.isclose(p["rho"], math.sqrt(p["params"]["R"]), rel_tol=1e-12) for p in points)
-    largest = sum(_largest_step_at(r.spec.config, m["claim"], p) for r, m in zip(pep_results, metas)
-                  for p in m["points"])
-    rhos, gammas = [p["rho"] for p in points], [p["gamma"] for p in points]
-    return (f"Modelled: PC-FedAvg's Algorithm 1 without gradient noise (nu in {{{nus}}} at the recorded points), "
-            f"update paths {axis('path')}; function class: {metas[0]['function_class']}. Claims: "
-            f"{', '.join(sorted({m['claim'] for m in metas}))}. Penalty rho from {fmt(min(rhos))} to "
-            f"{fmt(max(rhos))}, equal to sqrt(R) at {sqrt_R} of {len(points)} points; step gamma from "
-            f"{fmt(min(gammas))} to {fmt(max(gammas))}, the largest the claim's hypotheses admit (they hold at gamma "
-            f"and fail at gamma (1 + 1e-9)) at {largest} of {len(points)} points; agents m in {{{axis('m')}}}, "
-            f"local steps H in {{{axis('H')}}}, rounds R in {{{axis('R')}}}, caps (Q, M, D) in {{{', '.join(caps)}}}. "
-            f"{tightness.decisions(pep_results)} Replays of the worst-case instances through the suite's Algorithm 1 "
-            f"(TableOracle as every agent's gradient oracle and every set's projection) reproduce the certified value "
-            f"within {rtol:g} relative at {sum(bool(p.get('replay_ok')) for p in points)} of {len(points)} points. "
-            f"Not modelled (order statements, no finite-round bound): {', '.join(orders) or 'none'}.")
-
-
-def _largest_step_at(config: dict, claim_id: str, point: dict) -> bool:
-    """Whether the recorded step of ``point`` is the largest the hypotheses of ``claim_id`` admit at its recorded
-    m, H, rho and the run's L_f, sigma: they hold at gamma and fail at gamma (1 + 1e-9)."""
-    values = {"m": point["params"]["m"], "H": point["params"]["H"], "L_f": config["L_f"], "sigma": config["sigma"],
-              "rho": point["rho"], "nu": point.get("nu", 0.0)}
-    claim = B.claim(claim_id)
-    return bool(claim.hypotheses_hold(**values, gamma=point["gamma"])
-                and not claim.hypotheses_hold(**values, gamma=point["gamma"] * (1 + 1e-9)))
-
-
-def _pep_part(pep_results) -> list[str]:
-    """The section "Certified worst cases (performance estimation)" (empty when ``pcfedavg.pep`` has not run)."""
-    return tightness.section(pep_results, _pep_summary(pep_results) if pep_results else "")
-
-
-def _audit_data(results, verdicts) -> list[str]:
-    """Section 5 (Figures 1-4): the summary per method and the section's three claims, quoted."""
-    comparison, local_steps = results["pcfedavg.comparison"], results["pcfedavg.local_steps"]
-    words, where = {s.id: s.words for s in STATEMENTS}, {s.id: s.location for s in STATEMENTS}
-    rows, feasibility = _data_summary(comparison, local_steps)
-    out = ["### Section 5 experiments (Figures 1-4)", "",
-            markdown_table(["data", "method", "seeds", "final global loss", "final infeasibility",
-                            "max infeasibility", "first infeasible round per seed"], rows), "",
-            "Section 5: \"our method consistently outperforms the baselines\"; \"our iterates remain feasible "
-            "throughout\":", "",
-            markdown_table(["data", "rounds (among those where some method is infeasible) where PC-FedAvg's "
-                                    "mean infeasibility <= the best baseline's",
-                            "max server-block infeasibility", "max own-block distance over all local iterations",
-                            "rounds with infeasible server blocks"], feasibility), "",
-            "Section 5: \"increasing the number of local updates improves the performance\":", "",
-            markdown_table(["data", "final global loss by local steps", "final infeasibility", "loss decreasing in H"],
-                           _local_steps_rows(local_steps)), "",
-            "\"Performance\" is read as the global loss; the infeasibility column is the "
-            "companion plot of Figure 4.", "",
-            "Section 5's statements about Figures 1-4, each decided from the runs of its experiment (feasibility per "
-            f"run, distance > {FEAS_TOL:g}; orderings and trends from per-seed paired statistics with a Student-t "
-            "interval, so one seed is inconclusive):", "",
-            markdown_table(["statement", "where", "the paper's words", "verdict", "why"],
-                           [[v.claim, where[v.claim], f"\"{words[v.claim]}\"", v.verdict.value, v.reason]
-                            for v in verdicts if v.claim in words]), ""]
-    return out
-
-
-def _verdict_of(verdicts, claim_id: str) -> str:
-    return next(v.verdict.value for v in verdicts if v.claim == claim_id)
 
 
 def audit_section(results, profile: str, verdicts) -> str:

@@ -12,7 +12,7 @@ E[lhs - rhs] <= 0 with one standard error. Decision rule (this project's choice)
 mean - 3 SE > 0, consistent when mean + 3 SE <= 0, inconclusive otherwise. Per-iteration lemmas are
 judged at every k; the outcome reports the worst k and how many k were violated or inconclusive.
 
-The bounds are the sympy claims of :mod:`bounds.pcfedavg`, lambdified: the numbers checked here
+The bounds are the sympy claims of :mod:`bounds.pcfedavg.claims`, lambdified: the numbers checked here
 are the printed formulas, not a transcription of them.
 
 Entry: ``check(claim, problem, trace) -> list[Outcome]`` (called through :func:`repro.verify.check_claims`),
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy
 
-from bounds import pcfedavg as B
+from bounds.pcfedavg import claims as B
 
 from repro.verify import Outcome, _numeric
 

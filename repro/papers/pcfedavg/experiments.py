@@ -16,11 +16,12 @@ section is :mod:`.audit`):
   paths, against Props. 4.7 and 4.8 (i)-(iii) with rho = sqrt(R) (:mod:`.runs.pep`).
 
 Each experiment's ``config`` is the frozen dataclass of one run's config, defined in the run module that builds
-its specs (``--set`` is checked against it).
+its specs (``--set`` is checked against it), or the tuple of them when its runs come in several shapes: the
+adversarial search and its one-active instances; the four methods of ``pcfedavg.comparison``, each config holding the
+keys its method reads (so ``--set gamma=...`` reruns PC-FedAvg only).
 """
 from __future__ import annotations
 
-from bounds.pcfedavg import CLAIMS  # noqa: F401  (the paper's encoded claims: the registry's CLAIMS)
 from repro.experiment import Experiment, product_of
 from repro.papers.pcfedavg.figures import (adversarial_figure, comparison_figures, local_steps_figure, pep_figure,
                                            rates_figure, theory_figure)
@@ -30,13 +31,7 @@ from repro.papers.pcfedavg.runs import pep as pep_exp
 from repro.papers.pcfedavg.runs import search as search
 from repro.papers.pcfedavg.runs import steps as STEPS
 from repro.papers.pcfedavg.runs import theory as theory
-from repro.papers.pcfedavg.summaries import PAPER  # noqa: F401  (the paper's key: figures/pcfedavg/, results/pcfedavg/)
 
-TITLE = "PC-FedAvg: personalized constrained federated averaging"
-#: who wrote it and where it appeared (the report's summary card and the README)
-CITATION = ("M. Ebrahimi, D. Burbano, F. Yousefian, <em>On Performance Guarantees for Federated Learning with Personalized "
-            "Constraints</em>, [arXiv:2603.19617](https://arxiv.org/abs/2603.19617) (v1)")
-ORDER = 2   # position in listings and in the audit
 
 EXPERIMENTS = (
     Experiment("pcfedavg.theory", "Lemmas 4.3-4.6, Props 4.7-4.8, (12) on synthetic instances with exact constants",
@@ -48,11 +43,12 @@ EXPERIMENTS = (
                theory.adversarial_specs, adversarial_figure, config=(theory.SearchConfig, theory.OneActiveConfig),
                work=product_of("budget", "K", "m")),
     Experiment("pcfedavg.comparison", "Figures 1-3: PC-FedAvg vs penalized baselines on CIFAR-10 and MNIST",
-               data_exp.comparison_specs, comparison_figures, config=data_exp.DataConfig, work=data_exp.work),
+               data_exp.comparison_specs, comparison_figures, config=tuple(data_exp.SHAPES.values()),
+               work=data_exp.work),
     Experiment("pcfedavg.compact", "Figures 1-3's PC-FedAvg runs on (CR), the other reading of Algorithm 1",
-               data_exp.compact_specs, None, config=data_exp.DataConfig, work=data_exp.work),
+               data_exp.compact_specs, None, config=data_exp.PCFedAvgConfig, work=data_exp.work),
     Experiment("pcfedavg.local_steps", "Figure 4: PC-FedAvg for 1, 5, 10, 20, 40 local steps",
-               data_exp.local_steps_specs, local_steps_figure, config=data_exp.DataConfig, work=data_exp.work),
+               data_exp.local_steps_specs, local_steps_figure, config=data_exp.PCFedAvgConfig, work=data_exp.work),
     Experiment("pcfedavg.search", "Adversarial search (differential evolution) per claim and structured family",
                search.search_specs, None, config=search.FamilySearchConfig, work=search.work),
     Experiment("pcfedavg.exact", "Exact expectations over every noise path of tiny instances, and the exact probability "

@@ -26,7 +26,7 @@ METHOD_LINES = {"pcfedavg": {"ls": "-"}, "fedavg": {"ls": "-", "lw": 2.6, "zorde
 # whatever the slack; its verdicts are in the audit table.
 THEORY_CLAIMS = ("pcfedavg.lemma4.1", "pcfedavg.lemma4.3", "pcfedavg.lemma4.5", "pcfedavg.prop4.7",
                  "pcfedavg.prop4.8.i", "pcfedavg.prop4.8.ii", "pcfedavg.eq12", "pcfedavg.prop4.8.iii")
-# What each figure tests: encoded claim ids (experiments.CLAIMS) and "<paper>.figureN" for a reproduced figure.
+# What each figure tests: encoded claim ids (the paper's CLAIMS) and "<paper>.figureN" for a reproduced figure.
 FIGURE_CLAIMS = {
     "figure1": ("pcfedavg.figure1",),
     "figure2": ("pcfedavg.figure2",),

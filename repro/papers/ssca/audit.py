@@ -1,5 +1,5 @@
 """Mini-batch SSCA: ``AUDIT_EXPERIMENTS``, ``DEPENDS_ON``, ``STATEMENTS``, ``findings(results)``, ``verdicts(results)``
-(one :class:`repro.verdicts.ClaimVerdict` per claim of :data:`bounds.ssca.CLAIMS` and per statement, rolled up by
+(one :class:`repro.verdicts.ClaimVerdict` per claim of :data:`bounds.ssca.claims.CLAIMS` and per statement, rolled up by
 :func:`repro.verdicts.roll_up` from all the evidence this module computes) and
 ``audit_section(results, profile, verdicts)``, the section of ``reports/ssca.md`` (its detail page) (:mod:`repro.report` computes the
 verdicts once and passes them in). The section is built one report part at a time (claims and verdicts, conditions
@@ -19,7 +19,7 @@ Evidence and its bearing (:func:`evidence`):
   certified local minimiser of (27) (a positive local-optimality violation beyond :data:`THM5_TOL` violates, with
   its replay; one within it is inconclusive); part (ii) one check per (seed, U) whose w+ is a KKT point of (37) with xi > 0, and the printed
   second-order condition (Hess F + lambda I >= 0 must give a positive definite Hessian of (27)) where it holds;
-* the symbolic findings and proof-step checks of :mod:`bounds.ssca_findings` (Lemma 1's derivation, the unrolled
+* the symbolic findings and proof-step checks of :mod:`bounds.ssca.findings` (Lemma 1's derivation, the unrolled
   recursions, the sign of (32) and Theorem 5's algebra fold their proof-step rows into one finding each: a step
   that does not follow makes the finding a discrepancy, hence a gap) via :func:`repro.verdicts.from_findings`
   (experiment-settings findings bear on the figures, not on a claim);
@@ -51,9 +51,9 @@ import functools
 import numpy as np
 from scipy import stats
 
-from bounds import ssca as B
-from bounds import ssca_findings as BF
-from bounds.ssca_steps import STEPS
+from bounds.ssca import claims as B
+from bounds.ssca import findings as BF
+from bounds.ssca.steps import STEPS
 from repro.tables import findings_table, fmt, markdown_table
 from repro.papers.ssca import checks as V
 from repro.papers.ssca.algorithms import ssca as alg
@@ -129,7 +129,7 @@ _TREND_NAMES = {"kkt": "KKT residual", "tracking": "tracking error", "tracking_v
 
 @functools.cache
 def _symbolic_findings() -> tuple:
-    """The symbolic findings of :mod:`bounds.ssca_findings` (computed once per process: they do not depend on the
+    """The symbolic findings of :mod:`bounds.ssca.findings` (computed once per process: they do not depend on the
     results)."""
     return tuple(BF.audit_findings())
 
@@ -367,7 +367,7 @@ STATEMENTS = (
               "respectively, as Assumption 1 and Assumption 2 are satisfied.", "ssca.steps"),
 )
 STATEMENT_IDS = tuple(s.id for s in STATEMENTS)
-#: the statements Section V's symbolic findings decide (:data:`bounds.ssca_findings.SECTION_V_STATEMENTS`)
+#: the statements Section V's symbolic findings decide (:data:`bounds.ssca.findings.SECTION_V_STATEMENTS`)
 SECTION_V_IDS = tuple(i for i in STATEMENT_IDS if i.startswith("ssca.section_v."))
 
 #: Absolute tolerance on a per-seed difference of training cost (nats) or test accuracy (fraction) between two runs:
@@ -533,7 +533,7 @@ def statement_evidence(results) -> list[Evidence]:
 
 
 def evidence(results) -> list[Evidence]:
-    """Every piece of evidence the audit computes about the claims of :data:`bounds.ssca.CLAIMS` from ``results``
+    """Every piece of evidence the audit computes about the claims of :data:`bounds.ssca.claims.CLAIMS` from ``results``
     (``{experiment: results}``; a missing experiment contributes nothing)."""
     conv_runs = results.get("ssca.convergence", [])
     shown = findings(results)
@@ -548,7 +548,7 @@ def evidence(results) -> list[Evidence]:
 
 
 def verdicts(results) -> list[ClaimVerdict]:
-    """One verdict per claim of :data:`bounds.ssca.CLAIMS` and per statement of :data:`STATEMENTS`, in order, rolled
+    """One verdict per claim of :data:`bounds.ssca.claims.CLAIMS` and per statement of :data:`STATEMENTS`, in order, rolled
     up from :func:`evidence` and :func:`statement_evidence` with :data:`DEPENDS_ON`."""
     return roll_up(CLAIM_IDS + STATEMENT_IDS, evidence(results) + statement_evidence(results), DEPENDS_ON,
                    errata.readings(ERR))
@@ -747,7 +747,7 @@ def _claims_part(verdicts) -> list[str]:
             "Each verdict is rolled up (`repro.verdicts.roll_up`) from all of the claim's evidence below: Lemma 4 on "
             "every iteration of the `ssca.convergence` runs, the closed forms against cvxpy on the MNIST runs' own "
             "iterates, the Theorem 5 instances, the symbolic findings and proof-step checks of "
-            "`bounds/ssca_findings.py`, and the claim's mode (an almost-sure limit is not checkable; the trends of "
+            "`bounds/ssca/findings.py`, and the claim's mode (an almost-sure limit is not checkable; the trends of "
             "the quantities its proof says vanish are reported, not judged). A claim whose proof rests on a claim "
             "that is violated or not proven is not proven (`DEPENDS_ON` in `repro/papers/ssca/audit.py`).", ""]
 
@@ -760,7 +760,7 @@ def _conditions_part(results) -> list[str]:
             "rows below report (a) exact symbolic checks of the conditions and closed forms, (b) the closed forms "
             "against a solver, (c) the deterministic descent inequality (51) at every iteration, and (d) the trends of "
             "the quantities the proofs say must vanish.", "",
-            "### Step-size conditions (4) and (6), decided exactly (`bounds.ssca.power_law_conditions`)", "",
+            "### Step-size conditions (4) and (6), decided exactly (`bounds.ssca.claims.power_law_conditions`)", "",
             markdown_table(["family", "sequences", "(4) holds", "(6) holds", "failed items"], _step_size_rows()), "",
             "### Symbolic and settings findings", "", findings_table(findings(results)), ""]
 

@@ -14,7 +14,7 @@ the modulus mu of the surrogate and the Lipschitz constant L_hat of grad F0), ``
   ||omega_bar - omega||, tracking error) decrease. The trend is the least-squares slope of log(quantity) against
   log(t) over the second half of the checkpoints, and the ratio of the last value to the first.
 
-The other claims of :mod:`bounds.ssca` (closed forms, limits, Theorem 5) are judged by the runs' own
+The other claims of :mod:`bounds.ssca.claims` (closed forms, limits, Theorem 5) are judged by the runs' own
 quantities in the audit, not by an Outcome: :func:`check` refuses them.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bounds import ssca as B
+from bounds.ssca import claims as B
 
 from repro.errors import is_real, require
 from repro.papers.ssca.algorithms.ssca import SSCATrace

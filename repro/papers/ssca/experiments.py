@@ -6,13 +6,13 @@ Run functions live in :mod:`.runs.mnist` (Figures 2-4, the literal-(32) run), :m
 probability over every minibatch pattern of tiny instances); the figures are
 drawn by :mod:`.figures` and the audit section is written by :mod:`.audit`, so editing either never invalidates
 a cached run. Each experiment's ``config`` is the frozen dataclass of one run's config, or for the MNIST experiments
-that mix shapes of run the tuple of the shapes their specs produce (both profiles); the SGD runs' learning-rate
-searches (:class:`~.runs.mnist.SGDGridConfig`) and the metrics at each seed's initial point
-(:class:`~.runs.mnist.InitialPointConfig`) are runs they need, built by the spec builders, not listed.
+that mix shapes of run the tuple of the shapes their specs produce (both profiles), a shape before those whose keys
+include its own: the metrics at each seed's initial point (:class:`~.runs.mnist.InitialPointConfig`) and the SGD runs'
+learning-rate searches (:class:`~.runs.mnist.SGDGridConfig`), runs the curves need that the spec builders list under
+Figure 2 or 3, then the curves' shapes.
 """
 from __future__ import annotations
 
-from bounds.ssca import CLAIMS  # noqa: F401  (the paper's encoded claims: the registry's CLAIMS)
 from repro.experiment import Experiment, product_of
 from repro.papers.ssca.figures import convergence_figure, figure2, figure3, figure4, pep_figure
 from repro.papers.ssca.runs import convergence as conv
@@ -22,13 +22,7 @@ from repro.papers.ssca.runs import pep as PEP
 from repro.papers.ssca.runs import search as se
 from repro.papers.ssca.runs import steps as ST
 from repro.papers.ssca.runs import theorem5 as t5
-from repro.papers.ssca.summaries import PAPER  # noqa: F401  (the paper's key: figures/ssca/, results/ssca/)
 
-TITLE = "Mini-batch SSCA: sample- and feature-based federated learning by successive convex approximation"
-#: who wrote it and where it appeared (the report's summary card and the README)
-CITATION = ("C. Ye et al., <em>Sample-based and Feature-based Federated Learning via Mini-batch SSCA</em>, "
-            "[arXiv:2104.06011](https://arxiv.org/abs/2104.06011) (v1)")
-ORDER = 4   # position in listings and in the audit
 
 EXPERIMENTS = (
     Experiment("ssca.convergence", "Theorems 1-4, Lemmas 2/4/5: Algorithms 1-4 on small problems with exact constants",
@@ -37,9 +31,10 @@ EXPERIMENTS = (
     Experiment("ssca.theorem5", "Theorem 5: (27) vs (37) on a tiny swish network", t5.theorem5_specs, None,
                work=product_of("starts"), config=t5.Theorem5Config),
     Experiment("ssca.figure2", "Figure 2: sample-based, Algorithms 1-2 vs SGD on MNIST", mn.figure2_specs, figure2,
-               work=mn.work, config=(mn.SSCA27Config, mn.SSCA37Config, mn.SGDConfig)),
+               work=mn.work, config=(mn.InitialPointConfig, mn.SGDGridConfig, mn.SSCA27Config, mn.SSCA37Config,
+                                     mn.SGDConfig)),
     Experiment("ssca.figure3", "Figure 3: feature-based, Algorithms 3-4 vs SGD on MNIST", mn.figure3_specs, figure3,
-               work=mn.work, config=(mn.SSCA27Config, mn.SSCA37Config, mn.SGDConfig)),
+               work=mn.work, config=(mn.SGDGridConfig, mn.SSCA27Config, mn.SSCA37Config, mn.SGDConfig)),
     Experiment("ssca.figure4", "Figure 4: sparsity / training-cost trade-off of the four algorithms (MNIST)",
                mn.figure4_specs, figure4, work=mn.work, config=(mn.SSCA27Config, mn.SSCA37Config)),
     Experiment("ssca.printed_32", "Algorithm 2 with (32) as printed vs the surrogate-(11) sign (audit)",
@@ -54,5 +49,5 @@ EXPERIMENTS = (
                "violates Lemma 4 (51), stated deterministically", EX.exact_specs, None, work=EX.work,
                config=EX.ExactConfig),
     Experiment("ssca.steps", "Displayed steps of the appendices' proofs, each proven by sympy or falsification-searched "
-               "(hypothesis + Nelder-Mead)", ST.steps_specs, None, config=ST.proof_search.StepsConfig),
+               "(hypothesis + Nelder-Mead)", ST.steps_specs, None, config=ST.StepsConfig),
 )

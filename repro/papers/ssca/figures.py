@@ -19,7 +19,7 @@ SGD_COLORS = ("#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22")
 STEP_STYLES = {"theory_a": "-", "theory_b": "--", "section_vi": ":"}
 STEP_LABELS = {"theory_a": "theory_a, (4)+(6) hold", "theory_b": "theory_b, (4)+(6) hold",
                "section_vi": "Section VI, (6) fails"}
-# What each figure tests: encoded claim ids (experiments.CLAIMS) and "<paper>.figureN" for a reproduced figure.
+# What each figure tests: encoded claim ids (the paper's CLAIMS) and "<paper>.figureN" for a reproduced figure.
 FIGURE_CLAIMS = {
     "figure2": ("ssca.figure2",),
     "figure3": ("ssca.figure3",),

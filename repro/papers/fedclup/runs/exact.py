@@ -23,17 +23,15 @@ from math import comb
 
 import numpy as np
 
-from bounds import fedclup as B
+from bounds.fedclup import claims as B
 from repro import admissible as adm
 from repro.errors import require
-from repro.experiment import check_profile
 from repro.papers.fedclup import checks as V
 from repro.papers.fedclup.runs.optimization import _InstanceConfig, lemma7_path
 from repro.runner import RunSpec
 from repro.scripted import ScriptedKeys, law_record, uniform_law
 from repro.verify import check_claims, outcome_arrays
 
-_FN = "repro.papers.fedclup.runs.exact."
 #: the largest enumeration (sequences = replicates of one lockstep run)
 MAX_SEQUENCES = 2**15
 
@@ -72,21 +70,21 @@ def batch_sequences(n: int, batch: int, steps: int) -> np.ndarray:
     return subsets[digits].transpose(1, 0, 2)
 
 
-def run_exact(config: dict, seed: int):
+def run_exact(config: ExactConfig, seed: int):
     """Lemma 7 judged on its exact expectation over every batch sequence of client 0's K inner steps."""
-    c = ExactConfig.from_dict(config)
-    pattern = batch_sequences(c.n, c.batch, c.local_steps)
-    law = law_record(pattern.shape[1], sum(p for _, p in uniform_law(pattern.transpose(1, 0, 2), c.sequences())))
+    sequences = config.sequences()
+    pattern = batch_sequences(config.n, config.batch, config.local_steps)
+    law = law_record(pattern.shape[1], sum(p for _, p in uniform_law(pattern.transpose(1, 0, 2), sequences)))
     script = ScriptedKeys(pattern)
-    problem, trace, used = lemma7_path(c.as_dict(), seed, c.sequences(), batches=script)
-    if script.calls != c.local_steps or not np.array_equal(np.sort(used, axis=-1), pattern):
+    problem, trace, used = lemma7_path(config, seed, sequences, batches=script)
+    if script.calls != config.local_steps or not np.array_equal(np.sort(used, axis=-1), pattern):
         raise AssertionError("the inner steps did not use the scripted batches (one per step): "
                              "StackedClients.sample_rows changed")
     outcomes = check_claims(V.check, [B.claim("fedclup.lemma7")], problem, trace)
     seen = V.lemma7_observed(problem, trace)
-    return (outcome_arrays(outcomes) | {"sigma_sq": np.array(seen["sigma_sq"]), "sequences": np.array(c.sequences()),
+    return (outcome_arrays(outcomes) | {"sigma_sq": np.array(seen["sigma_sq"]), "sequences": np.array(sequences),
                                         "sequences_exceeding": np.array(outcomes[0].details["draws_exceeding"])},
-            {"constants": seen["values"], "instance": {k: v for k, v in c.as_dict().items() if k != "profile"},
+            {"constants": seen["values"], "instance": {k: v for k, v in config.as_dict().items() if k != "profile"},
              "law": law})
 
 
@@ -97,13 +95,13 @@ EXACT_GRID = {"quick": {"cases": ((0.1, 1, 5, 8.0), (10.0, 1, 5, 8.0), (0.1, 2, 
 
 
 def exact_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     grid = EXACT_GRID[profile]
-    return [RunSpec("fedclup.exact", ExactConfig(kappa=kappa, lam=lam, batch=b, local_steps=k, profile=profile)
-                    .as_dict(), seed, _FN + "run_exact")
+    return [RunSpec("fedclup.exact", ExactConfig(kappa=kappa, lam=lam, batch=b, local_steps=k, profile=profile), seed,
+                    run_exact)
             for lam, b, k, kappa in grid["cases"] for seed in range(grid["seeds"])]
 
 
 def work(config: dict) -> float:
-    """Sequences times steps (the cost model of :mod:`repro.costs`)."""
-    return comb(config["n"], config["batch"]) ** config["local_steps"] * config["local_steps"]
+    """Sequences times steps (the cost model of :mod:`repro.costs`, given the stored config)."""
+    c = ExactConfig.from_dict(config)
+    return c.sequences() * c.local_steps

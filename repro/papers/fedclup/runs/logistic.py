@@ -42,15 +42,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from repro.papers.fedclup.algorithms import fedclup as alg
-from repro.batches import batch_spec, member_configs, stack
+from repro.batches import batch_spec, stack
 from repro.errors import require
 from repro.papers.fedclup.problems import synthetic as SYN
 from repro.papers.fedclup.problems.stacked_clients import StackedClients
 from repro import admissible as adm
 from repro.runner import RunSpec, watch
-from repro.experiment import Config, check_profile
+from repro.experiment import Config
 
-_FN = "repro.papers.fedclup.runs.logistic."
 METHODS = ("fedclup", "globaltrain", "localtrain")
 L_CODE = 9.13
 
@@ -103,7 +102,6 @@ class LogisticConfig(Config):
         adm.optional_real("lam", self.lam, self.method == "fedclup", "FedCLUP's lambda")
         adm.optional_real("lr", self.lr, self.method != "fedclup", f"{self.method}'s step size")
         adm.optional_real("adapt_constant", self.adapt_constant, False, "")
-        adm.profile(self.profile)
 
 
 def _metrics(trace, data) -> dict:
@@ -122,37 +120,35 @@ def _adaptive_lambda(trace, n: int, constant: float) -> float:
 SHARED = ("method", "m", "n", "d", "C", "rounds", "local_steps", "sample_rate", "server", "adapt_constant", "L")
 
 
-def _members(config: dict, seed: int) -> list[dict]:
-    """Each member's data, clients, smoothness, L used and Generator (seeded exactly as a single run)."""
-    out = []
-    for c in member_configs(config):
-        LogisticConfig.from_dict(c)
-        data, clients, consts = _problem(c["m"], c["n"], c["d"], c["C"], c["R"], c["data_seed"], c["heterogeneity"])
-        out.append({"config": c, "data": data, "clients": clients, "consts": consts,
-                    "L": consts["L_paper"] if c["L"] == "data" else L_CODE,
-                    "rng": np.random.default_rng(np.random.SeedSequence([seed, c["data_seed"]]))})
+def _members(configs: tuple[LogisticConfig, ...], seed: int) -> list[dict]:
+    """Each member's config, data, clients, smoothness, L used and Generator (seeded exactly as a single run)."""
     for key in SHARED:
-        values = {repr(m["config"].get(key)) for m in out}
+        values = {repr(getattr(c, key)) for c in configs}
         require(len(values) == 1, key, sorted(values), "one value for every member of a batch")
+    out = []
+    for c in configs:
+        data, clients, consts = _problem(c.m, c.n, c.d, c.C, c.R, c.data_seed, c.heterogeneity)
+        out.append({"config": c, "data": data, "clients": clients, "consts": consts,
+                    "L": consts["L_paper"] if c.L == "data" else L_CODE,
+                    "rng": np.random.default_rng(np.random.SeedSequence([seed, c.data_seed]))})
     return out
 
 
 def _fedclup_params(member: dict, lam: float, rounds: int, w_g0, w_local0=None) -> alg.FedCLUPParams:
     c, L = member["config"], member["L"]
-    return alg.FedCLUPParams(lam=lam, gamma=1 / lam + 1 / L, eta=1 / (L + lam), local_steps=c["local_steps"],
-                             rounds=rounds, sample_rate=c["sample_rate"], server=c["server"], w_g0=w_g0,
-                             w_local0=w_local0)
+    return alg.FedCLUPParams(lam=lam, gamma=1 / lam + 1 / L, eta=1 / (L + lam), local_steps=c.local_steps,
+                             rounds=rounds, sample_rate=c.sample_rate, server=c.server, w_g0=w_g0, w_local0=w_local0)
 
 
 def _run_fedclup(members: list[dict], clients, w0) -> tuple[list[dict], list[dict]]:
     """FedCLUP for every member; with ``adapt_constant``, lambda switched once at floor(T/2) (module docstring)."""
     c0 = members[0]["config"]
-    T, rngs = c0["rounds"], [m["rng"] for m in members]
-    if not c0.get("adapt_constant"):
-        traces = alg.run_batch(clients, [_fedclup_params(m, m["config"]["lam"], T, w0) for m in members], rngs)
+    T, rngs = c0.rounds, [m["rng"] for m in members]
+    if not c0.adapt_constant:
+        traces = alg.run_batch(clients, [_fedclup_params(m, m["config"].lam, T, w0) for m in members], rngs)
         return [_metrics(tr, m["data"]) for tr, m in zip(traces, members)], [{} for _ in members]
-    first = alg.run_batch(clients, [_fedclup_params(m, m["config"]["lam"], T // 2, w0) for m in members], rngs)
-    lam2 = [_adaptive_lambda(tr, m["config"]["n"], m["config"]["adapt_constant"]) for tr, m in zip(first, members)]
+    first = alg.run_batch(clients, [_fedclup_params(m, m["config"].lam, T // 2, w0) for m in members], rngs)
+    lam2 = [_adaptive_lambda(tr, m["config"].n, m["config"].adapt_constant) for tr, m in zip(first, members)]
     second = alg.run_batch(clients, [_fedclup_params(m, lam, T - T // 2, tr.global_models[-1], tr.local_models[-1])
                                      for m, lam, tr in zip(members, lam2, first)], rngs)
     metrics = []
@@ -163,27 +159,27 @@ def _run_fedclup(members: list[dict], clients, w0) -> tuple[list[dict], list[dic
 
 
 @watch("global_err", "local_err", step_sizes=("lam", "lr"))
-def run_logistic(config: dict, seed: int):
-    """One run, or a batch of runs of one method (module docstring): the per-round error metrics."""
+def run_logistic(config: tuple[LogisticConfig, ...], seed: int):
+    """A batch of runs of one method (module docstring): the per-round error metrics."""
     members = _members(config, seed)
-    c0 = members[0]["config"]
+    c0 = config[0]
     clients = StackedClients.concatenate([m["clients"] for m in members])
-    w0 = SYN.initial_model(c0["d"], c0["C"], seed=1)
-    rngs, T, K = [m["rng"] for m in members], c0["rounds"], c0["local_steps"]
+    w0 = SYN.initial_model(c0.d, c0.C, seed=1)
+    rngs, T, K = [m["rng"] for m in members], c0.rounds, c0.local_steps
     extra = [{} for _ in members]
-    if c0["method"] == "fedclup":
+    if c0.method == "fedclup":
         metrics, extra = _run_fedclup(members, clients, w0)
-    elif c0["method"] == "globaltrain":
-        params = [alg.GlobalTrainParams(eta=m["config"]["lr"], local_steps=K, rounds=T, sample_rate=c0["sample_rate"],
-                                        server="average_all", w_g0=w0) for m in members]
+    elif c0.method == "globaltrain":
+        params = [alg.GlobalTrainParams(eta=c.lr, local_steps=K, rounds=T, sample_rate=c0.sample_rate,
+                                        server="average_all", w_g0=w0) for c in config]
         metrics = [_metrics(tr, m["data"]) for tr, m in zip(alg.run_batch(clients, params, rngs), members)]
     else:
-        params = [alg.LocalTrainParams(eta=m["config"]["lr"], local_steps=K, rounds=T, w_g0=w0) for m in members]
+        params = [alg.LocalTrainParams(eta=c.lr, local_steps=K, rounds=T, w_g0=w0) for c in config]
         metrics = [_metrics(tr, m["data"]) for tr, m in zip(alg.run_batch(clients, params, rngs), members)]
     outputs = [({k: np.asarray(v, dtype=float) for k, v in mt.items()} | ex,
                 {"constants": {k: float(v) for k, v in m["consts"].items()} | {"L_used": float(m["L"])}})
                for mt, ex, m in zip(metrics, extra, members)]
-    return stack(outputs) if "members" in config else outputs[0]
+    return stack(outputs)
 
 
 FIG4_LAMBDAS = (0.02, 0.1, 0.5)
@@ -199,14 +195,14 @@ PARTS = {"localtrain": 3}
 def _batches(experiment: str, configs: list[dict], profile: str, group_by=("data_seed",)) -> list[RunSpec]:
     """The configs as batch specs (module docstring): one batch per value of the shared keys and ``group_by``
     (split into ``PARTS`` pieces for the methods listed there), members in the order given."""
-    groups: dict[tuple, list] = {}
+    groups: dict[tuple, list[LogisticConfig]] = {}
     for cfg in configs:
-        full = LogisticConfig(**cfg, profile=profile).as_dict()
-        groups.setdefault(tuple(repr(full.get(k)) for k in SHARED + tuple(group_by)), []).append(full)
+        full = LogisticConfig(**cfg, profile=profile)
+        groups.setdefault(tuple(repr(getattr(full, k)) for k in SHARED + tuple(group_by)), []).append(full)
     out = []
     for members in groups.values():
-        parts = min(PARTS.get(members[0]["method"], 1), len(members))
-        out += [batch_spec(experiment, list(piece), 0, _FN + "run_logistic")
+        parts = min(PARTS.get(members[0].method, 1), len(members))
+        out += [batch_spec(experiment, list(piece), 0, run_logistic)
                 for piece in np.array_split(np.array(members, dtype=object), parts)]
     return out
 
@@ -218,7 +214,6 @@ def _methods_fig4():
 
 def figure4_specs(profile: str) -> list[RunSpec]:
     """Figure 4 (simulation_main_stat): final-round errors against R."""
-    check_profile(profile)
     return _batches("fedclup.figure4", [meth | {"R": R, "local_steps": 150, "data_seed": s}
                                         for R in FIG4_R for meth in _methods_fig4() for s in DATA_SEEDS[profile]], profile)
 
@@ -238,7 +233,6 @@ def readings_specs(profile: str) -> list[RunSpec]:
     FedCLUP runs here: GlobalTrain and LocalTrain (fixed learning rates; GlobalTrain averages all models in every
     reading) use neither the server rule nor L, so on the code's data they are ``fedclup.figure4``'s own runs, which
     the audit reads (:data:`CODE_READING_BASELINES`) instead of computing them twice."""
-    check_profile(profile)
     return _batches("fedclup.readings", [meth | READINGS[name] | {"R": R, "local_steps": 150, "data_seed": s}
                                          for name in READINGS for R in READING_R[profile] for meth in _methods_fig4()
                                          if name == "paper" or meth["method"] not in CODE_READING_BASELINES
@@ -259,7 +253,6 @@ assert FIG2_ROUNDS != FIG3_ROUNDS        # reading_figure tells the two figures'
 
 def figure2_specs(profile: str) -> list[RunSpec]:
     """Figure 2 (simulation_main_local_epochs): total error vs rounds for K local steps, two lambdas."""
-    check_profile(profile)
     return _batches("fedclup.figure2", _figure2_configs(profile), profile)
 
 
@@ -286,7 +279,6 @@ def figure3_specs(profile: str) -> list[RunSpec]:
     """Figure 3: left, total error vs rounds for LocalTrain, GlobalTrain and FedCLUP at several lambdas;
     right, lambda = 0.02 (and 0.002, 0.0002) switched once at T/2 by the adaptive rule (constant 5 of the code, 2 of
     the text)."""
-    check_profile(profile)
     return _batches("fedclup.figure3", _figure3_configs(profile), profile)
 
 
@@ -296,17 +288,16 @@ def readings_fig23_specs(profile: str) -> list[RunSpec]:
     enters FedCLUP's local step 1/(L + lambda): so FedCLUP runs here under both readings. GlobalTrain and LocalTrain
     use neither the server rule nor L: under the code's reading they are ``fedclup.figure3``'s own runs
     (:data:`CODE_READING_BASELINES`), under the paper's they run here (R read as the radius changes their data)."""
-    check_profile(profile)
     configs = _figure2_configs(profile) + _figure3_configs(profile)
     return _batches("fedclup.readings_fig23", [c | READINGS[name] for name in READINGS for c in configs
                                                if name == "paper" or c["method"] not in CODE_READING_BASELINES],
                     profile)
 
 
-def reading_figure(config: dict) -> int:
-    """Which figure a ``fedclup.readings_fig23`` run belongs to, by its number of rounds (Figure 2 runs
+def reading_figure(rounds: int) -> int:
+    """Which figure a ``fedclup.readings_fig23`` run of ``rounds`` rounds belongs to (Figure 2 runs
     :data:`FIG2_ROUNDS`, Figure 3 :data:`FIG3_ROUNDS`; the two differ, which the module asserts)."""
-    return {FIG2_ROUNDS: 2, FIG3_ROUNDS: 3}[config["rounds"]]
+    return {FIG2_ROUNDS: 2, FIG3_ROUNDS: 3}[rounds]
 
 
 FIG6_LAMBDAS = (0.02, 0.25, 0.5)
@@ -314,7 +305,6 @@ FIG6_LAMBDAS = (0.02, 0.25, 0.5)
 
 def figure6_specs(profile: str) -> list[RunSpec]:
     """Figure 6 (simulation_main_total): 100 and 1000 clients, 10 % sampled per round, R = 2."""
-    check_profile(profile)
     seeds = DATA_SEEDS[profile][:1] if profile == "quick" else DATA_SEEDS[profile][:3]
     return _batches("fedclup.figure6", [{"method": "fedclup", "lam": lam, "m": m, "sample_rate": 0.1, "server": server,
                                          "local_steps": 150, "rounds": 100, "R": 2.0, "data_seed": s}

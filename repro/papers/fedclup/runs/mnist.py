@@ -33,7 +33,8 @@ Configs: one shape per kind of method, the experiment's ``config`` tuple ``(Mnis
 :class:`MnistConfig` (LocalTrain and GlobalTrain; also the base of the other shape, holding the keys every run has)
 and :class:`MnistProxConfig` (FedCLUP and pFedMe: adds their ``lam``). The shared
 :meth:`repro.experiment.Experiment.check_config` builds the first shape whose keys cover a config, so
-:class:`MnistConfig` comes first.
+:class:`MnistConfig` comes first. The one run function :func:`run_mnist` is annotated with the union of the two, so the
+runner builds each run's own shape.
 """
 from __future__ import annotations
 
@@ -48,9 +49,8 @@ from repro.errors import is_int, require
 from repro.papers.fedclup.problems import mnist_classes as MC
 from repro import admissible as adm
 from repro.runner import RunSpec, watch
-from repro.experiment import Config, check_profile
+from repro.experiment import Config
 
-_FN = "repro.papers.fedclup.runs.mnist."
 METHODS = ("localtrain", "fedclup", "pfedme", "globaltrain")
 PROXIMAL = ("fedclup", "pfedme")           # the methods with a personalization lambda (MnistProxConfig)
 LAMBDAS = (0.5, 1.5, 2.5)
@@ -86,7 +86,6 @@ class MnistConfig(Config):
         for key in ("rounds", "epochs", "batch"):
             adm.integer(key, getattr(self, key))
         adm.real("lr", self.lr)
-        adm.profile(self.profile)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -126,31 +125,30 @@ def _test_loss(W, X, y, dtype: str = "float64", rows: int = 2048, weights=(None,
 
 
 @watch("global_test_loss", "local_test_loss", step_sizes=("lr", "lam"))
-def run_mnist(config: dict, seed: int):
-    """One MNIST run of ``config["method"]``. Builds (so checks) its config as its method's shape:
-    :class:`MnistProxConfig` for FedCLUP and pFedMe, :class:`MnistConfig` otherwise."""
-    (MnistProxConfig if config.get("method") in PROXIMAL else MnistConfig).from_dict(config)
-    data = _data(config["classes"])
+def run_mnist(config: MnistConfig | MnistProxConfig, seed: int):
+    """One MNIST run of ``config.method`` (its shape: :class:`MnistProxConfig` for FedCLUP and pFedMe, with their
+    lambda; :class:`MnistConfig` otherwise)."""
+    data = _data(config.classes)
     train = data["train"]
-    rng = np.random.default_rng(np.random.SeedSequence([seed, config["classes"]]))
+    rng = np.random.default_rng(np.random.SeedSequence([seed, config.classes]))
     bound = 1 / math.sqrt(784)
     w0 = rng.uniform(-bound, bound, size=train.shape)
-    K = config["epochs"] * math.ceil(train.n / config["batch"])
-    T, lr, method, lam = config["rounds"], config["lr"], config["method"], config.get("lam")
+    K = config.epochs * math.ceil(train.n / config.batch)
+    T, lr, method = config.rounds, config.lr, config.method
     if method == "fedclup":
-        trace = alg.run_fedclup(train, alg.FedCLUPParams(lam=lam, gamma=1 / lam, eta=lr, local_steps=K, rounds=T,
-                                                         batch=config["batch"], server="eq12", w_g0=w0), rng)
+        trace = alg.run_fedclup(train, alg.FedCLUPParams(lam=config.lam, gamma=1 / config.lam, eta=lr, local_steps=K,
+                                                         rounds=T, batch=config.batch, server="eq12", w_g0=w0), rng)
     elif method == "pfedme":
-        trace = alg.run_pfedme(train, alg.PFedMeParams(lam=lam, eta=lr, personal_lr=0.01, inner_steps=5,
-                                                       local_rounds=K, beta=1.0, rounds=T, batch=config["batch"],
+        trace = alg.run_pfedme(train, alg.PFedMeParams(lam=config.lam, eta=lr, personal_lr=0.01, inner_steps=5,
+                                                       local_rounds=K, beta=1.0, rounds=T, batch=config.batch,
                                                        w_g0=w0), rng)
     elif method == "globaltrain":
         trace = alg.run_global_train(train, alg.GlobalTrainParams(eta=lr, local_steps=K, rounds=T,
-                                                                  batch=config["batch"], server="average_sampled",
+                                                                  batch=config.batch, server="average_sampled",
                                                                   w_g0=w0), rng)
     else:
         trace = alg.run_local_train(train, alg.LocalTrainParams(eta=lr, local_steps=K, rounds=T,
-                                                                batch=config["batch"], w_g0=w0), rng)
+                                                                batch=config.batch, w_g0=w0), rng)
     X_test, y_test = data["test_X"], data["test_y"]
     # the models evaluated per client: the global model for GlobalTrain, each client's own otherwise
     final = (np.broadcast_to(trace.global_models[-1], (train.m,) + train.shape) if method == "globaltrain"
@@ -158,7 +156,7 @@ def run_mnist(config: dict, seed: int):
     per_client = MC.accuracy(final, X_test, y_test)
     restricted = MC.class_restricted_accuracy(final, X_test, y_test, data["train_class_mask"])
     own = MC.accuracy(final, data["client_test"]["X"], data["client_test"]["y"])
-    dtype = config["loss_dtype"]
+    dtype = config.loss_dtype
     (global_loss,) = _test_loss(trace.global_models, X_test, y_test, dtype)                 # (T+1,)
     # each client's model on the whole test set, and on the test samples of the classes it trains on (its own test
     # distribution), from one product; both averaged over clients: (T+1,)
@@ -173,9 +171,8 @@ def run_mnist(config: dict, seed: int):
 
 
 def mnist_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     methods = ([(MnistConfig, {"method": "localtrain"})]
                + [(MnistProxConfig, {"method": m, "lam": lam}) for m in PROXIMAL for lam in LAMBDAS]
                + [(MnistConfig, {"method": "globaltrain"})])      # (the method's config shape, its keys)
-    return [RunSpec("fedclup.mnist", shape(**meth, classes=c, profile=profile).as_dict(), s, _FN + "run_mnist")
+    return [RunSpec("fedclup.mnist", shape(**meth, classes=c, profile=profile), s, run_mnist)
             for c in CLASSES for shape, meth in methods for s in range(SEEDS[profile])]

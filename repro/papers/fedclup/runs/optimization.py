@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bounds import fedclup as B
+from bounds.fedclup import claims as B
 
 from repro.papers.fedclup.algorithms import fedclup as alg
 from repro.errors import is_int, require
@@ -41,9 +41,7 @@ from repro import admissible as adm
 from repro.runner import RunSpec, watch
 from repro.verify import check_claims, outcome_arrays
 from repro.papers.fedclup import checks as V
-from repro.experiment import Config, check_profile
-
-_FN = "repro.papers.fedclup.runs.optimization."
+from repro.experiment import Config
 
 
 # ---------------------------------------------------------------------------- configs
@@ -64,11 +62,10 @@ class _InstanceConfig(Config):
     def __post_init__(self) -> None:
         adm.real("kappa", self.kappa, 1.0, strict=False)
         adm.integer("d", self.d, 1, "dimension")
-        _instance(self.as_dict())           # m, n, d, R, noise and n >= d: the instance's own checks
+        _instance(self)                     # m, n, d, R, noise and n >= d: the instance's own checks
         require(self.m % 2 == 0 or self.d >= 2 or self.R == 0, "m", self.m,
                 "an even number of clients when d = 1 and R > 0 (m odd ground truths at distance R need a plane)")
         adm.real("eps_rel", self.eps_rel, 0.0, high=1.0)
-        adm.profile(self.profile)
 
 
 #: the instance every run of this module shares unless its config says otherwise (the defaults of its configs)
@@ -154,15 +151,14 @@ class NoiseBallConfig(StochasticConfig):
 STOCHASTIC_PARTS = {"lemma7": Lemma7Config, "ball": NoiseBallConfig}
 
 
-def _instance(config: dict, m: int | None = None):
-    d = config["d"]
-    spectrum = tuple(float(x) for x in np.linspace(1.0, config["kappa"], d))
-    return LR.LinRegInstance(m=m or config["m"], n=config["n"], d=d, R=config["R"], noise=config["noise"],
+def _instance(config: _InstanceConfig):
+    spectrum = tuple(float(x) for x in np.linspace(1.0, config.kappa, config.d))
+    return LR.LinRegInstance(m=config.m, n=config.n, d=config.d, R=config.R, noise=config.noise,
                              spectrum=spectrum, design="whitened")
 
 
-def _data(config: dict, seed: int, m: int | None = None):
-    inst = _instance(config, m)
+def _data(config: _InstanceConfig, seed: int):
+    inst = _instance(config)
     ss = np.random.SeedSequence(seed).spawn(3)
     w_star = LR.ground_truth(inst, np.random.default_rng(ss[0]))
     data = LR.draw(inst, np.random.default_rng(ss[1]), w_star, 1)
@@ -191,20 +187,20 @@ THEOREM2_CLAIMS = ("fedclup.lemma2", "fedclup.eq12", "fedclup.eq13", "fedclup.le
                    "fedclup.thm2")
 
 
-def run_theorem2(config: dict, seed: int):
+def run_theorem2(config: Theorem2Config, seed: int):
     inst, data, rng = _data(config, seed)
     A, b = data["A"], data["b"]
-    mu, L, lam = inst.mu_design, inst.L_design, config["lam"]
+    mu, L, lam = inst.mu_design, inst.L_design, config.lam
     choice = derived_choices(mu, L, lam)
-    gamma = choice["gamma"] * config["gamma_scale"]
-    K = choice["K"] if config["K"] == "cor2" else int(config["K"])
-    T = config["rounds"]
+    gamma = choice["gamma"] * config.gamma_scale
+    K = choice["K"] if config.K == "cor2" else int(config.K)
+    T = config.rounds
     trace = _run(inst, data, rng, lam, gamma, choice["eta"], K, T, record_inner=True)
     w_g_tilde, w_loc_tilde = LR.solve_pfl(A, b, np.array([lam]))
-    problem = V.Instance(A, b, mu, L, w_g_tilde[0], w_loc_tilde[0], config["eps_rel"])
+    problem = V.Instance(A, b, mu, L, w_g_tilde[0], w_loc_tilde[0], config.eps_rel)
     seen = V.theorem2_observed(problem, trace)
     claims = THEOREM2_CLAIMS
-    if seen["T_cor2"] <= T and config["gamma_scale"] == 1.0 and config["K"] == "cor2":
+    if seen["T_cor2"] <= T and config.gamma_scale == 1.0 and config.K == "cor2":
         claims += ("fedclup.cor2.explicit",)
     outs = check_claims(V.check, [B.claim(cid) for cid in claims], problem, trace)
     e, Phi, keep, mu_F = seen["e"], seen["Phi"], seen["keep"], seen["mu_F"]
@@ -220,31 +216,30 @@ def run_theorem2(config: dict, seed: int):
 
 
 def theorem2_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     specs = []
     for kappa in (4.0, 16.0):
         for lam in (0.1, 1.0, 10.0):
             for gamma_scale, K in ((1.0, "cor2"), (0.5, "cor2"), (0.25, "cor2"), (1.0, 1)):
                 cfg = Theorem2Config(kappa=kappa, lam=lam, gamma_scale=gamma_scale, K=K,
                                      rounds=400 if profile == "quick" else 1500, profile=profile)
-                specs.append(RunSpec("fedclup.theorem2", cfg.as_dict(), 0, _FN + "run_theorem2"))
+                specs.append(RunSpec("fedclup.theorem2", cfg, 0, run_theorem2))
     return specs
 
 
 # ---------------------------------------------------------------------------- fedclup.rounds (Tables 7-8)
-def run_rounds(config: dict, seed: int):
+def run_rounds(config: RoundsConfig, seed: int):
     inst, data, rng = _data(config, seed)
     mu, L = inst.mu_design, inst.L_design
-    lams = np.asarray(config["lams"], dtype=float)
+    lams = np.asarray(config.lams, dtype=float)
     T_eps, Ks, kappa_F = [], [], []
     for lam in lams:
         c = derived_choices(mu, L, lam)
         kF = L / mu * (lam + mu) / (lam + L)
-        T_max = int(math.ceil(4 * kF * math.log(1 / config["eps_rel"]))) + 50
+        T_max = int(math.ceil(4 * kF * math.log(1 / config.eps_rel))) + 50
         trace = _run(inst, data, rng, lam, c["gamma"], c["eta"], c["K"], T_max)
         w_g_tilde = LR.solve_pfl(data["A"], data["b"], np.array([lam]))[0][0]
         e = _sq(trace.global_models - w_g_tilde)
-        hit = np.flatnonzero(e <= config["eps_rel"] * e[0])
+        hit = np.flatnonzero(e <= config.eps_rel * e[0])
         T_eps.append(int(hit[0]) if hit.size else -1)
         Ks.append(c["K"])
         kappa_F.append(kF)
@@ -257,10 +252,9 @@ ROUNDS_LAMBDAS = tuple(float(x) for x in np.logspace(-2, 3, 11))
 
 
 def rounds_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     kappas = (4.0, 16.0, 64.0) if profile == "quick" else (4.0, 16.0, 64.0, 256.0)
-    return [RunSpec("fedclup.rounds", RoundsConfig(kappa=k, lams=list(ROUNDS_LAMBDAS), profile=profile).as_dict(),
-                    0, _FN + "run_rounds") for k in kappas]
+    return [RunSpec("fedclup.rounds", RoundsConfig(kappa=k, lams=list(ROUNDS_LAMBDAS), profile=profile), 0, run_rounds)
+            for k in kappas]
 
 
 # ---------------------------------------------------------------------------- fedclup.stochastic
@@ -269,15 +263,16 @@ def _sample_smoothness(X) -> float:
     return float(np.max(np.sum(X * X, axis=-1)))
 
 
-def lemma7_path(config: dict, seed: int, replicates: int, batches=None):
-    """Client 0 of the config's instance replicated ``replicates`` times, K mini-batch steps of (13) from one start:
-    the :class:`~repro.papers.fedclup.checks.ReplicatedClient`, its :class:`~repro.papers.fedclup.checks.InnerPath`
-    and the rows each step used (K, S, B). The batches are drawn from the run's Generator, or from ``batches`` (a
-    scripted stand-in, ``fedclup.exact``)."""
+def lemma7_path(config: _InstanceConfig, seed: int, replicates: int, batches=None):
+    """Client 0 of the instance of ``config`` (a config with ``lam``, ``batch`` and ``local_steps``: a
+    :class:`Lemma7Config` or :class:`~repro.papers.fedclup.runs.exact.ExactConfig`) replicated ``replicates`` times,
+    K mini-batch steps of (13) from one start: the :class:`~repro.papers.fedclup.checks.ReplicatedClient`, its
+    :class:`~repro.papers.fedclup.checks.InnerPath` and the rows each step used (K, S, B). The batches are drawn from
+    the run's Generator, or from ``batches`` (a scripted stand-in, ``fedclup.exact``)."""
     inst, data, rng = _data(config, seed)
     X, y = data["X"][0], data["y"][0]
-    mu, L, lam = inst.mu_design, _sample_smoothness(data["X"]), config["lam"]
-    eta, S, Bt, K = 1.0 / (L + lam), replicates, config["batch"], config["local_steps"]
+    mu, L, lam = inst.mu_design, _sample_smoothness(data["X"]), config.lam
+    eta, S, Bt, K = 1.0 / (L + lam), replicates, config.batch, config.local_steps
     w_g = rng.normal(size=inst.d)
     target = LR.prox(data["A"][:1], data["b"][:1], lam, w_g)[0]
     start = target + rng.normal(size=inst.d)
@@ -293,30 +288,29 @@ def lemma7_path(config: dict, seed: int, replicates: int, batches=None):
     return problem, V.InnerPath(np.stack(path)), np.stack(used)
 
 
-def run_lemma7(config: dict, seed: int):
+def run_lemma7(config: Lemma7Config, seed: int):
     """Lemma 7: client 0 replicated S times; K mini-batch steps of (13) from the same start."""
-    problem, trace, _ = lemma7_path(config, seed, config["replicates"])
+    problem, trace, _ = lemma7_path(config, seed, config.replicates)
     outs = check_claims(V.check, [B.claim("fedclup.lemma7")], problem, trace)
     seen = V.lemma7_observed(problem, trace)
     return outcome_arrays(outs) | {"sigma_sq": np.array(seen["sigma_sq"])}, {"constants": seen["values"]}
 
 
 def lemma7_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     S = 4000 if profile == "quick" else 20000
     return [RunSpec("fedclup.stochastic", Lemma7Config(kappa=8.0, lam=lam, batch=bt, local_steps=k, replicates=S,
-                                                       profile=profile).as_dict(), 0, _FN + "run_lemma7")
+                                                       profile=profile), 0, run_lemma7)
             for lam in (0.1, 10.0) for bt in (1, 8) for k in (1, 10, 50)]
 
 
 @watch("e", step_sizes=("lam",))
-def run_noise_ball(config: dict, seed: int):
+def run_noise_ball(config: NoiseBallConfig, seed: int):
     """Theorem 3's heuristic ball: plateau of e_t for Algorithm 2 (fresh batch at every inner step)."""
-    inst, data, rng = _data(config, seed, m=config["m"])
-    mu, L, lam = inst.mu_design, _sample_smoothness(data["X"]), config["lam"]
+    inst, data, rng = _data(config, seed)
+    mu, L, lam = inst.mu_design, _sample_smoothness(data["X"]), config.lam
     c = derived_choices(mu, L, lam)
-    T = config["rounds"]
-    trace = _run(inst, data, rng, lam, c["gamma"], c["eta"], config["local_steps"], T, batch=config["batch"])
+    T = config.rounds
+    trace = _run(inst, data, rng, lam, c["gamma"], c["eta"], config.local_steps, T, batch=config.batch)
     w_g_tilde = LR.solve_pfl(data["A"], data["b"], np.array([lam]))[0][0]
     e = _sq(trace.global_models - w_g_tilde)
     plateau = e[T // 2:]
@@ -325,10 +319,9 @@ def run_noise_ball(config: dict, seed: int):
 
 
 def noise_ball_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     T = 400 if profile == "quick" else 2000
     return [RunSpec("fedclup.stochastic", NoiseBallConfig(kappa=8.0, lam=1.0, m=m, batch=bt, local_steps=5, rounds=T,
-                                                          profile=profile).as_dict(), 0, _FN + "run_noise_ball")
+                                                          profile=profile), 0, run_noise_ball)
             for m in (5, 10, 20, 40) for bt in (1, 4, 16)]
 
 

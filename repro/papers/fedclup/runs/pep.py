@@ -12,7 +12,7 @@ client; its interpolation conditions make the worst case exact over that class, 
 w~_g = (1/m) sum_i w~_i; the inner solutions w^i_*(w) = prox_{L_i/lam}(w) through grad L_i(p) = lam (w - p).
 Nothing branches (Algorithm 1 is deterministic), so no branch patterns are enumerated.
 
-Claims and models (the parameters are those of ``bounds/fedclup.py``; its encoded claims give every printed
+Claims and models (the parameters are those of ``bounds/fedclup/claims.py``; its encoded claims give every printed
 bound, step size and K, evaluated with ``Claim.evaluate`` / ``prescribed`` / ``hypotheses_hold``, never retyped):
 
 * :func:`theorem2_rounds` -- Theorem 2 (fedclup.thm2, Phi_{t+1} <= (1 - gamma mu_F/4) Phi_t, Phi_t = e_t +
@@ -63,15 +63,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy as sp
 
-from bounds import fedclup as B
+from bounds.fedclup import claims as B
 from repro import admissible as adm
 from repro import pep
 from repro.errors import is_int, is_real, require
-from repro.experiment import Config, check_profile
+from repro.experiment import Config
 from repro.papers.fedclup.algorithms import fedclup as alg
 from repro.runner import RunSpec
 
-_FN = "repro.papers.fedclup.runs.pep."
 MODELS = ("thm2", "thm2_local", "cor2")
 CLAIM_OF = {"thm2": "fedclup.thm2", "thm2_local": "fedclup.thm2", "cor2": "fedclup.cor2.explicit"}
 FUNCTION_CLASS = "L-smooth mu-strongly convex client losses L_i (PEPit SmoothStronglyConvexFunction, one per client)"
@@ -191,7 +190,7 @@ def build(m: int, mu: float, L: float, lam: float, gamma: float, eta: float, K: 
 
 
 def _phi_weight(mu: float, lam: float, gamma: float) -> float:
-    """12 gamma lam^2/mu_F, the weight of d_t in Phi_t (``bounds.fedclup.PHI_WEIGHT``)."""
+    """12 gamma lam^2/mu_F, the weight of d_t in Phi_t (``bounds.fedclup.claims.PHI_WEIGHT``)."""
     return float(B.PHI_WEIGHT.subs({B.mu: mu, B.lam: lam, B.gamma: gamma}))
 
 
@@ -365,7 +364,6 @@ class PepConfig(Config):
                 "a real in (0, 1] (Theorem 2: gamma <= 1/L_F), exactly 1 for cor2 (Corollary 2: gamma = 1/L_F)")
         require(is_int(self.T_max) and 1 <= self.T_max <= T_LIMIT, "T_max", self.T_max, f"an integer in 1..{T_LIMIT}")
         require(self.K <= K_MAX, "lam", self.lam, f"parameters whose K is at most {K_MAX} (here K = {self.K})")
-        adm.profile(self.profile)
 
     @property
     def steps(self) -> dict:
@@ -442,23 +440,22 @@ def _local_points(c: PepConfig, s: dict) -> tuple[list, list]:
     return points, unsolved
 
 
-def run_pep(config: dict, seed: int):
+def run_pep(config: PepConfig, seed: int):
     """The certified worst cases of one curve (module docstring); ``seed`` is unused (nothing is random)."""
-    c = PepConfig.from_dict(config)
-    s = c.steps
+    s = config.steps
     arrays: dict = {}
     unsolved: list = []
-    if c.model == "thm2":
-        points, x = [_thm2_point(c, s, T, arrays) for T in range(1, c.T_max + 1)], "T"
-    elif c.model == "cor2":
-        points, x = [_cor2_point(c, s, T, arrays) for T in range(1, c.T_max + 1)], "T"
+    if config.model == "thm2":
+        points, x = [_thm2_point(config, s, T, arrays) for T in range(1, config.T_max + 1)], "T"
+    elif config.model == "cor2":
+        points, x = [_cor2_point(config, s, T, arrays) for T in range(1, config.T_max + 1)], "T"
     else:
-        (points, unsolved), x = _local_points(c, s), "b"
+        (points, unsolved), x = _local_points(config, s), "b"
     arrays["value"] = np.array([p["certificate"]["value"] for p in points])
     arrays["bound"] = np.array([p["bound"] for p in points])
-    method = (f"{METHOD}; {c.m} client(s), K = {s['K']} local steps, eta = 1/(L + lam), "
-              f"gamma = {c.gamma_scale:g}/L_F")
-    return arrays, pep.curve(CLAIM_OF[c.model], _QUANTITY[c.model], FUNCTION_CLASS, method, points, x=x) | {
+    method = (f"{METHOD}; {config.m} client(s), K = {s['K']} local steps, eta = 1/(L + lam), "
+              f"gamma = {config.gamma_scale:g}/L_F")
+    return arrays, pep.curve(CLAIM_OF[config.model], _QUANTITY[config.model], FUNCTION_CLASS, method, points, x=x) | {
         "unsolved": unsolved}
 
 
@@ -482,7 +479,6 @@ PEP_GRID = {"quick": (("thm2", 2, 2.0, 0.1, 1.0, 3), ("thm2", 3, 1.5, 0.2, 1.0, 
 
 
 def pep_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
-    return [RunSpec("fedclup.pep", PepConfig(model=model, m=m, L=L, lam=lam, gamma_scale=s, T_max=T,
-                                             profile=profile).as_dict(), 0, _FN + "run_pep")
+    return [RunSpec("fedclup.pep", PepConfig(model=model, m=m, L=L, lam=lam, gamma_scale=s, T_max=T, profile=profile),
+                    0, run_pep)
             for model, m, L, lam, s, T in PEP_GRID[profile]]

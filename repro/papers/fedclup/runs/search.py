@@ -28,7 +28,7 @@ certified > 1 (:func:`certified`; for deterministic claims certified = the searc
 
 Not searched, and why: (12), (13) and Lemma 2 are conformance identities (residual <= 0: no constant to
 perturb); Lemma 1 has no run check (it is exact on quadratics and proven symbolically,
-``bounds.fedclup_findings.lemma1_checks``); the order-level claims have no constants.
+``bounds.fedclup.findings.lemma1_checks``); the order-level claims have no constants.
 """
 from __future__ import annotations
 
@@ -37,19 +37,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bounds import fedclup as B
+from bounds.fedclup import claims as B
 
 from repro import admissible as adm
 from repro.errors import ConfigError, require
-from repro.experiment import check_profile
 from repro.papers.fedclup.checks import HYPOTHESIS_RTOL
 from repro.papers.fedclup.runs import optimization as O
 from repro.papers.fedclup.runs import statistical as S
 from repro.runner import RunSpec
 from repro.io import finite_or_none
 from repro.search import Check, Family, SearchConfig as SharedSearchConfig, SearchRecord, maximize_ratio
-
-_FN = "repro.papers.fedclup.runs.search."
 
 #: claim -> test bed (the existing run function whose check reports it)
 BEDS = {**{cid: "statistical" for cid in S.STATISTICAL_CLAIMS},
@@ -161,21 +158,21 @@ def _spectrum(p: dict) -> list:
 
 
 def run_config(claim: str, p: dict, reps: int, profile: str) -> tuple:
-    """(run function, its config dict) of the existing run that checks ``claim`` on instance ``p`` (its own Config
-    validates it: an inadmissible instance raises ConfigError)."""
+    """(run function, its config) of the existing run that checks ``claim`` on instance ``p`` (the Config validates
+    it: an inadmissible instance raises ConfigError)."""
     common = {"m": p["m"], "n": p["n"], "R": p["R"], "profile": profile}
     kind = bed(claim)
     if kind == "statistical":
         cfg = S.StatisticalConfig(spectrum=_spectrum(p), noise=p["noise"], reps=reps, lams=[p.get("lam", 1.0)],
                                   **common)
-        return S.run_statistical, cfg.as_dict()
+        return S.run_statistical, cfg
     if kind in ("theorem2", "cor2"):
         cfg = O.Theorem2Config(kappa=p["kappa"], d=p["d"], lam=p["lam"], gamma_scale=p["gamma_scale"], K=p["K"],
                                rounds=p["rounds"], eps_rel=p.get("eps_rel", O.THEOREM2_BASE["eps_rel"]), **common)
-        return O.run_theorem2, cfg.as_dict()
+        return O.run_theorem2, cfg
     cfg = O.Lemma7Config(kappa=p["kappa"], d=p["d"], lam=p["lam"], batch=p["batch"], local_steps=p["K"],
                          replicates=reps, **common)
-    return O.run_lemma7, cfg.as_dict()
+    return O.run_lemma7, cfg
 
 
 def outcome(claim: str, relation: int, p: dict, *, reps: int, seed: int, profile: str = "quick") -> dict | None:
@@ -289,33 +286,33 @@ class SearchConfig(SharedSearchConfig):
         adm.integer("reps", self.reps, 1 if bed(self.claim) in ("theorem2", "cor2") else 2, "Monte-Carlo draws")
 
 
-def run_search(config: dict, seed: int):
+def run_search(config: SearchConfig, seed: int):
     """Search one (claim, relation, family); the best instance re-checked on its draw and confirmed on fresh ones.
     Deterministic claims are decided on the searched draw, expectation claims on the confirmed lower end
     (:func:`certified`); the objective is observed/bound, so twice the certified ratio is the halved claim's."""
-    c = SearchConfig.from_dict(config)
-    res, rounding = search(c.claim, c.relation, c.family, seed=seed, maxiter=c.maxiter, popsize=c.popsize,
-                           polish_evals=c.polish_evals, reps=c.reps, profile=c.profile)
-    best = outcome(c.claim, c.relation, res.params, reps=c.reps, seed=seed, profile=c.profile) if res.params else None
-    conf = (confirm(c.claim, c.relation, res.params, reps=c.reps, seed=seed, profile=c.profile) if res.params
+    claim, relation = config.claim, config.relation
+    draws = {"reps": config.reps, "seed": seed, "profile": config.profile}
+    res, rounding = search(claim, relation, config.family, maxiter=config.maxiter, popsize=config.popsize,
+                           polish_evals=config.polish_evals, **draws)
+    best = outcome(claim, relation, res.params, **draws) if res.params else None
+    conf = (confirm(claim, relation, res.params, **draws) if res.params
             else {"ratio": math.nan, "se": math.nan, "lower": math.nan, "failed": 0})
-    cert = certified(c.claim, res.ratio, conf)
+    cert = certified(claim, res.ratio, conf)
     checks = ()
     if best is not None:
-        deterministic = B.claim(c.claim).mode.value == "deterministic"
+        deterministic = B.claim(claim).mode.value == "deterministic"
         violated = not best["passed"] if deterministic else cert > 1.0
         sides = ("on the searched draw" if deterministic else
                  f"on the searched draw (decided on fresh draws: certified ratio {cert:.4g})")
         checks = (Check(best["observed"], best["bound"], best["ratio"], "failed" if violated else "held", sides),)
-    detail = {"relation": c.relation, "confirm": {k: finite_or_none(v) for k, v in conf.items()},
+    detail = {"relation": relation, "confirm": {k: finite_or_none(v) for k, v in conf.items()},
               "certified": finite_or_none(cert), "rounding": rounding,
-              "coordinates": list(family(c.claim, c.family).names)}
-    return SearchRecord(c.claim, c.family, res, checks, 2.0 * cert if best is not None else None, res.evaluations,
+              "coordinates": list(family(claim, config.family).names)}
+    return SearchRecord(claim, config.family, res, checks, 2.0 * cert if best is not None else None, res.evaluations,
                         detail=detail).to_run()
 
 
 def search_configs(profile: str) -> list[SearchConfig]:
-    check_profile(profile)
     out = []
     for cid, j in TARGETS:
         knobs = dict(PROFILE[profile])
@@ -327,5 +324,5 @@ def search_configs(profile: str) -> list[SearchConfig]:
 
 
 def search_specs(profile: str) -> list[RunSpec]:
-    return [RunSpec("fedclup.search", cfg.as_dict(), i, _FN + "run_search")
+    return [RunSpec("fedclup.search", cfg, i, run_search)
             for i, cfg in enumerate(search_configs(profile))]

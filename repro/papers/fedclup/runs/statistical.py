@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bounds import fedclup as B
+from bounds.fedclup import claims as B
 
 from repro.papers.fedclup.algorithms import fedclup as alg
 from repro.errors import require
@@ -38,9 +38,8 @@ from repro import admissible as adm
 from repro.runner import RunSpec
 from repro.verify import check_claims, outcome_arrays
 from repro.papers.fedclup import checks as V
-from repro.experiment import Config, check_profile
+from repro.experiment import Config
 
-_FN = "repro.papers.fedclup.runs.statistical."
 LAMBDA_GRID = tuple(float(x) for x in np.logspace(-3, 3, 25))
 REPS = {"quick": 200, "paper": 1000}
 
@@ -63,12 +62,11 @@ class _LinRegConfig(Config):
 
     def __post_init__(self) -> None:
         adm.reals("spectrum", self.spectrum)
-        instance(self.as_dict())            # m, n, R, noise, design and n >= d (whitened): the instance's own checks
+        instance(self)                      # m, n, R, noise, design and n >= d (whitened): the instance's own checks
         require(self.m % 2 == 0 or len(self.spectrum) >= 2 or self.R == 0, "m", self.m,
                 "an even number of clients when d = 1 and R > 0 (m odd ground truths at distance R need a plane)")
         adm.integer("reps", self.reps, 2, "Monte-Carlo draws")
         adm.reals("lams", self.lams)
-        adm.profile(self.profile)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -117,9 +115,9 @@ def _rngs(seed: int, n: int):
     return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n)]
 
 
-def instance(config: dict) -> LR.LinRegInstance:
-    return LR.LinRegInstance(m=config["m"], n=config["n"], d=len(config["spectrum"]), R=config["R"],
-                             noise=config["noise"], spectrum=tuple(config["spectrum"]), design=config["design"])
+def instance(config: _LinRegConfig) -> LR.LinRegInstance:
+    return LR.LinRegInstance(m=config.m, n=config.n, d=len(config.spectrum), R=config.R, noise=config.noise,
+                             spectrum=tuple(config.spectrum), design=config.design)
 
 
 def _solve_chunked(A, b, lams, chunk: int):
@@ -139,17 +137,15 @@ STATISTICAL_CLAIMS = ("fedclup.lemma3", "fedclup.lemma4.pathwise", "fedclup.eq33
                       "fedclup.cor1.explicit")
 
 
-def run_statistical(config: dict, seed: int):
-    require(config.get("design") == "whitened", "design", config.get("design"),
-            "'whitened' (the expectation checks need deterministic mu, L)")
+def run_statistical(config: StatisticalConfig, seed: int):
     inst = instance(config)
     truth_rng, data_rng = _rngs(seed, 2)
     w_star = LR.ground_truth(inst, truth_rng)
-    data = LR.draw(inst, data_rng, w_star, config["reps"])
+    data = LR.draw(inst, data_rng, w_star, config.reps)
     A, b = data["A"], data["b"]
     mu, L, rho = inst.mu_design, inst.L_design, float(np.sqrt(inst.rho_sq))
     base = {"mu": mu, "L": L, "rho": rho, "m": inst.m, "n": inst.n, "R": inst.R}
-    lams = np.asarray(config["lams"], dtype=float)
+    lams = np.asarray(config.lams, dtype=float)
     w_g, w_loc = _solve_chunked(A, b, lams, 8)
     # Corollary 1: the solution at the rule's lambda (R = 0: the rule's lambda is infinite -> GlobalTrain)
     lam_rule = float(B.claim("fedclup.cor1.explicit").prescribed(**base)["lam"]) if inst.R > 0 else np.inf
@@ -173,25 +169,24 @@ def run_statistical(config: dict, seed: int):
 
 
 def statistical_grid(profile: str) -> list[StatisticalConfig]:
-    check_profile(profile)
     return [StatisticalConfig(m=m, n=n, spectrum=list(spectrum), R=R, reps=REPS[profile], profile=profile)
             for spectrum in ((0.5, 1.0, 2.0), (1.0, 5.5, 10.0)) for m in (4, 10) for n in (20, 100)
             for R in (0.0, 0.05, 0.3, 1.5)]
 
 
 def statistical_specs(profile: str) -> list[RunSpec]:
-    return [RunSpec("fedclup.statistical", cfg.as_dict(), i, _FN + "run_statistical")
+    return [RunSpec("fedclup.statistical", cfg, i, run_statistical)
             for i, cfg in enumerate(statistical_grid(profile))]
 
 
 # ---------------------------------------------------------------------------- fedclup.minimax
-def run_minimax(config: dict, seed: int):
+def run_minimax(config: MinimaxConfig, seed: int):
     inst = instance(config)
     truth_rng, data_rng = _rngs(seed, 2)
     w_star = LR.ground_truth(inst, truth_rng)
-    data = LR.draw(inst, data_rng, w_star, config["reps"])
+    data = LR.draw(inst, data_rng, w_star, config.reps)
     A, b = data["A"], data["b"]
-    lams = np.asarray(config["lams"], dtype=float)
+    lams = np.asarray(config.lams, dtype=float)
     _, w_loc = _solve_chunked(A, b, lams, max(1, int(4e6 // (A[0].size * A.shape[0]))))
     errs = _errors(w_loc, w_star[None, None]).mean(axis=2)               # (S, Lambda)
     lt = _errors(LR.local_train(A, b), w_star[None]).mean(axis=1)
@@ -221,33 +216,31 @@ MINIMAX_REPS = {"quick": {"heterogeneous": 200, "transition": 60, "homogeneous":
 
 
 def minimax_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     specs = []
     for regime, g in MINIMAX_GRID.items():
         for j, value in enumerate(g["values"]):
             cfg = MinimaxConfig(**(g["fixed"] | {g["vary"]: value}), regime=regime,
                                 reps=MINIMAX_REPS[profile][regime], profile=profile)
-            specs.append(RunSpec("fedclup.minimax", cfg.as_dict(), 100 * list(MINIMAX_GRID).index(regime) + j,
-                                 _FN + "run_minimax"))
+            specs.append(RunSpec("fedclup.minimax", cfg, 100 * list(MINIMAX_GRID).index(regime) + j, run_minimax))
     return specs
 
 
 # ---------------------------------------------------------------------------- fedclup.tradeoff
-def run_tradeoff(config: dict, seed: int):
+def run_tradeoff(config: TradeoffConfig, seed: int):
     """Figure 1 / Corollary 3: total error vs rounds. For each data draw: Algorithm 1 for every lambda
     (gamma = 1/L_F, eta = 1/(L + lambda), the same K for all), LocalTrain and GlobalTrain (GD with
     eta = 1/L, K steps per round), all from w = 0."""
     inst = instance(config)
     truth_rng, data_rng, run_rng = _rngs(seed, 3)
     w_star = LR.ground_truth(inst, truth_rng)
-    data = LR.draw(inst, data_rng, w_star, config["reps"])
+    data = LR.draw(inst, data_rng, w_star, config.reps)
     mu, L = inst.mu_design, inst.L_design
-    lams = np.asarray(config["lams"], dtype=float)
-    T, K = config["rounds"], config["local_steps"]
+    lams = np.asarray(config.lams, dtype=float)
+    T, K = config.rounds, config.local_steps
     curves = {f"fedclup_{j}": [] for j in range(lams.size)} | {"localtrain": [], "globaltrain": []}
     stat = []
     w0 = np.zeros(inst.d)
-    for r in range(config["reps"]):
+    for r in range(config.reps):
         clients = LR.stacked_clients(data["X"][r], data["y"][r])
         for j, lam in enumerate(lams):
             L_F = lam * L / (lam + L)
@@ -268,7 +261,6 @@ def run_tradeoff(config: dict, seed: int):
 
 
 def tradeoff_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     cfg = TradeoffConfig(rounds=150 if profile == "quick" else 400, reps=20 if profile == "quick" else 100,
                          profile=profile)
-    return [RunSpec("fedclup.tradeoff", cfg.as_dict(), 0, _FN + "run_tradeoff")]
+    return [RunSpec("fedclup.tradeoff", cfg, 0, run_tradeoff)]

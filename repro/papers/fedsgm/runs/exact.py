@@ -22,18 +22,15 @@ from math import comb
 
 import numpy as np
 
-from bounds import fedsgm as B
-from repro import admissible
+from bounds.fedsgm import claims as B
 from repro.errors import is_int, is_real, require
-from repro.experiment import Config, check_profile
+from repro.experiment import Config
 from repro.papers.fedsgm import checks as V
 from repro.papers.fedsgm.algorithms import fedsgm as alg
 from repro.papers.fedsgm.runs.search import outcome_ratio
-from repro.papers.fedsgm.runs.theorems import simulate_instance
+from repro.papers.fedsgm.runs.theorems import InstanceConfig, simulate_instance
 from repro.runner import RunSpec
 from repro.scripted import FailureCount, ScriptedKeys, law_record, uniform_law
-
-_FN = "repro.papers.fedsgm.runs.exact."
 
 #: constants label -> the deterministic theorems checked on its compressed runs
 EXACT_CLAIMS = {"hard-stated": ("fedsgm.thm1", "fedsgm.thm6"), "soft-stated": ("fedsgm.thm2", "fedsgm.thm7")}
@@ -66,12 +63,11 @@ class ExactConfig(Config):
         require(comb(DIM, K) ** (self.n_clients * self.T) <= MAX_PATTERNS, "T", self.T,
                 f"n_clients x T small enough that C({DIM}, {K})^(n T) <= {MAX_PATTERNS} patterns")
         require(is_real(self.w0_scale) and self.w0_scale > 0, "w0_scale", self.w0_scale, "a finite ||w0|| > 0")
-        admissible.profile(self.profile)
 
-    def theory_config(self) -> dict:
-        """The ``fedsgm.theory`` config of this instance (d = 2, K/d = 1/2)."""
-        return {"family": self.family, "dim": DIM, "n_clients": self.n_clients, "E": self.E, "T": self.T,
-                "K_frac": K / DIM, "w0_scale": self.w0_scale, "constants": self.constants}
+    def theory_config(self) -> InstanceConfig:
+        """The ``fedsgm.theory`` instance of this config (d = 2, K/d = 1/2)."""
+        return InstanceConfig(family=self.family, dim=DIM, n_clients=self.n_clients, E=self.E, T=self.T,
+                              K_frac=K / DIM, w0_scale=self.w0_scale, constants=self.constants)
 
 
 def patterns(n_clients: int, T: int):
@@ -100,16 +96,17 @@ def _sides(outcomes) -> tuple[float, float]:
     return (float(worst.observed), float(worst.bound)) if worst is not None else (np.nan, np.nan)
 
 
-def run_exact(config: dict, seed: int):
+def run_exact(config: ExactConfig, seed: int):
     """P(the conclusion of each theorem of ``constants`` fails) over all Rand-K patterns, exactly
     (:class:`repro.scripted.FailureCount` per theorem: the failing patterns as kept coordinates per round and
     client, and the theorem's own sides where observed - bound is largest)."""
-    c = ExactConfig.from_dict(config)
-    instance, trace = simulate_instance(c.theory_config(), seed, record_directions=False)
+    theory = config.theory_config()
+    instance, trace = simulate_instance(theory, seed, record_directions=False)
     params = alg.FedSGMParams(**(trace.params.__dict__ | {"record_directions": False}))
-    counts = {cid: FailureCount(cid, KEEP_FAILING) for cid in EXACT_CLAIMS[c.constants]}
+    counts = {cid: FailureCount(cid, KEEP_FAILING) for cid in EXACT_CLAIMS[config.constants]}
     mass = Fraction(0)
-    for pattern, p in uniform_law(patterns(c.n_clients, c.T), comb(DIM, K) ** (c.n_clients * c.T)):
+    for pattern, p in uniform_law(patterns(config.n_clients, config.T),
+                                  comb(DIM, K) ** (config.n_clients * config.T)):
         mass += p
         outcomes = pattern_outcomes(instance, params, pattern, tuple(counts))
         for cid, count in counts.items():
@@ -117,7 +114,7 @@ def run_exact(config: dict, seed: int):
             count.add(pattern[:, :, 0].tolist(), _fails(mine), *_sides(mine))
     total = next(iter(counts.values())).patterns
     return ({"failure_probability": np.array([float(k.probability) for k in counts.values()])},
-            {"failure_counts": [k.as_json() for k in counts.values()], "instance": c.theory_config() | {"seed": seed},
+            {"failure_counts": [k.as_json() for k in counts.values()], "instance": theory.as_dict() | {"seed": seed},
              "law": law_record(total, mass), "eps": float(params.eps), "D": float(instance.optimum.D)})
 
 
@@ -132,8 +129,7 @@ EXACT_GRID = {"quick": {"cases": (("max_affine", 1, 1, 8, 0.3), ("max_affine", 1
 
 
 def exact_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     grid = EXACT_GRID[profile]
     return [RunSpec("fedsgm.exact", ExactConfig(family=family, n_clients=n, E=E, T=T, w0_scale=w0, constants=label,
-                                                profile=profile).as_dict(), seed, _FN + "run_exact")
+                                                profile=profile), seed, run_exact)
             for family, n, E, T, w0 in grid["cases"] for label in EXACT_CLAIMS for seed in range(grid["seeds"])]

@@ -45,7 +45,7 @@ What is modelled (:func:`fedsgm_pep`), and why it is the claims' setting:
   that degenerate case is tested against the averaged subgradient method written with PEPit directly (PEPit
   has no example of the averaged iterate) and against its closed form G D at T = 1.
 
-The printed bound is the claim's own (:mod:`bounds.fedsgm`, ``Claim.evaluate`` / ``Claim.prescribed``) at q_u = 0,
+The printed bound is the claim's own (:mod:`bounds.fedsgm.claims`, ``Claim.evaluate`` / ``Claim.prescribed``) at q_u = 0,
 n = m, N = 0; eps and eta are the claim's prescribed ones. The quantities scale as D G and so do eps and the
 bounds, so D = G = 1 loses nothing. Soft switching (Theorems 2, 7, 9) is not modelled: its weight
 sigma_t = min{1, [1 + beta (g(w_t) - eps)]_+} multiplies the subgradients, a product of a function value and a
@@ -61,16 +61,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bounds import fedsgm as B
+from bounds.fedsgm import claims as B
 from repro import admissible
 from repro import pep as P
 from repro.errors import require
-from repro.experiment import Config, check_profile
+from repro.experiment import Config
 from repro.papers.fedsgm.algorithms import fedsgm as alg
 from repro.papers.fedsgm.problems.base import ConvexLipschitzProblem, LocalOracle, Optimum
 from repro.runner import RunSpec
-
-_FN = "repro.papers.fedsgm.runs.pep."
 
 #: the hard-switching claims modelled (q_u = 0): Theorem 1, Theorems 6 and 8, and the constants of Theorem 8's proof
 PEP_CLAIMS = ("fedsgm.thm1", "fedsgm.thm6", "fedsgm.thm8", "fedsgm.thm8.proof")
@@ -188,7 +186,7 @@ def fedsgm_pep(*, n_clients: int, E: int, eta: float, eps: float, pattern, quant
 # ------------------------------------------------------------------------------------------ solving
 def claim_constants(claim_id: str, n_clients: int, E: int, T: int, G: float = 1.0, D: float = 1.0) -> dict:
     """eps, eta and the printed bounds of ``claim_id`` at q_u = 0 (no compression), n = m, N = 0, from the claim's
-    sympy encoding (:mod:`bounds.fedsgm`)."""
+    sympy encoding (:mod:`bounds.fedsgm.claims`)."""
     claim = B.claim(claim_id)
     values = {"E": E, "T": T, "n": n_clients, "q_u": 0.0, "D": D, "G": G, "N": 0}
     pres = claim.prescribed(**values)
@@ -376,29 +374,28 @@ class PepConfig(Config):
                 "T_max <= 6 and n_clients * E * T_max <= 24 (2^T branch patterns, each an SDP)")
         admissible.real("G", self.G)
         admissible.real("D", self.D)
-        admissible.profile(self.profile)
 
 
-def run_pep(config: dict, seed: int, *, bound_scale: float = 1.0):
+def run_pep(config: PepConfig, seed: int, *, bound_scale: float = 1.0):
     """The worst case of ``config``'s quantity at T = 1..T_max (:func:`worst_case`) against the claim's printed
     bound times ``bound_scale`` (1: the claim; the tests push a weakened claim through this path; eps and eta of the
     model stay the claim's), with the replay of each attained instance through the suite's Algorithm 1
     (:func:`replay_record`, key ``replay``); arrays: the attained instance of each T (prefix ``T<T>_``). ``seed`` is
     unused (no randomness)."""
-    c = PepConfig.from_dict(config)
+    m, E, G, D = config.n_clients, config.E, config.G, config.D
     arrays, points = {}, []
-    for T in range(1, c.T_max + 1):
-        w = worst_case(c.claim, c.quantity, c.n_clients, c.E, T, c.G, c.D)
-        k = claim_constants(c.claim, c.n_clients, c.E, T, c.G, c.D)
+    for T in range(1, config.T_max + 1):
+        w = worst_case(config.claim, config.quantity, m, E, T, G, D)
+        k = claim_constants(config.claim, m, E, T, G, D)
         own = {f"T{T}_{key}": value for key, value in w.instance.items()}
         arrays |= own
-        point = P.point({"quantity": c.quantity, "m": c.n_clients, "E": c.E, "T": T}, bound_scale * k[c.quantity],
+        point = P.point({"quantity": config.quantity, "m": m, "E": E, "T": T}, bound_scale * k[config.quantity],
                         w.certificate)
         point |= {"pattern": w.pattern, "multiplier": w.lam, "feasible_patterns": w.feasible, "patterns": w.patterns,
-                  "eps": k["eps"], "eta": k["eta"], "G": c.G, "D": c.D, "q_u": k["q_u"]}
+                  "eps": k["eps"], "eta": k["eta"], "G": G, "D": D, "q_u": k["q_u"]}
         points.append(point | {"replay": replay_record(own, point)})
-    method = f"{METHOD} (m = {c.n_clients}, E = {c.E})"
-    return arrays, P.curve(c.claim, QUANTITIES[c.quantity], FUNCTION_CLASS, method, points, x="T")
+    method = f"{METHOD} (m = {m}, E = {E})"
+    return arrays, P.curve(config.claim, QUANTITIES[config.quantity], FUNCTION_CLASS, method, points, x="T")
 
 
 #: per profile: the claims and the (n_clients, E, T_max) cases, every quantity of :data:`QUANTITIES` on each
@@ -413,30 +410,30 @@ def work(config: dict) -> float:
     m E T iterates costing ~(m E T)^1.5. The exponent is fitted to the measured wall times of the paper grid's
     ``subopt`` runs and the quick grid (about 12 % rms error in log time), where the product m E T_max was off by
     up to 60x (it ignores the 2^T patterns)."""
-    m, E = int(config["n_clients"]), int(config["E"])
-    return float(sum(len(patterns(T, config["quantity"])) * (m * E * T) ** 1.5
-                     for T in range(1, int(config["T_max"]) + 1)))
+    c = PepConfig.from_dict(config)
+    return float(sum(len(patterns(T, c.quantity)) * (c.n_clients * c.E * T) ** 1.5 for T in range(1, c.T_max + 1)))
 
 
-def reprice_pep(config: dict, seed: int, inputs: dict):
+def reprice_pep(config: PepConfig, seed: int, inputs: dict):
     """The curve of ``config``'s claim from the worst cases of ``inputs["solved"]``: a run of an earlier claim whose
     eps and eta equal this claim's at every T = 1..T_max (:func:`pep_specs` pairs them; at q_u = 0 Theorems 1, 6 and 8
     prescribe the same, up to :data:`SAME_PEP_RTOL`). Those are the same PEPs, so their certificates, attained instances
     and replays are this claim's too; only the printed bound, and with it the decision, is priced again; each point
     keeps the eps and eta that were solved. ``seed`` is unused."""
-    c = PepConfig.from_dict(config)
     solved = inputs["solved"]
+    solved_claim = PepConfig.from_dict(solved.spec.config).claim
     points = []
     for old in solved.meta["metadata"]["points"]:
         T = old["params"]["T"]
-        k = claim_constants(c.claim, c.n_clients, c.E, T, c.G, c.D)
+        k = claim_constants(config.claim, config.n_clients, config.E, T, config.G, config.D)
         require(all(math.isclose(k[key], old[key], rel_tol=SAME_PEP_RTOL) for key in ("eps", "eta")), "inputs",
-                f"the run of {solved.spec.config['claim']}", f"a run with {c.claim}'s eps and eta at T = {T} "
+                f"the run of {solved_claim}", f"a run with {config.claim}'s eps and eta at T = {T} "
                 f"({k['eps']}, {k['eta']}) within {SAME_PEP_RTOL:g} relative")
-        point = P.point(old["params"], k[c.quantity], P.Certificate(**old["certificate"]))
+        point = P.point(old["params"], k[config.quantity], P.Certificate(**old["certificate"]))
         points.append(point | {key: value for key, value in old.items() if key not in point})
-    method = f"{METHOD} (m = {c.n_clients}, E = {c.E})"
-    return dict(solved.arrays), P.curve(c.claim, QUANTITIES[c.quantity], FUNCTION_CLASS, method, points, x="T")
+    method = f"{METHOD} (m = {config.n_clients}, E = {config.E})"
+    return dict(solved.arrays), P.curve(config.claim, QUANTITIES[config.quantity], FUNCTION_CLASS, method, points,
+                                        x="T")
 
 
 #: eps and eta that agree to this relative tolerance count as the same PEP: the claims' sympy expressions evaluate to
@@ -457,7 +454,6 @@ def _same_pep(config: PepConfig) -> tuple:
 def pep_specs(profile: str) -> list[RunSpec]:
     """Every claim x quantity x case of :data:`PEP_GRID`; a curve whose PEPs an earlier claim's curve already solves
     (:func:`_same_pep`) is repriced from it (:func:`reprice_pep`) instead of solved again."""
-    check_profile(profile)
     grid = PEP_GRID[profile]
     specs, solved = [], {}
     for claim in grid["claims"]:
@@ -467,9 +463,9 @@ def pep_specs(profile: str) -> list[RunSpec]:
                 key = _same_pep(config)
                 earlier = solved.get(key)
                 if earlier is None:
-                    spec = solved[key] = RunSpec("fedsgm.pep", config.as_dict(), 0, _FN + "run_pep")
+                    spec = solved[key] = RunSpec("fedsgm.pep", config, 0, run_pep)
                 else:
-                    spec = RunSpec("fedsgm.pep", config.as_dict(), 0, _FN + "reprice_pep", needs={"solved": earlier})
+                    spec = RunSpec("fedsgm.pep", config, 0, reprice_pep, needs={"solved": earlier})
                 specs.append(spec)
     return specs
 

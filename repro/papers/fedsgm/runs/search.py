@@ -33,16 +33,13 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from bounds import fedsgm as B
+from bounds.fedsgm import claims as B
 from repro.errors import ConfigError, require
-from repro.experiment import check_profile
 from repro.papers.fedsgm import checks as V
 from repro.papers.fedsgm.problems.common import NoSolutionError
-from repro.papers.fedsgm.runs.theorems import FAMILIES as PROBLEMS, simulate_instance
+from repro.papers.fedsgm.runs.theorems import FAMILIES as PROBLEMS, InstanceConfig, simulate_instance
 from repro.runner import RunSpec
 from repro.search import Check, Family, SearchConfig as SharedSearchConfig, SearchRecord, maximize_ratio
-
-_FN = "repro.papers.fedsgm.runs.search."
 
 #: right-side symbols that are observations of the run, not constants of the bound (module doc)
 NOT_CONSTANT = frozenset({B.dist_sq, B.gap_f, B.gap_g, B.gap_f_term, B.gap_g_term, B.gap_local_total})
@@ -180,9 +177,9 @@ def outcome_ratio(outcome) -> float | None:
 def instance_outcomes(claim_id: str, params: dict, factor: float = 1.0) -> list:
     """The outcomes of ``claim_id`` (its constant part scaled by ``factor``) on the run of instance ``params`` (the
     decoded config and seed); ``[]`` when the instance is inadmissible for the claim's prescribed parameters."""
-    config = {k: v for k, v in params.items() if k != "seed"}
     try:
-        instance, trace = simulate_instance(config, params["seed"],
+        theory = InstanceConfig(**{k: v for k, v in params.items() if k != "seed"})
+        instance, trace = simulate_instance(theory, params["seed"],
                                             record_directions=claim_id.startswith("fedsgm.lemma4"))
     except (ConfigError, NoSolutionError, ZeroDivisionError):    # D = 0: eps = eta = 0, no run
         return []
@@ -231,17 +228,16 @@ def best_outcome(claim_id: str, params: dict):
     return max(scored, key=lambda ro: ro[0])[1] if scored else None
 
 
-def run_search(config: dict, seed: int):
+def run_search(config: SearchConfig, seed: int):
     """Search one (claim, family) for the largest observed/bound (seeded differential evolution, Nelder-Mead
     polish: :func:`repro.search.maximize_ratio`) and re-check the best instance with the claim's own check. The
     objective is proportional to the constant, so its double is the halved claim's."""
-    c = SearchConfig.from_dict(config)
-    result = maximize_ratio(objective(c.claim), family(c.family, c.claim), seed=seed, maxiter=c.maxiter,
-                            popsize=c.popsize, polish_evals=c.polish_evals)
-    worst = best_outcome(c.claim, dict(result.params)) if result.params else None
+    result = maximize_ratio(objective(config.claim), family(config.family, config.claim), seed=seed,
+                            maxiter=config.maxiter, popsize=config.popsize, polish_evals=config.polish_evals)
+    worst = best_outcome(config.claim, dict(result.params)) if result.params else None
     checks = () if worst is None else (
         Check.of_outcome(worst, f"in the form {worst.relation} (observed terms moved to the left)"),)
-    return SearchRecord(c.claim, c.family, result, checks, 2.0 * result.ratio if checks else None,
+    return SearchRecord(config.claim, config.family, result, checks, 2.0 * result.ratio if checks else None,
                         result.evaluations).to_run()
 
 
@@ -251,7 +247,6 @@ QUICK_FAMILIES = ("one-client-1d", "large-E-1d", "randk-K1-E1")
 
 
 def search_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
-    return [RunSpec("fedsgm.search", SearchConfig(claim=cid, family=name, profile=profile,
-                                                  **SEARCH_BUDGET[profile]).as_dict(), 0, _FN + "run_search")
+    return [RunSpec("fedsgm.search", SearchConfig(claim=cid, family=name, profile=profile, **SEARCH_BUDGET[profile]),
+                    0, run_search)
             for cid in SEARCH_CLAIMS for name in CLAIM_FAMILIES[cid] if profile == "paper" or name in QUICK_FAMILIES]

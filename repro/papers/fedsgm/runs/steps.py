@@ -1,24 +1,21 @@
 """FedSGM's displayed proof steps, checked (experiment ``fedsgm.steps``, one run per proof): the steps encoded in
-:data:`bounds.fedsgm_steps.STEPS`, each proven by sympy or falsification-searched (:mod:`repro.proof_search`).
+:data:`bounds.fedsgm.steps.STEPS`, each proven by sympy or falsification-searched (:mod:`repro.proof_search`).
 The list is imported inside the functions (building its sympy expressions takes a noticeable part of a second, and
 listing the experiments must stay quick); the import still makes it part of every run's code fingerprint (found
 statically), so editing a step reruns the proofs' runs."""
 from __future__ import annotations
 
 from repro import proof_search
-from repro.experiment import check_profile
+from repro.proof_search import StepsConfig
 from repro.runner import RunSpec
-
-_FN = "repro.papers.fedsgm.runs.steps.run_steps"
 
 
 def steps_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
-    from bounds.fedsgm_steps import STEPS
-    return proof_search.specs("fedsgm.steps", _FN, STEPS, profile)
+    from bounds.fedsgm.steps import STEPS
+    return proof_search.specs("fedsgm.steps", run_steps, STEPS, profile)
 
 
-def run_steps(config: dict, seed: int):
-    """The steps of one proof (``config["proof"]``); deterministic, so ``seed`` is unused."""
-    from bounds.fedsgm_steps import STEPS
+def run_steps(config: StepsConfig, seed: int):
+    """The steps of one proof (``config.proof``); deterministic, so ``seed`` is unused."""
+    from bounds.fedsgm.steps import STEPS
     return proof_search.run(STEPS, config)

@@ -3,9 +3,11 @@ checks under compression and an adversarial search (their figures: :mod:`repro.p
 section: :mod:`repro.papers.fedsgm.audit`).
 
 Every experiment's run config is a frozen dataclass (:class:`Figure1Config`, :class:`TheoryConfig`,
-:class:`MonteCarloConfig`, :class:`AdversarialConfig`): the spec builders build each config through it, and its
+:class:`MonteCarloConfig`, :class:`AdversarialConfig`): the spec builders build each config through it, its
 construction checks every value (a one-line ``ConfigError`` naming the key, the value and what is allowed), also
-after ``--set``.
+after ``--set``, and the run functions receive it built (the profile itself is checked by
+:meth:`repro.experiment.Experiment.specs`). One synthetic instance and its run, without the profile, is an
+:class:`InstanceConfig` (what :func:`simulate_instance` runs; also the searches' and ``fedsgm.exact``'s instances).
 
 Choices the paper leaves open (Section 4.1 does not fix them; this project's defaults), named in every config
 and defaulted here:
@@ -36,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bounds import fedsgm as B
+from bounds.fedsgm import claims as B
 
 from repro import data
 from repro.papers.fedsgm.algorithms import fedsgm as alg
@@ -46,10 +48,7 @@ from repro.papers.fedsgm.problems.neyman_pearson import neyman_pearson_split
 from repro.runner import RunSpec, watch
 from repro.papers.fedsgm import checks as V
 from repro.verify import check_claims, outcome_arrays
-from repro.experiment import Config, check_profile
-from repro import admissible
-
-_FN = "repro.papers.fedsgm.runs.theorems."
+from repro.experiment import Config
 
 #: the four readings of the two settings Section 4.1 leaves open (the bias feature; which class is the objective):
 #: Figure 1's statements are decided under each (``repro.papers.fedsgm.errata.FIGURE1_READINGS``)
@@ -100,7 +99,6 @@ class Figure1Config(Config):
         require(is_real(self.level), "level", self.level, "a finite constraint level")
         require(self.w0 == "zeros", "w0", self.w0, "'zeros'")
         require(self.variant in FIGURE1_VARIANTS, "variant", self.variant, f"one of {', '.join(FIGURE1_VARIANTS)}")
-        admissible.profile(self.profile)
 
     def params(self) -> alg.FedSGMParams:
         """Algorithm 1's parameters of this run (w0 = 0)."""
@@ -114,25 +112,25 @@ FIGURE1_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Figure1Config)
 
 
 # ---------------------------------------------------------------------------- Figure 1
-def neyman_pearson_problem(config: dict, rng: np.random.Generator):
+def neyman_pearson_problem(config: Figure1Config, rng: np.random.Generator):
     """Problem (2)-(3) on breast cancer with the config's preprocessing; returns (problem, data provenance)."""
     X, y, provenance = data.load_breast_cancer()
-    if config["labels"] == "flipped":
+    if config.labels == "flipped":
         y = 1 - y
-    if config["scaling"] == "standard-full":
+    if config.scaling == "standard-full":
         X = (X - X.mean(axis=0)) / X.std(axis=0)
-    if config["bias"]:
+    if config.bias:
         X = np.hstack([X, np.ones((X.shape[0], 1))])
-    problem = neyman_pearson_split(X, y, config["n_clients"], rng, objective_class=0, level=config["level"])
+    problem = neyman_pearson_split(X, y, config.n_clients, rng, objective_class=0, level=config.level)
     return problem, provenance
 
 
 @watch("f", step_sizes=("eta",))
-def run_figure1(config: dict, seed: int):
+def run_figure1(config: Figure1Config, seed: int):
     """One FedSGM run of the NP experiment (Section 4.1): f(w_t), g(w_t), sigma_t, violations."""
     split_ss, compression_ss = np.random.SeedSequence(seed).spawn(2)
     problem, provenance = neyman_pearson_problem(config, np.random.default_rng(split_ss))
-    params = Figure1Config.from_dict(config).params()
+    params = config.params()
     trace = alg.run(problem, params, np.random.default_rng(compression_ss))
     g = trace.g[:-1]
     violated = g > params.eps
@@ -145,13 +143,12 @@ def run_figure1(config: dict, seed: int):
 
 
 def figure1_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     specs = []
     for variant, overrides in FIGURE1_VARIANTS.items():
         for switching in ("hard", "soft"):
             for seed in range(FIGURE1_SEEDS[profile]):
                 config = Figure1Config(**overrides, switching=switching, variant=variant, profile=profile)
-                specs.append(RunSpec("fedsgm.figure1", config.as_dict(), seed, _FN + "run_figure1"))
+                specs.append(RunSpec("fedsgm.figure1", config, seed, run_figure1))
     return specs
 
 
@@ -172,7 +169,7 @@ CONSTANTS = {
 
 
 def _require_instance(c) -> None:
-    """The checks shared by :class:`TheoryConfig` and :class:`MonteCarloConfig`: one synthetic instance and run."""
+    """The checks shared by :class:`InstanceConfig` and :class:`MonteCarloConfig`: one synthetic instance and run."""
     require(c.family in FAMILIES, "family", c.family, f"one of {', '.join(FAMILIES)}")
     require(is_int(c.dim) and c.dim >= 1 and (c.family != "piecewise_linear_1d" or c.dim == 1), "dim", c.dim,
             "an integer >= 1 (1 for piecewise_linear_1d)")
@@ -182,12 +179,11 @@ def _require_instance(c) -> None:
     require(c.K_frac is None or (is_real(c.K_frac) and 0 < c.K_frac <= 1), "K_frac", c.K_frac,
             "None (no compression) or a fraction of the coordinates in (0, 1]")
     require(is_real(c.w0_scale) and c.w0_scale > 0, "w0_scale", c.w0_scale, "a finite ||w0|| > 0")
-    admissible.profile(c.profile)
 
 
 @dataclass(frozen=True, kw_only=True)
-class TheoryConfig(Config):
-    """One run of ``fedsgm.theory``: an instance of ``family`` (from the seed), checked with the constants of
+class InstanceConfig(Config):
+    """One synthetic instance of ``family`` (from the seed) and its run, checked with the constants of
     ``constants`` (a key of :data:`CONSTANTS`); Rand-K keeps K = max(1, round(K_frac d)) coordinates."""
 
     family: str
@@ -198,11 +194,17 @@ class TheoryConfig(Config):
     K_frac: float | None
     constants: str
     w0_scale: float = 2.0
-    profile: str
 
     def __post_init__(self) -> None:
         require(self.constants in CONSTANTS, "constants", self.constants, f"one of {', '.join(CONSTANTS)}")
         _require_instance(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TheoryConfig(InstanceConfig):
+    """One run of ``fedsgm.theory``: the instance and run of :class:`InstanceConfig` at ``profile``."""
+
+    profile: str
 
 
 def _claims_for(label: str, compressed: bool) -> list:
@@ -213,42 +215,41 @@ def _claims_for(label: str, compressed: bool) -> list:
     return [B.claim(i) for i in ids if i]
 
 
-def build_instance(config: dict, seed: int):
+def build_instance(config: InstanceConfig | MonteCarloConfig, seed: int):
     """Problem, w0 and compressor generator of one synthetic instance (all from ``seed``)."""
     instance_ss, w0_ss, compression_ss = np.random.SeedSequence(seed).spawn(3)
-    problem = random_instance(config["family"], np.random.default_rng(instance_ss),
-                              n_clients=config["n_clients"], dim=config["dim"])
+    problem = random_instance(config.family, np.random.default_rng(instance_ss),
+                              n_clients=config.n_clients, dim=config.dim)
     direction = np.random.default_rng(w0_ss).standard_normal(problem.dim)
-    w0 = config["w0_scale"] * direction / np.linalg.norm(direction)
-    K = None if config["K_frac"] is None else max(1, int(round(config["K_frac"] * problem.dim)))
+    w0 = config.w0_scale * direction / np.linalg.norm(direction)
+    K = None if config.K_frac is None else max(1, int(round(config.K_frac * problem.dim)))
     return problem, w0, K, np.random.default_rng(compression_ss)
 
 
-def simulate_instance(config: dict, seed: int, *, record_directions: bool = True):
-    """Run Algorithm 1 with the constants of ``config['constants']``; returns ``(instance, trace)``. ``config`` needs
-    the keys of :class:`TheoryConfig` but ``profile``."""
+def simulate_instance(config: InstanceConfig, seed: int, *, record_directions: bool = True):
+    """Run Algorithm 1 with the constants of ``config.constants``; returns ``(instance, trace)``."""
     problem, w0, K, rng = build_instance(config, seed)
     instance = V.Instance.solved(problem, w0)
-    switching, _, beta_factor = CONSTANTS[config["constants"]]
-    claims = _claims_for(config["constants"], K is not None)
-    params = V.params_for(claims[0], instance, T=config["T"], E=config["E"], switching=switching,
+    switching, _, beta_factor = CONSTANTS[config.constants]
+    claims = _claims_for(config.constants, K is not None)
+    params = V.params_for(claims[0], instance, T=config.T, E=config.E, switching=switching,
                           K=K, w0=w0, record_directions=record_directions)
     if beta_factor is not None and switching == "soft":
         params = alg.FedSGMParams(**(params.__dict__ | {"beta": beta_factor / params.eps}))
     return instance, alg.run(problem, params, rng)
 
 
-def evaluate_instance(config: dict, seed: int, *, record_directions: bool = True):
+def evaluate_instance(config: InstanceConfig, seed: int, *, record_directions: bool = True):
     """:func:`simulate_instance` and every claim checked on its run; returns ``(instance, trace, outcomes)``."""
     instance, trace = simulate_instance(config, seed, record_directions=record_directions)
     # Theorem 2 leaves beta free: its check judges the run's own beta against beta >= 2/eps and
     # records hypotheses_met = False for the beta < 2/eps sensitivity runs.
-    switching = CONSTANTS[config["constants"]][0]
-    claims = _claims_for(config["constants"], trace.params.K is not None)
+    switching = CONSTANTS[config.constants][0]
+    claims = _claims_for(config.constants, trace.params.K is not None)
     return instance, trace, check_claims(V.check, V.per_run_claims(switching) + tuple(claims), instance, trace)
 
 
-def run_theory_instance(config: dict, seed: int):
+def run_theory_instance(config: TheoryConfig, seed: int):
     instance, trace, outcomes = evaluate_instance(config, seed)
     values = V.parameter_values(instance, trace)
     arrays = outcome_arrays(outcomes) | {
@@ -268,7 +269,6 @@ THEORY_GRID = {
 
 
 def theory_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     grid = THEORY_GRID[profile]
     specs = []
     for family in FAMILIES:
@@ -280,8 +280,7 @@ def theory_specs(profile: str) -> list[RunSpec]:
                             for seed in range(grid["seeds"]):
                                 config = TheoryConfig(family=family, dim=FAMILY_DIMS[family], n_clients=n,
                                                       E=E, T=T, K_frac=K_frac, constants=label, profile=profile)
-                                specs.append(RunSpec("fedsgm.theory", config.as_dict(), seed,
-                                                     _FN + "run_theory_instance"))
+                                specs.append(RunSpec("fedsgm.theory", config, seed, run_theory_instance))
     return specs
 
 
@@ -315,13 +314,13 @@ class MonteCarloConfig(Config):
         _require_instance(self)
 
 
-def run_montecarlo(config: dict, seed: int):
+def run_montecarlo(config: MonteCarloConfig, seed: int):
     """One compressed run on a fixed instance: only the Rand-K stream depends on ``seed``."""
     problem, w0, K, _ = build_instance(config, MC_INSTANCE_SEED)
     instance = V.Instance.solved(problem, w0)
-    switching = config["switching"]
+    switching = config.switching
     claim = B.thm1 if switching == "hard" else B.thm2
-    params = V.params_for(claim, instance, T=config["T"], E=config["E"], switching=switching, K=K,
+    params = V.params_for(claim, instance, T=config.T, E=config.E, switching=switching, K=K,
                           w0=w0, record_directions=False)
     trace = alg.run(problem, params, np.random.default_rng(np.random.SeedSequence([MC_INSTANCE_SEED, seed])))
     obs, _ = V.theorem_observations(instance, trace)
@@ -332,9 +331,8 @@ def run_montecarlo(config: dict, seed: int):
 
 
 def montecarlo_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
-    return [RunSpec("fedsgm.montecarlo", MonteCarloConfig(**base, switching=sw, profile=profile).as_dict(), seed,
-                    _FN + "run_montecarlo")
+    return [RunSpec("fedsgm.montecarlo", MonteCarloConfig(**base, switching=sw, profile=profile), seed,
+                    run_montecarlo)
             for base in MC_CONFIGS for sw in ("hard", "soft") for seed in range(MC_RUNS[profile])]
 
 
@@ -358,10 +356,9 @@ class AdversarialConfig(Config):
                 f"one of {', '.join(ADVERSARIAL_CONSTANTS)} (the constants that check Theorem 1 or 2)")
         require(is_int(self.budget) and self.budget >= 1, "budget", self.budget,
                 "an integer number of candidate instances >= 1")
-        admissible.profile(self.profile)
 
 
-def _theorem_ratio(config: dict, seed: int) -> tuple[float, bool]:
+def _theorem_ratio(config: InstanceConfig, seed: int) -> tuple[float, bool]:
     """(f(w_bar) - f*)/eps for the run's theorem (A empty counts as inf) and the run's verdict.
 
     g(w_bar) <= eps holds on every run by convexity of g and the definition of A, so only the
@@ -372,14 +369,14 @@ def _theorem_ratio(config: dict, seed: int) -> tuple[float, bool]:
     return ratio, all(o.passed for o in outcomes if o.claim_id in ("fedsgm.thm1", "fedsgm.thm2"))
 
 
-def run_adversarial(config: dict, seed: int):
+def run_adversarial(config: AdversarialConfig, seed: int):
     """Search instance parameters for the largest observed/bound of Theorem 1 or 2 (stated constants).
 
     Random search over (family, n, E, T, K, w0 scale, instance) followed by local moves around
     the incumbent (a (1+1) evolution strategy in log-parameters); deterministic given ``seed``.
     """
     rng = np.random.default_rng(np.random.SeedSequence(seed))
-    budget = config["budget"]
+    budget = config.budget
     history = np.empty(budget)
     passed = np.empty(budget, dtype=bool)
     best, best_ratio, best_seed = None, -np.inf, None
@@ -391,7 +388,7 @@ def run_adversarial(config: dict, seed: int):
                     "E": int(rng.integers(1, 9)), "T": int(rng.choice([5, 10, 20, 50, 100])),
                     "K_frac": None if rng.random() < 0.5 else float(rng.choice([0.34, 0.5, 1.0])),
                     "w0_scale": float(np.exp(rng.uniform(np.log(0.05), np.log(20.0)))),
-                    "constants": config["constants"]}
+                    "constants": config.constants}
             cand_seed = int(rng.integers(2**31))
         else:
             cand = dict(best)
@@ -400,7 +397,7 @@ def run_adversarial(config: dict, seed: int):
             cand["w0_scale"] = float(best["w0_scale"] * np.exp(rng.normal(0, 0.5)))
             cand_seed = best_seed if rng.random() < 0.5 else int(rng.integers(2**31))
         try:
-            ratio, ok = _theorem_ratio(cand, cand_seed)
+            ratio, ok = _theorem_ratio(InstanceConfig(**cand), cand_seed)
         except ConfigError as exc:      # the theorem's own parameters are inadmissible on this instance, e.g.
             ratio, ok = np.nan, True    # eta = 0 when w0 is the optimum (D = 0): no run, no evidence either way
             rejected.append({"instance": cand, "seed": cand_seed, "reason": str(exc).splitlines()[0]})
@@ -409,13 +406,12 @@ def run_adversarial(config: dict, seed: int):
             best, best_ratio, best_seed = cand, ratio, cand_seed
     return ({"ratio_history": history, "passed_history": passed, "best_ratio": np.array(best_ratio),
              "rejected": np.array(len(rejected))},
-            {"best_instance": best, "best_seed": best_seed, "claim_constants": config["constants"],
+            {"best_instance": best, "best_seed": best_seed, "claim_constants": config.constants,
              "rejected_candidates": rejected})
 
 
 def adversarial_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     return [RunSpec("fedsgm.adversarial",
-                    AdversarialConfig(constants=label, budget=ADVERSARIAL_BUDGET[profile], profile=profile).as_dict(),
-                    0, _FN + "run_adversarial")
+                    AdversarialConfig(constants=label, budget=ADVERSARIAL_BUDGET[profile], profile=profile),
+                    0, run_adversarial)
             for label in ("hard-stated", "soft-stated")]

@@ -2,7 +2,8 @@
 against Penalized-FedAvg / -FedProx / -SCAFFOLD (Figures 1-3) and PC-FedAvg for several numbers
 of local steps (Figure 4).
 
-Every choice the paper leaves open is a config key (one run's config: :class:`DataConfig`, whose field
+Every choice the paper leaves open is a config key (one run's config: the dataclass of its method, :data:`SHAPES`,
+which holds the keys of :class:`DataConfig` that every method reads and the keys that method alone reads; the field
 defaults are ``DEFAULTS``); this project's defaults (Section 5's stated settings are in ``HYPER`` below):
 
 ==================  ===========================================================================
@@ -43,6 +44,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -53,11 +55,9 @@ from repro.errors import ConfigError, is_int, is_real, require
 from repro.papers.pcfedavg.metrics import model_metrics
 from repro.papers.pcfedavg.problems import softmax
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem
-from repro.runner import RunSpec, watch
-from repro import admissible
-from repro.experiment import Config, check_profile
+from repro.runner import RunSpec, typed_config, watch
+from repro.experiment import Config
 
-_FN = "repro.papers.pcfedavg.runs.data."
 METHODS = ("pcfedavg", "fedavg", "fedprox", "scaffold")
 DATASETS = ("cifar10", "mnist")
 
@@ -115,11 +115,20 @@ def _require_values(key: str, values, allowed: str, ok) -> None:
     require(good, key, values, allowed)
 
 
+def _require_step(key: str, value) -> None:
+    require(is_real(value) and value > 0, key, value, "a finite step size > 0")
+
+
 @dataclass(frozen=True, kw_only=True)
 class DataConfig(Config):
-    """One run of ``pcfedavg.comparison`` or ``pcfedavg.local_steps``: one method on one data set (module
-    docstring; the fields with defaults are this project's, ``DEFAULTS``), Section 5's stated values
-    (``HYPER[dataset]``) and the profile."""
+    """The keys that a run of ``pcfedavg.comparison``, ``pcfedavg.compact`` or ``pcfedavg.local_steps`` reads whatever
+    its method: one data set (module docstring; the fields with defaults are this project's, ``DEFAULTS``), Section 5's
+    budgets tau_i and weights sigma_i (``HYPER[dataset]``), the method and the profile. Not itself a run's shape: a
+    run's config is the dataclass of its method (:data:`SHAPES`), which adds the keys that method alone reads, so that
+    ``--set`` of a method's key reruns the runs of that method only (:mod:`repro.overrides`)."""
+
+    #: the method whose runs have this shape (the value of their ``method`` key)
+    METHOD: ClassVar[str] = ""
 
     rounds: int = 100
     local_steps: int = 20
@@ -130,25 +139,17 @@ class DataConfig(Config):
     preprocessing: str = "scale"
     init: str = "zero"
     rho_schedule: str = "quartic_root_10000"
-    participating: int = 2
-    global_lr: float = 1.0
-    path: str = "printed"
     subsample: int | None = None
     dtype: str = "float32"
     tau: list
-    gamma: float
     sigma: list
-    lr: float
-    mu: float
-    scaffold_lr: float
     dataset: str
     method: str
     profile: str
 
     def __post_init__(self) -> None:
         require(self.dataset in DATASETS, "dataset", self.dataset, f"one of {DATASETS}")
-        require(self.method in METHODS, "method", self.method, f"one of {METHODS}")
-        admissible.profile(self.profile)
+        require(self.method == self.METHOD, "method", self.method, f"{self.METHOD!r} in a {type(self).__name__}")
         for key in ("rounds", "local_steps"):
             require(is_int(getattr(self, key)) and getattr(self, key) >= 1, key, getattr(self, key), "an integer >= 1")
         require(is_real(self.batch_fraction) and 0 < self.batch_fraction <= 1, "batch_fraction", self.batch_fraction,
@@ -163,35 +164,97 @@ class DataConfig(Config):
         constant = _constant_rho(self.rho_schedule)
         require(self.rho_schedule == RHO_SCHEDULES[0] or (is_real(constant) and constant > 0),
                 "rho_schedule", self.rho_schedule, f"'{RHO_SCHEDULES[0]}' or 'constant:<value>' with a value > 0")
-        require(is_int(self.participating) and 1 <= self.participating <= M, "participating", self.participating,
-                f"an integer in 1..{M} (SCAFFOLD's agents per round)")
-        require(self.path in alg.PATHS, "path", self.path, f"one of {alg.PATHS}")
         require(self.subsample is None or (is_int(self.subsample) and self.subsample >= 1), "subsample",
                 self.subsample, "None (all samples) or an integer >= 1")
         require(self.dtype in softmax.DTYPES, "dtype", self.dtype, f"one of {softmax.DTYPES}")
-        for key in ("gamma", "lr", "scaffold_lr", "global_lr"):
-            require(is_real(getattr(self, key)) and getattr(self, key) > 0, key, getattr(self, key),
-                    "a finite step size > 0")
-        require(is_real(self.mu) and self.mu >= 0, "mu", self.mu, "a finite number >= 0")
         _require_values("tau", self.tau, f"{M} finite l1 budgets >= 0 (one per agent)", lambda v: v >= 0)
         _require_values("sigma", self.sigma, f"{M} finite weights > 0 (one per agent)", lambda v: v > 0)
 
 
-#: This project's defaults (the fields of :class:`DataConfig` that have one).
-DEFAULTS = {f.name: f.default for f in dataclasses.fields(DataConfig) if f.default is not dataclasses.MISSING}
+@dataclass(frozen=True, kw_only=True)
+class PCFedAvgConfig(DataConfig):
+    """A run of PC-FedAvg (Algorithm 1): Section 5's step size gamma and the update ``path`` (line 8 as printed or
+    (CR))."""
+
+    METHOD: ClassVar[str] = "pcfedavg"
+    gamma: float
+    path: str = "printed"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require_step("gamma", self.gamma)
+        require(self.path in alg.PATHS, "path", self.path, f"one of {alg.PATHS}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class PenalizedConfig(DataConfig):
+    """The key every penalized baseline reads (:mod:`repro.papers.pcfedavg.algorithms.penalized`): the global step
+    size eta_g. A base of the baselines' shapes, not itself one."""
+
+    global_lr: float = 1.0
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require_step("global_lr", self.global_lr)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FedAvgConfig(PenalizedConfig):
+    """A run of Penalized-FedAvg: Section 5's local step size ``lr``, all agents every round."""
+
+    METHOD: ClassVar[str] = "fedavg"
+    lr: float
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require_step("lr", self.lr)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FedProxConfig(FedAvgConfig):
+    """A run of Penalized-FedProx: Penalized-FedAvg's keys and Section 5's proximal weight ``mu``."""
+
+    METHOD: ClassVar[str] = "fedprox"
+    mu: float
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        require(is_real(self.mu) and self.mu >= 0, "mu", self.mu, "a finite number >= 0")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScaffoldConfig(PenalizedConfig):
+    """A run of Penalized-SCAFFOLD: Section 5's local step size ``scaffold_lr`` and the agents sampled per round."""
+
+    METHOD: ClassVar[str] = "scaffold"
+    scaffold_lr: float
+    participating: int = 2
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _require_step("scaffold_lr", self.scaffold_lr)
+        require(is_int(self.participating) and 1 <= self.participating <= M, "participating", self.participating,
+                f"an integer in 1..{M} (SCAFFOLD's agents per round)")
+
+
+#: each method's run config (the experiments' config shapes), in the order of ``METHODS``
+SHAPES: dict[str, type[DataConfig]] = {c.METHOD: c for c in (PCFedAvgConfig, FedAvgConfig, FedProxConfig,
+                                                              ScaffoldConfig)}
+#: This project's defaults (the fields of the shapes that have one).
+DEFAULTS = {f.name: f.default for shape in SHAPES.values() for f in dataclasses.fields(shape)
+            if f.default is not dataclasses.MISSING}
 
 
 @watch("global_loss", step_sizes=("gamma", "lr", "scaffold_lr"))
-def run_data(config: dict, seed: int):
-    """One method on one data set: per-round metrics (evaluated iterate, infeasibility and
-    global loss: this project's defaults, module docstring)."""
-    DataConfig.from_dict(config)
-    local = clients(config["dataset"], config["partition"], config["alpha"], config["partition_seed"],
-                    config["preprocessing"], config["batch_fraction"], config["subsample"], config["dtype"])
-    sets = ProductSet.l1_balls(np.asarray(config["tau"], dtype=float), local.n)
-    rhos = rho_schedule(config["rho_schedule"], config["rounds"])
-    sigma = np.asarray(config["sigma"], dtype=float)
-    rng = np.random.default_rng(np.random.SeedSequence([seed, METHODS.index(config["method"])]))
+def run_data(config: PCFedAvgConfig | FedAvgConfig | FedProxConfig | ScaffoldConfig, seed: int):
+    """One method on one data set (``config`` is the shape of its method): per-round metrics (evaluated iterate,
+    infeasibility and global loss: this project's defaults, module docstring)."""
+    local = clients(config.dataset, config.partition, config.alpha, config.partition_seed, config.preprocessing,
+                    config.batch_fraction, config.subsample, config.dtype)
+    sets = ProductSet.l1_balls(np.asarray(config.tau, dtype=float), local.n)
+    rhos = rho_schedule(config.rho_schedule, config.rounds)
+    sigma = np.asarray(config.sigma, dtype=float)
+    rng = np.random.default_rng(np.random.SeedSequence([seed, METHODS.index(config.method)]))
     w0 = np.zeros(local.n)
     served: list[np.ndarray] = []
 
@@ -199,22 +262,21 @@ def run_data(config: dict, seed: int):
         served.append(np.array(V))
         return {}
 
-    if config["method"] == "pcfedavg":
+    if isinstance(config, PCFedAvgConfig):
         problem = PersonalizedProblem(local, sigma, sets)
-        params = alg.PCFedAvgParams(gamma=config["gamma"], rounds=config["rounds"], local_steps=config["local_steps"],
-                                    x0=np.broadcast_to(w0, (local.m, local.n)), rho=rhos, path=config["path"],
+        params = alg.PCFedAvgParams(gamma=config.gamma, rounds=config.rounds, local_steps=config.local_steps,
+                                    x0=np.broadcast_to(w0, (local.m, local.n)), rho=rhos, path=config.path,
                                     record="metrics", evaluate=evaluate)
         trace = alg.run(problem, params, rng)
         arrays = {"own_block_dist": trace.records["own_block_dist"], "local_own_dist": trace.records["local_own_dist"],
                   "local_avg_dist": trace.records["local_avg_dist"]}
     else:
-        method = config["method"]
+        scaffold = isinstance(config, ScaffoldConfig)
         params = penalized.PenalizedParams(
-            method=method, rounds=config["rounds"], local_steps=config["local_steps"],
-            lr=config["scaffold_lr"] if method == "scaffold" else config["lr"],
-            mu=config["mu"] if method == "fedprox" else 0.0, global_lr=config["global_lr"],
-            participating=config["participating"] if method == "scaffold" else None, rho=rhos, w0=w0,
-            evaluate=evaluate)
+            method=config.method, rounds=config.rounds, local_steps=config.local_steps,
+            lr=config.scaffold_lr if scaffold else config.lr,
+            mu=config.mu if isinstance(config, FedProxConfig) else 0.0, global_lr=config.global_lr,
+            participating=config.participating if scaffold else None, rho=rhos, w0=w0, evaluate=evaluate)
         trace = penalized.run(penalized.PenalizedProblem(local, sets), params, rng)
         arrays = {"local_dist": np.asarray(trace.local_dist, dtype=float)}    # (R, m), NaN: agent not sampled
         if trace.sampled is not None:
@@ -228,43 +290,43 @@ def run_data(config: dict, seed: int):
 def work(config: dict) -> float:
     """Work model of a run (:mod:`repro.costs`): local steps x features x participating agents x training samples,
     plus the evaluation of every round (one full-data pass, counted as two local steps)."""
-    features = {"cifar10": 3072, "mnist": 784}[config["dataset"]]
-    share = config["participating"] / 4 if config["method"] == "scaffold" else 1.0
-    samples = (config.get("subsample") or TRAIN_SIZE[config["dataset"]]) / TRAIN_SIZE[config["dataset"]]
-    return config["rounds"] * (config["local_steps"] * share + 2) * features * samples
+    run = typed_config(run_data, config)                # the shape of the run's method, as the runner builds it
+    features = {"cifar10": 3072, "mnist": 784}[run.dataset]
+    share = run.participating / 4 if isinstance(run, ScaffoldConfig) else 1.0
+    samples = (run.subsample or TRAIN_SIZE[run.dataset]) / TRAIN_SIZE[run.dataset]
+    return run.rounds * (run.local_steps * share + 2) * features * samples
 
 
-def _config(dataset: str, method: str, profile: str, **overrides) -> dict:
-    """One run's config: Section 5's stated values for ``dataset``, this project's defaults, the profile's
-    training-set size (``SUBSAMPLE``), ``overrides``."""
-    return DataConfig(**(HYPER[dataset] | {"dataset": dataset, "method": method, "profile": profile,
-                                           "subsample": SUBSAMPLE[profile][dataset]} | overrides)).as_dict()
+def _config(dataset: str, method: str, profile: str, **overrides) -> DataConfig:
+    """One run's config, the shape of ``method``: Section 5's stated values for ``dataset`` that the method reads,
+    this project's defaults, the profile's training-set size (``SUBSAMPLE``), ``overrides``."""
+    shape = SHAPES[method]
+    stated = {k: v for k, v in HYPER[dataset].items() if k in shape.keys()}
+    return shape(**stated | {"dataset": dataset, "method": method, "profile": profile,
+                             "subsample": SUBSAMPLE[profile][dataset]} | overrides)
 
 
 def comparison_specs(profile: str) -> list[RunSpec]:
     """Figures 1-3: four methods on both data sets."""
-    check_profile(profile)
-    return [RunSpec("pcfedavg.comparison", _config(d, meth, profile), seed, _FN + "run_data")
+    return [RunSpec("pcfedavg.comparison", _config(d, meth, profile), seed, run_data)
             for d in DATASETS for meth in METHODS for seed in range(SEEDS[profile])]
 
 
 def compact_specs(profile: str) -> list[RunSpec]:
     """Figures 1-3's PC-FedAvg runs on the other reading of Algorithm 1, (CR), the compact form the paper's proofs
     use (Section 5's runs follow line 8 as printed): the figures' statements are decided on both."""
-    check_profile(profile)
-    return [RunSpec("pcfedavg.compact", _config(d, "pcfedavg", profile, path="compact"), seed, _FN + "run_data")
+    return [RunSpec("pcfedavg.compact", _config(d, "pcfedavg", profile, path="compact"), seed, run_data)
             for d in DATASETS for seed in range(SEEDS[profile])]
 
 
 def local_steps_specs(profile: str) -> list[RunSpec]:
     """Figure 4: PC-FedAvg for several numbers of local steps. A run whose config and seed are those of a Figures 1-3
     run (H = 20, Section 5's setting) *is* that run: it is named by ``pcfedavg.comparison`` and computed once."""
-    check_profile(profile)
     shared = set(comparison_specs(profile))
 
-    def spec(config: dict, seed: int) -> RunSpec:
-        mine = RunSpec("pcfedavg.comparison", config, seed, _FN + "run_data")
-        return mine if mine in shared else RunSpec("pcfedavg.local_steps", config, seed, _FN + "run_data")
+    def spec(config: PCFedAvgConfig, seed: int) -> RunSpec:
+        mine = RunSpec("pcfedavg.comparison", config, seed, run_data)
+        return mine if mine in shared else RunSpec("pcfedavg.local_steps", config, seed, run_data)
 
     return [spec(_config(d, "pcfedavg", profile, local_steps=h), seed)
             for d in DATASETS for h in LOCAL_STEPS for seed in range(SEEDS_LOCAL_STEPS[profile])]

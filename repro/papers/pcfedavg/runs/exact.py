@@ -30,7 +30,6 @@ from fractions import Fraction
 import numpy as np
 
 from repro.errors import is_real, require
-from repro.experiment import check_profile
 from repro.papers.pcfedavg import checks as V
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.papers.pcfedavg.runs import theory
@@ -38,7 +37,6 @@ from repro.runner import RunSpec
 from repro.scripted import SignPaths
 from repro.verify import check_claims, outcome_arrays
 
-_FN = "repro.papers.pcfedavg.runs.exact."
 #: the largest enumeration (paths = replicates of one lockstep run)
 MAX_BITS = 16
 
@@ -55,18 +53,17 @@ class ExactConfig(theory.RunKeys):
         require(self.m * self.n * self.R * self.H <= MAX_BITS, "R", self.R,
                 f"an integer with m n R H <= {MAX_BITS} (2^(m n R H) paths are enumerated)")
 
-    def theory_config(self, paths: int) -> dict:
-        """The ``pcfedavg.theory`` config of this instance, with one replicate per path."""
-        return {k: v for k, v in self.as_dict().items() if k != "profile"} | {"S": paths}
+    def setup(self, paths: int) -> theory.Setup:
+        """The ``pcfedavg.theory`` run of this instance (:func:`~.theory.prepare`), with one replicate per path."""
+        return theory.Setup.of(self, S=paths)
 
 
-def run_exact(config: dict, seed: int):
+def run_exact(config: ExactConfig, seed: int):
     """Every claim checked by ``pcfedavg.theory``, judged exactly over every noise path; per outcome the number of
     paths that exceed its bound, and Lemma 4.4's exact failure probability."""
-    c = ExactConfig.from_dict(config)
-    iterations = c.R * c.H
-    script = SignPaths(iterations, (c.m, c.n))
-    problem, ref, params, _, _ = theory.prepare(c.theory_config(script.paths), seed)
+    iterations = config.R * config.H
+    script = SignPaths(iterations, (config.m, config.n))
+    problem, ref, params, _, _ = theory.prepare(config.setup(script.paths), seed)
     trace = alg.run(problem, params, script)
     if script.calls_made != iterations:
         raise AssertionError(f"Algorithm 1 drew noise {script.calls_made} times, not once per iteration "
@@ -97,14 +94,14 @@ EXACT_GRID = {"quick": {"cases": (("quadratic", ("box",), 2, 1, 2, 3, 1.0, "comp
 
 
 def exact_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     grid = EXACT_GRID[profile]
     return [RunSpec("pcfedavg.exact", ExactConfig(family=family, sets=list(sets), m=m, n=n, H=H, R=R, nu=nu, path=path,
-                                                  profile=profile).as_dict(), seed, _FN + "run_exact")
+                                                  profile=profile), seed, run_exact)
             for family, sets, m, n, H, R, nu, path in grid["cases"] for seed in range(grid["seeds"])]
 
 
 def work(config: dict) -> float:
     """Paths times iterations times the m x m x n iterate (the cost model of :mod:`repro.costs`)."""
-    iterations = config["R"] * config["H"]
-    return 2.0 ** (config["m"] * config["n"] * iterations) * iterations * config["m"] ** 2 * config["n"]
+    run = ExactConfig.from_dict(config)
+    iterations = run.R * run.H
+    return 2.0 ** (run.m * run.n * iterations) * iterations * run.m ** 2 * run.n

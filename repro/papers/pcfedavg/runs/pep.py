@@ -1,6 +1,6 @@
 """PC-FedAvg's certified worst cases (``pcfedavg.pep``): performance-estimation (PEP) models of Algorithm 1 at small
 sizes, the worst case of the quantity each of Propositions 4.7 and 4.8 (i)-(iii) bounds, certified by PEPit with
-Clarabel (:mod:`repro.pep`), against the printed bound evaluated from the encoded claim (:mod:`bounds.pcfedavg`).
+Clarabel (:mod:`repro.pep`), against the printed bound evaluated from the encoded claim (:mod:`bounds.pcfedavg.claims`).
 
 What is modelled
 ----------------
@@ -61,16 +61,15 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from bounds import pcfedavg as B
+from bounds.pcfedavg import claims as B
 from repro import admissible, pep
 from repro.constraints import ProductSet, Whole
 from repro.errors import is_int, require
-from repro.experiment import Config, check_profile
+from repro.experiment import Config
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem, Reference
 from repro.runner import RunSpec
 
-_FN = "repro.papers.pcfedavg.runs.pep."
 EXPERIMENT = "pcfedavg.pep"
 PATHS = alg.PATHS
 #: claim id -> (model metric, observed symbol of its bound, sign of the quantity against the bound, quantity)
@@ -514,7 +513,6 @@ class PepConfig(Config):
         object.__setattr__(self, "rounds", list(rounds))      # the runner's canonical (JSON) form
         for key in ("Q", "M", "D", "sigma", "L_f"):
             admissible.real(key, getattr(self, key))
-        admissible.profile(self.profile)
 
     def model(self, R: int) -> Model:
         s = schedule(self.m, self.H, R, self.sigma, self.L_f)
@@ -542,22 +540,23 @@ def _point(c: PepConfig, R: int, index: int) -> tuple[dict, dict]:
     return record, arrays
 
 
-def run_pep(config: dict, seed: int):
+def run_pep(config: PepConfig, seed: int):
     """The certified worst case of ``config``'s claim at every R of ``rounds`` (deterministic: ``seed`` unused),
     against the printed bound; each point's worst-case instance kept for its replay."""
-    c = PepConfig.from_dict(config)
     points, arrays = [], {}
-    for index, R in enumerate(c.rounds):
-        record, instance = _point(c, R, index)
+    for index, R in enumerate(config.rounds):
+        record, instance = _point(config, R, index)
         points.append(record)
         arrays |= instance
     for key in ("bound", "value", "primal", "replay"):
         arrays[key] = np.array([p[key] if key in p else p["certificate"][key] for p in points])
-    arrays["R"] = np.array(c.rounds)
-    _, _, _, quantity = CLAIMS[c.claim]
-    method = (f"PC-FedAvg (Algorithm 1, path {c.path}: " + ("line 8 as printed" if c.path == "printed" else "(CR)")
-              + f"), m={c.m}, H={c.H}, rho=sqrt(R), largest admissible gamma, noise-free")
-    return arrays, pep.curve(c.claim, quantity, FUNCTION_CLASS, method, points, x="R") | {"replay_rtol": REPLAY_RTOL}
+    arrays["R"] = np.array(config.rounds)
+    _, _, _, quantity = CLAIMS[config.claim]
+    method = (f"PC-FedAvg (Algorithm 1, path {config.path}: "
+              + ("line 8 as printed" if config.path == "printed" else "(CR)")
+              + f"), m={config.m}, H={config.H}, rho=sqrt(R), largest admissible gamma, noise-free")
+    curve = pep.curve(config.claim, quantity, FUNCTION_CLASS, method, points, x="R")
+    return arrays, curve | {"replay_rtol": REPLAY_RTOL}
 
 
 #: claims whose quantity is 0 at K = 1 on every instance (xbar_0 = z_0 in X by line 1: no infeasibility, and
@@ -568,14 +567,14 @@ ZERO_AT_K1 = ("pcfedavg.prop4.8.ii", "pcfedavg.prop4.8.iii")
 def pep_specs(profile: str) -> list[RunSpec]:
     """One run per (claim, path, (m, H), caps) of :data:`PEP_GRID`; the points of a run are its rounds R
     (R H >= 2 for :data:`ZERO_AT_K1`)."""
-    check_profile(profile)
     grid = PEP_GRID[profile]
     return [RunSpec(EXPERIMENT, PepConfig(claim=claim, path=path, m=m, H=H, Q=Q, M=M, D=D, profile=profile,
-                                          rounds=tuple(R for R in rounds if claim not in ZERO_AT_K1 or R * H >= 2)
-                                          ).as_dict(), 0, _FN + "run_pep")
+                                          rounds=tuple(R for R in rounds if claim not in ZERO_AT_K1 or R * H >= 2)),
+                    0, run_pep)
             for claim in CLAIMS for path in PATHS for m, H, rounds in grid["cases"] for Q, M, D in grid["caps"]]
 
 
 def work(config: dict) -> float:
     """Work model: a PEP's solve grows steeply with its size; sum over the rounds of (m R H)^3."""
-    return float(sum((config["m"] * R * config["H"]) ** 3 for R in config["rounds"]))
+    run = PepConfig.from_dict(config)
+    return float(sum((run.m * R * run.H) ** 3 for R in run.rounds))

@@ -2,11 +2,12 @@
 Algorithm 1 checks: Lemmas 4.3-4.6, Propositions 4.7, 4.8 (i)-(iii) and display (12).
 
 One run searches ONE (claim, structured family) with :func:`repro.search.maximize_ratio` (seeded differential
-evolution, Nelder-Mead polish). A point of a family's box decodes to the config of an instance that
-:func:`repro.papers.pcfedavg.runs.theory.prepare` builds with exact constants (x*, x*_rho, D, M, Q by the certified
-solvers); Algorithm 1 runs on it (record "full") and the observed quantities, the claim's bound and its hypotheses
-are those of :mod:`repro.papers.pcfedavg.checks` (``observed``, ``claim_bound``, ``reference_tolerance``); the
-check itself (``checks.check``) re-judges the best instance.
+evolution, Nelder-Mead polish). A point of a family's box decodes to an instance (the fields of
+:class:`repro.papers.pcfedavg.runs.theory.Setup` and a seed) that :func:`~repro.papers.pcfedavg.runs.theory.prepare`
+builds with exact constants (x*, x*_rho, D, M, Q by the certified solvers); Algorithm 1 runs on it (record "full")
+and the observed quantities, the claim's bound and its hypotheses are those of :mod:`repro.papers.pcfedavg.checks`
+(``observed``, ``claim_bound``, ``reference_tolerance``); the check itself (``checks.check``) re-judges the best
+instance.
 
 Families (degenerate cases of the issue where the claim admits them):
 
@@ -44,18 +45,17 @@ from dataclasses import dataclass, replace
 import numpy as np
 import sympy as sp
 
-from bounds import pcfedavg as B
+from bounds.pcfedavg import claims as B
 from bounds.core import Mode
 from repro import admissible
 from repro.errors import require
-from repro.experiment import Config, check_profile
+from repro.experiment import Config
 from repro.papers.pcfedavg import checks as V
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.papers.pcfedavg.runs import theory as T
 from repro.runner import RunSpec
 from repro.search import Check, Family, SearchRecord, maximize_ratio
 
-_FN = "repro.papers.pcfedavg.runs.search."
 #: the claims searched: every claim with a bound that a run of Algorithm 1 checks (checks.THEORY_CLAIM_IDS)
 SEARCH_CLAIMS = V.THEORY_CLAIM_IDS
 #: observed expectations with fixed coefficients moved to the left before the ratio is taken (module docstring)
@@ -88,7 +88,6 @@ class FamilySearchConfig(Config):
         for key, low in (("maxiter", 1), ("popsize", 1), ("polish", 0), ("k_max", 20)):
             admissible.integer(key, getattr(self, key), low)
         require(self.k_max <= 10**6, "k_max", self.k_max, "an integer in [20, 1e6]")
-        admissible.profile(self.profile)
 
 
 # ---------------------------------------------------------------------------- families
@@ -186,8 +185,8 @@ class Evaluation:
 
 def simulate(params: dict):
     """(checks.Instance, trace) of Algorithm 1 on the instance ``params`` (a decoded family point)."""
-    config = {k: v for k, v in params.items() if k != "seed"}
-    problem, ref, prm, run_rng, _ = T.prepare(config, int(params.get("seed", 0)))
+    setup = T.Setup(**{k: v for k, v in params.items() if k != "seed"})
+    problem, ref, prm, run_rng, _ = T.prepare(setup, int(params.get("seed", 0)))
     return V.Instance(problem, ref), alg.run(problem, prm, run_rng)
 
 
@@ -273,29 +272,28 @@ def _check(evaluation: Evaluation, path: str) -> Check | None:
     return Check(worst.observed, worst.bound, worst.ratio, decided, reading=path)
 
 
-def run_search(config: dict, seed: int):
+def run_search(config: FamilySearchConfig, seed: int):
     """Search one (claim, family) and re-judge its best instance with the check on each path of Algorithm 1 (line 8
     as printed and (CR), the two readings of Algorithm 1), so that what the best instance shows is known under
     both. The objective divides by the terms carrying the constants, so its double is the halved claim's."""
-    c = FamilySearchConfig.from_dict(config)
-    claim = B.claim(c.claim)
-    result = search(claim, family(c.family, c.k_max), seed=seed, maxiter=c.maxiter, popsize=c.popsize,
-                    polish=c.polish)
+    claim = B.claim(config.claim)
+    result = search(claim, family(config.family, config.k_max), seed=seed, maxiter=config.maxiter,
+                    popsize=config.popsize, polish=config.polish)
     params = dict(result.params)
     checks = [_check(evaluate(claim, params | {"path": path}), path) for path in alg.PATHS] if params else []
     checks = tuple(ch for ch in checks if ch is not None)
-    return SearchRecord(c.claim, c.family, result, checks, 2.0 * result.ratio if params else None,
+    return SearchRecord(config.claim, config.family, result, checks, 2.0 * result.ratio if params else None,
                         result.evaluations).to_run()
 
 
 def search_specs(profile: str) -> list[RunSpec]:
-    budget = BUDGET[check_profile(profile)]
-    return [RunSpec("pcfedavg.search", FamilySearchConfig(claim=cid, family=fam, profile=profile,
-                                                          **budget).as_dict(), 0, _FN + "run_search")
+    budget = BUDGET[profile]
+    return [RunSpec("pcfedavg.search", FamilySearchConfig(claim=cid, family=fam, profile=profile, **budget), 0,
+                    run_search)
             for cid in SEARCH_CLAIMS for fam in families_of(cid) if profile == "paper" or fam not in PAPER_ONLY]
 
 
 def work(config: dict) -> float:
     """Instances evaluated: (maxiter + 1) generations of popsize x 10 points (at most) plus the polish."""
-    members = config.get("members", [config])
-    return float(sum((m["maxiter"] + 1) * m["popsize"] * 10 + m["polish"] for m in members))
+    run = FamilySearchConfig.from_dict(config)
+    return float((run.maxiter + 1) * run.popsize * 10 + run.polish)

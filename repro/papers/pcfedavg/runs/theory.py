@@ -22,12 +22,13 @@ every value.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, replace
 
 import numpy as np
 import scipy
 
-from bounds import pcfedavg as B
+from bounds.pcfedavg import claims as B
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
 from repro.constraints import Box, ProductSet, Whole
 from repro.errors import is_real, require
@@ -36,10 +37,9 @@ from repro.papers.pcfedavg.problems.instances import FAMILIES, SET_KINDS, random
 from repro.runner import RunSpec
 from repro.verify import check_claims, outcome_arrays
 from repro.papers.pcfedavg import checks as V
-from repro.experiment import Config, check_profile
+from repro.experiment import Config
 from repro import admissible
 
-_FN = "repro.papers.pcfedavg.runs.theory."
 STARTS = ("feasible", "x_star")
 GAMMA_RULES = ("admissible", "proof")
 
@@ -75,7 +75,6 @@ def _check_instance(c) -> None:
             "'hetero' or a finite number in (0, 1e6)")
     _require_range("target_scale", c.target_scale)
     require(c.start in STARTS, "start", c.start, f"one of {STARTS}")
-    admissible.profile(c.profile)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -154,7 +153,6 @@ class SearchConfig(Config):
 
     def __post_init__(self) -> None:
         admissible.integer("budget", self.budget)
-        admissible.profile(self.profile)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -179,16 +177,48 @@ class OneActiveConfig(Config):
         _require_range("rho", self.rho, positive=True)
         _require_range("sigma", self.sigma, positive=True)
         _require_range("target", self.target)
-        admissible.profile(self.profile)
 
 
-def build_instance(config: dict, rng: np.random.Generator):
-    """(problem, z_0) for a config of the theory grid."""
-    if config.get("family") == "one_active":
-        return one_active_instance(config["m"], config.get("sigma", 1.0), config.get("target", 3.0))
-    problem, z0 = random_instance(rng, m=config["m"], n=config["n"], family=config["family"],
-                                  set_kinds=tuple(config["sets"]), target_scale=config["target_scale"],
-                                  sigma=config["sigma"], nu=config["nu"])
+@dataclass(frozen=True, kw_only=True)
+class Setup:
+    """What :func:`prepare` builds one run of Algorithm 1 from (not a run's config: a run's config, or an instance of a
+    search, gives its values). The instance: ``family``, set kinds ``sets`` cycled over the m agents, n, noise nu,
+    sigma_i, ``target_scale``; ``family="one_active"`` is :func:`one_active_instance` (n = 1, noise-free) with
+    sigma_i = sigma and ``target``. The run: the ``start`` z_0, R rounds of H local steps, S replicates, rho, the step
+    size (``gamma_rule`` "admissible": ``gamma_frac`` gamma_max; "proof": 1/sqrt(R)), the update ``path`` and what
+    is recorded."""
+
+    family: str
+    m: int
+    H: int
+    R: int
+    S: int
+    rho: float
+    sigma: str | float
+    n: int = 1
+    sets: list | tuple = ()
+    nu: float = 0.0
+    target_scale: float = 3.0
+    target: float = 3.0
+    gamma_frac: float = 1.0
+    gamma_rule: str = "admissible"
+    start: str = "feasible"
+    path: str = "compact"
+    record: str = "full"
+
+    @classmethod
+    def of(cls, config: Config, **changes) -> Setup:
+        """The setup of a run's ``config`` (those of its keys that are fields here) with ``changes``."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in config.as_dict().items() if k in names} | changes)
+
+
+def build_instance(setup: Setup, rng: np.random.Generator):
+    """(problem, z_0) of ``setup``'s instance."""
+    if setup.family == "one_active":
+        return one_active_instance(setup.m, setup.sigma, setup.target)
+    problem, z0 = random_instance(rng, m=setup.m, n=setup.n, family=setup.family, set_kinds=tuple(setup.sets),
+                                  target_scale=setup.target_scale, sigma=setup.sigma, nu=setup.nu)
     return problem, z0
 
 
@@ -201,27 +231,26 @@ def one_active_instance(m: int, sigma: float = 1.0, target: float = 3.0):
     return PersonalizedProblem(local, np.full(m, float(sigma)), sets), np.zeros((m, 1))
 
 
-def step_size(problem, config: dict) -> float:
-    """gamma from the config: ``gamma_frac`` times the hypothesis value of Props 4.7-4.8, or the
-    proof's 1/sqrt(R) of Theorem 3.4 when ``gamma_rule == "proof"``."""
-    if config.get("gamma_rule") == "proof":
-        return 1.0 / np.sqrt(config["R"])
-    return config.get("gamma_frac", 1.0) * problem.gamma_max(config["rho"], config["H"])
+def step_size(problem, setup: Setup) -> float:
+    """gamma of ``setup``: ``gamma_frac`` times the hypothesis value of Props 4.7-4.8, or the proof's 1/sqrt(R) of
+    Theorem 3.4 when ``gamma_rule == "proof"``."""
+    if setup.gamma_rule == "proof":
+        return 1.0 / np.sqrt(setup.R)
+    return setup.gamma_frac * problem.gamma_max(setup.rho, setup.H)
 
 
-def prepare(config: dict, seed: int):
+def prepare(setup: Setup, seed: int):
     """(problem, reference solution, parameters of Algorithm 1 (with the start z_0 and the reference), run rng,
     K* rng) for one run."""
     inst_rng, run_rng, kstar_rng = _rngs(seed)
-    problem, z0 = build_instance(config, inst_rng)
-    rho = float(config["rho"])
+    problem, z0 = build_instance(setup, inst_rng)
+    rho = float(setup.rho)
     ref = problem.solve(rho, z0)
-    if config.get("start") == "x_star":
+    if setup.start == "x_star":
         z0 = ref.x_star
         ref = ref.started_at(z0)
-    params = alg.PCFedAvgParams(gamma=step_size(problem, config), rounds=config["R"], local_steps=config["H"],
-                                x0=z0, rho=rho, path=config.get("path", "compact"), replicates=config["S"],
-                                record=config.get("record", "full"), reference=ref)
+    params = alg.PCFedAvgParams(gamma=step_size(problem, setup), rounds=setup.R, local_steps=setup.H, x0=z0, rho=rho,
+                                path=setup.path, replicates=setup.S, record=setup.record, reference=ref)
     return problem, ref, params, run_rng, kstar_rng
 
 
@@ -236,8 +265,8 @@ def _reference_arrays(problem, ref, params) -> dict:
 
 
 # ---------------------------------------------------------------------------- theory grid
-def run_theory_instance(config: dict, seed: int):
-    problem, ref, params, run_rng, kstar_rng = prepare(config, seed)
+def run_theory_instance(config: TheoryConfig, seed: int):
+    problem, ref, params, run_rng, kstar_rng = prepare(Setup.of(config), seed)
     trace = alg.run(problem, params, run_rng)
     instance = V.Instance(problem, ref, pairs=V.sample_pairs(problem, kstar_rng))
     outcomes = check_claims(V.check, V.THEORY_CLAIMS + V.PAIR_CLAIMS, instance, trace)
@@ -262,8 +291,8 @@ THEORY_GRID = {
 }
 
 
-def theory_configs(profile: str) -> list[dict]:
-    g = THEORY_GRID[check_profile(profile)]
+def theory_configs(profile: str) -> list[TheoryConfig]:
+    g = THEORY_GRID[profile]
     configs = []
     for family in g["family"]:
         for sets in g["sets"]:
@@ -271,17 +300,17 @@ def theory_configs(profile: str) -> list[dict]:
                 for H in g["H"]:
                     for nu in g["nu"]:
                         configs.append(TheoryConfig(family=family, sets=list(sets), m=m, n=g["n"], H=H, nu=nu,
-                                                    R=g["R"], S=g["S"], profile=profile).as_dict())
+                                                    R=g["R"], S=g["S"], profile=profile))
     # Sensitivity: inactive targets, small step, large penalty, the printed update path.
-    base = configs[0] | {"m": 4, "H": 4, "nu": 0.5, "sets": ["box", "l2_ball", "l1_ball", "whole"]}
+    base = replace(configs[0], m=4, H=4, nu=0.5, sets=["box", "l2_ball", "l1_ball", "whole"])
     for variant in ({"target_scale": 0.0}, {"gamma_frac": 0.1}, {"rho": 40.0}, {"path": "printed"},
                     {"sigma": 1.0}, {"start": "x_star"}):
-        configs.append(TheoryConfig(**(base | variant)).as_dict())
+        configs.append(replace(base, **variant))
     return configs
 
 
 def theory_specs(profile: str) -> list[RunSpec]:
-    return [RunSpec("pcfedavg.theory", c, 0, _FN + "run_theory_instance") for c in theory_configs(profile)]
+    return [RunSpec("pcfedavg.theory", c, 0, run_theory_instance) for c in theory_configs(profile)]
 
 
 # ---------------------------------------------------------------------------- rates (Theorem 3.4)
@@ -291,9 +320,9 @@ RATE_INSTANCE = {"family": "quadratic", "sets": ["box", "l2_ball", "l1_ball", "w
 RATE_S = {"quick": 32, "paper": 128}
 
 
-def run_rate_point(config: dict, seed: int):
-    config = config | {"rho": float(np.sqrt(config["R"])), "record": "kstar"}
-    problem, ref, params, run_rng, _ = prepare(config, seed)
+def run_rate_point(config: RateConfig, seed: int):
+    setup = Setup.of(config, rho=float(np.sqrt(config.R)), record="kstar")
+    problem, ref, params, run_rng, _ = prepare(setup, seed)
     trace = alg.run(problem, params, run_rng)
     r = trace.records
     arrays = _reference_arrays(problem, ref, params) | {
@@ -302,9 +331,8 @@ def run_rate_point(config: dict, seed: int):
 
 
 def rate_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     return [RunSpec("pcfedavg.rates", RateConfig(**RATE_INSTANCE, R=R, S=RATE_S[profile], gamma_rule=rule,
-                                                 profile=profile).as_dict(), 0, _FN + "run_rate_point")
+                                                 profile=profile), 0, run_rate_point)
             for rule in GAMMA_RULES for R in RATE_GRID[profile]]
 
 
@@ -352,14 +380,14 @@ def _worst_ratio(outcomes, claim_id: str) -> float:
     return max(vals) if vals else float("nan")
 
 
-def run_adversarial(config: dict, seed: int):
+def run_adversarial(config: SearchConfig, seed: int):
     """Seeded random search over instance configs; returns the best ratio per target claim."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, 17]))
     best = {cid: (-np.inf, None, None) for cid in ADV_TARGETS}
     failures = []
-    for trial in range(config["budget"]):
+    for trial in range(config.budget):
         cand = _random_config(rng)
-        problem, ref, params, run_rng, _ = prepare(cand, trial)
+        problem, ref, params, run_rng, _ = prepare(Setup(**cand), trial)
         trace = alg.run(problem, params, run_rng)
         outcomes = check_claims(V.check, V.THEORY_CLAIMS, V.Instance(problem, ref), trace)
         failures += [(trial, o.claim_id, o.relation) for o in outcomes if not o.passed]
@@ -378,12 +406,12 @@ ONE_ACTIVE = {"quick": {"m": (2, 4, 8, 16), "K": (2000, 20000)},
               "paper": {"m": (2, 4, 8, 16, 32), "K": (2000, 20000, 100000)}}
 
 
-def run_one_active(config: dict, seed: int):
+def run_one_active(config: OneActiveConfig, seed: int):
     """Prop 4.8 (ii) on the one-active-constraint instance: deterministic (nu = 0, S = 1), H = 1,
     the admissible gamma, start at x* (feasible, so line 1 of Algorithm 1 is met)."""
-    cfg = config | {"family": "one_active", "H": 1, "R": config["K"], "S": 1, "start": "x_star",
-                    "record": "kstar", "gamma_frac": 1.0}
-    problem, ref, params, run_rng, _ = prepare(cfg, seed)
+    setup = Setup.of(config, family="one_active", H=1, R=config.K, S=1, start="x_star", record="kstar",
+                     gamma_frac=1.0)
+    problem, ref, params, run_rng, _ = prepare(setup, seed)
     trace = alg.run(problem, params, run_rng)
     infeas = trace.records["kstar_infeas"][0]          # E_{K*} d_i^2, exact (deterministic run)
     values = V.parameter_values(problem, ref, params)
@@ -398,12 +426,10 @@ def run_one_active(config: dict, seed: int):
 
 
 def adversarial_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
-    specs = [RunSpec("pcfedavg.adversarial", SearchConfig(budget=ADV_BUDGET[profile], profile=profile).as_dict(), 0,
-                     _FN + "run_adversarial")]
+    specs = [RunSpec("pcfedavg.adversarial", SearchConfig(budget=ADV_BUDGET[profile], profile=profile), 0,
+                     run_adversarial)]
     grid = ONE_ACTIVE[profile]
     specs += [RunSpec("pcfedavg.adversarial", OneActiveConfig(m=m, K=K, rho=10.0, sigma=1.0, target=3.0,
-                                                              profile=profile, path=path).as_dict(), 0,
-                      _FN + "run_one_active")
+                                                              profile=profile, path=path), 0, run_one_active)
               for path in ("compact", "printed") for m in grid["m"] for K in grid["K"]]
     return specs

@@ -49,7 +49,7 @@ Server step (Problem 2/7 resp. 5/10):
     (f_hat_{0,1}, tau); H'(nu) equals the surrogate constraint value at w(nu) (envelope theorem) and is
     non-increasing, so nu = 0 if H'(0) <= 0, nu = c if H'(c) >= 0, else the root of H' by ``brentq``
     (:func:`single_constraint_dual`). With a = 0 and q0 = 1 this is Lemma 1, and nu is taken from the
-    printed (42) via ``bounds.ssca.lemma1_nu_scalar`` (imported lazily; if that module is not importable the
+    printed (42) via ``bounds.ssca.claims.lemma1_nu_scalar`` (imported lazily; if that module is not importable the
     brentq route, which solves the same problem, is used; the trace's ``server_route`` says which ran).
   - M >= 2: a convex QCQP solved by cvxpy (Clarabel), its Parameters compiled once per run
     (:class:`QCQPServer`); the interior-point multipliers are then refined by projected Newton ascent on
@@ -535,10 +535,10 @@ def polish_dual(a: np.ndarray | None, q: float, lin: np.ndarray, gap: np.ndarray
 
 
 def _lemma1_nu():
-    """``bounds.ssca.lemma1_nu_scalar`` (the printed (42) at one point) or None when that module (written separately)
+    """``bounds.ssca.claims.lemma1_nu_scalar`` (the printed (42) at one point) or None when that module (written separately)
     is not importable."""
     try:
-        from bounds.ssca import lemma1_nu_scalar
+        from bounds.ssca.claims import lemma1_nu_scalar
     except ImportError:
         return None
     return lemma1_nu_scalar

@@ -16,13 +16,13 @@ U is set to the minimal logistic loss (scipy, recorded) plus ``U_MARGIN``, so Sl
 and the constraint set {loss <= U} is compact (Theorems 2/4's hypothesis), which we record.
 
 Step sizes (``STEPS``): two power-law pairs inside the region where (4) and (6) hold (decided exactly by
-:func:`bounds.ssca.power_law_conditions`) and the Section VI family (0.6, 0.9, 0.3), which violates
+:func:`bounds.ssca.claims.power_law_conditions`) and the Section VI family (0.6, 0.9, 0.3), which violates
 sum gamma^2 < oo, for comparison.
 
 Per iteration t (every iteration, evaluated after the run by :class:`Trajectory`): F0(w^t) and grad F0(w^t) on all N samples; for M = 0 the
 stationarity residual ||grad F0|| (Problem 1/6 KKT); for M = 1 the KKT residuals of Problem 3/8 with
-NNLS multipliers (:func:`bounds.ssca.kkt_constrained`) and of Problem 4/9 with the server's nu as the
-multiplier (:func:`bounds.ssca.kkt_penalty`); ||omega_bar - omega|| (-> 0 in the proofs); the tracking
+NNLS multipliers (:func:`bounds.ssca.claims.kkt_constrained`) and of Problem 4/9 with the server's nu as the
+multiplier (:func:`bounds.ssca.claims.kkt_penalty`); ||omega_bar - omega|| (-> 0 in the proofs); the tracking
 errors of Lemma 2 / Lemma 5 (for M = 0 exactly ||grad F0(w^t) - grad F_bar^(t)(w^t)|| with
 grad F_bar^(t)(w^t) = 2 tau (w^t - omega_bar^t) from (8)-(9); for M = 1 the three quantities of Lemma 5 with the
 surrogates of the previous iteration: values at w^t (``tracking_value``), gradients at w^t, objective included
@@ -37,19 +37,19 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
-from bounds import ssca as B
+from bounds.ssca import claims as B
 
 from repro.papers.ssca.algorithms import ssca as alg
 from repro.errors import is_int, is_real, require
 from repro.papers.ssca.problems import instances as SP
 from repro.papers.ssca.problems import swish_network as SN
 from repro.runner import RunSpec
-from repro.experiment import PROFILES, Config, check_profile
+from repro.experiment import Config
 
-_FN = "repro.papers.ssca.runs.convergence."
 PROBLEMS = ("logistic_l2", "nonconvex_logistic", "norm_loss_limit", "nonconvex_loss_limit")
 STEPS = {"theory_a": (0.9, 0.6, 0.9, 0.75), "theory_b": (0.9, 0.5, 0.9, 0.6), "section_vi": (0.6, 0.3, 0.9, 0.35)}
 U_MARGIN = 0.05
@@ -87,7 +87,6 @@ class ConvergenceConfig(Config):
         require(self.mode in MODES, "mode", self.mode, "'sample' or 'feature'")
         require(is_int(self.iterations) and self.iterations >= 2, "iterations", self.iterations,
                 "an integer >= 2 (T; T - 1 updates)")
-        require(self.profile in PROFILES, "profile", self.profile, f"one of {PROFILES}")
         require(is_int(self.d) and self.d >= 1, "d", self.d, "an integer >= 1")
         require(is_int(self.clients) and 1 <= self.clients <= self.d, "clients", self.clients,
                 f"an integer in 1..d = 1..{self.d} (each client owns a feature block)")
@@ -101,15 +100,29 @@ class ConvergenceConfig(Config):
         require(is_real(self.penalty) and self.penalty > 0, "penalty", self.penalty, "a finite number > 0 (c)")
 
 
-def build_problem(config: dict, rng: np.random.Generator):
-    X, y = SP.make_classification(config["n"], config["d"], config["flip"], rng)
-    blocks = SN.contiguous_blocks(config["d"], config["clients"])
-    name = config["problem"]
+class ProblemInstance(NamedTuple):
+    """What :func:`build_problem` reads: the ``problem`` (``PROBLEMS``) with ``n`` samples of dimension ``d`` on
+    ``clients`` clients (feature blocks), label noise ``flip`` and regularisation ``reg``."""
+
+    problem: str
+    n: int
+    d: int
+    clients: int
+    flip: float
+    reg: float
+
+
+def build_problem(instance: ConvergenceConfig | ProblemInstance, rng: np.random.Generator):
+    """The problem of ``instance`` (a run's config or a :class:`ProblemInstance`: the fields of the latter are read),
+    its data (X, y) and what the run records besides: the reference point, the probe point and the minimal loss."""
+    X, y = SP.make_classification(instance.n, instance.d, instance.flip, rng)
+    blocks = SN.contiguous_blocks(instance.d, instance.clients)
+    name = instance.problem
     info = {}
     if name == "logistic_l2":
-        problem = SP.LogisticL2(X, y, config["reg"], blocks)
+        problem = SP.LogisticL2(X, y, instance.reg, blocks)
     elif name == "nonconvex_logistic":
-        problem = SP.NonconvexLogistic(X, y, config["reg"], blocks)
+        problem = SP.NonconvexLogistic(X, y, instance.reg, blocks)
     else:
         unit = SP.NormWithLossLimit(X, y, 1.0, blocks)
         info["probe"] = unit.loss_minimiser()          # in the constraint set Omega: its loss is the minimum < U
@@ -226,31 +239,30 @@ def _lemma5(problem, probe, run: dict, values: np.ndarray, grads: np.ndarray) ->
     return out
 
 
-def run_convergence(config: dict, seed: int):
-    ConvergenceConfig.from_dict(config)
-    ss = np.random.SeedSequence([seed, PROBLEMS.index(config["problem"]), 19_08_11015])
+def run_convergence(config: ConvergenceConfig, seed: int):
+    ss = np.random.SeedSequence([seed, PROBLEMS.index(config.problem), 19_08_11015])
     data_rng, init_rng, run_rng = (np.random.default_rng(s) for s in ss.spawn(3))
     problem, X, y, info = build_problem(config, data_rng)
-    a1, alpha, a2, beta = STEPS[config["steps"]]
+    a1, alpha, a2, beta = STEPS[config.steps]
     verdict = B.power_law_conditions(a1, alpha, a2, beta)
-    T = config["iterations"]
+    T = config.iterations
     omega1 = init_rng.normal(size=problem.dim)
     reference = info.pop("reference", None)
     probe = info.pop("probe", None)
     monitor = Trajectory()
-    clients = (np.random.default_rng(ss.spawn(1)[0]).permutation(config["n"]).reshape(config["clients"], -1)
-               if config["mode"] == "sample" else None)
-    params = alg.SSCAParams(tau=config["tau"], steps=alg.PowerLawSteps(a1, alpha, a2, beta), iterations=T,
-                            batch=BATCH[config["mode"]], omega1=omega1, penalty=config["penalty"],
+    clients = (np.random.default_rng(ss.spawn(1)[0]).permutation(config.n).reshape(config.clients, -1)
+               if config.mode == "sample" else None)
+    params = alg.SSCAParams(tau=config.tau, steps=alg.PowerLawSteps(a1, alpha, a2, beta), iterations=T,
+                            batch=BATCH[config.mode], omega1=omega1, penalty=config.penalty,
                             checkpoints=tuple(range(1, T + 1)), client_indices=clients, monitor=monitor)
-    run = alg.run_sample_based if config["mode"] == "sample" else alg.run_feature_based
-    trace = monitor.observed(run(problem, params, run_rng), problem, config["penalty"], reference, probe)
+    run = alg.run_sample_based if config.mode == "sample" else alg.run_feature_based
+    trace = monitor.observed(run(problem, params, run_rng), problem, config.penalty, reference, probe)
     mon = trace.monitor
     arrays = {"t": np.asarray(trace.checkpoints, int), "rho": trace.rho, "gamma": trace.gamma,
               "step_norm": trace.step_norm} | mon
     arrays["max_norm"] = np.maximum.accumulate(mon["omega_norm"])
     meta = {"conditions_4": verdict.holds4, "conditions_6": verdict.holds6, "failed": list(verdict.failed),
-            "mu": 2 * config["tau"]} | info
+            "mu": 2 * config.tau} | info
     if problem.n_constraints == 0:
         meta["L_hat"] = float(problem.lipschitz_gradient())
     else:
@@ -259,7 +271,6 @@ def run_convergence(config: dict, seed: int):
 
 
 def convergence_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     return [RunSpec("ssca.convergence", ConvergenceConfig(problem=p, steps=s, mode=m, iterations=ITERATIONS[profile],
-                                                          profile=profile).as_dict(), seed, _FN + "run_convergence")
+                                                          profile=profile), seed, run_convergence)
             for p in PROBLEMS for s in STEPS for m in MODES for seed in range(SEEDS[profile])]

@@ -36,10 +36,10 @@ from math import comb
 
 import numpy as np
 
-from bounds import ssca as B
+from bounds.ssca import claims as B
 from repro import admissible
 from repro.errors import is_int, is_real, require
-from repro.experiment import Config, check_profile
+from repro.experiment import Config
 from repro.papers.ssca import checks as V
 from repro.papers.ssca.algorithms import ssca as alg
 from repro.papers.ssca.runs import convergence as conv
@@ -47,7 +47,6 @@ from repro.papers.ssca.runs.search import lemma4_ratio
 from repro.runner import RunSpec
 from repro.scripted import FailureCount, ScriptedKeys, law_record, uniform_law
 
-_FN = "repro.papers.ssca.runs.exact."
 CLAIM = "ssca.lemma4"
 #: the M = 0 problems of ``ssca.convergence`` ((51) is logged for M = 0 only)
 EXACT_PROBLEMS = conv.PROBLEMS[:2]
@@ -95,16 +94,15 @@ class ExactConfig(Config):
         admissible.real("reg", self.reg)
         admissible.real("tau", self.tau)
         admissible.real("init_scale", self.init_scale, strict=False)
-        admissible.profile(self.profile)
 
     def patterns(self) -> int:
         """C(N_i, B)^(clients x updates), the number of equally likely minibatch patterns."""
         return comb(self.per_client, self.batch) ** (self.clients * self.updates)
 
-    def instance(self) -> dict:
+    def instance(self) -> conv.ProblemInstance:
         """The ``ssca.convergence``-style description of the instance (what :func:`conv.build_problem` reads)."""
-        return {"problem": self.problem, "n": self.clients * self.per_client, "d": self.d, "clients": self.clients,
-                "flip": self.flip, "reg": self.reg}
+        return conv.ProblemInstance(problem=self.problem, n=self.clients * self.per_client, d=self.d,
+                                    clients=self.clients, flip=self.flip, reg=self.reg)
 
 
 def patterns(per_client: int, batch: int, clients: int, updates: int):
@@ -203,17 +201,17 @@ def enumerate_patterns(config: ExactConfig, seed: int, *, mu_factor: float = 1.0
             "L_hat": instance.check.L_hat, "law": law_record(count.patterns, mass)}
 
 
-def run_exact(config: dict, seed: int):
+def run_exact(config: ExactConfig, seed: int):
     """P((51) fails at some iteration) over all minibatch patterns of one tiny instance, exactly, and with L_hat
     halved (:class:`repro.scripted.FailureCount`); the inconclusive patterns and the largest multiple of L_hat/2 a
     pattern needs (the search's objective, for the table only)."""
-    c = ExactConfig.from_dict(config)
-    e = enumerate_patterns(c, seed)
+    e = enumerate_patterns(config, seed)
     return ({"failure_probability": np.array(float(e["count"].probability)),
              "inconclusive_patterns": np.array(e["inconclusive"]), "worst_ratio": np.array(e["worst_ratio"])},
             {"failure_counts": [e["count"].as_json()], "location": B.claim(CLAIM).location,
-             "instance": c.instance() | {"steps": c.steps, "batch": c.batch, "updates": c.updates, "tau": c.tau,
-                                         "init_scale": c.init_scale, "seed": seed},
+             "instance": config.instance()._asdict() | {"steps": config.steps, "batch": config.batch,
+                                                        "updates": config.updates, "tau": config.tau,
+                                                        "init_scale": config.init_scale, "seed": seed},
              "mu": e["mu"], "L_hat": e["L_hat"], "law": e["law"]})
 
 
@@ -232,13 +230,13 @@ EXACT_GRID = {"quick": {"cases": (("logistic_l2", "theory_a", 1, 3, 1, 4, 1),
 
 
 def exact_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     grid = EXACT_GRID[profile]
     return [RunSpec("ssca.exact", ExactConfig(problem=p, steps=s, clients=n, per_client=k, batch=b, updates=u, d=d,
-                                              profile=profile).as_dict(), seed, _FN + "run_exact")
+                                              profile=profile), seed, run_exact)
             for p, s, n, k, b, u, d in grid["cases"] for seed in range(grid["seeds"])]
 
 
 def work(config: dict) -> float:
     """Units of work of one run: patterns x iterations (each pattern is one run of ``updates`` iterations)."""
-    return float(ExactConfig.from_dict(config).patterns() * config["updates"])
+    run = ExactConfig.from_dict(config)
+    return float(run.patterns() * run.updates)

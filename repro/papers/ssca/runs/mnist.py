@@ -58,7 +58,7 @@ baseline), :class:`SGDGridConfig` (its learning-rate search, a run it needs) and
 metrics at a seed's initial point, a run every curve with t = 1 among its checkpoints needs; also the base of every
 other shape). The experiments mixing shapes
 list theirs (``Experiment(config=(...))``): the shared layer builds each run's config into the shape its keys
-name and lets ``--set`` change only the keys every shape has. :class:`MnistConfig` (the fields and checks of
+name and lets ``--set`` change a key in the runs whose shape has it. :class:`MnistConfig` (the fields and checks of
 every run of Figures 2-4) and :class:`SSCAConfig` (those of every SSCA run) are bases only, no run's shape.
 """
 from __future__ import annotations
@@ -76,9 +76,8 @@ from repro.errors import is_int, is_real, require
 from repro.papers.ssca.problems import mnist_pixels as MP
 from repro.papers.ssca.problems import swish_network as SN
 from repro.runner import RunSpec, watch
-from repro.experiment import PROFILES, Config, check_profile
+from repro.experiment import Config
 
-_FN = "repro.papers.ssca.runs.mnist."
 TRIPLES = {1: (0.4, 0.4, 0.4), 10: (0.6, 0.9, 0.3), 100: (0.9, 0.9, 0.3)}        # sample-based B -> (a1, a2, alpha)
 FEATURE_TRIPLES = {10: (0.4, 0.4, 0.4), 100: (0.6, 0.9, 0.3), 1000: (0.9, 0.9, 0.3)}
 SGD_SAMPLE_CONFIGS = ((1, 1), (10, 1), (100, 1), (5, 2), (50, 2))               # (B, E) of Fig. 2's legend
@@ -155,7 +154,6 @@ class _MnistShared(InitialPointConfig):
                 "'27' (regularised) or '37' (cost-limited)")
         require(is_int(self.batch) and self.batch >= 1, "batch", self.batch,
                 "an integer >= 1 (B: per client, sample-based; total, feature-based)")
-        require(self.profile in PROFILES, "profile", self.profile, f"one of {PROFILES}")
         require(is_real(self.tau) and self.tau > 0, "tau", self.tau, "a finite number > 0")
         require(is_real(self.penalty) and self.penalty > 0, "penalty", self.penalty, "a finite number > 0 (c)")
         require(self.feature_split in FEATURE_SPLITS, "feature_split", self.feature_split,
@@ -275,10 +273,10 @@ def _data(dataset: str, dtype: str = "float64") -> dict:
     return MP.load_mnist_pixels(dtype=dtype) if dataset == "mnist" else MP.load_digits_standin(dtype=dtype)
 
 
-def _problem(config: dict, net, X, y, blocks):
-    if config["formulation"] == "27":
-        return SN.Regularized27(net, X, y, config["lam"], blocks)
-    return SN.CostLimited37(net, X, y, config["U"], blocks, a_bar=config["a_bar"])
+def _problem(config: SSCA27Config | SSCA37Config | SGDGridConfig, net, X, y, blocks):
+    if config.formulation == "27":
+        return SN.Regularized27(net, X, y, config.lam, blocks)
+    return SN.CostLimited37(net, X, y, config.U, blocks, a_bar=config.a_bar)
 
 
 @functools.lru_cache(maxsize=1)
@@ -316,12 +314,13 @@ def _start_metrics(omega, arrays) -> dict:
     return {name: float(arrays[name]) for name in ("train_cost", "test_accuracy", "train_accuracy")}
 
 
-def initial_point_config(config: dict) -> dict:
-    """The :class:`InitialPointConfig` of a run's config: the run its t = 1 metrics come from (:func:`_spec`)."""
-    return InitialPointConfig.from_dict({k: config[k] for k in InitialPointConfig.keys()}).as_dict()
+def initial_point_config(config: InitialPointConfig) -> dict:
+    """The :class:`InitialPointConfig` of a run's config, as stored: the run its t = 1 metrics come from
+    (:func:`_spec`)."""
+    return InitialPointConfig(**{k: getattr(config, k) for k in InitialPointConfig.keys()}).as_dict()
 
 
-def _initial_input(config: dict, seed: int, result) -> dict:
+def _initial_input(config: MnistConfig, seed: int, result) -> dict:
     """The arrays of the ``initial`` result a run was given, which must be that of its own seed and
     :class:`InitialPointConfig` (its data, precision and clients, besides omega^(1) that :func:`_start_metrics`
     checks): anything else is a bug, not a case."""
@@ -331,12 +330,12 @@ def _initial_input(config: dict, seed: int, result) -> dict:
     return result.arrays
 
 
-def _monitor(config: dict, net, lam: float, seed: int, start=None):
+def _monitor(config: MnistConfig, net, lam: float, seed: int, start=None):
     """Full-data metrics at checkpoints (at t = 1 from ``start``, when the run was given them:
     :func:`_start_metrics`), and the closed-form-vs-solver check at ``solver_checks`` (first seed only: three cvxpy
     solves on d = 101,632 cost seconds each)."""
-    sets = _evaluation_sets(config["dataset"], config["dtype"], config["clients"])
-    solver_checks = set(config.get("solver_checks", [])) if seed == 0 else set()
+    sets = _evaluation_sets(config.dataset, config.dtype, config.clients)
+    solver_checks = set(config.solver_checks) if seed == 0 else set()
 
     def monitor(t: int, state) -> dict:
         omega = state.omega
@@ -353,85 +352,85 @@ def _monitor(config: dict, net, lam: float, seed: int, start=None):
     return monitor
 
 
-def _closed_form_vs_solver(config: dict, state) -> dict:
+def _closed_form_vs_solver(config: SSCA27Config | SSCA37Config | SGDConfig, state) -> dict:
     """Relative distance between the printed closed form and cvxpy on this iteration's server problem."""
-    from bounds import ssca as B
+    from bounds.ssca import claims as B
 
     from repro.papers.ssca.problems.server import solve_problem_28, solve_problem_38
 
-    tau = config["tau"]
-    if config["formulation"] == "27":
+    tau = config.tau
+    if config.formulation == "27":
         coef = state.f_hat_lin[0]                                   # Theta + 2 lambda beta, (28)-(29)
         closed = B.omega_bar_unconstrained(coef, tau)
         ref = solve_problem_28(coef, tau, tight=False)
         return {"closed_form_error": float(np.linalg.norm(closed - ref["omega"]) / max(1.0, np.linalg.norm(ref["omega"]))),
                 "solver_status": 1.0 if ref["status"] == "optimal" else 0.0}
     theta, A = state.f_hat_lin[1], float(state.f_hat_const[0])
-    sol = B.lemma1_solution(theta, A, config["U"], tau, config["penalty"])
-    ref = solve_problem_38(theta, A, config["U"], tau, config["penalty"], tight=False)
+    sol = B.lemma1_solution(theta, A, config.U, tau, config.penalty)
+    ref = solve_problem_38(theta, A, config.U, tau, config.penalty, tight=False)
     scale = max(1.0, float(np.linalg.norm(ref["omega"])))
     return {"closed_form_error": float(max(np.linalg.norm(sol.omega - ref["omega"]) / scale,
                                            abs(sol.zeta - ref["zeta"]) / max(1.0, abs(ref["zeta"])))),
             "solver_status": 1.0 if ref["status"] == "optimal" else 0.0}
 
 
-def _initial_point(config: dict, seed: int):
+def _initial_point(config: InitialPointConfig, seed: int):
     """Data (the training samples a split over ``clients`` uses), network, initial point omega^(1) and the split and
     run Generators of seed ``seed``: what :class:`InitialPointConfig`'s keys determine."""
-    data = _data(config["dataset"], config["dtype"])
-    X, y = _training_samples(data, config["clients"])
+    data = _data(config.dataset, config.dtype)
+    X, y = _training_samples(data, config.clients)
     ss = np.random.SeedSequence([seed, 2104_06011])
     init_rng, split_rng, run_rng = (np.random.default_rng(s) for s in ss.spawn(3))
-    net = SN.SwishNetwork(X.shape[1], config["hidden"], int(y.max()) + 1)
-    omega1 = net.init(init_rng, scheme=config["init"])
+    net = SN.SwishNetwork(X.shape[1], config.hidden, int(y.max()) + 1)
+    omega1 = net.init(init_rng, scheme=config.init)
     return data | {"x_train": X, "y_train": y}, net, omega1, split_rng, run_rng
 
 
-def _setup(config: dict, seed: int):
-    """Data, network, feature blocks, client split, initial point and run Generator of a (validated) config."""
+def _setup(config: _MnistShared, seed: int):
+    """Data, network, feature blocks, client split, initial point and run Generator of a config."""
     data, net, omega1, split_rng, run_rng = _initial_point(config, seed)
-    K, I = net.K, config["clients"]
-    blocks = (SN.contiguous_blocks(K, I) if config["feature_split"] == "contiguous"
+    K, I = net.K, config.clients
+    blocks = (SN.contiguous_blocks(K, I) if config.feature_split == "contiguous"
               else SN.random_blocks(K, I, split_rng))
     client_indices = MP.iid_client_split(data["x_train"].shape[0], I, split_rng)
     return data, net, blocks, client_indices, omega1, run_rng
 
 
-def run_initial_metrics(config: dict, seed: int):
+def run_initial_metrics(config: InitialPointConfig, seed: int):
     """The t = 1 checkpoint metrics (F (25) and the accuracy on the training samples, the test accuracy) at seed
     ``seed``'s initial point omega^(1): one evaluation on 70,000 samples that every curve of the seed starts from
     and needs (:func:`_spec`), instead of one each."""
-    InitialPointConfig.from_dict(config)
     _, net, omega1, _, _ = _initial_point(config, seed)
-    metrics = _metrics_at(net, omega1, *_evaluation_sets(config["dataset"], config["dtype"], config["clients"]))
+    metrics = _metrics_at(net, omega1, *_evaluation_sets(config.dataset, config.dtype, config.clients))
     return {name: np.array(value) for name, value in metrics.items()} | {"omega1_sha256": _digest(omega1)}, \
         {"d": net.dim}
 
 
-def _sgd_grid(config: dict, net, problem, data, client_indices, omega1, rng) -> tuple[float, float, np.ndarray]:
+def _sgd_grid(config: SGDGridConfig, net, problem, data, client_indices, omega1,
+              rng) -> tuple[float, float, np.ndarray]:
     """Grid search of the SGD learning rate a / t^alpha (Section VI only says "a grid
     search method"): the training objective of (27)
     on a fixed subsample after ``grid_iterations`` iterations; a diverged grid point scores +inf."""
     X, y = data["x_train"], data["y_train"]
     sub = np.random.default_rng(0).choice(X.shape[0], size=min(GRID_SUBSAMPLE, X.shape[0]), replace=False)
     scores = []
-    for (a, al), child in zip(config["sgd_grid"], rng.spawn(len(config["sgd_grid"]))):
-        params = sgd.SGDParams(lr_a=a, lr_alpha=al, iterations=config["grid_iterations"], batch=config["batch"],
-                               omega1=omega1, local_steps=config["local_steps"], client_indices=client_indices)
+    for (a, al), child in zip(config.sgd_grid, rng.spawn(len(config.sgd_grid))):
+        params = sgd.SGDParams(lr_a=a, lr_alpha=al, iterations=config.grid_iterations, batch=config.batch,
+                               omega1=omega1, local_steps=config.local_steps, client_indices=client_indices)
         try:
             trace = _run_sgd(config, problem, params, child)
             w = trace.omega_final
             ev = SN.evaluate(net, w, X[sub], y[sub])
-            scores.append(ev["cost"] + config["lam"] * float(w @ w))
+            scores.append(ev["cost"] + config.lam * float(w @ w))
         except alg.DivergenceError:
             scores.append(np.inf)
     scores = np.asarray(scores)
     best = int(np.argmin(scores))
-    return config["sgd_grid"][best][0], config["sgd_grid"][best][1], scores
+    return config.sgd_grid[best][0], config.sgd_grid[best][1], scores
 
 
-def _run_sgd(config, problem, params, rng):
-    run = sgd.run_fedavg_sgd if config["mode"] == "sample" else sgd.run_feature_sgd
+def _run_sgd(config: SGDGridConfig, problem, params, rng):
+    run = sgd.run_fedavg_sgd if config.mode == "sample" else sgd.run_feature_sgd
     return run(problem, params, rng)
 
 
@@ -439,32 +438,29 @@ def _run_sgd(config, problem, params, rng):
 _NOT_FOR_GRID = ("iterations", "checkpoints", "solver_checks")
 
 
-def run_sgd_grid(config: dict, seed: int):
+def run_sgd_grid(config: SGDGridConfig, seed: int):
     """The learning-rate search of one SGD configuration (module docstring), on seed ``seed``'s initialization,
     split and grid streams: the score of every grid point and the winner ``lr`` = (a, alpha)."""
-    SGDGridConfig.from_dict(config)
     data, net, blocks, client_indices, omega1, rng = _setup(config, seed)
     problem = _problem(config, net, data["x_train"], data["y_train"], blocks)
     grid_rng, _ = rng.spawn(2)
     a, al, scores = _sgd_grid(config, net, problem, data, client_indices, omega1, grid_rng)
-    return {"grid_scores": scores, "grid": np.asarray(config["sgd_grid"], float), "lr": np.array([a, al])}, {}
+    return {"grid_scores": scores, "grid": np.asarray(config.sgd_grid, float), "lr": np.array([a, al])}, {}
 
 
 @watch("train_cost", step_sizes=("triple",))
-def run_mnist_ssca(config: dict, seed: int, inputs: dict | None = None):
+def run_mnist_ssca(config: SSCA27Config | SSCA37Config | SGDConfig, seed: int, inputs: dict | None = None):
     """One curve of Figures 2-4: an SSCA algorithm (1-4) or an SGD baseline on (27) / (37); an SGD run reads its
-    learning rate from ``inputs["grid"]`` (:func:`run_sgd_grid`). The config is built into the shape this function
-    runs it as, told by the values its branches below read (``method``, ``formulation``), not by a second dispatch
-    on keys: which shape a config's keys name is the experiment's ``check_config``, done before any run."""
-    sgd_run = config.get("method") == "sgd"
-    (SGDConfig if sgd_run else SSCA37Config if config.get("formulation") == "37" else SSCA27Config).from_dict(config)
+    learning rate from ``inputs["grid"]`` (:func:`run_sgd_grid`). The runner builds the config into the shape its
+    keys name; the branches below read its values (``method``, ``formulation``)."""
+    sgd_run = config.method == "sgd"
     data, net, blocks, client_indices, omega1, rng = _setup(config, seed)
-    lam = config.get("lam", 0.0)
+    lam = 0.0 if config.formulation == "37" else config.lam
     problem = _problem(config, net, data["x_train"], data["y_train"], blocks)
     start = _initial_input(config, seed, inputs["initial"]) if inputs and "initial" in inputs else None
     monitor = _monitor(config, net, lam, seed, start)
-    checkpoints = tuple(config["checkpoints"])
-    meta = {"dataset": config["dataset"], "d": net.dim, "n_train": int(data["x_train"].shape[0]),
+    checkpoints = tuple(config.checkpoints)
+    meta = {"dataset": config.dataset, "d": net.dim, "n_train": int(data["x_train"].shape[0]),
             "blocks": [int(k) for k in blocks.sizes]}
     arrays: dict[str, np.ndarray] = {}
     _, run_rng = rng.spawn(2)
@@ -473,21 +469,21 @@ def run_mnist_ssca(config: dict, seed: int, inputs: dict | None = None):
         grid = inputs["grid"].arrays
         a, al = (float(v) for v in grid["lr"])
         arrays |= {"grid_scores": grid["grid_scores"], "grid": grid["grid"], "lr": grid["lr"]}
-        params = sgd.SGDParams(lr_a=a, lr_alpha=al, iterations=config["iterations"], batch=config["batch"],
-                               omega1=omega1, local_steps=config["local_steps"], checkpoints=checkpoints,
+        params = sgd.SGDParams(lr_a=a, lr_alpha=al, iterations=config.iterations, batch=config.batch,
+                               omega1=omega1, local_steps=config.local_steps, checkpoints=checkpoints,
                                client_indices=client_indices, monitor=monitor)
         trace = _run_sgd(config, problem, params, run_rng)
-        arrays["lr_schedule"] = a / np.arange(1, config["iterations"]) ** al
+        arrays["lr_schedule"] = a / np.arange(1, config.iterations) ** al
     else:
-        a1, a2, alpha = config["triple"]
-        params = alg.SSCAParams(tau=config["tau"], steps=alg.PowerLawSteps.section_vi(a1, a2, alpha),
-                                iterations=config["iterations"], batch=config["batch"], omega1=omega1,
-                                penalty=config["penalty"], checkpoints=checkpoints, client_indices=client_indices,
+        a1, a2, alpha = config.triple
+        params = alg.SSCAParams(tau=config.tau, steps=alg.PowerLawSteps.section_vi(a1, a2, alpha),
+                                iterations=config.iterations, batch=config.batch, omega1=omega1,
+                                penalty=config.penalty, checkpoints=checkpoints, client_indices=client_indices,
                                 monitor=monitor)
-        run = alg.run_sample_based if config["mode"] == "sample" else alg.run_feature_based
+        run = alg.run_sample_based if config.mode == "sample" else alg.run_feature_based
         trace = run(problem, params, run_rng)
         arrays |= {"rho": trace.rho, "gamma": trace.gamma, "step_norm": trace.step_norm}
-        if config["formulation"] == "37":
+        if config.formulation == "37":
             arrays |= {"nu": trace.nu[:, 0], "zeta": trace.zeta[:, 0], "regime": trace.regime[:, 0],
                        "A": trace.const[:, 0], "b": trace.lin_norm_sq[:, 0]}
     seconds = time.perf_counter() - start
@@ -498,20 +494,31 @@ def run_mnist_ssca(config: dict, seed: int, inputs: dict | None = None):
 
 
 # ----------------------------------------------------------------------------------------- specs
-def _ssca(mode: str, formulation: str, batch: int, profile: str, **extra) -> dict:
+def _ssca(mode: str, formulation: str, batch: int, profile: str, **extra) -> SSCA27Config | SSCA37Config:
     """The config of an SSCA curve (:class:`SSCA27Config` / :class:`SSCA37Config`), ``extra`` overriding fields."""
     triple = (TRIPLES if mode == "sample" else FEATURE_TRIPLES)[batch]
     shape = SSCA27Config if formulation == "27" else SSCA37Config
     fields = {"mode": mode, "batch": batch, "triple": list(triple), "checkpoints": list(CHECKPOINTS[profile]),
               "solver_checks": [], "profile": profile}
-    return shape(**(fields | extra)).as_dict()
+    return shape(**(fields | extra))
 
 
-def _sgd(mode: str, batch: int, local_steps: int, profile: str) -> dict:
+def _sgd(mode: str, batch: int, local_steps: int, profile: str) -> SGDConfig:
     """The config of an SGD baseline (:class:`SGDConfig`)."""
     return SGDConfig(mode=mode, batch=batch, local_steps=local_steps, checkpoints=list(CHECKPOINTS[profile]),
                      solver_checks=[], sgd_grid=[list(g) for g in SGD_GRID[profile]],
-                     grid_iterations=GRID_ITERATIONS[profile], profile=profile).as_dict()
+                     grid_iterations=GRID_ITERATIONS[profile], profile=profile)
+
+
+#: the shapes of this module's runs: a curve's, a learning-rate search's and an initial point's metrics'
+SHAPES = (SSCA27Config, SSCA37Config, SGDConfig, SGDGridConfig, InitialPointConfig)
+
+
+def _stored_config(stored: dict) -> InitialPointConfig:
+    """The config dataclass of a stored config of this module's runs: the shape (:data:`SHAPES`) with exactly its
+    keys (else a one-line ``ConfigError`` naming a key no initial point has)."""
+    shape = next((c for c in SHAPES if set(c.keys()) == set(stored)), InitialPointConfig)
+    return shape.from_dict(stored)
 
 
 def work(config: dict) -> float:
@@ -520,31 +527,32 @@ def work(config: dict) -> float:
     pass only: counted as a third of a training sample) after t = 1, whose metrics are a run of their own
     (:func:`run_initial_metrics`: one evaluation); for a learning-rate search, every grid point's run and its scoring
     on the 10k subsample."""
-    if "mode" not in config:                                              # an initial point's metrics
+    run = _stored_config(config)
+    if not isinstance(run, _MnistShared):                                 # an initial point's metrics
         return 70_000 / 3
-    per_iteration = config["batch"] * (config["clients"] if config["mode"] == "sample" else 1)
-    if config["method"] == "sgd":
-        per_iteration *= config["local_steps"]
-    if "sgd_grid" in config and "checkpoints" not in config:              # a grid search (run_sgd_grid)
-        return len(config["sgd_grid"]) * (per_iteration * config["grid_iterations"] + GRID_SUBSAMPLE / 3)
-    evaluations = len([t for t in config["checkpoints"] if t > 1]) * (70_000 / 3)   # t = 1: the run it needs
-    return per_iteration * config["iterations"] + evaluations
+    per_iteration = run.batch * (run.clients if run.mode == "sample" else 1)
+    if run.method == "sgd":
+        per_iteration *= run.local_steps
+    if not isinstance(run, MnistConfig):                                  # a grid search (run_sgd_grid)
+        return len(run.sgd_grid) * (per_iteration * run.grid_iterations + GRID_SUBSAMPLE / 3)
+    evaluations = len([t for t in run.checkpoints if t > 1]) * (70_000 / 3)   # t = 1: the run it needs
+    return per_iteration * run.iterations + evaluations
 
 
-def _spec(name: str, config: dict, seed: int) -> RunSpec:
+def _spec(name: str, config: MnistConfig, seed: int) -> RunSpec:
     """A curve's run and the runs it needs: an SGD baseline's learning-rate search (one per configuration, seed 0's
     streams) and, when t = 1 is a checkpoint, the metrics at the seed's initial point (one run per seed and
     :class:`InitialPointConfig`, listed under Figure 2 by every figure so that the runner computes it once)."""
     needs = {}
-    if 1 in config["checkpoints"]:
-        needs["initial"] = RunSpec("ssca.figure2", initial_point_config(config), seed, _FN + "run_initial_metrics")
-    if config["method"] == "sgd":
-        search = SGDGridConfig.from_dict({k: v for k, v in config.items() if k not in _NOT_FOR_GRID}).as_dict()
-        needs["grid"] = RunSpec(name, search, 0, _FN + "run_sgd_grid")
-    return RunSpec(name, config, seed, _FN + "run_mnist_ssca", needs=needs)
+    if 1 in config.checkpoints:
+        needs["initial"] = RunSpec("ssca.figure2", initial_point_config(config), seed, run_initial_metrics)
+    if config.method == "sgd":
+        search = SGDGridConfig.from_dict({k: v for k, v in config.as_dict().items() if k not in _NOT_FOR_GRID})
+        needs["grid"] = RunSpec(name, search, 0, run_sgd_grid)
+    return RunSpec(name, config, seed, run_mnist_ssca, needs=needs)
 
 
-def _specs(name: str, configs: list[dict], seeds: int) -> list[RunSpec]:
+def _specs(name: str, configs: list[MnistConfig], seeds: int) -> list[RunSpec]:
     return [_spec(name, c, s) for c in configs for s in range(seeds)]
 
 
@@ -552,23 +560,21 @@ def _solver_checks(mode: str, batch: int, profile: str) -> list[int]:
     return list(SOLVER_CHECKS) if batch in SOLVER_CHECK_BATCHES[profile][mode] else []
 
 
-def _figure2_configs(profile: str) -> list[dict]:
+def _figure2_configs(profile: str) -> list[MnistConfig]:
     return ([_ssca("sample", f, b, profile, solver_checks=_solver_checks("sample", b, profile)) for f in ("27", "37")
              for b in TRIPLES] + [_sgd("sample", b, e, profile) for b, e in SGD_SAMPLE_CONFIGS])
 
 
-def _figure3_configs(profile: str) -> list[dict]:
+def _figure3_configs(profile: str) -> list[MnistConfig]:
     return ([_ssca("feature", f, b, profile, solver_checks=_solver_checks("feature", b, profile))
              for f in ("27", "37") for b in FEATURE_TRIPLES] + [_sgd("feature", b, 1, profile) for b in FEATURE_TRIPLES])
 
 
 def figure2_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     return _specs("ssca.figure2", _figure2_configs(profile), SEEDS[profile])
 
 
 def figure3_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     return _specs("ssca.figure3", _figure3_configs(profile), SEEDS[profile])
 
 
@@ -578,14 +584,13 @@ def figure4_specs(profile: str) -> list[RunSpec]:
     lambda = 1e-5 and U = 0.13 are Figure 2's (sample) and Figure 3's (feature) runs of that batch size, listed
     here as they are there: the same run (same seed, step sizes and iterates; the metrics at T are their last
     checkpoint), which the runner computes once."""
-    check_profile(profile)
     points = [("27", "lam", lam) for lam in FIG4_LAMBDAS] + [("37", "U", u) for u in FIG4_LIMITS]
     specs = []
     for mode, batch, owner, owned in (("sample", 10, "ssca.figure2", _figure2_configs(profile)),
                                       ("feature", 100, "ssca.figure3", _figure3_configs(profile))):
         for formulation, key, value in points:
-            theirs = [c for c in owned if c["method"] == "ssca" and c["formulation"] == formulation
-                      and c["batch"] == batch and c[key] == value]
+            theirs = [c for c in owned if c.method == "ssca" and c.formulation == formulation
+                      and c.batch == batch and getattr(c, key) == value]
             specs += (_specs(owner, theirs, SEEDS[profile]) if theirs else _specs(
                 "ssca.figure4", [_ssca(mode, formulation, batch, profile, **{key: value}, checkpoints=[ITERATIONS])],
                 SEEDS[profile]))
@@ -594,7 +599,6 @@ def figure4_specs(profile: str) -> list[RunSpec]:
 
 def printed_sign_specs(profile: str) -> list[RunSpec]:
     """Algorithm 2 with (32) exactly as printed next to the surrogate-(11) sign (audit)."""
-    check_profile(profile)
     configs = [_ssca("sample", "37", 10, profile, a_bar=a_bar, iterations=300, dtype="float64",
                      checkpoints=[1, 10, 50, 100, 200, 300]) for a_bar in ("printed", "surrogate_11")]
     return _specs("ssca.printed_32", configs, 1)

@@ -1,5 +1,5 @@
 """Certified worst cases (performance estimation, PEPit) of the deterministic full-batch special case of mini-batch
-SSCA (``ssca.pep``), for the one claim of :data:`bounds.ssca.CLAIMS` that has such a case with a finite-iteration
+SSCA (``ssca.pep``), for the one claim of :data:`bounds.ssca.claims.CLAIMS` that has such a case with a finite-iteration
 inequality: Lemma 4, the descent inequality (51) of Appendix A.
 
 The method modelled
@@ -38,12 +38,12 @@ constant L_hat > 0" (the proof's words).
 * Initial condition: none on w^(1) (free); the two observed quantities on the right of (51) are fixed by equality
   constraints, Delta^2 = 1 and err^2 = (err_over_mu * mu)^2. Both sides of (51) are homogeneous of degree 2 under
   (w, F0) -> (s w, s^2 F0), which keeps L_hat, so Delta = 1 loses no generality; the printed bound is evaluated from
-  the encoded claim (``bounds.ssca.claim("ssca.lemma4").evaluate``) at exactly these values, never re-typed.
+  the encoded claim (``bounds.ssca.claims.claim("ssca.lemma4").evaluate``) at exactly these values, never re-typed.
   err is a free parameter: the claim bounds the descent for every (Delta, err), and its sign/size decides the sign
   of the bound; the grids keep the bound > 0 (the figure is on log axes). With rho^(t) = 1 the surrogate gradient at
   w^(t) is exact, err = 0 is forced and the config requires it (a PEP with err > 0 would be infeasible).
 * Step sizes: the claim's own, the Section VI family rho = a1/t^alpha, gamma = a2/t^(alpha + 0.05) with the three
-  printed triples (``bounds.ssca.SECTION_VI_TRIPLES``) and Section VI's tau = 0.1, plus the degenerate
+  printed triples (``bounds.ssca.claims.SECTION_VI_TRIPLES``) and Section VI's tau = 0.1, plus the degenerate
   rho = gamma = 1 (gradient descent with step 1/(2 tau)); L_hat = 1 fixes the scale.
 
 Every certified worst case is replayed: the worst-case table of the PEP (:func:`repro.pep.worst_case_table`) is
@@ -59,7 +59,7 @@ A point whose printed bound equals the certified worst case within the solver's 
 
 Claims that cannot be modelled
 ------------------------------
-Every other claim of ``bounds.ssca.CLAIMS``; the list (claim, kind, the paper's words, why) is the data structure
+Every other claim of ``bounds.ssca.claims.CLAIMS``; the list (claim, kind, the paper's words, why) is the data structure
 :data:`NOT_MODELLED`, appended to this docstring below and shown in the report section.
 """
 from __future__ import annotations
@@ -69,14 +69,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from bounds import ssca as B
+from bounds.ssca import claims as B
 from repro import admissible, pep
-from repro.errors import is_int, is_real, require
-from repro.experiment import Config, check_profile
+from repro.errors import is_int, require
+from repro.experiment import Config
 from repro.papers.ssca.algorithms import ssca as alg
 from repro.runner import RunSpec
 
-_FN = "repro.papers.ssca.runs.pep."
 CLAIM = "ssca.lemma4"
 QUANTITY = "F0(w^(t+1)) - F0(w^(t)) at ||w_bar - w|| = 1, L_hat = {L_hat:g} (Lemma 4 (51))"
 FUNCTION_CLASS = "L_hat-smooth functions (PEPit SmoothFunction; Assumption 1)"
@@ -100,7 +99,7 @@ STEP_FAMILIES: dict[str, alg.PowerLawSteps] = _section_vi_family() | {"gd": alg.
 
 
 class NotModelled(NamedTuple):
-    """A claim of ``bounds.ssca.CLAIMS`` with no PEP model here: its id, the kind of obstacle, the paper's words
+    """A claim of ``bounds.ssca.claims.CLAIMS`` with no PEP model here: its id, the kind of obstacle, the paper's words
     that show it, and why no worst case of a finite-iteration quantity can be certified."""
 
     claim: str
@@ -120,7 +119,7 @@ _CONS_WHY = ("besides the almost-sure limit over t, the limit c_j -> oo over a p
 _NO_ALG_WHY = ("a statement about local optima of the problems (27) and (37), about no algorithm and no iteration: "
                "there is no method whose worst case a PEP could estimate")
 
-#: every claim of bounds.ssca.CLAIMS but Lemma 4, with the reason it has no PEP model (the module docstring and the
+#: every claim of bounds.ssca.claims.CLAIMS but Lemma 4, with the reason it has no PEP model (the module docstring and the
 #: report list this)
 NOT_MODELLED: tuple[NotModelled, ...] = (
     NotModelled("ssca.eq9", "closed form", "\"By the first-order optimality condition, it has the following "
@@ -335,7 +334,6 @@ class PepConfig(Config):
         exact = [k for k in self.t if rho[k - 1] == 1.0]
         require(self.err_over_mu == 0 or not exact, "err_over_mu", self.err_over_mu,
                 f"0 for steps {self.steps!r}: rho^(t) = 1 at t = {exact} makes the surrogate gradient exact (err = 0)")
-        admissible.profile(self.profile)
 
 
 def _point(c: PepConfig, t: int) -> tuple[dict, dict]:
@@ -357,24 +355,24 @@ def _point(c: PepConfig, t: int) -> tuple[dict, dict]:
     return pep.point(params, bound, cert) | {"gamma": gamma, "replay": replay}, arrays
 
 
-def run_pep(config: dict, seed: int):
+def run_pep(config: PepConfig, seed: int):
     """The curve of one config: per iteration t, the certified worst case of F0(w^(t+1)) - F0(w^(t)) at Delta = 1,
     the printed bound (51), the decision, the worst-case table and its replay through Algorithms 1 and 3. ``seed`` is
     unused (the PEP is deterministic)."""
-    c = PepConfig.from_dict(config)
     points, arrays = [], {}
-    for t in c.t:
-        p, a = _point(c, t)
+    for t in config.t:
+        p, a = _point(config, t)
         points.append(p)
         arrays |= a
-    arrays |= {"t": np.array(list(c.t), dtype=float), "bound": np.array([p["bound"] for p in points]),
+    arrays |= {"t": np.array(list(config.t), dtype=float), "bound": np.array([p["bound"] for p in points]),
                "value": np.array([p["certificate"]["value"] for p in points]),
                "primal": np.array([p["certificate"]["primal"] for p in points]),
                "replay_descent": np.array([p["replay"]["descent"] for p in points]),
                "replay_delta": np.array([p["replay"]["delta"] for p in points]),
                "replay_err": np.array([p["replay"]["err"] for p in points]),
                "replay_descent_alg3": np.array([p["replay"]["descent_alg3"] for p in points])}
-    return arrays, pep.curve(CLAIM, QUANTITY.format(L_hat=c.L_hat), FUNCTION_CLASS, f"{METHOD}; steps {c.steps}", points, x="t")
+    return arrays, pep.curve(CLAIM, QUANTITY.format(L_hat=config.L_hat), FUNCTION_CLASS,
+                             f"{METHOD}; steps {config.steps}", points, x="t")
 
 
 #: the grid per profile: (step families, iterations t, tau values, err/mu values for rho < 1)
@@ -396,10 +394,9 @@ def _configs(profile: str):
 
 
 def pep_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
-    return [RunSpec("ssca.pep", c.as_dict(), 0, _FN + "run_pep") for c in _configs(profile)]
+    return [RunSpec("ssca.pep", c, 0, run_pep) for c in _configs(profile)]
 
 
 def pep_work(config: dict) -> float:
     """Units of work of one run: the PEPs grow with t, so the sum of the iterations certified."""
-    return float(sum(config["t"]))
+    return float(sum(PepConfig.from_dict(config).t))

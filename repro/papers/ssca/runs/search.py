@@ -30,10 +30,9 @@ from typing import Callable
 
 import numpy as np
 
-from bounds import ssca as B
+from bounds.ssca import claims as B
 
 from repro.errors import require
-from repro.experiment import check_profile
 from repro.papers.ssca import checks as V
 from repro.papers.ssca.algorithms import ssca as alg
 from repro.papers.ssca.problems.instances import ReferenceSolveError
@@ -41,7 +40,6 @@ from repro.papers.ssca.runs import convergence as conv
 from repro.runner import RunSpec
 from repro.search import Check, Family, SearchConfig as SharedSearchConfig, SearchRecord, maximize_ratio
 
-_FN = "repro.papers.ssca.runs.search."
 #: the audit's tolerance of a closed form against its cvxpy reference (repro.papers.ssca.audit.CLOSED_FORM_TOL)
 CLOSED_FORM_TOL = 1e-6
 #: (maxiter, popsize, polish_evals) of each search per profile
@@ -102,11 +100,11 @@ def family(name: str, coords: tuple[str, ...], **fixed) -> Family:
 def run_instance(p: dict):
     """Algorithm 1 (``mode`` sample) or 3 (feature) on the instance ``p``: (problem, trace with the convergence run's
     series (both sides of (51)), hat f_{0,1}^(t) of every update)."""
-    config = {"problem": p["problem"], "n": p["n"], "d": p["d"], "clients": p["clients"], "flip": 0.1,
-              "reg": p["reg"]}
+    instance = conv.ProblemInstance(problem=p["problem"], n=p["n"], d=p["d"], clients=p["clients"], flip=0.1,
+                                    reg=p["reg"])
     ss = np.random.SeedSequence([p["data_seed"], 2104_06011])
     data_rng, init_rng, run_rng, part_rng = (np.random.default_rng(s) for s in ss.spawn(4))
-    problem, _, _, info = conv.build_problem(config, data_rng)
+    problem, _, _, info = conv.build_problem(instance, data_rng)
     recorder = conv.Trajectory()
     clients = part_rng.permutation(p["n"]).reshape(p["clients"], -1) if p["mode"] == "sample" else None
     params = alg.SSCAParams(tau=p["tau"], steps=alg.PowerLawSteps(p["a1"], p["alpha"], p["a2"], p["beta"]),
@@ -286,7 +284,7 @@ def halved_ratio(claim: str, params: dict) -> float:
     return float(objective(claim, 0.5)(dict(params))) if params else math.nan
 
 
-def halved_detection(cfg, printed, seed: int) -> tuple[float, int]:
+def halved_detection(cfg: SearchConfig, printed, seed: int) -> tuple[float, int]:
     """(ratio, instances judged) of the claim with its constant halved: the printed search's best instance first;
     when that does not break the halved claim, a search of the halved claim with the same family, seed and budget
     (a closed form's error is not proportional to its constant, so its best instance need not be the halved one's)."""
@@ -301,27 +299,24 @@ def halved_detection(cfg, printed, seed: int) -> tuple[float, int]:
     return (max(ratios) if ratios else math.nan), int(math.isfinite(at_best)) + again.evaluations
 
 
-def run_search(config: dict, seed: int):
+def run_search(config: SearchConfig, seed: int):
     """Search one (claim, family) and judge its best instance: each objective folds the check's own tolerance into
     its ratio, so above 1 the check fails; the claim's own sides there (:func:`claim_sides`) are what a verdict
     cites, and their ratio only where it is observed/bound (a closed form's error over its tolerance; (51)'s sides
     can have any sign). A search that solved no instance records no check."""
-    cfg = SearchConfig.from_dict(config)
-    result = search(cfg.claim, cfg.family, seed=seed, maxiter=cfg.maxiter, popsize=cfg.popsize,
-                    polish_evals=cfg.polish_evals)
-    halved, halved_evaluations = halved_detection(cfg, result, seed)
-    sides, closed = claim_sides(cfg.claim, dict(result.params), result.ratio), cfg.claim in CLOSED_FORMS
+    result = search(config.claim, config.family, seed=seed, maxiter=config.maxiter, popsize=config.popsize,
+                    polish_evals=config.polish_evals)
+    halved, halved_evaluations = halved_detection(config, result, seed)
+    sides, closed = claim_sides(config.claim, dict(result.params), result.ratio), config.claim in CLOSED_FORMS
     checks = () if not sides else (
         Check(sides["observed"], sides["bound"], result.ratio if closed else None,
               "failed" if result.violated else "held", sides["what"]),)
-    return SearchRecord(cfg.claim, cfg.family, result, checks, halved, halved_evaluations, closed,
-                        {"constant": CONSTANT[cfg.claim]}).to_run()
+    return SearchRecord(config.claim, config.family, result, checks, halved, halved_evaluations, closed,
+                        {"constant": CONSTANT[config.claim]}).to_run()
 
 
 def search_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     maxiter, popsize, polish = BUDGET[profile]
     return [RunSpec("ssca.search", SearchConfig(claim=claim, family=f.name, maxiter=maxiter, popsize=popsize,
-                                                polish_evals=polish, profile=profile).as_dict(), 0,
-                    _FN + "run_search")
+                                                polish_evals=polish, profile=profile), 0, run_search)
             for claim, (_, families) in SEARCHES.items() for f in families]

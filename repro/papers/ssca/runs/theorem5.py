@@ -31,9 +31,8 @@ from scipy import optimize
 from repro.errors import is_int, is_real, require
 from repro.papers.ssca.problems import swish_network as SN
 from repro.runner import RunSpec
-from repro.experiment import PROFILES, Config, check_profile
+from repro.experiment import Config
 
-_FN = "repro.papers.ssca.runs.theorem5."
 LAMBDAS = (1e-3, 1e-2, 1e-1)
 LIMIT_FRACTIONS = (0.2, 0.4, 0.6)
 RADIUS = 1e-2
@@ -67,7 +66,6 @@ class Theorem5Config(Config):
         require(is_real(self.radius) and self.radius > 0, "radius", self.radius, "a finite number > 0")
         require(is_int(self.starts) and self.starts >= 1, "starts", self.starts, "an integer >= 1")
         require(is_int(self.probes) and self.probes >= 0, "probes", self.probes, "an integer >= 0")
-        require(self.profile in PROFILES, "profile", self.profile, f"one of {PROFILES}")
 
 
 class TinyNet:
@@ -166,22 +164,20 @@ def _part_ii(tiny: TinyNet, fraction: float, w_min: np.ndarray, starts: int, rng
             "hess_min_27": float(np.linalg.eigvalsh(H + 2 * lam * np.eye(w.size)).min())}
 
 
-def run_theorem5(config: dict, seed: int):
-    cfg = Theorem5Config.from_dict(config)
+def run_theorem5(config: Theorem5Config, seed: int):
     rng = np.random.default_rng(np.random.SeedSequence([seed, 5]))
     tiny = TinyNet(rng)
-    part_i = [_part_i(tiny, lam, cfg, rng) for lam in config["lambdas"]]
+    part_i = [_part_i(tiny, lam, config, rng) for lam in config.lambdas]
     w_min = optimize.minimize(tiny.value_grad, tiny.net.init(rng) * 3, jac=True, method="BFGS",
                               options={"gtol": 1e-9, "maxiter": 5000}).x
     f_min = tiny.value_grad(w_min)[0]
-    part_ii = [_part_ii(tiny, fr, w_min, config["starts"], rng) for fr in config["limit_fractions"]]
+    part_ii = [_part_ii(tiny, fr, w_min, config.starts, rng) for fr in config.limit_fractions]
     arrays = {f"i_{k}": np.array([row[k] for row in part_i], float) for k in part_i[0]}
     arrays |= {f"ii_{k}": np.array([row[k] for row in part_ii], float) for k in part_ii[0]}
     return arrays, {"f_min": float(f_min)}
 
 
 def theorem5_specs(profile: str) -> list[RunSpec]:
-    check_profile(profile)
     config = Theorem5Config(lambdas=list(LAMBDAS), limit_fractions=list(LIMIT_FRACTIONS), radius=RADIUS,
-                            starts=STARTS[profile], probes=PROBES, profile=profile).as_dict()
-    return [RunSpec("ssca.theorem5", config, s, _FN + "run_theorem5") for s in range(SEEDS[profile])]
+                            starts=STARTS[profile], probes=PROBES, profile=profile)
+    return [RunSpec("ssca.theorem5", config, s, run_theorem5) for s in range(SEEDS[profile])]

@@ -1,8 +1,8 @@
 """FedCLUP (Yu, He, Sun, Xue, Li; ICML 2025, arXiv 2410.08934): the audit findings.
 
 The symbolic derivations and proof-step checks whose rows and prose the audit report shows, kept
-apart from the claims in :mod:`bounds.fedclup` so that editing the report's wording does not change
-the code fingerprint of any run (run functions import :mod:`bounds.fedclup`, never this module).
+apart from the claims in :mod:`bounds.fedclup.claims` so that editing the report's wording does not change
+the code fingerprint of any run (run functions import :mod:`bounds.fedclup.claims`, never this module).
 
 Contents
 --------
@@ -21,9 +21,9 @@ import math
 
 import sympy as sp
 
-from .audit import check_row as _row, fmt_point, producer
-from .core import prove_identity, prove_nonnegative, sample_nonnegative
-from .fedclup import (
+from ..audit import check_row as _row, fmt_point, producer
+from ..core import prove_identity, prove_nonnegative, sample_nonnegative
+from .claims import (
     ETA_COR2, GAMMA_COR2, K, KAPPA, KAPPA_F, K_COR2_REAL, L, L_F, MAX_COR2, MINIMAX_ORDER, MU_F, PHI_WEIGHT,
     Phi_0, Q_INNER, R, RHS_8A_GLOBAL, RHS_8A_LOCAL, RHS_8B_GLOBAL, RHS_8B_LOCAL, RHS_LEMMA4, TH14D_1,
     TH14D_2, THETA, T_COR2_REAL, eps, eta, gamma, lam, m, mu, n, rho,
@@ -536,8 +536,8 @@ def unprinted(claim_id: str) -> list[str]:
     """Why the encoded claim is not the paper's printed statement, read off the encoded claim itself: its form is
     derived in this project, it is stated at order level (no constants), or a symbol stands in for an unprinted
     function. Empty when none applies."""
-    from .core import Mode, Provenance
-    from .fedclup import CLAIMS
+    from ..core import Mode, Provenance
+    from .claims import CLAIMS
     c = {x.id: x for x in CLAIMS}[claim_id]
     out = ["derived form (provenance derived)"] if c.provenance is Provenance.DERIVED else []
     out += ["order-level statement (no constants)"] if c.mode is Mode.ORDER else []
@@ -549,20 +549,20 @@ def unprinted(claim_id: str) -> list[str]:
 def not_recovered(key: str):
     """A 'not checkable' finding for one group of :data:`NOT_RECOVERED`, only if every claim of the group is
     encoded as something other than a printed statement (:func:`unprinted`)."""
-    from . import audit as A
+    from .. import audit as A
     _, claims_, text = next(x for x in NOT_RECOVERED if x[0] == key)
     why = {c: unprinted(c) for c in claims_}
     if not all(why.values()):
         return None
     return A.Finding(f"fedclup.not_recovered.{key}", "statement-vs-proof", claims_, A.NOT_CHECKABLE,
                      text + " Encoded as: " + "; ".join(f"{c}: {', '.join(w)}" for c, w in why.items()) + ".",
-                     "not in the stripped copy", "read off the encoded claims (bounds.fedclup.CLAIMS)")
+                     "not in the stripped copy", "read off the encoded claims (bounds.fedclup.claims.CLAIMS)")
 
 
 def _verdict(status: str) -> str:
     """The finding verdict a computed row status stands for: proven -> consistent, refuted -> discrepancy, anything
     else (established by sampling only) -> not checkable."""
-    from . import audit as A
+    from .. import audit as A
     return {"proven": A.CONSISTENT, "refuted": A.DISCREPANCY}.get(status, A.NOT_CHECKABLE)
 
 
@@ -573,7 +573,7 @@ def _proven(result) -> str:
 @producer
 def monotone_in_lambda():
     """Section 4.2: communication increases with lam; d kappa_F/d lam >= 0 for L >= mu, decided by sympy."""
-    from . import audit as A
+    from .. import audit as A
     row = communication_in_lambda()["dkappaF_dlam"]
     where, words = SEC42_COMMUNICATION
     return A.Finding("fedclup.cor2.monotone_in_lambda", "stated-rate", ("fedclup.cor2.communication",),
@@ -585,7 +585,7 @@ def monotone_in_lambda():
 @producer
 def computation_in_lambda():
     """Section 4.2: total computation independent of lam; the derived T K and the limits of its lam-dependence."""
-    from . import audit as A
+    from .. import audit as A
     cil = communication_in_lambda()
     tk, dep = cil["computation_TK"], cil["lambda_dependence"]
     where, words = SEC42_COMPUTATION
@@ -600,7 +600,7 @@ def computation_in_lambda():
 @producer
 def minimax_regime(regime: str):
     """Corollary 1's upper bound against the minimax lower bound in one regime of R (:func:`regime_table`)."""
-    from . import audit as A
+    from .. import audit as A
     row = {r["regime"]: r for r in regime_table()}[regime]
     match = row["verdict"] == "match in order"
     return A.Finding(
@@ -615,7 +615,7 @@ def minimax_regime(regime: str):
 @producer
 def derived_algebra():
     """The derived algebra (:func:`derived_checks`) re-verified: refuted rows make a discrepancy."""
-    from . import audit as A
+    from .. import audit as A
     dc = derived_checks()
     bad = [r for r in dc if r["status"] == "refuted"]
     sampled = [r for r in dc if r["status"] == _UNPROVEN]
@@ -633,7 +633,7 @@ def derived_algebra():
 @producer
 def cor1_case1_slack():
     """Corollary 1 case 1 (derived): is 10.5 a valid constant, and what is the tight one (sympy limit)."""
-    from . import audit as A
+    from .. import audit as A
     c1 = next(r for r in derived_checks() if r["item"].startswith("(i) "))
     tight = sp.sympify(c1["tight_constant"])
     loose = bool(tight < sp.Rational(21, 2))
@@ -647,7 +647,7 @@ def cor1_case1_slack():
 @producer
 def thm1_shape():
     """The shape of (8) in lam: the lam-part of (8a) increasing, the 1/q_1-part of (8b) decreasing (sympy)."""
-    from . import audit as A
+    from .. import audit as A
     q2_part = 3 * THETA**2 * (R**2 + RHS_8A_GLOBAL)
     inv_q1 = (9 + 45 * KAPPA**2) * rho**2 / (n * (mu + lam)**2)
     r_q2 = prove_nonnegative(sp.together(sp.diff(q2_part, lam)))
@@ -665,7 +665,7 @@ def thm1_shape():
 @producer
 def thm2_gamma_vs_K():
     """Both entries of the derived (14-D) decreasing in gamma, so a larger gamma needs more local steps K."""
-    from . import audit as A
+    from .. import audit as A
     d1, d2 = sp.diff(TH14D_1, gamma), sp.diff(TH14D_2, gamma)
     r1, r2 = prove_nonnegative(sp.together(-d1)), prove_nonnegative(sp.together(-d2))
     ok = r1.proven is True and r2.proven is True
@@ -679,7 +679,7 @@ def thm2_gamma_vs_K():
 
 def _lemma1_and_corollary2_findings(rng) -> list:
     """Lemma 1's constants and Corollary 2's stated limits, rate, (the library producers)."""
-    from . import audit as A
+    from .. import audit as A
 
     out = []
     box = {mu: (1e-2, 1e2, False), L: (1e-2, 1e2, False), lam: (1e-3, 1e3, False), eps: (1e-12, 0.5, False)}
@@ -774,7 +774,7 @@ def _setting(s: dict) -> dict:
 def settings_eta(settings: tuple):
     """eta = 1/(L + lam) with the suite's and with the authors' L, against the derived Lemma 5 condition
     eta <= 1/(L_valid + lam): one finding over every setting, listing those that violate it."""
-    from . import audit as A
+    from .. import audit as A
     rows, bad = [], []
     for s in settings:
         bound = 1 / (s["L_valid"] + s["lam"])
@@ -797,7 +797,7 @@ def settings_eta(settings: tuple):
 def settings_gamma(settings: tuple):
     """The effective server step of the authors' code (averaging all stored models = (12) with gamma = 1/lam)
     against gamma <= 1/L_F with L_F = lam L_valid/(lam + L_valid)."""
-    from . import audit as A
+    from .. import audit as A
     rows, bad = [], []
     for s in settings:
         LF = s["lam"] * s["L_valid"] / (s["lam"] + s["L_valid"])
@@ -815,7 +815,7 @@ def settings_gamma(settings: tuple):
 @producer
 def settings_K(settings: tuple):
     """K against the derived sufficient condition (14-D) at each setting's constants (mu floored at MU_FLOOR)."""
-    from . import audit as A
+    from .. import audit as A
     rows, bad = [], []
     for s in settings:
         rk = required_K(s["lam"], max(s["mu"], MU_FLOOR), s["L_valid"], s["eta"], s["gamma"])
@@ -837,7 +837,7 @@ def settings_K(settings: tuple):
 def settings_server_step(settings: tuple):
     """Whether the authors' code applies the server step it passes (gamma = 1/lam + 1/L_code = 1/L_F): the quoted
     branch condition evaluated for a FedProx run."""
-    from . import audit as A
+    from .. import audit as A
     if _fedprox_server_step_runs():
         return None
     passed = ", ".join(sorted({f"lam={s['lam']:g}: {1 / s['lam'] + 1 / s['L_code']:.6g} (executed 1/lam = "

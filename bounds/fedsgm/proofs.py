@@ -17,7 +17,7 @@ Reading conventions (named, as the inventory is data read from the paper):
   chain restates that term's definition (an underbrace of an earlier display); such lines are not listed. The
   proofs of Theorems 7-9 repeat displays of the proof of Theorem 6 word for word (the update rule, the convexity and
   Young steps); every proof's own displays are listed in that proof, since coverage is counted per proof.
-* ``checked_by``: the ids of what in the suite checks that display -- claims of :data:`bounds.fedsgm.CLAIMS`,
+* ``checked_by``: the ids of what in the suite checks that display -- claims of :data:`bounds.fedsgm.claims.CLAIMS`,
   ``"<claim id>#<step label>"`` for a step of a claim's ``steps`` (checked on every run by
   :func:`repro.verify.check_chain`), findings of ``repro.papers.fedsgm.audit.findings({})`` (symbolic identities
   and dominations), and ``fedsgm.algorithm1.server_step`` (:data:`repro.papers.fedsgm.checks.SERVER_STEP`, the
@@ -34,7 +34,7 @@ Reading conventions (named, as the inventory is data read from the paper):
 """
 from __future__ import annotations
 
-from .proofs import Display
+from ..proofs import Display
 
 # ---------------------------------------------------------------------------- ids of the checks (read from the suite)
 L3 = "fedsgm.lemma3"

@@ -1,7 +1,7 @@
 """Mini-batch SSCA: the displayed steps of the appendices' proofs, each encoded as a falsifiable claim
 (:class:`bounds.steps.Step`) and checked by experiment ``ssca.steps`` (:mod:`repro.proof_search`).
 
-Each step carries the proof and label of its display in :data:`bounds.ssca_proofs.DISPLAYS`, the claim the proof
+Each step carries the proof and label of its display in :data:`bounds.ssca.proofs.DISPLAYS`, the claim the proof
 establishes, the hypotheses in force there, what the paper cites for it, and its ``reading``: how the display became
 scalars (vectors as their coordinates in R^2, a function's values and gradients at points as free symbols tied by the
 class's inequalities, as hypotheses or as every value they allow).
@@ -41,8 +41,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .ssca_proofs import DISPLAYS, L1, L2, L3, L4, L5, L6, T5, T13, T24
-from .steps import CORRECTED, PRINTED, Boxes, Step
+from .proofs import DISPLAYS, L1, L2, L3, L4, L5, L6, T5, T13, T24
+from ..steps import CORRECTED, PRINTED, Boxes, Step
 
 #: the encoded claim each proof establishes
 CLAIM = {L3: "ssca.lemma3", L4: "ssca.lemma4", T13: "ssca.thm1", T24: "ssca.thm2", L1: "ssca.lemma1",

@@ -15,13 +15,14 @@ Contents
   Theorem 3.4 (i)-(iii) as order claims and Remark 3.5.
 
 The audit findings (:func:`proof_steps`, :func:`complexity_table`, :func:`audit_findings`,
-:func:`settings_findings` and their helpers) live in :mod:`bounds.pcfedavg_findings`.
+:func:`settings_findings` and their helpers) are reached through :mod:`bounds.pcfedavg.findings`, which names the
+modules of :mod:`bounds.pcfedavg` that compute them.
 """
 from __future__ import annotations
 
 import sympy as sp
 
-from .core import Claim, Mode, Provenance, domain_helpers
+from ..core import Claim, Mode, Provenance, domain_helpers
 
 # ---------------------------------------------------------------------------- symbols
 m = sp.Symbol("m", positive=True, integer=True)          # agents (>= 2 where stated)

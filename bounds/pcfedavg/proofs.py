@@ -6,25 +6,25 @@ then the appendix's proofs of Lemmas 4.1 and 4.2 (Lemma 6.1 has no proof). The p
 entry in :data:`DISPLAYS` and is named in :data:`PROOFS_WITHOUT_DISPLAYS`.
 
 Labels: the paper's equation numbers (3)-(12); an unnumbered display carries the label the suite's re-derived step
-table uses for it (``bounds.pcfedavg_findings.proof_steps``: (L4.3-a), (P4.8-f), (T3.4-a), ...), else its position.
+table uses for it (``bounds.pcfedavg.findings.proof_steps``: (L4.3-a), (P4.8-f), (T3.4-a), ...), else its position.
 Steps set in the running text -- (L4.6-a), (L4.6-e), (L4.5-g), (P4.7-b), (P4.8-f), the two "facts" before (11) -- are
 not displays and are not listed. A display spanning several lines (one aligned environment, possibly a chain
 "<= ... <=" or "= ... <=") is one display, as the paper numbers it.
 
 In ``says``: g = gamma, L = L_{G_rho}, xb = xbar_k (xb' = xbar_{k+1}), dG = grad G, g_i = grad g_{i,rho}; drift, gap,
-dist are the observed quantities of :data:`bounds.pcfedavg.OBSERVED`.
+dist are the observed quantities of :data:`bounds.pcfedavg.claims.OBSERVED`.
 
 ``checked_by`` ids, each naming something that checks THAT display: the relation it prints, or an ingredient the text
 right before it invokes to produce it (e.g. the two facts quoted before (11), the bound (P4.7-b) used for (P4.7-c)).
 A check of a weaker consequence only is not linked: the Lemma 4.4 claim checks the average over i of (L4.4-b), not
 (L4.4-b) per agent, and the Lemma 4.2 claim checks G_{i,rho}'s convexity, not the displayed convexity of f_i(A x).
 
-* ``"proof_steps#<label>"``: the row with that step label of ``bounds.pcfedavg_findings.proof_steps()``, linked only
+* ``"proof_steps#<label>"``: the row with that step label of ``bounds.pcfedavg.findings.proof_steps()``, linked only
   when the row computes something about the display (a sympy identity or certificate, a counterexample, an exact
   evaluation, a falsification search) whose outcome could have been otherwise. A row whose evidence is a fixed
   sentence, or whose status is ``not checked``, is not linked; :data:`UNCOMPUTED_ROWS` names such rows with the
   reason, so they can be linked once they compute.
-* a claim id of :data:`bounds.pcfedavg.CLAIMS` whose conclusion IS the display, checked on runs: (12)
+* a claim id of :data:`bounds.pcfedavg.claims.CLAIMS` whose conclusion IS the display, checked on runs: (12)
   (``pcfedavg.eq12``) and the display after (12) (``pcfedavg.prop4.8.ii``).
 * a finding id of ``repro.papers.pcfedavg.audit.findings({})``.
 
@@ -35,7 +35,7 @@ do not record the step quantities (``sq_grad_bar``, ``noise_sq_avg``, ``sq_grad_
 """
 from __future__ import annotations
 
-from .proofs import Display
+from ..proofs import Display
 
 L43 = "Proof of Lemma 4.3 (Section 4)"
 L44 = "Proof of Lemma 4.4 (Section 4)"
@@ -57,7 +57,7 @@ UNCOMPUTED_ROWS: dict[str, str] = {}
 """Rows of ``proof_steps()`` for a listed display that compute nothing about it (so are not in its checked_by).
 
 Empty: the twelve rows once listed here ((L4.3-d), (7), (P4.8-a), (P4.8-b), (8), (9), (P4.8-d), (P4.8-e), (10), (11),
-(P4.8-h), (T3.4-a)) are now computed by ``bounds.pcfedavg_findings.row_*`` (sympy identities on the encoded
+(P4.8-h), (T3.4-a)) are now computed by ``bounds.pcfedavg.findings.row_*`` (sympy identities on the encoded
 expressions, exact instances, a falsification search) and linked. A row no computation can decide gets the status
 ``pcfedavg_findings.NOT_CHECKED`` and is listed here, not linked."""
 

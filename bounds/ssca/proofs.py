@@ -30,7 +30,7 @@ multiplier of s >= 0, lambda_m/mu_m in (73) the KKT multipliers of Problem 4/9).
 
 What checks a step (``checked_by``), from reading the suite:
 
-* claims of :data:`bounds.ssca.CLAIMS` that encode the display itself: ``ssca.lemma2`` (both limits of Lemma 2, and
+* claims of :data:`bounds.ssca.claims.CLAIMS` that encode the display itself: ``ssca.lemma2`` (both limits of Lemma 2, and
   (44), which is the second limit with e_bar(t) := F_bar - G_0), ``ssca.lemma3`` ((43) with L_bar = 2 L_tilde/mu
   and e = (2/mu) e_tilde, i.e. (50)(b)), ``ssca.lemma4`` ((51), checked at every iteration of the runs),
   ``ssca.appA.delta1`` ((60)), ``ssca.thm1``/``ssca.thm3`` (the ">= 0" of (68), the first-order condition at a
@@ -42,8 +42,8 @@ What checks a step (``checked_by``), from reading the suite:
   counts as checked, but the evidence of those almost-sure limits is a trend of finite runs ("not checkable"), so
   such a display is observed, not decided;
 * findings of ``repro.papers.ssca.audit.findings({})``: ``ssca.lemma1.derivation`` (rows of
-  :func:`bounds.ssca_findings.lemma1_checks`: argmin_w L = (40)-(41), min_w L = h(nu), the roots of h' and the
-  regime logic of nu*, i.e. the argmax of h over [0, c] that (74) defines) and ``ssca.thm5.algebra`` (rows of :func:`bounds.ssca_findings.thm5_checks`: the step
+  :func:`bounds.ssca.findings.lemma1_checks`: argmin_w L = (40)-(41), min_w L = h(nu), the roots of h' and the
+  regime logic of nu*, i.e. the argmax of h over [0, c] that (74) defines) and ``ssca.thm5.algebra`` (rows of :func:`bounds.ssca.findings.thm5_checks`: the step
   (1/lam)(F(w) - F(w*)) <= 0 on {F <= U = F(w*)}).
 
 Not linked, because they check a hypothesis a proof's prose invokes rather than a display:
@@ -59,7 +59,7 @@ mu ||.|| without the square that strong convexity gives (and (51)/(53) use); (67
 """
 from __future__ import annotations
 
-from .proofs import Display
+from ..proofs import Display
 
 __all__ = ["DISPLAYS", "PROOFS"]
 

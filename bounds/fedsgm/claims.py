@@ -17,7 +17,7 @@ Claims come in three provenances:
 Observed quantities (measured on a run by ``repro.verify``) are symbols too; their names are the
 keys of ``Claim.bounds()``.
 
-The audit findings (:func:`audit_findings`, :func:`settings_findings`) live in :mod:`bounds.fedsgm_findings`.
+The audit findings (:func:`audit_findings`, :func:`settings_findings`) live in :mod:`bounds.fedsgm.findings`.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ import functools
 
 import sympy as sp
 
-from .core import Claim, Mode, Provenance
+from ..core import Claim, Mode, Provenance
 
 # ---------------------------------------------------------------------------- symbols
 E = sp.Symbol("E", positive=True, integer=True)          # local steps

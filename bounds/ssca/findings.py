@@ -4,9 +4,9 @@ The symbolic derivations and proof-step checks whose rows and prose the audit re
 derivation from the Lagrangian of (38) (:func:`lemma1_checks`), the unrolling of the surrogate
 recursions (:func:`unrolling_checks`), the sign of (32) (:func:`a_bar_sign_check`), Theorem 5's algebra
 (:func:`thm5_checks`), the identities the proofs use (:func:`identity_checks`) and the symbolic audit
-(:func:`audit_findings`). They are kept apart from the claims in :mod:`bounds.ssca` so that editing the
+(:func:`audit_findings`). They are kept apart from the claims in :mod:`bounds.ssca.claims` so that editing the
 report's wording does not change the code fingerprint of any run (run functions import
-:mod:`bounds.ssca`, never this module).
+:mod:`bounds.ssca.claims`, never this module).
 
 Nothing expensive runs at import time; derivations are cached with ``functools.lru_cache``.
 """
@@ -21,13 +21,13 @@ from typing import Mapping
 import numpy as np
 import sympy as sp
 
-from .audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, fmt_point, producer
-from .audit import check_row as _row
-from .core import Mode, prove_identity, prove_nonnegative
-from .ssca import (
+from ..audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, fmt_point, producer
+from ..audit import check_row as _row
+from ..core import Mode, prove_identity, prove_nonnegative
+from .claims import (
     A_sym, CLAIMS, D_42, HPRIME_PRINTED, H_PRINTED, OMEGA_40, OMEGA_BAR_9, ROOT_42, SECTION_VI_GAMMA_OFFSET,
     SECTION_VI_TRIPLES, U_sym, _D, _require, _tau_p, b_sym, f_hat, nu_sym, power_law_conditions,
-    section_vi_step_sizes, theta, xi,
+    theta, xi,
 )
 
 __all__ = ["lemma1_checks", "unrolling_checks", "a_bar_sign_check", "thm5_checks", "identity_checks",
@@ -511,7 +511,7 @@ def _step_size_summary(verdicts, offset=SECTION_VI_GAMMA_OFFSET) -> str:
 
 @producer
 def step_size_finding(triples=SECTION_VI_TRIPLES, offset=SECTION_VI_GAMMA_OFFSET):
-    """(4) and (6) decided exactly (:func:`bounds.ssca.power_law_conditions`) for rho = a1/t^alpha and
+    """(4) and (6) decided exactly (:func:`bounds.ssca.claims.power_law_conditions`) for rho = a1/t^alpha and
     gamma = a2/t^(alpha + offset) with Section VI's triples (a1, a2, alpha)."""
     decided = [power_law_conditions(a1, al, a2, sp.Rational(str(al)) + sp.Rational(str(offset)))
                for a1, a2, al in triples]

@@ -1,7 +1,7 @@
 """PC-FedAvg: the displayed steps of the printed proofs, each encoded as a falsifiable claim
 (:class:`bounds.steps.Step`) and decided by :func:`bounds.steps.check`.
 
-Each step carries the proof and label of its display in :data:`bounds.pcfedavg_proofs.DISPLAYS`, the claim the proof
+Each step carries the proof and label of its display in :data:`bounds.pcfedavg.proofs.DISPLAYS`, the claim the proof
 establishes (:data:`CLAIM`, :data:`ALSO`), the hypotheses in force there, what the paper cites for it, and its
 ``reading``: how the display became scalars. What is encoded is what the paper prints (its constants, its arguments,
 its route), not a corrected version; a misprint that only renames an index is read as the index meant and the
@@ -56,8 +56,8 @@ from dataclasses import replace
 
 import sympy as sp
 
-from .pcfedavg_proofs import DISPLAYS, L42, L43, L44, L45, L46, P47, P48, T34
-from .steps import CORRECTED, PRINTED, Boxes, Step
+from .proofs import DISPLAYS, L42, L43, L44, L45, L46, P47, P48, T34
+from ..steps import CORRECTED, PRINTED, Boxes, Step
 
 #: the encoded claim each proof establishes
 CLAIM = {L43: "pcfedavg.lemma4.3", L44: "pcfedavg.lemma4.4", L45: "pcfedavg.lemma4.5", L46: "pcfedavg.lemma4.6",

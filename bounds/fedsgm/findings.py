@@ -3,8 +3,8 @@
 The symbolic derivations and proof-step checks whose rows and prose the audit report shows:
 :func:`audit_findings` (statement vs proof, modes, hypotheses, stated rates) and
 :func:`settings_findings` (Figure 1's settings vs the theorems). They are kept apart from the claims
-in :mod:`bounds.fedsgm` so that editing the report's wording does not change the code fingerprint of
-any run (run functions import :mod:`bounds.fedsgm`, never this module).
+in :mod:`bounds.fedsgm.claims` so that editing the report's wording does not change the code fingerprint of
+any run (run functions import :mod:`bounds.fedsgm.claims`, never this module).
 
 Every finding is built by a producer (:func:`bounds.audit.producer`) that computes it: a discrepancy is returned
 only when the computation finds it, and each one quotes the paper's words it is about (the ``*_QUOTE`` constants:
@@ -17,10 +17,10 @@ import re
 import numpy as np
 import sympy as sp
 
-from .audit import (CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, dominates, fmt_point, identity, producer,
+from ..audit import (CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, dominates, fmt_point, identity, producer,
                     rate_comparison)
-from .core import Mode, order_in_inverse_eps, prove_identity, prove_nonnegative, sample_nonnegative
-from .fedsgm import (
+from ..core import Mode, order_in_inverse_eps, prove_identity, prove_nonnegative, sample_nonnegative
+from .claims import (
     D, E, EPS_STATED, EPS_THM8, ETA_STATED, ETA_THM8, G, Gamma_proof, Gamma_stated, ROUNDS_STATED,
     SHARED_CONSTANTS, SPECIAL_CASES, Sigma_A, T, beta, eps, eps_of, eta, eta_of, n, q, soft_beta_needed_stated,
     summed_bound, tau, thm2,
@@ -141,7 +141,7 @@ def _mode_gap_theorems() -> tuple[str, ...]:
     """The theorems stated deterministically that involve compression (q_u among their symbols) while the summed
     inequality their proofs rest on, (S), holds only in expectation over the compressors: computed from the encoded
     claims' modes and symbols."""
-    from . import fedsgm as B
+    from . import claims as B
     if B.S_summed.mode is not Mode.EXPECTATION or q not in B.S_summed.domains:
         return ()
     return tuple(c.id for c in B.THEOREMS if c.mode is Mode.DETERMINISTIC and q in c.domains)
@@ -156,7 +156,7 @@ def _assumptions_used(claim) -> set[str]:
 def mode_finding() -> Finding | None:
     """fedsgm.mode: present only while some compressed theorem is stated deterministically over an (S) that holds in
     expectation (:func:`_mode_gap_theorems`)."""
-    from . import fedsgm as B
+    from . import claims as B
     gap = _mode_gap_theorems()
     if not gap:
         return None
@@ -176,7 +176,7 @@ def mode_finding() -> Finding | None:
 def thm7_assumptions_finding() -> Finding | None:
     """fedsgm.thm7.assumptions: present only when Lemma 3's encoded steps name an assumption Theorem 7's statement
     (:data:`THM7_STATED_ASSUMPTIONS`) does not."""
-    from . import fedsgm as B
+    from . import claims as B
     claims = {c.id: c for c in B.CLAIMS}
     needed = set().union(*(_assumptions_used(claims[c]) for c in THM7_PROOF_USES))
     missing = sorted(needed - set(THM7_STATED_ASSUMPTIONS))

@@ -34,7 +34,7 @@ Assumptions (named; none is checked here except where a function says so)
 
 Items 3, 5, 8 and 9, the checks of item 4 and the Theorem 5 checks of item 7 (:func:`lemma1_checks`,
 :func:`unrolling_checks`, :func:`a_bar_sign_check`, :func:`thm5_checks`, :func:`identity_checks`,
-:func:`audit_findings`) are the audit findings and live in :mod:`bounds.ssca_findings`.
+:func:`audit_findings`) are the audit findings and live in :mod:`bounds.ssca.findings`.
 
 Nothing expensive runs at import time; derivations are cached with ``functools.lru_cache``.
 """
@@ -48,7 +48,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from .core import Claim, Mode, Provenance
+from ..core import Claim, Mode, Provenance
 
 __all__ = [
     "UndecidableCondition", "condition_4", "condition_6", "StepSizeVerdict", "power_law_conditions",

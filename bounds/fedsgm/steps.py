@@ -1,7 +1,7 @@
 """FedSGM: the displayed steps of the appendix's proofs, each encoded as a falsifiable claim
 (:class:`bounds.steps.Step`) and checked by experiment ``fedsgm.steps`` (:mod:`repro.proof_search`).
 
-Each step carries the proof and label of its display in :data:`bounds.fedsgm_proofs.DISPLAYS`, the claim the proof
+Each step carries the proof and label of its display in :data:`bounds.fedsgm.proofs.DISPLAYS`, the claim the proof
 establishes, the hypotheses in force there, what the paper cites for it, and its ``reading``: how the display became
 scalars (vectors as their coordinates in R^2, an expectation over the compressor or the local steps as a finite
 distribution, a function's value and subgradient at a point as free symbols tied by the function class's inequality).
@@ -33,9 +33,9 @@ import itertools
 
 import sympy as sp
 
-from .fedsgm import D, E, G, Gamma_proof, N, T, a, beta, eps, eta, n, q, tau
-from .fedsgm_proofs import P_L3, P_L4, P_L5, P_T6, P_T7, P_T8, P_T9
-from .steps import CORRECTED, PRINTED, Notation, Step
+from .claims import D, E, G, Gamma_proof, N, T, a, beta, eps, eta, n, q, tau
+from .proofs import P_L3, P_L4, P_L5, P_T6, P_T7, P_T8, P_T9
+from ..steps import CORRECTED, PRINTED, Notation, Step
 
 # ---------------------------------------------------------------------------- claims the proofs establish
 # A step bears on the result whose printed proof displays it: Lemmas 3-5, and for the theorems the constants of their

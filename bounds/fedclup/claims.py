@@ -24,7 +24,7 @@ Contents
 
 The audit findings (the symbolic results :func:`lemma1_checks`, :func:`closed_form_limits`,
 :func:`regime_table`, :func:`communication_in_lambda`, :func:`derived_checks`, and
-:func:`audit_findings`, :func:`settings_findings`) live in :mod:`bounds.fedclup_findings`.
+:func:`audit_findings`, :func:`settings_findings`) live in :mod:`bounds.fedclup.findings`.
 
 Nothing expensive runs at import time: the module only builds expressions.
 """
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .core import Claim, Mode, Provenance, domain_helpers
+from ..core import Claim, Mode, Provenance, domain_helpers
 
 # ---------------------------------------------------------------------------- symbols
 m = sp.Symbol("m", positive=True, integer=True)          # clients

@@ -1,0 +1,1 @@
+"""The mathematics of fedclup: ``claims`` (the encoded results), ``findings`` (what the symbolic audit finds), ``proofs`` (the inventory of displayed proof steps) and ``steps`` (the displays encoded for the step checks). Sympy only; nothing of ``repro``. Keep this file free of code: every run that imports one of the modules imports it."""
