@@ -30,6 +30,7 @@ from IPython.display import Image, Markdown, display
 
 from bounds.fedsgm import claims as B
 from repro.papers.fedsgm import audit as A
+from repro.papers.fedsgm import section as SE
 from repro.papers.fedsgm.runs import theorems as XR
 from repro.plotting import figures_root
 from repro.registry import paper
@@ -98,8 +99,8 @@ display(Markdown(f"$\\beta_{{needed}} = {sp.latex(B.soft_beta_needed_stated)}$; 
 # lemma, per-round inequality, the summed inequality and the theorem.
 
 # %%
-rows, failures = A.claim_rows(results["fedsgm.theory"], findings, verdicts)
-display(Markdown(markdown_table(A.CLAIM_COLUMNS, rows)))
+rows, failures = SE.claim_rows(results["fedsgm.theory"], findings, verdicts)
+display(Markdown(markdown_table(SE.CLAIM_COLUMNS, rows)))
 print(f"{len(failures)} failed checks")
 
 # %%
@@ -127,7 +128,7 @@ display(Image(str(figures_root() / "fedsgm" / "figure1.png")))
 # %%
 display(Markdown(markdown_table(["variant", "violations hard", "violations soft", "after transient hard",
                                  "after transient soft", "hard/soft", "hard/soft after transient",
-                                 "final f hard", "final f soft"], A._figure1_summary(results["fedsgm.figure1"]))))
+                                 "final f hard", "final f soft"], SE._figure1_summary(results["fedsgm.figure1"]))))
 
 # %% [markdown]
 # The paper's statements about Figure 1, each decided under every reading of the two settings Section 4.1 leaves
@@ -137,7 +138,7 @@ display(Markdown(markdown_table(["variant", "violations hard", "violations soft"
 # objective at most 5% above hard's):
 
 # %%
-display(Markdown(markdown_table(["statement", "where", "words", "verdict", "why"], A._statement_rows(verdicts))))
+display(Markdown(markdown_table(["statement", "where", "words", "verdict", "why"], SE._statement_rows(verdicts))))
 
 # %% [markdown]
 # The other readings (no bias feature; the objective on the majority class; both):

@@ -35,6 +35,7 @@ from bounds.ssca import claims as B
 from bounds.ssca import findings as BF
 from bounds.audit import fmt_point
 from repro.papers.ssca import audit as A
+from repro.papers.ssca import section as SE
 from repro.papers.ssca.runs import mnist as M
 from repro.plotting import figures_root
 from repro.registry import paper
@@ -115,7 +116,7 @@ check = BF.a_bar_sign_check()
 print(fmt_point({k: (str(v)[:200] if not isinstance(v, (bool, float)) else v) for k, v in check.items()}, sep="; "))
 display(Markdown(markdown_table(
     ["a_bar", "training cost at T", "||omega||^2 at T", "test accuracy (%)", "nu regimes"],
-    A._printed_rows(results["ssca.printed_32"]))))
+    SE._printed_rows(results["ssca.printed_32"]))))
 
 # %% [markdown]
 # A literal implementation of (32) never sees the constraint as active: $\nu=0$, $\bar\omega=0$, and the
@@ -130,11 +131,11 @@ display(Markdown(markdown_table(
 
 # %%
 display(Markdown(markdown_table(["problem", "mode", "steps", "iterations judged", "violations", "inconclusive",
-                                 "median tightness", "largest excess"], A._lemma4_rows(results["ssca.convergence"]))))
+                                 "median tightness", "largest excess"], SE._lemma4_rows(results["ssca.convergence"]))))
 display(Image(filename=str(FIG / "convergence.png")))
 display(Markdown(markdown_table(["problem", "mode", "steps", "runs", "KKT at T (last/first)", "slope KKT",
                                  "slope step", "slope tracking", "max norm"],
-                                A._trend_rows(results["ssca.convergence"]))))
+                                SE._trend_rows(results["ssca.convergence"]))))
 
 # %% [markdown]
 # ## 6. Figures 2–4 on MNIST
@@ -146,23 +147,23 @@ display(Markdown(markdown_table(["problem", "mode", "steps", "runs", "KKT at T (
 # %%
 display(Image(filename=str(FIG / "figure2.png")))
 display(Image(filename=str(FIG / "figure3.png")))
-# The paper's statements about its figures (A.STATEMENTS), each decided by a Student-t interval over seeds
+# The paper's statements about its figures (statements.STATEMENTS), each decided by a Student-t interval over seeds
 # (repro.comparisons.compare; one seed gives no interval, so inconclusive) or, for "strictly satisfy", on every run:
 display(Markdown(markdown_table(["statement", "where", "the paper's words", "verdict", "why"],
-                                A.statement_rows(verdicts))))
-display(Markdown(markdown_table(["statement", "source", "bearing", "evidence"], A.statement_evidence_rows(verdicts))))
+                                SE.statement_rows(verdicts))))
+display(Markdown(markdown_table(["statement", "source", "bearing", "evidence"], SE.statement_evidence_rows(verdicts))))
 
 # %%
 display(Image(filename=str(FIG / "figure4.png")))
 display(Markdown(markdown_table(["mode", "formulation", "value", "training cost", "test accuracy (%)",
-                                 "||omega||^2", "% |w| < 1e-3"], A._figure4_rows(results["ssca.figure4"]))))
+                                 "||omega||^2", "% |w| < 1e-3"], SE._figure4_rows(results["ssca.figure4"]))))
 
 # %% [markdown]
 # ## 7. Theorem 5
 
 # %%
 display(Markdown(markdown_table(["seed", "part", "setting", "derived", "||grad (27)||", "lambda_min", "local optimality"],
-                                A._theorem5_rows(results["ssca.theorem5"]))))
+                                SE._theorem5_rows(results["ssca.theorem5"]))))
 display(Markdown(markdown_table(["item", "status"], [[r["item"], r["status"]] for r in BF.thm5_checks()])))
 
 # %% [markdown]

@@ -59,7 +59,7 @@ def _fake(variant, switching, violations, after, f_last):
 
 
 def test_figure1_counts_shared_by_figure_and_audit():
-    from repro.papers.fedsgm import audit as A
+    from repro.papers.fedsgm import section as SE
     from repro.papers.fedsgm.summaries import violations
     from repro.tables import select_results as select
     results = [_fake(variant, sw, v, a, 0.5) for variant in R.FIGURE1_VARIANTS
@@ -68,6 +68,6 @@ def test_figure1_counts_shared_by_figure_and_audit():
     assert len(hard) == 2 and select(hard, variant="default") == hard
     counts, after = violations(hard)
     assert counts.tolist() == [8.0, 12.0] and after.tolist() == [4.0, 6.0]
-    rows = A._figure1_summary(results)
+    rows = SE._figure1_summary(results)
     assert [row[0] for row in rows] == list(R.FIGURE1_VARIANTS)
     assert rows[0][1:7] == ["10.0 ± 2.0", "2.0 ± 0.0", "5.0 ± 1.0", "0.0 ± 0.0", "5", "inf (soft: 0)"]

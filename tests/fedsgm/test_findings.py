@@ -25,6 +25,7 @@ from bounds.fedsgm import findings as F
 from bounds.audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE
 from repro.papers.fedsgm import errata as ERR
 from repro.papers.fedsgm import audit as A
+from repro.papers.fedsgm import statements as ST
 from repro.verdicts import Bearing, Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -171,9 +172,9 @@ def test_around_4x_depends_on_a_setting_the_paper_leaves_open_when_the_readings_
 
 
 def test_around_4x_reading_and_tolerance_are_stated():
-    assert A.AROUND_4X == (math.log(2), math.log(8))
-    ev = A._violations_evidence(A._paired_runs(_runs([40, 36, 44], [10, 9, 11]), "default"))
-    assert ev[0].bearing is Bearing.SUPPORTS and f"tolerance {A.LOG_COUNT_TOL:g}" in ev[0].summary \
+    assert ST.AROUND_4X == (math.log(2), math.log(8))
+    ev = ST._violations_evidence(ST._paired_runs(_runs([40, 36, 44], [10, 9, 11]), "default"))
+    assert ev[0].bearing is Bearing.SUPPORTS and f"tolerance {ST.LOG_COUNT_TOL:g}" in ev[0].summary \
         and "[log 2, log 8]" in ev[0].summary
 
 
@@ -196,7 +197,7 @@ def _as(runs, switching):
 
 
 def test_oscillation_counts_crossings_of_the_tolerance():
-    assert A.crossings(np.array([0.05, 0.15, 0.05, 0.15, 0.15]), 0.1) == 3   # the last round is w_T, not counted
+    assert ST.crossings(np.array([0.05, 0.15, 0.05, 0.15, 0.15]), 0.1) == 3   # the last round is w_T, not counted
     runs = _runs([40, 36, 44], [10, 9, 11])
     hard = [r for r in runs if r.spec.config["switching"] == "hard"]         # oscillating around eps
     soft = [r for r in runs if r.spec.config["switching"] == "soft"]         # flat below eps
@@ -206,9 +207,9 @@ def test_oscillation_counts_crossings_of_the_tolerance():
 
 
 def test_variance_ratio_interval():
-    ci = A.variance_ratio_interval([1.0, 2.0, 3.0, 4.0] * 5, [1.0, 1.1, 1.2, 1.3] * 5)
+    ci = ST.variance_ratio_interval([1.0, 2.0, 3.0, 4.0] * 5, [1.0, 1.1, 1.2, 1.3] * 5)
     assert ci.low > 0 and ci.mean == pytest.approx(math.log(100))
-    assert A.variance_ratio_interval([1.0], [2.0]).n == 1
+    assert ST.variance_ratio_interval([1.0], [2.0]).n == 1
 
 
 # ---------------------------------------------------------------------------- settings against Assumptions 1-2

@@ -13,10 +13,12 @@ import pytest
 from bounds.fedsgm import claims as B
 from bounds.audit import CONSISTENT, DISCREPANCY, Finding
 from repro.papers.fedsgm import audit as A
+from repro.papers.fedsgm import evidence as EV
+from repro.papers.fedsgm import statements as ST
 from repro.verdicts import Bearing, Verdict
 
 CLAIM_IDS = [c.id for c in B.CLAIMS]
-STATEMENT_IDS = [s.id for s in A.STATEMENTS]
+STATEMENT_IDS = [s.id for s in ST.STATEMENTS]
 
 
 # ---------------------------------------------------------------------------- tiny fake results
@@ -137,18 +139,18 @@ def test_cached_verdicts_cover_every_claim_once(cached):
 def test_cached_verdicts_include_what_the_audit_reports(cached):
     results, verdicts = cached
     by = _by_claim(verdicts)
-    tallies, failures = A.theory_tallies(results["fedsgm.theory"])
+    tallies, failures = EV.theory_tallies(results["fedsgm.theory"])
     # a claim whose statement failed a check on a run is violated
     for cid, rel, r, i in failures:
         if cid in by and not rel.startswith("step:") and not (cid == B.S_summed.id and float(r.arrays["q_u"]) > 0):
             assert by[cid].verdict is Verdict.VIOLATED, (cid, by[cid])
     # a Monte-Carlo group whose theorem fails on a compressed run, or an adversarial failure, violates the theorem
-    for g in A.montecarlo_groups(results["fedsgm.montecarlo"]):
+    for g in EV.montecarlo_groups(results["fedsgm.montecarlo"]):
         if not g["ok"].all():
             assert by[g["claim"]].verdict is Verdict.VIOLATED
     for r in results["fedsgm.adversarial"]:
         if not np.asarray(r.arrays["passed_history"], bool).all():
-            for cid in A._adversarial_claims(r):
+            for cid in EV._adversarial_claims(r):
                 assert by[cid].verdict is Verdict.VIOLATED
     # a claim named by a gap finding (and violated by nothing) is not proven
     gaps = {e.claim for e in A.symbolic_evidence(A._findings({})) if e.bearing is Bearing.GAP}
@@ -182,7 +184,7 @@ def test_cached_theorem2_runs_not_judged_are_exactly_those_below_its_beta_bound(
     not a count that depends on rounding."""
     from repro.papers.fedsgm.runs.theorems import CONSTANTS
     results, _ = cached
-    tallies, _ = A.theory_tallies(results["fedsgm.theory"])
+    tallies, _ = EV.theory_tallies(results["fedsgm.theory"])
     below = sum(int(np.sum(r.arrays["claim_id"] == "fedsgm.thm2")) for r in results["fedsgm.theory"]
                 if (CONSTANTS[r.spec.config["constants"]][2] or np.inf) < 2.0)
     assert below > 0

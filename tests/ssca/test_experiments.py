@@ -11,6 +11,8 @@ from bounds.ssca import claims as B
 from repro import runner
 from repro.errors import ConfigError
 from repro.papers.ssca import audit as A
+from repro.papers.ssca import evidence as EV
+from repro.papers.ssca import statements as ST
 from repro.papers.ssca import experiments as X
 from repro.papers.ssca import figures as FIG
 from repro.papers.ssca import summaries as S
@@ -275,7 +277,7 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
             paths += exp.figure(results[name], "quick")
     assert {p.name for p in paths} >= {"figure2.png", "figure3.png", "figure4.png", "convergence.png"}
     verdicts = A.verdicts(results)
-    assert [v.claim for v in verdicts] == [c.id for c in B.CLAIMS] + [s.id for s in A.STATEMENTS]
+    assert [v.claim for v in verdicts] == [c.id for c in B.CLAIMS] + [s.id for s in ST.STATEMENTS]
     # the closed-form evidence counts what the runs computed: a violation iff an error beyond the tolerance
     for claim, formulation in (("ssca.eq35_36", "27"), ("ssca.lemma1", "37")):
         errs = np.concatenate([r.arrays["closed_form_error"][np.isfinite(r.arrays["closed_form_error"])
@@ -283,7 +285,7 @@ def test_toy_pipeline_figures_and_audit(tmp_path):
                                for n in ("ssca.figure2", "ssca.figure3") for r in results[n]
                                if r.spec.config.get("formulation") == formulation and "closed_form_error" in r.arrays])
         ev = [e for v in verdicts if v.claim == claim for e in v.evidence if "vs cvxpy" in e.source]
-        assert any(e.bearing.value == "violates" for e in ev) == bool((errs > A.CLOSED_FORM_TOL).any())
+        assert any(e.bearing.value == "violates" for e in ev) == bool((errs > EV.CLOSED_FORM_TOL).any())
     text = A.audit_section(results, "quick", verdicts)
     for heading in ("### Step-size conditions (4) and (6)", "### Lemma 4, the descent inequality (51)",
                     "### Theorems 1-4: trends", "### Closed forms on the experiments' own quantities",
@@ -396,13 +398,13 @@ def test_the_trend_evidence_reports_what_the_runs_computed():
         assert (meta["conditions_4"], meta["conditions_6"]) == (v.holds4, v.holds6)
         spec = type("S", (), {"config": {"problem": problem, "mode": "sample"}, "seed": 0})()
         runs.append(type("R", (), {"spec": spec, "arrays": arrays, "meta": {"metadata": meta}, "hash": f"h{i}"})())
-    ev = {e.claim: e for e in A._trend_evidence(runs)}
+    ev = {e.claim: e for e in EV._trend_evidence(runs)}
     for claim, problems in (("ssca.thm1", C.PROBLEMS[:2]), ("ssca.thm2", C.PROBLEMS[2:])):
         fell = sum(r.arrays["kkt"][-1] < r.arrays["kkt"][0] for r in runs if r.spec.config["problem"] in problems)
         assert ev[claim].bearing.value == "not checkable" and ev[claim].checks == len(problems)
         assert f"fell on {fell} of {len(problems)} runs" in ev[claim].summary
     # the limits of Lemmas 2 and 5, from the first value a run defines (a tracking error needs a previous iterate)
-    every = A._trend_evidence(runs)
+    every = EV._trend_evidence(runs)
     for claim, problems, key in (("ssca.lemma2", C.PROBLEMS[:2], "tracking"),
                                  ("ssca.lemma5", C.PROBLEMS[2:], "tracking_value"),
                                  ("ssca.lemma5", C.PROBLEMS[2:], "surrogate_gap")):
@@ -410,7 +412,7 @@ def test_the_trend_evidence_reports_what_the_runs_computed():
         series = [r.arrays[key][np.isfinite(r.arrays[key])] for r in mine]
         assert all(s.size >= len(r.arrays["t"]) - 2 for s, r in zip(series, mine))
         fell = sum(s[-1] < s[0] for s in series)
-        assert any(e.claim == claim and f"the {A._TREND_NAMES[key]} fell on {fell} of {len(problems)} runs"
+        assert any(e.claim == claim and f"the {EV._TREND_NAMES[key]} fell on {fell} of {len(problems)} runs"
                    in e.summary for e in every), (claim, key)
 
 
@@ -422,9 +424,9 @@ def test_theorem5_on_the_tiny_network():
     assert arrays["ii_xi"][0] > 0 and arrays["ii_kkt_residual_37"][0] < 1e-5
     # the evidence reports what the run computed: a violation iff the instance breaks the statement
     run = type("R", (), {"arrays": arrays, "hash": "t5"})()
-    ev = A._theorem5_evidence([run])
-    i_bad = arrays["i_violation"][0] > A.THM5_TOL
-    ii_bad = arrays["ii_stationarity_27"][0] > A.KKT_TOL
+    ev = EV._theorem5_evidence([run])
+    i_bad = arrays["i_violation"][0] > EV.THM5_TOL
+    ii_bad = arrays["ii_stationarity_27"][0] > EV.KKT_TOL
     assert any(e.claim == "ssca.thm5.i" and e.bearing.value == "violates" for e in ev) == bool(i_bad)
     assert any(e.claim == "ssca.thm5.ii" and e.source == "ssca.theorem5" and e.bearing.value == "violates"
                for e in ev) == bool(ii_bad)

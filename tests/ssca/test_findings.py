@@ -9,6 +9,7 @@ from bounds.ssca import claims as B
 from bounds.ssca import findings as F
 from bounds.core import Mode
 from repro.papers.ssca import audit as A
+from repro.papers.ssca import statements as ST
 from repro.registry import paper
 from repro.verdicts import Bearing, Verdict
 from tests.ssca.test_verdicts import _Run, _Spec
@@ -75,7 +76,7 @@ def test_the_asymptotic_finding_is_computed_from_the_claims_modes():
 
 # ---------------------------------------------------------------------------- statements on synthetic runs
 def _curve(seed: int, cost: float, method="ssca", batch=10, **config) -> _Run:
-    t = np.array(A.HORIZONS)
+    t = np.array(ST.HORIZONS)
     arrays = {"checkpoints": t, "train_cost": np.full(t.size, cost), "test_accuracy": np.full(t.size, 1 - cost)}
     if method == "sgd":
         arrays |= {"grid": np.array([[0.3, 0.3], [1.0, 0.3], [3.0, 0.5]]), "lr": np.array([1.0, 0.4])}
@@ -88,8 +89,8 @@ def _sgd_bearing(gaps, sgd_lr=(1.0, 0.4)):
     for seed, gap in enumerate(gaps):
         runs += [_curve(seed, 0.3), _curve(seed, 0.3 + gap, "sgd", local_steps=1)]
         runs[-1].arrays["lr"] = np.array(sgd_lr)
-    ev = A._faster("s", "ssca.figure2", "x", [r for r in runs if r.spec.config["method"] == "ssca"],
-                   [r for r in runs if r.spec.config["method"] == "sgd"], "train_cost", A.HORIZONS[0])
+    ev = ST._faster("s", "ssca.figure2", "x", [r for r in runs if r.spec.config["method"] == "ssca"],
+                    [r for r in runs if r.spec.config["method"] == "sgd"], "train_cost", ST.HORIZONS[0])
     return ev[0].bearing
 
 
@@ -110,17 +111,18 @@ def test_strict_feasibility_is_checked_on_every_constrained_run():
     by = {v.claim: v for v in A.verdicts(runs(0.2))}
     assert by["ssca.conclusion.strictly_feasible"].verdict is Verdict.VIOLATED
     assert "result hfeas" in by["ssca.conclusion.strictly_feasible"].reason
-    assert A._feasibility_evidence(runs(0.13 * (1 + A.FEASIBILITY_TOL / 2)))[0].bearing is Bearing.INCONCLUSIVE
+    assert ST._feasibility_evidence(runs(0.13 * (1 + ST.FEASIBILITY_TOL / 2)))[0].bearing is Bearing.INCONCLUSIVE
 
 
 def test_every_statement_gets_one_verdict_and_a_location():
     got = A.verdicts({})
-    assert [v.claim for v in got] == [c.id for c in B.CLAIMS] + list(A.STATEMENT_IDS)
+    assert [v.claim for v in got] == [c.id for c in B.CLAIMS] + list(ST.STATEMENT_IDS)
     where = paper("ssca").locations()
-    assert all(where[s] for s in A.STATEMENT_IDS)
-    assert all(v.verdict is Verdict.NOT_RUN for v in got if v.claim in A.STATEMENT_IDS and v.claim not in A.SECTION_V_IDS)
+    assert all(where[s] for s in ST.STATEMENT_IDS)
+    assert all(v.verdict is Verdict.NOT_RUN for v in got
+               if v.claim in ST.STATEMENT_IDS and v.claim not in ST.SECTION_V_IDS)
     # Section V's claim that its problems meet Assumptions 1-2 (and compactness) is decided by symbolic findings alone
-    assert all(v.verdict is Verdict.VIOLATED for v in got if v.claim in A.SECTION_V_IDS)
+    assert all(v.verdict is Verdict.VIOLATED for v in got if v.claim in ST.SECTION_V_IDS)
     # ... which lower no general result: Lemmas 2, 5, 6 are almost-sure limits, neither proven nor refuted here
     assert {v.verdict for v in got if v.claim in ("ssca.lemma2", "ssca.lemma5", "ssca.lemma6")} == {
         Verdict.NOT_CHECKABLE}

@@ -23,7 +23,7 @@ from PEPit.examples.unconstrained_convex_minimization.gradient_descent import wc
 from bounds.ssca import claims as B
 from repro import pep, tightness
 from repro.errors import ConfigError
-from repro.papers.ssca import audit as A
+from repro.papers.ssca import section as SE
 from repro.papers.ssca.algorithms import ssca as alg
 from repro.papers.ssca.runs import pep as P
 
@@ -171,13 +171,13 @@ def test_the_tiny_run_is_tight_supports_and_replays_through_both_algorithms(tiny
 
 
 def test_the_summary_reads_method_tau_mu_and_delta_from_the_runs(tiny_pep_run):
-    text = A._pep_summary([tiny_pep_run])
+    text = SE._pep_summary([tiny_pep_run])
     assert "Algorithms 1 and 3" in text and "tau = 0.1," in text and "mu = 0.2 (mu/tau = 2)" in text
     assert "Delta = 1 " in text and "1 tight" in text
     other = copy.deepcopy(tiny_pep_run)
     meta = other.meta["metadata"]
     meta["method"] = "another method; steps x"
     meta["points"][0]["params"] |= {"mu": 0.3, "Delta": 2.0}
-    text = A._pep_summary([other])
+    text = SE._pep_summary([other])
     assert "for another method," in text and "Algorithms 1 and 3" not in text
     assert "mu = 0.3 (mu/tau = 3)" in text and "Delta = 2 " in text

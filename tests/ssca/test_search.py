@@ -11,6 +11,8 @@ import pytest
 from bounds.ssca import claims as B
 from repro.errors import ConfigError
 from repro.papers.ssca import audit as A
+from repro.papers.ssca import evidence as EV
+from repro.papers.ssca import section as SE
 from repro.papers.ssca import checks as V
 from repro.papers.ssca.runs import search as S
 from repro.registry import get
@@ -48,13 +50,13 @@ def test_the_lemma4_objective_is_the_check_of_51_on_the_same_run():
 
 
 def test_the_closed_form_objectives_are_the_audits_relation_on_the_same_error():
-    assert S.CLOSED_FORM_TOL == A.CLOSED_FORM_TOL
+    assert S.CLOSED_FORM_TOL == EV.CLOSED_FORM_TOL
     params = S.searched_family("ssca.lemma1", CHEAPEST["ssca.lemma1"]).decode(np.array([0.0, 1.0, 0.0, -0.5, 1.0, 4]))
     cl = B.claim("ssca.lemma1")
     for factor in (1.0, 0.5):
         ratio = S.lemma1_objective(params, factor)
         outcome = check_relation(cl, cl.relations[0], {"closed_form_error": ratio * S.CLOSED_FORM_TOL},
-                                 tol=A.CLOSED_FORM_TOL)
+                                 tol=EV.CLOSED_FORM_TOL)
         assert outcome.passed == (ratio <= 1) and outcome.passed == (factor == 1.0)
 
 
@@ -118,7 +120,7 @@ def test_lemma_4s_search_cites_51s_own_sides_and_no_ratio_of_them(monkeypatch):
 
 
 def test_the_claims_not_searched_are_listed_with_why():
-    rows = {r[0]: r[1] for r in A._not_searched_rows([])}
+    rows = {r[0]: r[1] for r in SE._not_searched_rows([])}
     assert rows["`ssca.thm1`"].startswith("does not apply") and set(rows) == {f"`{c.id}`" for c in B.CLAIMS}
 
 

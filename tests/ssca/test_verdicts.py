@@ -7,6 +7,9 @@ import pytest
 
 from bounds.ssca import claims as B
 from repro.papers.ssca import audit as A
+from repro.papers.ssca import evidence as EV
+from repro.papers.ssca import section as SE
+from repro.papers.ssca import statements as ST
 from repro.tables import markdown_table
 from repro.verdicts import Bearing, Verdict
 
@@ -34,7 +37,7 @@ def test_depends_on_names_encoded_claims_and_has_no_cycle():
 
 def test_without_results_every_claim_gets_one_verdict_from_findings_and_modes():
     got = A.verdicts({})
-    assert [v.claim for v in got] == CLAIM_IDS + list(A.STATEMENT_IDS)
+    assert [v.claim for v in got] == CLAIM_IDS + list(ST.STATEMENT_IDS)
     by = {v.claim: v for v in got}
     # no run evidence: a deterministic claim with no symbolic finding is not run; an almost-sure one not checkable
     assert by["ssca.lemma4"].verdict is Verdict.NOT_RUN
@@ -51,7 +54,7 @@ def test_findings_are_built_once_per_process_and_need_no_results():
 
 def test_cached_verdicts_include_what_the_suite_finds(cached):
     got = A.verdicts(cached)
-    assert [v.claim for v in got] == CLAIM_IDS + list(A.STATEMENT_IDS) and len({v.claim for v in got}) == len(got)
+    assert [v.claim for v in got] == CLAIM_IDS + list(ST.STATEMENT_IDS) and len({v.claim for v in got}) == len(got)
     by = {v.claim: v for v in got}
     for v in got:
         bearings = {e.bearing for e in v.evidence}
@@ -78,8 +81,8 @@ def test_cached_verdicts_include_what_the_suite_finds(cached):
                         or (f.reading and by[c].verdict is Verdict.HOLDS_ONCE_CORRECTED) for f in found for c in f.claims)
     # Lemma 4 on the runs: the verdict counts the runs the Lemma 4 table judges, and is violated iff one failed;
     # otherwise not proven iff a displayed step of its proof is refuted
-    rows = A._lemma4_rows(cached["ssca.convergence"])
-    runs = sum(len(p) for *_, p in A._lemma4_outcomes(cached["ssca.convergence"]))
+    rows = SE._lemma4_rows(cached["ssca.convergence"])
+    runs = sum(len(p) for *_, p in EV._lemma4_outcomes(cached["ssca.convergence"]))
     failed = sum(r[4] for r in rows)
     step_gap = "ssca.lemma4" in gaps
     corrected = step_gap and not any(e.bearing is Bearing.GAP and ("ssca.lemma4.52", "corrected") in e.reading
@@ -90,7 +93,7 @@ def test_cached_verdicts_include_what_the_suite_finds(cached):
                and e.bearing is not Bearing.INCONCLUSIVE) in (runs, runs - sum(r[5] for r in rows))
     # Theorem 5 (i): violated iff an instance the audit's table reports has a positive violation beyond the tolerance
     viol = np.concatenate([r.arrays["i_violation"] for r in cached["ssca.theorem5"]])
-    assert (by["ssca.thm5.i"].verdict is Verdict.VIOLATED) == bool((viol > A.THM5_TOL).any())
+    assert (by["ssca.thm5.i"].verdict is Verdict.VIOLATED) == bool((viol > EV.THM5_TOL).any())
     # a claim whose proof rests on a violated or not-proven claim never holds
     for v in got:
         if any(by[d].verdict in (Verdict.VIOLATED, Verdict.NOT_PROVEN) for d in A.DEPENDS_ON.get(v.claim, ())):
@@ -153,7 +156,7 @@ def test_flipping_one_check_to_failed_makes_the_claim_violated():
     assert "python -m repro run ssca.theorem5; result fakehash0000t5" in bad["ssca.thm5.i"].reason
     assert bad["ssca.thm5.ii"].verdict is Verdict.HOLDS                      # the other part is untouched
     # within the tolerance: inconclusive, not a violation and not a pass
-    tiny = {v.claim: v for v in A.verdicts({"ssca.theorem5": _fake_theorem5(A.THM5_TOL / 2)})}
+    tiny = {v.claim: v for v in A.verdicts({"ssca.theorem5": _fake_theorem5(EV.THM5_TOL / 2)})}
     assert [e.bearing for e in tiny["ssca.thm5.i"].evidence if e.source == "ssca.theorem5"] \
         == [Bearing.INCONCLUSIVE, Bearing.SUPPORTS]
 

@@ -40,7 +40,7 @@ from repro.papers.ssca.runs import convergence as conv
 from repro.runner import RunSpec
 from repro.search import Check, Family, SearchConfig as SharedSearchConfig, SearchRecord, maximize_ratio
 
-#: the audit's tolerance of a closed form against its cvxpy reference (repro.papers.ssca.audit.CLOSED_FORM_TOL)
+#: the audit's tolerance of a closed form against its cvxpy reference (repro.papers.ssca.evidence.CLOSED_FORM_TOL)
 CLOSED_FORM_TOL = 1e-6
 #: (maxiter, popsize, polish_evals) of each search per profile
 BUDGET = {"quick": (2, 3, 12), "paper": (12, 8, 60)}
