@@ -86,15 +86,25 @@ class Experiment:
         return frozenset.union(*(frozenset(c.keys()) for c in classes)) if classes else None
 
     def check_config(self, config: Mapping[str, Any]) -> None:
-        """Build the experiment's :class:`Config` from ``config`` (the first shape whose keys cover it; otherwise the
-        shape sharing most keys with it, whose one-line error names the key it lacks), then call ``validate``."""
+        """Build the experiment's :class:`Config` from ``config`` (its shape: :func:`shape_of`), then call
+        ``validate``."""
         classes = self.config_classes()
         if classes:
-            fitting = [c for c in classes if set(config) <= set(c.keys())]
-            closest = max(classes, key=lambda c: len(set(config) & set(c.keys())))
-            (fitting[0] if fitting else closest).from_dict(config)
+            shape_of(classes, config).from_dict(config)
         if self.validate is not None:
             self.validate(dict(config))
+
+
+def shape_of(classes: tuple[type[Config], ...], config: Mapping[str, Any]) -> type[Config]:
+    """The one shape of ``classes`` whose keys are exactly ``config``'s (a stored config holds every field of its
+    dataclass); with none, the shape sharing the most keys, whose ``from_dict`` then names the key that is unknown or
+    missing in one line. Two shapes with the same keys cannot be told apart: a ConfigError."""
+    exact = [c for c in classes if set(c.keys()) == set(config)]
+    if len(exact) > 1:
+        raise ConfigError(f"config shapes {', '.join(c.__name__ for c in exact)} have the same keys: one of them is "
+                          "needed for each key set")
+    return exact[0] if exact else max(classes, key=lambda c: (len(set(c.keys()) & set(config)),
+                                                             -len(set(c.keys()) ^ set(config))))
 
 
 def check_profile(profile: str) -> str:

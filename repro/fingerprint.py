@@ -12,7 +12,9 @@ it valid. Two modules are left out on purpose:
 
 * ``repro.runner``, which executes every run, and ``repro.experiment`` (the Experiment contract and
   the profiles), which run modules import to *declare* their specs. Neither computes any array; a change
-  in how results are computed or stored by the runner bumps :data:`repro.runner.CACHE_FORMAT` instead.
+  in how results are computed or stored by the runner bumps :data:`repro.runner.CACHE_FORMAT` instead. That
+  includes the rule by which the runner builds a run's config dataclass (``typed_config``, ``shape_of``,
+  ``Config.from_dict``): the config a run receives is part of how its result is computed.
   Without this rule, every edit of the runner would recompute every cached run.
 
 The closure is module-granular: a run module that imports plotting or report code would depend on it.
@@ -67,16 +69,14 @@ def _module_file(name: str, roots: dict) -> Path | None:
     return None
 
 
+def _stamp(path: Path) -> tuple[int, int]:
+    stat = path.stat()
+    return stat.st_mtime_ns, stat.st_size
+
+
 def _imports(path: Path, package: str) -> list[str]:
     """Every module name an ``import`` / ``from ... import`` statement of the file may refer to."""
-    return list(_parsed_imports(str(path), package, path.stat().st_mtime_ns))
-
-
-@functools.lru_cache(maxsize=1024)
-def _tree(path: str, mtime_ns: int) -> ast.Module:
-    """The file's syntax tree, parsed once per process for both its imports and its digest (a SyntaxError is
-    raised). :func:`_syntax_digest` drops the docstrings from it, which no import statement is."""
-    return ast.parse(Path(path).read_bytes())
+    return list(_parsed_imports(str(path), package, _stamp(path)))
 
 
 def _statements(tree: ast.AST):
@@ -93,20 +93,45 @@ def _statements(tree: ast.AST):
 
 
 @functools.lru_cache(maxsize=1024)
-def _parsed_imports(path: str, package: str, mtime_ns: int) -> tuple:
-    names = []
-    for node in _statements(_tree(path, mtime_ns)):
+def _facts(path: str, stamp: tuple) -> tuple[tuple, str]:
+    """``(import statements, syntax digest)`` of a file, from one parse (cached per process by modification time
+    and size). Import statements are ``(level, module, names)`` (``level`` None for ``import a.b``). The digest is
+    the SHA-256 (16 hex) of the tree without docstrings, dumped without positions; a file that does not parse has
+    no imports and is hashed by its bytes (it fails when a run imports it, and any edit of it counts)."""
+    source = Path(path).read_bytes()
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return (), hashlib.sha256(source).hexdigest()[:16]
+    imports = []
+    for node in _statements(tree):
         if isinstance(node, ast.Import):
-            names += [alias.name for alias in node.names]
+            imports += [(None, alias.name, ()) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                anchor = package.split(".")
-                anchor = anchor[:len(anchor) - node.level + 1]
-                base = ".".join(anchor + ([node.module] if node.module else []))
-            else:
-                base = node.module or ""
-            names.append(base)
-            names += [f"{base}.{alias.name}" for alias in node.names]   # "from pkg import module"
+            imports.append((node.level, node.module, tuple(alias.name for alias in node.names)))
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body \
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            node.body = body[1:] or [ast.Pass()]          # this tree is this call's own: nothing else sees it
+    return tuple(imports), hashlib.sha256(ast.dump(tree, include_attributes=False).encode()).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed_imports(path: str, package: str, stamp: tuple) -> tuple:
+    names = []
+    for level, module, aliases in _facts(path, stamp)[0]:
+        if level is None:
+            names.append(module)
+            continue
+        if level:
+            anchor = package.split(".")
+            anchor = anchor[:len(anchor) - level + 1]
+            base = ".".join(anchor + ([module] if module else []))
+        else:
+            base = module or ""
+        names.append(base)
+        names += [f"{base}.{alias}" for alias in aliases]   # "from pkg import module"
     return tuple(names)
 
 
@@ -134,7 +159,7 @@ def _module_of(function: str, roots: dict[str, Path]) -> str:
 
 
 def code_files(function: str = "repro", roots: dict[str, Path] | None = None) -> dict[str, str]:
-    """``{module: sha256 of its source (16 hex)}`` for every suite module the run function ``function``
+    """``{module: its syntax digest (:func:`syntax_digest`)}`` for every suite module the run function ``function``
     executes (module docstring). ``roots`` maps the package names ``bounds``/``repro`` to the directories
     to read them from (default: the imported packages, cached per process: the sources do not change while a
     command runs); tests use it to fingerprint an edited copy."""
@@ -144,25 +169,9 @@ def code_files(function: str = "repro", roots: dict[str, Path] | None = None) ->
 
 
 def syntax_digest(path: Path) -> str:
-    """SHA-256 (16 hex) of the file's syntax tree without docstrings (``ast.dump`` without positions): the same for
-    any two files that differ only in comments, docstrings, blank lines or layout. A file that does not parse is
-    hashed by its bytes (it fails when the run imports it, and any edit then counts)."""
-    return _syntax_digest(str(path), path.stat().st_mtime_ns)
-
-
-@functools.lru_cache(maxsize=1024)
-def _syntax_digest(path: str, mtime_ns: int) -> str:
-    try:
-        tree = _tree(path, mtime_ns)
-    except (SyntaxError, ValueError):
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
-    for node in _statements(tree):
-        body = getattr(node, "body", None)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body \
-                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                and isinstance(body[0].value.value, str):
-            node.body = body[1:] or [ast.Pass()]
-    return hashlib.sha256(ast.dump(tree, include_attributes=False).encode()).hexdigest()[:16]
+    """SHA-256 (16 hex) of the file's syntax tree without docstrings (:func:`_facts`): the same for any two files that
+    differ only in comments, docstrings, blank lines or layout."""
+    return _facts(str(path), _stamp(path))[1]
 
 
 @functools.lru_cache(maxsize=512)

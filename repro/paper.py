@@ -3,14 +3,13 @@ from a paper, declared in one record, :class:`Paper`, which each paper package e
 module ``paper`` (``repro.papers.<key>.paper``; :mod:`repro.registry` finds it).
 
 Required: ``key``, ``title``, ``claims`` (the encoded results, :class:`bounds.core.Claim`, from the paper's
-mathematics package ``bounds.<key>``) and ``experiments`` (:class:`repro.experiment.Experiment`). Every other part
-is optional and given as a zero-argument loader, so that listing the papers imports none of their audits or proof
-machinery:
+mathematics package ``bounds.<key>``), ``experiments`` (:class:`repro.experiment.Experiment`) and ``audit``, a
+zero-argument loader of the module that rolls evidence up into verdicts: ``AUDIT_EXPERIMENTS`` (the experiments whose
+results it reads), ``verdicts(results)``, ``audit_section(results, profile, verdicts) -> str``, and optionally
+``findings(results)`` (:class:`bounds.audit.Finding`) and ``STATEMENTS`` (the figure and text statements it decides
+besides the claims); every command that reports on all papers needs it. The other parts are optional, each a
+zero-argument loader too, so that listing the papers imports none of their audits or proof machinery:
 
-* ``audit`` -> the module that rolls evidence up into verdicts: ``AUDIT_EXPERIMENTS`` (the experiments whose
-  results it reads), ``verdicts(results)``, ``audit_section(results, profile, verdicts) -> str``, and optionally
-  ``findings(results)`` (:class:`bounds.audit.Finding`) and ``STATEMENTS`` (the figure and text statements it
-  decides besides the claims);
 * ``errata`` -> the module declaring the paper's errata (:mod:`repro.errata`);
 * ``settings`` -> the printed settings (:class:`repro.settings_audit.Printed`);
 * ``proofs`` -> the inventory of displayed proof steps (a module with ``DISPLAYS``, or with ``NO_INVENTORY``, the
@@ -31,7 +30,7 @@ from typing import Callable
 from .errors import ConfigError
 
 #: the optional parts, each a zero-argument loader (module docstring)
-OPTIONAL_PARTS = ("audit", "errata", "settings", "proofs", "steps")
+OPTIONAL_PARTS = ("errata", "settings", "proofs", "steps")
 
 
 @dataclass(frozen=True)
@@ -40,26 +39,34 @@ class Paper:
     title: str
     claims: tuple
     experiments: tuple
+    audit: Callable[[], ModuleType]
     order: int = 1000                    # position in listings and in the audit
     citation: str = ""                   # who wrote it and where it appeared (HTML allowed: <em>)
-    audit: Callable[[], ModuleType] | None = None
     errata: Callable[[], ModuleType] | None = None
     settings: Callable[[], tuple] | None = None
     proofs: Callable[[], ModuleType] | None = None
     steps: Callable[[], tuple] | None = None
 
     def __post_init__(self) -> None:
+        if not callable(self.audit):
+            raise ConfigError(f"audit of paper {self.key!r} is not admissible: a zero-argument loader of its audit")
         for name in OPTIONAL_PARTS:
             loader = getattr(self, name)
             if loader is not None and not callable(loader):
                 raise ConfigError(f"{name} of paper {self.key!r} is not admissible: a zero-argument loader or None")
 
     def has(self, part: str) -> bool:
-        return getattr(self, part) is not None
+        return getattr(self, self._part_name(part)) is not None
+
+    @staticmethod
+    def _part_name(part: str) -> str:
+        if part not in OPTIONAL_PARTS + ("audit",):
+            raise ConfigError(f"part={part!r} is not admissible: one of audit, {', '.join(OPTIONAL_PARTS)}")
+        return part
 
     def require(self, part: str):
         """The loaded part; a one-line ConfigError when the paper declares none."""
-        loader = getattr(self, part, None)
+        loader = getattr(self, self._part_name(part))
         if loader is None:
             declared = ", ".join(p for p in OPTIONAL_PARTS if self.has(p)) or "none"
             raise ConfigError(f"paper {self.key!r} declares no {part} (its PAPER has {part}=None; it declares: "
@@ -69,15 +76,15 @@ class Paper:
     # --- the optional parts, each with its empty value -------------------------------------------------------
     def findings(self, results) -> list:
         """The audit's findings on ``results`` ([] without an audit or without findings)."""
-        audit = self.audit() if self.audit else None
+        audit = self.audit()
         return list(audit.findings(results)) if hasattr(audit, "findings") else []
 
     def statements(self) -> tuple:
         """The figure and text statements the audit decides besides the claims (() without)."""
-        return tuple(getattr(self.audit(), "STATEMENTS", ())) if self.audit else ()
+        return tuple(getattr(self.audit(), "STATEMENTS", ()))
 
     def audit_experiments(self) -> tuple:
-        return tuple(self.require("audit").AUDIT_EXPERIMENTS)
+        return tuple(self.audit().AUDIT_EXPERIMENTS)
 
     def errata_module(self) -> ModuleType | None:
         return self.errata() if self.errata else None
@@ -102,5 +109,8 @@ class Paper:
         return getattr(module, "NO_INVENTORY", "no inventory of the displayed proof steps yet")
 
     def locations(self) -> dict:
-        """claim or statement id -> where the paper states it."""
-        return {c.id: c.location for c in self.claims} | {s.id: s.location for s in self.statements()}
+        """claim or statement id -> where the paper states it (a statement id that is also a claim id: ValueError)."""
+        claims, statements = {c.id: c.location for c in self.claims}, {s.id: s.location for s in self.statements()}
+        if set(claims) & set(statements):
+            raise ValueError(f"ids of paper {self.key!r} both a claim and a statement: {sorted(set(claims) & set(statements))}")
+        return claims | statements

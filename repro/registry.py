@@ -5,7 +5,7 @@ module of a paper is named by a formatted string: a package found by :mod:`pkgut
 was found under, so adding a paper touches no shared file.
 
 This module is imported by no run module, so it is part of no run's code fingerprint
-(:func:`repro.runner.code_fingerprint`).
+(:func:`repro.fingerprint.code_fingerprint`).
 """
 from __future__ import annotations
 

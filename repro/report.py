@@ -57,7 +57,7 @@ GLOSSARY = ("**Verdicts**, each computed from all of a claim's evidence under ev
 def paper_verdicts(paper: str, results: dict) -> list:
     """The verdict of every claim of ``paper`` (its audit module's ``verdicts``), one per encoded claim."""
     record = registry.paper(paper)
-    verdicts = record.require("audit").verdicts(results)
+    verdicts = record.audit().verdicts(results)
     claims = [c.id for c in record.claims] + [s.id for s in record.statements()]
     got = [v.claim for v in verdicts]
     if sorted(got) != sorted(claims):
@@ -224,7 +224,7 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
     cards, rows, readme = [], [], []
     for paper in keys:
         record = registry.paper(paper)
-        module = record.require("audit")
+        module = record.audit()
         results = experiment_results(module.AUDIT_EXPERIMENTS, profile, jobs=jobs, scheduler=scheduler,
                                      progress=progress)
         verdicts = paper_verdicts(paper, results)

@@ -121,7 +121,8 @@ def config_type(fn: Callable) -> tuple[tuple[type, ...], bool]:
     args = typing.get_args(hint)
     batched = typing.get_origin(hint) is tuple and len(args) == 2 and args[1] is Ellipsis
     member = args[0] if batched else hint
-    classes = typing.get_args(member) if isinstance(member, types.UnionType) else (member,)
+    union = isinstance(member, types.UnionType) or typing.get_origin(member) is typing.Union
+    classes = typing.get_args(member) if union else (member,)
     if all(isinstance(c, type) and issubclass(c, Config) for c in classes):
         return classes, batched
     raise ConfigError(f"run function {fn.__module__}.{fn.__qualname__} is not admissible: its first parameter must "
@@ -130,14 +131,16 @@ def config_type(fn: Callable) -> tuple[tuple[type, ...], bool]:
 
 def typed_config(fn: Callable, config: Mapping) -> Any:
     """The config ``fn`` declares (:func:`config_type`), built from the stored dict: one dataclass (of a union, the
-    shape sharing the most keys with the dict, whose one-line error names a key it lacks or does not know), or for a
-    batch one per member of ``config["members"]``."""
+    shape :func:`repro.experiment.shape_of` picks, as ``Experiment.check_config`` does), or for a batch one per member
+    of ``config["members"]``."""
+    from .experiment import shape_of
     classes, batched = config_type(fn)
-
-    def build(values):
-        return max(classes, key=lambda c: (len(set(c.keys()) & set(values)), -len(set(c.keys()) ^ set(values)))
-                   ).from_dict(values)
-    return tuple(build(member) for member in config["members"]) if batched else build(config)
+    if batched != ("members" in config):
+        raise ConfigError(f"config of {fn.__module__}.{fn.__qualname__} is not admissible: "
+                          + ("a batch {'members': [...]}" if batched else "one run's config, not a batch"))
+    if batched:
+        return tuple(shape_of(classes, member).from_dict(member) for member in config["members"])
+    return shape_of(classes, config).from_dict(config)
 
 
 # --------------------------------------------------------------------------------------------

@@ -269,7 +269,7 @@ from repro.registry import paper
 if sys.argv[1] == "perturbed":
     original = E.decide_kind
     E.decide_kind = lambda f: E.Kind.GAP if original(f) is E.Kind.TYPO else original(f)
-audit = paper("plant").require("audit")
+audit = paper("plant").audit()
 results = experiment_results(audit.AUDIT_EXPERIMENTS, "quick")
 verdicts = paper_verdicts("plant", results)
 errata = paper_errata("plant", results, verdicts, audit.findings(results))

@@ -19,7 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PAPERS = papers()
 FIGURE_AND_REPORT = {"repro.plotting", "repro.report", "repro.notebooks", "repro.cli", "repro.registry",
                      "repro.status", "repro.costs"} \
-    | {f"repro.papers.{p}.{part}" for p in PAPERS for part in ("experiments", "figures", "audit")} \
+    | {"repro.pages", "repro.cards", "repro.html", "repro.paper"} \
+    | {f"repro.papers.{p}.{part}" for p in PAPERS
+       for part in ("experiments", "figures", "audit", "statements", "evidence", "section", "paper")} \
     | {f"bounds.{p}.findings" for p in PAPERS}
 
 
@@ -136,9 +138,34 @@ def test_a_comment_docstring_or_layout_edit_of_a_runs_code_reruns_nothing(tmp_pa
         assert _reworded(source) != source and "# reworded" in _reworded(source), path
         (tmp_path / path).write_text(_reworded(source))
     functions = _functions()
+    closures = set().union(*(code_files(fn) for fn in functions["fedsgm"] | functions["pcfedavg"]))
+    for path in edited:                                   # each reworded file is code some of these runs execute
+        assert path.removesuffix(".py").replace("/", ".") in closures, path
     for fn in functions["fedsgm"] | functions["pcfedavg"]:
         assert code_fingerprint(fn, roots) == code_fingerprint(fn), fn
     algorithm = tmp_path / "repro/papers/fedsgm/algorithms/fedsgm.py"
     _edit(algorithm, "import numpy as np", "import numpy as np\nSTEP_FLOOR = 1e-12")
     changed = {fn for fn in functions["fedsgm"] if code_fingerprint(fn, roots) != code_fingerprint(fn)}
     assert changed and "repro.papers.fedsgm.runs.theorems.run_figure1" in changed
+
+
+def test_the_syntax_digest_ignores_docstrings_comments_and_layout_and_nothing_else(tmp_path):
+    """Direct cases: a docstring (module, class, function, async function, one that is the whole body), comments and
+    blank lines do not count; a changed literal, a second leading string (an expression statement, not a docstring)
+    and a changed name do."""
+    from repro.fingerprint import syntax_digest
+    base = ('"""Module."""\nimport math\n\n\nclass A:\n    """Class."""\n    x = 1\n\n\n'
+            'def f(y):\n    """Function."""\n    return math.sqrt(y) + 2.5\n\n\nasync def g():\n    """Async."""\n\n\n'
+            'def h():\n    """Only a docstring."""\n')
+
+    def digest(text, name):
+        path = tmp_path / f"{name}.py"
+        path.write_text(text)
+        return syntax_digest(path)
+    reference = digest(base, "base")
+    same = (base.replace('"""Module."""', '"""Reworded module."""').replace('"""Only a docstring."""', '"""Other."""')
+            .replace("    x = 1", "    x = 1  # a comment\n").replace('"""Async."""', '"""Async, reworded."""'))
+    assert digest(same, "same") == reference
+    for name, changed in (("literal", base.replace("2.5", "2.25")), ("name", base.replace("math.sqrt", "math.cbrt")),
+                          ("second", base.replace('    """Function."""\n', '    """Function."""\n    "kept"\n'))):
+        assert digest(changed, name) != reference, name

@@ -122,7 +122,7 @@ def test_the_generated_page_shows_no_raw_dict(paper, monkeypatch):
     from repro.report import experiment_results, paper_verdicts
 
     cache = ROOT / "results"
-    module = interface(paper).require("audit")
+    module = interface(paper).audit()
     missing = [name for name in module.AUDIT_EXPERIMENTS
                if any(runner.load_cached(s, cache) is None for s in get(name).specs("quick"))]
     if missing:

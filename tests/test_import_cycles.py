@@ -2,7 +2,8 @@
 ``repro`` (the lazy ones inside functions included) is read with :mod:`ast`, and the graph of module -> imported
 module must have no cycle. A cycle is reported as the chain of modules that closes it.
 
-``from package import name`` counts as importing ``package.name`` when that is a module, otherwise ``package``.
+``from package import name`` counts as importing ``package.name`` when that is a module, otherwise ``package``; importing
+``a.b.c`` also imports the packages ``a`` and ``a.b`` (their ``__init__`` runs first), except a module's own parents.
 """
 import ast
 from pathlib import Path
@@ -35,8 +36,10 @@ def _imported(path: Path, name: str, modules: dict) -> set[str]:
             targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
         else:
             continue
-        found |= {t for t in targets if t in modules and t != name}
-    return found
+        for target in targets:                     # importing a.b.c runs a and a.b first
+            parts = target.split(".")
+            found |= {p for p in (".".join(parts[:k]) for k in range(1, len(parts) + 1)) if p in modules}
+    return found - {name} - {".".join(name.split(".")[:k]) for k in range(1, name.count(".") + 1)}
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -73,7 +76,9 @@ def test_the_cycle_finder_finds_a_planted_cycle_and_accepts_a_tree():
 
 def test_the_graph_reads_lazy_imports():
     graph = import_graph()
-    assert "repro.runner" in graph["repro.cli"] and graph["repro.experiment"] is not None
+    assert "repro.runner" in graph["repro.cli"]            # repro.cli imports the runner inside its functions only
+    assert "repro.experiment" in graph["repro.runner"]     # so does the runner the experiment contract
+    assert {"bounds", "bounds.fedsgm"} <= graph["repro.papers.fedsgm.runs.theorems"]   # the parent packages, too
     lazy = [name for name, path in _modules().items()
             if any(isinstance(n, (ast.Import, ast.ImportFrom)) for f in ast.walk(ast.parse(path.read_text()))
                    if isinstance(f, ast.FunctionDef) for n in ast.walk(f))]

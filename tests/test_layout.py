@@ -78,8 +78,9 @@ def test_run_modules_import_neither_plotting_nor_report(paper):
     assert runs
     for path in runs:
         bad = {m for m in imported_modules(path)
-               if m in ("repro.plotting", "repro.report") or m.startswith(("matplotlib", f"repro.papers.{paper}.figures",
-                                                                          f"repro.papers.{paper}.audit"))}
+               if m in ("repro.plotting", "repro.report", "repro.pages", "repro.cards", "repro.html")
+               or m.startswith(("matplotlib", *(f"repro.papers.{paper}.{part}" for part in
+                                                ("figures", "audit", "statements", "evidence", "section", "paper"))))}
         assert not bad, (path, bad)
 
 
@@ -166,7 +167,7 @@ def test_a_paper_package_offers_the_shared_contracts(paper):
     names = {e.name for e in record.experiments}
     assert all(e.config is not None and e.name.startswith(paper + ".") for e in record.experiments)
     assert {e.figure.__module__ for e in record.experiments if e.figure} == {f"repro.papers.{paper}.figures"}
-    audit = record.require("audit")
+    audit = record.audit()
     assert callable(audit.audit_section) and callable(audit.verdicts) and set(audit.AUDIT_EXPERIMENTS) <= names
     checks = importlib.import_module(f"repro.papers.{paper}.checks")
     assert list(inspect.signature(checks.check).parameters) == ["claim", "problem", "trace"]

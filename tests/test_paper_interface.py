@@ -15,20 +15,33 @@ IMPORTERS = {"import_module", "optional_module", "find_spec", "__import__", "spe
 
 
 def _shared_modules() -> list[Path]:
-    """The shared layers: every module of ``repro`` outside ``repro/papers`` and the shared modules of ``bounds``."""
-    return [p for p in sorted((ROOT / "repro").glob("*.py"))] + [p for p in sorted((ROOT / "bounds").glob("*.py"))]
+    """The shared layers: every module of ``repro`` outside ``repro/papers`` and of ``bounds`` outside the papers'
+    mathematics packages, at any depth."""
+    papers_dirs = [ROOT / "repro" / "papers"] + [ROOT / "bounds" / key for key in papers()]
+    return [p for package in ("repro", "bounds") for p in sorted((ROOT / package).rglob("*.py"))
+            if not any(d in p.parents for d in papers_dirs)]
 
 
 def formatted_module_names(path: Path) -> list[str]:
-    """``line: text`` of every import by a computed name (the first argument of an importing call that is not a
-    string literal) and every f-string that splices a value into a ``bounds.`` or ``papers.`` module name."""
+    """``line: text`` of every importing call whose module name is computed (a first argument that is not a string
+    literal), or any of whose arguments is built from strings (an f-string, ``+``, ``%`` or ``.format``: a package
+    name made from a key), and of every f-string, concatenation or ``%``-format that splices a value into a
+    ``bounds.`` or ``papers.`` module name anywhere. A name the registry got from discovery (``info.name``) is neither."""
     tree, out = ast.parse(path.read_text(encoding="utf-8")), []
+
+    def built(arg) -> bool:
+        return isinstance(arg, (ast.JoinedStr, ast.BinOp)) or (
+            isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr == "format")
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-            if name in IMPORTERS and node.args and not (isinstance(node.args[0], ast.Constant)
-                                                        and isinstance(node.args[0].value, str)):
+            args = list(node.args) + [k.value for k in node.keywords]
+            if name in IMPORTERS and args and (not (isinstance(args[0], ast.Constant) and isinstance(args[0].value, str))
+                                               or any(built(a) for a in args)):
                 out.append(f"{node.lineno}: {ast.unparse(node)}")
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)) \
+                and isinstance(node.left, ast.Constant) and str(node.left.value).endswith(("bounds.", "papers.")):
+            out.append(f"{node.lineno}: {ast.unparse(node)}")
         if isinstance(node, ast.JoinedStr):
             parts = node.values
             for before, after in zip(parts, parts[1:]):
@@ -43,8 +56,10 @@ def test_the_detector_finds_a_formatted_module_name(tmp_path):
     planted.write_text('import importlib\n\ndef proofs(paper):\n'
                        '    return importlib.import_module(f"bounds.{paper}_proofs")\n\n'
                        'def steps(paper, optional_module):\n    return optional_module("bounds." + paper)\n\n'
+                       'def audit(key):\n    return importlib.import_module(".audit", "repro.papers." + key)\n\n'
+                       'def found(info):\n    return importlib.import_module(".paper", info.name)\n\n'
                        'NAME = "repro.papers.x"\n')
-    assert sorted({line.split(":")[0] for line in formatted_module_names(planted)}) == ["4", "7"]
+    assert sorted({line.split(":")[0] for line in formatted_module_names(planted)}, key=int) == ["4", "7", "10"]
 
 
 def test_no_shared_layer_names_a_papers_module_by_a_formatted_string():
@@ -53,6 +68,7 @@ def test_no_shared_layer_names_a_papers_module_by_a_formatted_string():
 
 
 def test_every_paper_declares_its_interface_with_its_mathematics_package():
+    assert len(papers()) >= 4
     for key in papers():
         record = paper(key)
         assert isinstance(record, Paper) and record.key == key and record.claims and record.experiments
@@ -63,7 +79,8 @@ def test_every_paper_declares_its_interface_with_its_mathematics_package():
 
 
 def test_a_missing_optional_part_is_empty_where_optional_and_one_line_where_required():
-    bare = Paper(key="bare", title="Bare", claims=(), experiments=())
+    from types import SimpleNamespace
+    bare = Paper(key="bare", title="Bare", claims=(), experiments=(), audit=lambda: SimpleNamespace(AUDIT_EXPERIMENTS=()))
     assert (bare.findings({}), bare.statements(), bare.printed_settings(), bare.encoded_steps(),
             bare.proof_displays(), bare.errata_module()) == ([], (), (), (), (), None)
     assert bare.no_inventory_reason()
@@ -71,5 +88,9 @@ def test_a_missing_optional_part_is_empty_where_optional_and_one_line_where_requ
         with pytest.raises(ConfigError) as info:
             bare.require(part)
         assert "\n" not in str(info.value) and f"declares no {part}" in str(info.value)
+    with pytest.raises(ConfigError, match="part='claims' is not admissible"):
+        bare.require("claims")
     with pytest.raises(ConfigError):
         Paper(key="bad", title="Bad", claims=(), experiments=(), audit="repro.papers.bad.audit")
+    with pytest.raises(ConfigError):
+        Paper(key="bad", title="Bad", claims=(), experiments=(), audit=bare.audit, proofs="bounds.bad.proofs")

@@ -9,7 +9,8 @@ def _with_paper(monkeypatch, displays, steps=()):
     from types import SimpleNamespace
     from repro import registry
     from repro.paper import Paper
-    record = Paper(key="x", title="X", claims=(), experiments=(), proofs=lambda: SimpleNamespace(DISPLAYS=displays),
+    record = Paper(key="x", title="X", claims=(), experiments=(), audit=SimpleNamespace,
+                   proofs=lambda: SimpleNamespace(DISPLAYS=displays),
                    steps=(lambda: steps) if steps else None)
     monkeypatch.setattr(registry, "paper", lambda key: record)
     return record

@@ -219,7 +219,8 @@ def _write_toy(folder: Path) -> None:
 def _tree_state() -> str:
     out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=ROOT,
                          capture_output=True, text=True)
-    return out.stdout if out.returncode == 0 else ""
+    assert out.returncode == 0, out.stderr                # a tree git cannot read would make the check vacuous
+    return out.stdout
 
 
 def test_a_toy_paper_is_listed_run_drawn_and_audited_with_no_shared_edit(tmp_path):

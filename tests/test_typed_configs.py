@@ -14,9 +14,24 @@ from repro.runner import RunSpec, _with_needs, config_type, typed_config
 ROOT = Path(__file__).resolve().parents[1]
 
 
+#: names a run module gives a config (or a list of them) that must never be read as a dict
+CONFIG_NAMES = {"config", "cfg", "conf", "configs", "run_config"}
+
+
+def _names_a_config(target) -> bool:
+    """``config``, ``spec.config``, ``configs[0]``, ``config.as_dict()`` and the like (module docstring)."""
+    while isinstance(target, ast.Subscript):
+        target = target.value
+    if isinstance(target, ast.Call) and isinstance(target.func, ast.Attribute) and target.func.attr in (
+            "as_dict", "asdict"):
+        return True
+    return (getattr(target, "id", None) or getattr(target, "attr", None)) in CONFIG_NAMES
+
+
 def config_subscripts(path: Path) -> list[str]:
-    """``line: text`` of every ``config["key"]`` subscript and every ``config.get(...)`` in the file (also on
-    ``self.config``, ``spec.config`` or any other ``<...>.config``)."""
+    """``line: text`` of every subscript with a string literal (``config["key"]``) and every ``.get(...)`` on a
+    config: a name of :data:`CONFIG_NAMES` (also as ``<...>.config`` or indexed, ``configs[0]["key"]``) or the
+    dict of a dataclass (``config.as_dict()["key"]``)."""
     out = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         target = None
@@ -25,16 +40,17 @@ def config_subscripts(path: Path) -> list[str]:
             target = node.value
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
             target = node.func.value
-        named = getattr(target, "id", None) or getattr(target, "attr", None)
-        if named == "config":
+        if target is not None and _names_a_config(target):
             out.append(f"{node.lineno}: {ast.unparse(node)}")
     return out
 
 
 def test_the_detector_finds_planted_subscripts(tmp_path):
     planted = tmp_path / "planted.py"
-    planted.write_text('def run(config, seed):\n    eta = config["eta"]\n    return spec.config.get("T"), config.eta\n')
-    assert [line.split(":")[0] for line in config_subscripts(planted)] == ["2", "3"]
+    planted.write_text('def run(config, seed):\n    eta = config["eta"]\n    return spec.config.get("T"), config.eta\n'
+                       'def run2(cfg, configs, seed):\n    return cfg["a"], configs[0]["b"], cfg.as_dict()["c"]\n'
+                       'def fine(config, table):\n    return table["eta"], config.eta\n')
+    assert [line.split(":")[0] for line in config_subscripts(planted)] == ["2", "3", "5", "5", "5"]
 
 
 def test_no_run_module_reads_its_config_as_a_dict():
