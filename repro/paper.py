@@ -17,8 +17,8 @@ zero-argument loader too, so that listing the papers imports none of their audit
 * ``steps`` -> the displayed steps encoded for the falsification search (:class:`bounds.steps.Step`).
 
 A shared layer reads an optional part through the methods below, which give the part's empty value when the
-paper declares none; :meth:`Paper.require` is for the places that cannot go on without it, and names the
-missing part in one line (:class:`~repro.errors.ConfigError`).
+paper declares none. A record without its audit, or with a part that is not a loader, is refused when it is built,
+in one line (:class:`~repro.errors.ConfigError`).
 """
 from __future__ import annotations
 
@@ -54,24 +54,6 @@ class Paper:
             loader = getattr(self, name)
             if loader is not None and not callable(loader):
                 raise ConfigError(f"{name} of paper {self.key!r} is not admissible: a zero-argument loader or None")
-
-    def has(self, part: str) -> bool:
-        return getattr(self, self._part_name(part)) is not None
-
-    @staticmethod
-    def _part_name(part: str) -> str:
-        if part not in OPTIONAL_PARTS + ("audit",):
-            raise ConfigError(f"part={part!r} is not admissible: one of audit, {', '.join(OPTIONAL_PARTS)}")
-        return part
-
-    def require(self, part: str):
-        """The loaded part; a one-line ConfigError when the paper declares none."""
-        loader = getattr(self, self._part_name(part))
-        if loader is None:
-            declared = ", ".join(p for p in OPTIONAL_PARTS if self.has(p)) or "none"
-            raise ConfigError(f"paper {self.key!r} declares no {part} (its PAPER has {part}=None; it declares: "
-                              f"{declared})")
-        return loader()
 
     # --- the optional parts, each with its empty value -------------------------------------------------------
     def findings(self, results) -> list:

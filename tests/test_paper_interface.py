@@ -84,13 +84,8 @@ def test_a_missing_optional_part_is_empty_where_optional_and_one_line_where_requ
     assert (bare.findings({}), bare.statements(), bare.printed_settings(), bare.encoded_steps(),
             bare.proof_displays(), bare.errata_module()) == ([], (), (), (), (), None)
     assert bare.no_inventory_reason()
-    for part in OPTIONAL_PARTS:
+    for part in ("audit",) + OPTIONAL_PARTS:             # the required part missing, or any part not a loader
+        parts = {"audit": bare.audit} | {part: None if part == "audit" else f"bounds.bad.{part}"}
         with pytest.raises(ConfigError) as info:
-            bare.require(part)
-        assert "\n" not in str(info.value) and f"declares no {part}" in str(info.value)
-    with pytest.raises(ConfigError, match="part='claims' is not admissible"):
-        bare.require("claims")
-    with pytest.raises(ConfigError):
-        Paper(key="bad", title="Bad", claims=(), experiments=(), audit="repro.papers.bad.audit")
-    with pytest.raises(ConfigError):
-        Paper(key="bad", title="Bad", claims=(), experiments=(), audit=bare.audit, proofs="bounds.bad.proofs")
+            Paper(key="bad", title="Bad", claims=(), experiments=(), **parts)
+        assert "\n" not in str(info.value) and f"{part} of paper 'bad' is not admissible" in str(info.value)
