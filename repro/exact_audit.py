@@ -5,6 +5,9 @@ the run's ``instance``) into evidence and table rows, so that the audits read en
 A claim stated for every realisation fails if any pattern of positive probability fails it: a failure probability
 above 0 violates (replay: the run and its first failing pattern), exactly 0 supports. The numbers cited are the
 claim's own sides at the pattern where observed - bound is largest, and their ratio where the bound is positive.
+A failure-probability search (:mod:`repro.failure_search`) records its best instance's count in the same form, and
+its summary adds the family searched and how the probability scales with the horizon; where the sides were finite on
+every pattern, the summary says whether the in-expectation version (E[observed] <= E[bound]) survives.
 (PC-FedAvg's and FedCLUP's enumerations compute exact expectations, which their per-run checks already judge.)
 
 Run modules never import this module: editing how enumerations are read changes no run's cache key.
@@ -35,6 +38,25 @@ def _sides(count: FailureCount) -> str:
     return f"observed {fmt(count.observed)} against bound {fmt(count.bound)}"
 
 
+def _expectation(count: FailureCount) -> str:
+    """Whether the in-expectation version survives: E[observed] against E[bound] over the same patterns."""
+    if count.expectation is None:
+        return ""
+    mean_observed, mean_bound = count.expectation
+    holds = "holds" if mean_observed <= mean_bound else "fails too"
+    return f"; in expectation over the patterns: {fmt(mean_observed)} against {fmt(mean_bound)} ({holds})"
+
+
+def _searched(run) -> str:
+    """A failure-probability search's family, instances enumerated and horizon profile (repro.failure_search)."""
+    search = run.meta["metadata"].get("failure_search")
+    if not search:
+        return ""
+    profile = ", ".join(f"{t:g}: {p}" for t, p in search["horizons"])
+    return (f"; the most likely failure over family {search['family']} ({search['instances']} instances enumerated)"
+            + (f"; by horizon {profile}" if profile else ""))
+
+
 def replay(experiment: str, run, count: FailureCount, pattern_words: str) -> str:
     """The command that recomputes the run, with the instance and its first failing pattern."""
     return (f"python -m repro run {experiment}; result {run.hash}; {pattern_words} {count.failing[0]} "
@@ -52,7 +74,8 @@ def evidence(runs, experiment: str, *, fails: str, pattern_words: str) -> list[E
             halved = ("" if count.halved_probability is None
                       else f"; with its constant halved {count.halved_probability}")
             summary = (f"P({fails}) = {count.probability} exactly over all {count.patterns} {pattern_words} "
-                       f"({instance}){halved}; where observed - bound is largest: {_sides(count)}")
+                       f"({instance}){halved}; where observed - bound is largest: {_sides(count)}"
+                       f"{_expectation(count)}{_searched(run)}")
             out.append(Evidence(count.claim, experiment, Bearing.VIOLATES if violated else Bearing.SUPPORTS,
                                 summary, count.patterns, _worst(count),
                                 replay(experiment, run, count, pattern_words) if violated else "",

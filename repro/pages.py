@@ -111,6 +111,7 @@ def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir:
                findings: list = (), card: list[str] = ()) -> str:
     """The Markdown of ``reports/<paper>.md``: its summary ``card`` (:func:`repro.cards.card`) first, then every
     claim; ``findings`` (the audit's) decide the printed settings' checks."""
+    from .coverage import coverage_lines
     from .settings_audit import section_lines
     record = registry.paper(paper)
     says, testing = _what_it_says(paper), figures_testing(paper, figures_dir)
@@ -128,7 +129,9 @@ def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir:
         figures = [line for png in _figures_of(v.claim, testing)
                    for line in _figure_lines(png, page_dir, shown, testing)]
         lines += _claim_block(v, says.get(v.claim, ""), figures)
-    return "\n".join(lines + proof_coverage_lines(paper) + section_lines(paper, list(findings)) + [section])
+    sentences = coverage_lines(paper, record.checkable_sentences(), verdicts, list(findings))
+    return "\n".join(lines + proof_coverage_lines(paper) + sentences + section_lines(paper, list(findings))
+                     + [section])
 
 
 __all__ = ["anchor", "figures_testing", "paper_page"]

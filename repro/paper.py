@@ -14,7 +14,8 @@ zero-argument loader too, so that listing the papers imports none of their audit
 * ``settings`` -> the printed settings (:class:`repro.settings_audit.Printed`);
 * ``proofs`` -> the inventory of displayed proof steps (a module with ``DISPLAYS``, or with ``NO_INVENTORY``, the
   reason there is none);
-* ``steps`` -> the displayed steps encoded for the falsification search (:class:`bounds.steps.Step`).
+* ``steps`` -> the displayed steps encoded for the falsification search (:class:`bounds.steps.Step`);
+* ``sentences`` -> the checkable sentences of its remarks, discussion and experiments (:class:`repro.coverage.Sentence`).
 
 A shared layer reads an optional part through the methods below, which give the part's empty value when the
 paper declares none. A record without its audit, or with a part that is not a loader, is refused when it is built,
@@ -30,7 +31,7 @@ from typing import Callable
 from .errors import ConfigError
 
 #: the optional parts, each a zero-argument loader (module docstring)
-OPTIONAL_PARTS = ("errata", "settings", "proofs", "steps")
+OPTIONAL_PARTS = ("errata", "settings", "proofs", "steps", "sentences")
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class Paper:
     settings: Callable[[], tuple] | None = None
     proofs: Callable[[], ModuleType] | None = None
     steps: Callable[[], tuple] | None = None
+    sentences: Callable[[], tuple] | None = None
 
     def __post_init__(self) -> None:
         if not callable(self.audit):
@@ -76,6 +78,9 @@ class Paper:
 
     def encoded_steps(self) -> tuple:
         return tuple(self.steps()) if self.steps else ()
+
+    def checkable_sentences(self) -> tuple:
+        return tuple(self.sentences()) if self.sentences else ()
 
     def proof_displays(self) -> tuple:
         """The inventory of displayed proof steps, () without one; a display encoded as a step (same proof and

@@ -215,6 +215,7 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
     ``<paper>.md`` beside it for each of ``papers`` (default: every discovered paper, in their order); the whole audit
     also rewrites the README's summary."""
     from .cards import card, readme_card
+    from .coverage import summary as sentence_summary
     from .pages import paper_page
     from .plotting import figures_root
     check_profile(profile)
@@ -238,7 +239,8 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
                     + [", ".join(f"{n} {k}" for k, n in _kind_counts(reports).items() if n) or "none"])
         readme += readme_card(paper, verdicts, reports)
         details = ["## Errata", "", errata_table(paper, reports), "", "## Coverage: what was tried on each claim", "",
-                   coverage(paper, verdicts, found), "", proof_summary(paper), "", settings_summary(paper), ""]
+                   coverage(paper, verdicts, found), "", proof_summary(paper), "", settings_summary(paper), "",
+                   sentence_summary(paper, record.checkable_sentences(), verdicts, found), ""]
         page = paper_page(paper, verdicts, "\n".join(details) + "\n" + module.audit_section(results, profile, verdicts),
                           output.parent, figures_root(), found,
                           card(paper, verdicts, reports, how_sure, notebook, on_its_page=True))

@@ -56,7 +56,9 @@ class FailureCount:
     patterns, how many fail the claim's check beyond its tolerance (``failed``), the first ``keep`` failing patterns
     (``failing``, for replay), the claim's own two sides at the pattern where observed - bound is largest
     (``observed``, ``bound``), and, where the run also enumerates the claim with its constant halved, how many fail
-    that (``halved_failed``). Filled pattern by pattern with :meth:`add`; stored with :meth:`as_json`."""
+    that (``halved_failed``), and the sums of the two sides over the patterns (``sum_observed``, ``sum_bound``: None
+    once a side is not finite), whose means are the exact expectations the in-expectation version of the claim compares.
+    Filled pattern by pattern with :meth:`add`; stored with :meth:`as_json`."""
 
     claim: str
     keep: int = 3
@@ -66,6 +68,8 @@ class FailureCount:
     observed: float | None = None
     bound: float | None = None
     halved_failed: int | None = None
+    sum_observed: float | None = 0.0
+    sum_bound: float | None = 0.0
 
     def add(self, pattern, fails: bool, observed: float, bound: float, halved_fails: bool | None = None) -> None:
         """One pattern (JSON-able) judged: whether it fails, the claim's sides there, the halved claim's verdict."""
@@ -78,10 +82,21 @@ class FailureCount:
             self.observed, self.bound = float(observed), float(bound)
         if halved_fails is not None:
             self.halved_failed = (self.halved_failed or 0) + bool(halved_fails)
+        finite = math.isfinite(observed) and math.isfinite(bound)
+        if self.sum_observed is not None:
+            self.sum_observed, self.sum_bound = ((self.sum_observed + float(observed), self.sum_bound + float(bound))
+                                                 if finite else (None, None))
 
     @property
     def probability(self) -> Fraction:
         return Fraction(self.failed, self.patterns)
+
+    @property
+    def expectation(self) -> tuple[float, float] | None:
+        """(E[observed], E[bound]) over the equally likely patterns; None when a side was not finite somewhere."""
+        if self.sum_observed is None or not self.patterns:
+            return None
+        return self.sum_observed / self.patterns, self.sum_bound / self.patterns
 
     @property
     def halved_probability(self) -> Fraction | None:
@@ -90,13 +105,15 @@ class FailureCount:
     def as_json(self) -> dict:
         return {"claim": self.claim, "patterns": self.patterns, "failed": self.failed, "failing": self.failing,
                 "observed": finite_or_none(self.observed), "bound": finite_or_none(self.bound),
-                "halved_failed": self.halved_failed,
-                "probability": str(self.probability)}
+                "halved_failed": self.halved_failed, "probability": str(self.probability),
+                "expectation": None if self.expectation is None else [finite_or_none(v) for v in self.expectation]}
 
     @classmethod
     def from_json(cls, d: dict) -> "FailureCount":
+        means = d.get("expectation")
+        sums = (None, None) if means is None or None in means else (means[0] * d["patterns"], means[1] * d["patterns"])
         return cls(d["claim"], len(d["failing"]), d["patterns"], d["failed"], d["failing"], d["observed"],
-                   d["bound"], d["halved_failed"])
+                   d["bound"], d["halved_failed"], *sums)
 
 
 class ScriptedKeys:
