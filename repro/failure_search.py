@@ -43,6 +43,8 @@ from typing import Callable, Mapping
 import numpy as np
 from scipy import optimize
 
+from . import admissible
+from .experiment import Config
 from .io import finite_or_none
 from .scripted import FailureCount
 from .search import Family
@@ -55,6 +57,25 @@ MAX_CORNERS = 256
 TIE = 2.0 ** -24
 
 Enumerate = Callable[[dict], "FailureCount | None"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class FailureSearchConfig(Config):
+    """The config every paper's ``<paper>.failsearch`` run shares: the ``family`` searched, the search's budget
+    (``maxiter`` generations of ``popsize`` x dimension points), ``horizon_steps`` horizons profiled at the best
+    instance, and the ``profile``. A paper subclasses it, adds its own keys, and checks ``family`` against its families
+    in ``__post_init__`` after calling this one's."""
+
+    family: str
+    maxiter: int
+    popsize: int
+    horizon_steps: int
+    profile: str
+
+    def __post_init__(self) -> None:
+        admissible.integer("maxiter", self.maxiter, 1, "generations")
+        admissible.integer("popsize", self.popsize, 1, "population per dimension")
+        admissible.integer("horizon_steps", self.horizon_steps, 1, "horizons profiled")
 
 
 def objective(count: FailureCount | None) -> float:
@@ -178,5 +199,5 @@ class FailureSearchRecord:
         return cls(m["claim"], result, tuple((t, Fraction(p)) for t, p in m["horizons"]), m["detail"])
 
 
-__all__ = ["FailureSearchRecord", "FailureSearchResult", "MAX_CORNERS", "SNAP", "TIE", "horizon_profile",
+__all__ = ["FailureSearchConfig", "FailureSearchRecord", "FailureSearchResult", "MAX_CORNERS", "SNAP", "TIE", "horizon_profile",
            "maximize_failure_probability", "objective"]

@@ -9,7 +9,10 @@
 * ``fedsgm.pep``          certified worst cases (performance estimation, PEPit) of Algorithm 1 with hard switching and
   no compression against the eps of Theorems 1, 6, 8 and of Theorem 8's proof (:mod:`.runs.pep`);
 * ``fedsgm.exact``        the exact probability, over every Rand-K choice pattern of a tiny instance, that the
-  deterministically stated Theorems 1, 2, 6, 7 fail (:mod:`.runs.exact`).
+  deterministically stated Theorems 1, 2, 6, 7 fail (:mod:`.runs.exact`);
+* ``fedsgm.failsearch``   the instance of a structured, degenerate family (w0 on or outside the constraint's boundary,
+  one or two kinks, one client, E = 1, K = 1, the smallest horizons) on which that probability is largest, with the
+  probability exactly (:mod:`.runs.failsearch`).
 
 Run functions, spec builders and the choices the paper leaves open are in :mod:`.runs.theorems`, which imports no
 figure or report code, so that editing a figure or a sentence of the audit recomputes no run. The figures are
@@ -21,6 +24,7 @@ from __future__ import annotations
 from repro.experiment import Experiment, product_of
 from repro.papers.fedsgm.figures import figure1, pep_figure, theory_figure
 from repro.papers.fedsgm.runs import exact as EXACT
+from repro.papers.fedsgm.runs import failsearch as FAILSEARCH
 from repro.papers.fedsgm.runs import pep as PEP
 from repro.papers.fedsgm.runs import search as SEARCH
 from repro.papers.fedsgm.runs import steps as STEPS
@@ -42,6 +46,9 @@ EXPERIMENTS = (
                config=SEARCH.SearchConfig),
     Experiment("fedsgm.exact", "Exact probability over all Rand-K patterns (d = 2, K = 1) that Theorems 1, 2, 6, 7 "
                "fail", EXACT.exact_specs, None, work=product_of("T", "n_clients"), config=EXACT.ExactConfig),
+    Experiment("fedsgm.failsearch", "Most likely failure of Theorems 1, 2, 6, 7 over structured degenerate instances "
+               "(exact probability over all Rand-K patterns, maximised)", FAILSEARCH.failsearch_specs, None,
+               work=product_of("maxiter", "popsize"), config=FAILSEARCH.FailSearchConfig),
     Experiment("fedsgm.pep", "Certified worst cases (PEP) of hard-switching FedSGM without compression against the "
                "eps of Theorems 1, 6, 8 and Theorem 8's proof", PEP.pep_specs, pep_figure,
                work=PEP.work, config=PEP.PepConfig),

@@ -3,7 +3,9 @@
 Run functions live in :mod:`.runs.mnist` (Figures 2-4, the literal-(32) run), :mod:`.runs.convergence`
 (Theorems 1-4 and Lemma 4 on small problems with exact constants), :mod:`.runs.theorem5`, :mod:`.runs.pep`
 (certified worst cases of Lemma 4 by performance estimation) and :mod:`.runs.exact` (Lemma 4's exact failure
-probability over every minibatch pattern of tiny instances); the figures are
+probability over every minibatch pattern of tiny instances), :mod:`.runs.failsearch` (that probability maximised over
+degenerate instances: batch of one, one client, the smallest horizons, step sizes at their admissible ends); the
+figures are
 drawn by :mod:`.figures` and the audit section is written by :mod:`.audit`, so editing either never invalidates
 a cached run. Each experiment's ``config`` is the frozen dataclass of one run's config, or for the MNIST experiments
 that mix shapes of run the tuple of the shapes their specs produce (both profiles), a shape before those whose keys
@@ -17,6 +19,7 @@ from repro.experiment import Experiment, product_of
 from repro.papers.ssca.figures import convergence_figure, figure2, figure3, figure4, pep_figure
 from repro.papers.ssca.runs import convergence as conv
 from repro.papers.ssca.runs import exact as EX
+from repro.papers.ssca.runs import failsearch as FS
 from repro.papers.ssca.runs import mnist as mn
 from repro.papers.ssca.runs import pep as PEP
 from repro.papers.ssca.runs import search as se
@@ -48,6 +51,9 @@ EXPERIMENTS = (
     Experiment("ssca.exact", "Exact probability over every minibatch pattern of tiny instances that Algorithm 1 "
                "violates Lemma 4 (51), stated deterministically", EX.exact_specs, None, work=EX.work,
                config=EX.ExactConfig),
+    Experiment("ssca.failsearch", "Most likely failure of Lemma 4 (51) over degenerate instances (exact probability "
+               "over every minibatch pattern, maximised)", FS.failsearch_specs, None,
+               work=product_of("maxiter", "popsize"), config=FS.FailSearchConfig),
     Experiment("ssca.steps", "Displayed steps of the appendices' proofs, each proven by sympy or falsification-searched "
                "(hypothesis + Nelder-Mead)", ST.steps_specs, None, config=ST.StepsConfig),
 )

@@ -77,12 +77,17 @@ def patterns(n_clients: int, T: int):
         yield np.array([subsets[i] for i in choice]).reshape(T, n_clients, K)
 
 
-def pattern_outcomes(instance, params: alg.FedSGMParams, pattern: np.ndarray, claim_ids) -> list:
-    """Algorithm 1 with the Rand-K choices ``pattern`` and the outcomes of ``claim_ids`` on that run."""
+def pattern_run(instance, params: alg.FedSGMParams, pattern: np.ndarray, claim_ids) -> tuple:
+    """Algorithm 1 with the Rand-K choices ``pattern``: ``(trace, outcomes of claim_ids on that run)``."""
     trace = alg.run(instance.problem, params, ScriptedKeys(pattern))
     if not np.array_equal(trace.selected, pattern):
         raise AssertionError("Rand-K did not keep the scripted coordinates: repro.compression.RandK.draw changed")
-    return [o for cid in claim_ids for o in V.check(B.claim(cid), instance, trace)]
+    return trace, [o for cid in claim_ids for o in V.check(B.claim(cid), instance, trace)]
+
+
+def pattern_outcomes(instance, params: alg.FedSGMParams, pattern: np.ndarray, claim_ids) -> list:
+    """Algorithm 1 with the Rand-K choices ``pattern`` and the outcomes of ``claim_ids`` on that run."""
+    return pattern_run(instance, params, pattern, claim_ids)[1]
 
 
 def _fails(outcomes) -> bool:
@@ -103,19 +108,32 @@ def run_exact(config: ExactConfig, seed: int):
     theory = config.theory_config()
     instance, trace = simulate_instance(theory, seed, record_directions=False)
     params = alg.FedSGMParams(**(trace.params.__dict__ | {"record_directions": False}))
-    counts = {cid: FailureCount(cid, KEEP_FAILING) for cid in EXACT_CLAIMS[config.constants]}
-    mass = Fraction(0)
-    for pattern, p in uniform_law(patterns(config.n_clients, config.T),
-                                  comb(DIM, K) ** (config.n_clients * config.T)):
-        mass += p
-        outcomes = pattern_outcomes(instance, params, pattern, tuple(counts))
-        for cid, count in counts.items():
-            mine = [o for o in outcomes if o.claim_id == cid]
-            count.add(pattern[:, :, 0].tolist(), _fails(mine), *_sides(mine))
+    counts, mass = enumerate_counts(instance, params, EXACT_CLAIMS[config.constants], config.n_clients, config.T)
     total = next(iter(counts.values())).patterns
     return ({"failure_probability": np.array([float(k.probability) for k in counts.values()])},
             {"failure_counts": [k.as_json() for k in counts.values()], "instance": theory.as_dict() | {"seed": seed},
              "law": law_record(total, mass), "eps": float(params.eps), "D": float(instance.optimum.D)})
+
+
+def _judge(claim_id: str, outcomes: list, trace, pattern) -> tuple[bool, float, float]:
+    """The default judgement of one pattern: the claim's own check fails, and its sides (:func:`_sides`)."""
+    return (_fails(outcomes), *_sides(outcomes))
+
+
+def enumerate_counts(instance, params: alg.FedSGMParams, claim_ids, n_clients: int, T: int, judge=_judge):
+    """Every Rand-K pattern of ``n_clients`` x ``T`` rounds replayed on ``instance`` with ``params`` and judged for
+    each of ``claim_ids`` by ``judge(claim_id, its outcomes, trace, pattern) -> (fails, observed, bound)``: one
+    :class:`repro.scripted.FailureCount` per claim (failing patterns as kept coordinates per round and client) and
+    the probability mass enumerated."""
+    counts = {cid: FailureCount(cid, KEEP_FAILING) for cid in claim_ids}
+    mass = Fraction(0)
+    for pattern, p in uniform_law(patterns(n_clients, T), comb(DIM, K) ** (n_clients * T)):
+        mass += p
+        trace, outcomes = pattern_run(instance, params, pattern, tuple(counts))
+        for cid, count in counts.items():
+            mine = [o for o in outcomes if o.claim_id == cid]
+            count.add(pattern[:, :, 0].tolist(), *judge(cid, mine, trace, pattern))
+    return counts, mass
 
 
 #: the enumerated instances per profile: (family, n_clients, E, T, ||w0||), each with seeds 0..seeds-1 and both

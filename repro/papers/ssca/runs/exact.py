@@ -185,7 +185,13 @@ def enumerate_patterns(config: ExactConfig, seed: int, *, mu_factor: float = 1.0
     with mu x ``mu_factor``, L_hat x ``L_factor`` (and with L_hat also x :data:`HALVED`: its ``halved_failed``; the
     failing patterns as sample indices per iteration and client), the inconclusive patterns, the largest multiple
     of L_hat/2 a pattern needs, the instance's mu and L_hat and the law enumerated."""
-    instance = build_instance(config, seed)
+    return enumerate_instance(config, build_instance(config, seed), mu_factor=mu_factor, L_factor=L_factor)
+
+
+def enumerate_instance(config: ExactConfig, instance: Instance, *, mu_factor: float = 1.0,
+                       L_factor: float = 1.0) -> dict:
+    """:func:`enumerate_patterns` on a built ``instance`` (its step sizes may differ from ``config.steps``: the
+    failure-probability search, ``ssca.failsearch``, sets them); ``config`` gives the sizes and tau."""
     count, inconclusive, worst_ratio, mass = FailureCount(CLAIM, KEEP_FAILING), 0, -np.inf, Fraction(0)
     for pattern, p in uniform_law(patterns(config.per_client, config.batch, config.clients, config.updates),
                                   config.patterns()):
