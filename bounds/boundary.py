@@ -10,7 +10,7 @@ the values given in ``at`` (a formula is evaluated on one admissible point, not 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 import sympy as sp
@@ -27,6 +27,22 @@ class BoundaryValue:
     value: sp.Expr
     result: sp.Expr
     kind: str
+
+
+@dataclass(frozen=True)
+class Case:
+    """One formula a paper's mathematics package evaluates at a boundary: ``expr`` at ``symbol`` -> ``value`` (the
+    other symbols at ``at``); ``admitted``: whether the paper's hypotheses allow that value, with the words that say so
+    or exclude it (``hypothesis``); ``uses``: the sentence of the paper that uses the formula."""
+
+    label: str
+    expr: sp.Expr
+    symbol: sp.Symbol
+    value: object
+    admitted: bool
+    hypothesis: str
+    uses: str
+    at: Mapping = field(default_factory=dict)
 
 
 def classify(result: sp.Expr) -> str:
@@ -51,7 +67,7 @@ def evaluate(expr: sp.Expr, symbol: sp.Symbol, value, at: Mapping[sp.Symbol, obj
     if value.is_infinite or value.is_zero:
         try:
             result = sp.limit(base, symbol, value, "+") if value.is_zero else sp.limit(base, symbol, value)
-        except (NotImplementedError, ValueError):
+        except (NotImplementedError, ValueError, TypeError):
             result = sp.nan
     else:
         result = base.subs(symbol, value)
@@ -59,4 +75,4 @@ def evaluate(expr: sp.Expr, symbol: sp.Symbol, value, at: Mapping[sp.Symbol, obj
     return BoundaryValue(symbol, value, result, classify(result))
 
 
-__all__ = ["BoundaryValue", "CLASSES", "classify", "evaluate"]
+__all__ = ["BoundaryValue", "CLASSES", "Case", "classify", "evaluate"]

@@ -17,7 +17,7 @@ from .verdicts import counts
 __all__ = ["card", "readme_card", "plain", "claim_names", "short_location"]
 
 #: the words of an erratum's sentence a card keeps (the report's detail page has the whole sentence)
-SENTENCE_WORDS = 14
+SENTENCE_WORDS = 12
 #: the claims an erratum's consequence names before "and N more"
 NAMED_CLAIMS = 2
 
@@ -87,13 +87,20 @@ def _bullet(paper: str, e, names: dict[str, str]) -> str:
             + (f" *({follows})*" if follows else ""))
 
 
-def _minor(paper: str, reports, names: dict[str, str]) -> list[str]:
-    """The errata no verdict rests on, in one line (their detail is on the paper's page)."""
+def _minor(paper: str, reports, names: dict[str, str], on_its_page: bool) -> list[str]:
+    """The errata no verdict rests on, in one line: counted by kind, with a link to the errata table of the paper's
+    page (where each is listed), or, on the page itself, each with its place."""
     minor = [e for e in reports if not consequence(paper, e, names)]
     if not minor:
         return []
-    return ["- No verdict rests on: " + "; ".join(
-        f"{e.kind.value} at {plain(paper, where(e), names)}" for e in minor) + "."]
+    if on_its_page:
+        return ["- No verdict rests on: " + "; ".join(
+            f"{e.kind.value} at {plain(paper, where(e), names)}" for e in minor) + "."]
+    kinds: dict[str, int] = {}
+    for e in minor:
+        kinds[e.kind.value] = kinds.get(e.kind.value, 0) + 1
+    return ["- No verdict rests on: " + ", ".join(f"{n} {k}" for k, n in kinds.items())
+            + f" ([listed]({paper}.md#errata))."]
 
 
 def tally(verdicts) -> str:
@@ -113,7 +120,7 @@ def card(paper: str, verdicts, reports, how_sure: str, notebook: bool, on_its_pa
     about = ". ".join(p for p in (cite, " · ".join(links)) if p)
     head += [about + ".", ""] if about else []
     major = [_bullet(paper, e, names) for e in reports if consequence(paper, e, names)]
-    body = (major + _minor(paper, reports, names) if reports
+    body = (major + _minor(paper, reports, names, on_its_page) if reports
             else ["Nothing fails under any reading the paper admits."])
     return head + body + ["", f"Verdicts ({len(verdicts)} claims): {tally(verdicts)}. How sure: {how_sure}.", ""]
 

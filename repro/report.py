@@ -238,7 +238,8 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
                     + list(counts(verdicts).values())
                     + [", ".join(f"{n} {k}" for k, n in _kind_counts(reports).items() if n) or "none"])
         readme += readme_card(paper, verdicts, reports)
-        details = ["## Errata", "", errata_table(paper, reports), "", "## Coverage: what was tried on each claim", "",
+        details = ['<a id="errata"></a>', "", "## Errata", "", errata_table(paper, reports), "",
+                   "## Coverage: what was tried on each claim", "",
                    coverage(paper, verdicts, found), "", proof_summary(paper), "", settings_summary(paper), "",
                    sentence_summary(paper, record.checkable_sentences(), verdicts, found), ""]
         page = paper_page(paper, verdicts, "\n".join(details) + "\n" + module.audit_section(results, profile, verdicts),

@@ -1,7 +1,9 @@
 """FedCLUP's audit, the part of the paper the shared layers load (:mod:`repro.paper`): one computed verdict per claim
 and per statement about a figure or table (:func:`verdicts`, rolled up by :func:`repro.verdicts.roll_up` from all of
 the evidence: :func:`evidence` about the claims, :func:`.statements.statement_evidence` about :data:`STATEMENTS`),
-the findings (:func:`findings`: the symbolic ones of :mod:`bounds.fedclup.findings`, Assumption 2 on the authors'
+the findings (:func:`findings`: the symbolic ones of :mod:`bounds.fedclup.findings`, the discussion's directions,
+limits and comparisons of :mod:`bounds.fedclup.remarks`, the boundary values of :mod:`bounds.fedclup.boundaries`, the
+printed Tables 2 and 4 read against each other and against their statements, Assumption 2 on the authors'
 synthetic task, the runs' settings against the derived conditions of :mod:`.conditions`, and what the authors' code
 executes against the paper's reading), and FedCLUP's section of ``reports/fedclup.md`` (its detail page)
 (:func:`audit_section`, reading the results of :data:`AUDIT_EXPERIMENTS`).
@@ -19,8 +21,10 @@ import functools
 import numpy as np
 
 from bounds.audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, producer
+from bounds.fedclup import boundaries as BD
 from bounds.fedclup import claims as BC
 from bounds.fedclup import findings as BF
+from bounds.fedclup import remarks as RM
 from repro import errata, search_audit, tightness
 from repro.papers.fedclup import conditions as CN
 from repro.papers.fedclup import errata as ERR
@@ -40,8 +44,9 @@ from repro.papers.fedclup.section import (
     _audit_readings, _audit_search, _audit_statements,
 )
 from repro.papers.fedclup.statements import (
-    _READING_WORDS, _STATEMENT, READING_EXPERIMENTS, STATEMENTS, _by_reading, _early_statement, _figure2_orders,
-    _figure3_orders, _figure4_orders, statement_evidence,
+    _READING_WORDS, _STATEMENT, READING_EXPERIMENTS, STATEMENTS, TABLE2, TABLE4_LOW, _by_reading, _early_statement,
+    _figure2_orders, _figure3_orders, _figure4_orders, figure2_rounds_findings, printed_findings, statement_evidence,
+    tables_agree,
 )
 
 NOT_REPRODUCED = (
@@ -91,9 +96,14 @@ DEPENDS_ON: dict[str, tuple[str, ...]] = {
 @functools.cache
 def symbolic_findings() -> tuple:
     """The results-independent findings (``bounds.fedclup.findings.audit_findings`` and Assumption 2 on the
-    authors' synthetic task: the Figure 4 data at R = 1, seed 1), built once per process."""
+    authors' synthetic task: the Figure 4 data at R = 1, seed 1), then the discussion's directions, limits and
+    comparisons (:mod:`bounds.fedclup.remarks`, Figure 2's closing sentence under both readings of its erratum), the
+    formulas at their boundary values (:mod:`bounds.fedclup.boundaries`) and Table 2 against Table 4; built once
+    per process."""
     found = assumption2(10, 200, 10, 2, 1.0, 1)
-    return tuple(BF.audit_findings(np.random.default_rng(0)) + ([found] if found else []))
+    return tuple(BF.audit_findings(np.random.default_rng(0)) + ([found] if found else [])
+                 + RM.remark_findings(tuple(BF.closed_form_limits())) + list(figure2_rounds_findings())
+                 + BD.boundary_values() + [tables_agree(TABLE2, TABLE4_LOW)] + printed_findings())
 
 
 def settings_findings(results) -> list:

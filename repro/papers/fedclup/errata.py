@@ -8,11 +8,15 @@ typed from the paper, whose kinds and consequences the suite computes.
   (``fedclup.readings``, ``fedclup.readings_fig23``), and a statement that holds under one and fails under the other
   depends on it. Figure 6 isolates the server rule (``fedclup.figure6`` runs both).
 * Section 6.2's adaptive lambda begins "with a small lambda" and gives none: the direction of the switch depends on it.
+* Figure 2's closing sentence (Section 6.2, again in Appendix D.2) says that higher personalization requires more
+  communication rounds, "aligning with our theoretical findings"; Corollary 2 and the same paragraph of Section 6.2
+  say the opposite (``bounds.fedclup.remarks.figure2_rounds`` decides it under both readings).
 * Appendix D.2 tracks "testing loss" for Figure 5 without saying whose: the global model's, or each client's own
   model on its own test distribution.
 """
 from __future__ import annotations
 
+from bounds.fedclup.remarks import FIGURE2_ROUNDS, FIGURE2_SIGNS
 from repro.errata import Choice, Erratum
 from repro.papers.fedclup.runs import logistic as logi
 
@@ -22,6 +26,8 @@ READING_OPTION = {"paper": CODE[0], "code": CODE[1]}
 SERVER_ID = "fedclup.server"
 #: Figure 6's server rules (config key ``server``) and the reading each is
 SERVER_OPTION = {"eq12": "(12) over the sampled clients", "average_all": "the authors' code: all stored models"}
+#: Figure 2's closing sentence: its erratum and the readings it is decided under (printed first)
+ROUNDS_ID, ROUNDS_OPTIONS = "fedclup.figure2_rounds", tuple(FIGURE2_SIGNS)
 START_ID, FIG5_ID = "fedclup.lambda_start", "fedclup.figure5_loss"
 #: the admissible starting lambdas of the adaptive rule: Figure 3's smallest lambda, and ten and a hundred times less
 START_OPTION = {lam: f"lambda starts at {lam:g}" for lam in logi.ADAPTIVE_STARTS}
@@ -51,6 +57,15 @@ ERRATA = (
             correction="the authors' code's server", other_place="the authors' public code (simulation_main_total)",
             explains=("fedclup.code.server.figure6.early.m100", "fedclup.code.server.figure6.early.m1000"),
             options=tuple(SERVER_OPTION.values()), both_admissible=True),
+    Erratum(ROUNDS_ID, "Section 6.2 and Appendix D.2, Figure 2's closing sentence", FIGURE2_ROUNDS[0][2],
+            "Higher personalization is a smaller lambda (Section 4.2: 'A small [lambda] (indicating higher "
+            "personalization)'), and Corollary 2's communication complexity increases with lambda, so the theory the "
+            "sentence aligns with says that higher personalization requires fewer communication rounds.",
+            correction="lower personalization requires more communication rounds to achieve comparable performance",
+            other_place="Section 6.2, the same sentence's next words: 'showing that increased personalization improves "
+                        "communication efficiency'; Section 4.2, after Corollary 2: 'as [lambda] increases from [0] to "
+                        "[oo], the communication complexity increases'",
+            explains=tuple(f"{sid}.printed" for sid, _, _ in FIGURE2_ROUNDS), options=ROUNDS_OPTIONS),
 )
 
 CHOICES = (

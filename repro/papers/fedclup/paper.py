@@ -45,10 +45,16 @@ def _settings():
     return PRINTED
 
 
+def _sentences():
+    from repro.papers.fedclup.sentences import SENTENCES
+    return SENTENCES
+
+
 def _proofs():
     from bounds.fedclup import proofs
     return proofs
 
 
 PAPER = Paper(key="fedclup", title=TITLE, claims=CLAIMS, experiments=EXPERIMENTS, order=ORDER, citation=CITATION,
-              audit=_audit, errata=_errata, settings=_settings, proofs=_proofs, steps=None)
+              audit=_audit, errata=_errata, settings=_settings, proofs=_proofs, steps=None,
+              sentences=_sentences)

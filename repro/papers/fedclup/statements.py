@@ -5,11 +5,17 @@ every run (:func:`_every_run`, :func:`repro.verdicts.from_checks`). A figure who
 paper read differently is decided under each reading (:data:`READING_EXPERIMENTS`, :func:`_reading_runs`,
 :func:`_by_reading`), each open choice of the paper under each of its values (:mod:`.errata`).
 
+Figure 2's closing sentence (Section 6.2, again in Appendix D.2) is decided symbolically against Corollary 2 under
+both readings of its erratum (:func:`figure2_rounds_findings`); the printed Tables 2 and 4 (:data:`TABLE2`,
+:data:`TABLE4`) are read against each other (:func:`tables_agree`) and against the paper's words about them under a
+strict and a lenient reading (:func:`printed_findings`).
+
 :mod:`.audit` rolls this evidence up into the statements' verdicts and pairs the two readings into findings;
 :mod:`.section` shows the statements with their verdicts.
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
 from dataclasses import replace
@@ -17,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from bounds.fedclup import remarks as RM
+from bounds.audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, producer
 from repro.comparisons import compare
 from repro.papers.fedclup import errata as ERR
 from repro.papers.fedclup.runs import logistic as logi
@@ -81,7 +89,7 @@ STATEMENTS = (
     Statement("fedclup.table7_8.gradients_kappa", "Appendix D.3.1, Tables 7 and 8", "increasing the condition number "
               "also leads to a higher total number of gradient evaluations required to reach a target error",
               "fedclup.rounds"),
-)
+) + tuple(Statement(sid, where, words, "") for sid, where, words in RM.FIGURE2_ROUNDS)
 _STATEMENT = {s.id: s for s in STATEMENTS}
 
 #: tolerance of an ordering between noisy runs: errors, losses and accuracies here are O(0.01..10), so a mean
@@ -430,9 +438,140 @@ def _figure6_statement(runs) -> list[Evidence]:
                                       lambda c: f"m = {c['m']}", "local_err")]
 
 
+def _localtrain_rows(table4: dict) -> dict:
+    """Per row of Table 4: (LocalTrain below every other entry, LocalTrain below the best other entry)."""
+    lt = TABLE4_ORDER.index("LocalTrain")
+    return {key: (row[lt] < min(v for i, v in enumerate(row) if i != lt),
+                  row[lt] < max(v for i, v in enumerate(row) if i != lt)) for key, row in table4.items()}
+
+
+def _trend_rows(table2: dict) -> dict:
+    """Per (row, method) of Table 2, FedCLUP and pFedMe: (accuracy non-decreasing from high to low personalization,
+    the same)."""
+    out = {}
+    for name, row in table2.items():
+        for method in ("FedCLUP", "pFedMe"):
+            accs = [row[TABLE_COLUMNS.index(f"{method} {p}")] for p in ("high", "medium", "low")]
+            rises = all(a <= b for a, b in zip(accs, accs[1:]))
+            out[(name, method)] = (rises, rises)
+    return out
+
+
+#: the printed-table readings: (finding id, the statement, where, words, rows builder, the table, the lenient rule:
+#: "every" row, or a "majority" of rows); a strict reading is every row by its strict test
+PRINTED_READINGS = (
+    ("fedclup.table4.printed_localtrain", "fedclup.table4.localtrain_lowest", "Appendix D.2, Table 4",
+     "LocalTrain\u2019s performance remains lower than that of other methods", _localtrain_rows, "TABLE4", "every"),
+    ("fedclup.table2.printed_trend", "fedclup.table2.pfedme", "Section 6.2, Table 2",
+     "A similar trend is observed for both FedCLUP and pFedMe across different datasets and models", _trend_rows,
+     "TABLE2", "majority"),
+)
+
+
+@producer
+def printed_reading(fid: str, statement: str, where: str, words: str, rows: dict, lenient: str) -> Finding:
+    """A statement about a printed table decided on the printed numbers under its two readings (``rows``: key ->
+    (strict test, lenient test)): consistent when every row passes the strict test; a discrepancy only when the
+    lenient reading fails too (every row, or a majority, as ``lenient`` says); otherwise not checkable, because the
+    verdict depends on a reading the paper leaves open (no false alarm)."""
+    strict_fail = [k for k, (strict, _) in rows.items() if not strict]
+    loose_fail = [k for k, (_, loose) in rows.items() if not loose]
+    loose_ok = not loose_fail if lenient == "every" else 2 * len(loose_fail) < len(rows)
+    verdict = CONSISTENT if not strict_fail else DISCREPANCY if not loose_ok else NOT_CHECKABLE
+    return Finding(fid, "wording", (statement,), verdict,
+                   f"{where}: \"{words}\". On the printed numbers: {len(rows) - len(strict_fail)} of {len(rows)} rows "
+                   f"pass the strict reading" + (f" (not: {', '.join(' '.join(map(str, k)) for k in strict_fail)})" if strict_fail else "")
+                   + f"; {len(rows) - len(loose_fail)} pass the lenient one ("
+                   + ("every row" if lenient == "every" else "a majority of rows") + " must pass).",
+                   f"{len(rows)} printed rows", "exact comparison of printed values")
+
+
+def printed_findings() -> list[Finding]:
+    """:data:`PRINTED_READINGS` on the printed tables."""
+    tables = {"TABLE2": TABLE2, "TABLE4": TABLE4}
+    return [printed_reading(fid, st, where, words, build(tables[table]), lenient)
+            for fid, st, where, words, build, table, lenient in PRINTED_READINGS]
+
+
+@functools.cache
+def figure2_rounds_findings() -> tuple:
+    """Figure 2's closing sentence at both of its places under both readings of its erratum (``ERR.ROUNDS_ID``):
+    the direction of Corollary 2's rounds in lambda (:func:`bounds.fedclup.remarks.figure2_rounds`)."""
+    return tuple(RM.figure2_rounds(ERR.ROUNDS_ID, ERR.ROUNDS_OPTIONS))
+
+
+_BEARING = {"consistent": Bearing.SUPPORTS, "discrepancy": Bearing.VIOLATES, "not checkable": Bearing.NOT_CHECKABLE}
+
+
+def _figure2_rounds_statements() -> list[Evidence]:
+    """The evidence of :func:`figure2_rounds_findings` about the statements they name: a refuted direction violates
+    the statement under the reading it was computed on, its cause the erratum (symbolic; no runs needed). Both
+    readings' evidence has one source (the statement against Corollary 2), so that the corrected reading is seen to
+    have checked what fails as printed (:func:`repro.verdicts.roll_up`)."""
+    return [Evidence(f.claims[0], f"{f.claims[0]} against Corollary 2", _BEARING[f.verdict], f.summary,
+                     method="symbolic", reading=f.reading,
+                     cause=ERR.ROUNDS_ID if f.verdict == "discrepancy" else "",
+                     replay=f"python -m repro findings --id {f.id}" if f.verdict == "discrepancy" else "")
+            for f in figure2_rounds_findings()]
+
+
+#: the columns of the printed tables, by the names both use: FedCLUP and pFedMe at high, medium, low personalization
+TABLE_COLUMNS = ("LocalTrain", "FedCLUP high", "FedCLUP medium", "FedCLUP low", "pFedMe high", "pFedMe medium",
+                 "pFedMe low", "GlobalTrain")
+#: Section 6.2, Table 2 as printed ("reported in Table 2 in the low heterogeneity setting"), in TABLE_COLUMNS order
+TABLE2 = {"MNIST Logit": (0.7828, 0.8123, 0.8213, 0.8312, 0.8001, 0.8239, 0.8291, 0.8391),
+          "MNIST CNN2": (0.8194, 0.8753, 0.8893, 0.9032, 0.8756, 0.8771, 0.8749, 0.9098),
+          "MNIST CNN5": (0.7633, 0.9091, 0.9102, 0.9421, 0.9340, 0.9385, 0.9440, 0.9433),
+          "EMNIST CNN5": (0.6111, 0.6278, 0.6415, 0.6672, 0.6345, 0.6532, 0.6717, 0.6611),
+          "CIFAR10 CNN3": (0.6238, 0.6102, 0.6712, 0.7302, 0.6744, 0.7443, 0.7732, 0.8041)}
+#: Appendix D.2, Table 4 as printed, per (data set, classes per client), in Table 4's own column order
+#: (:data:`TABLE4_ORDER`): FedCLUP high, median, low, GlobalTrain, LocalTrain, pFedMe high, median, low
+TABLE4 = {("MNIST Logit", 2): (0.5001, 0.6011, 0.6109, 0.7001, 0.3214, 0.5534, 0.6312, 0.6712),
+          ("MNIST Logit", 6): (0.6813, 0.7001, 0.7241, 0.7718, 0.6000, 0.6312, 0.7123, 0.7681),
+          ("MNIST Logit", 10): (0.8123, 0.8213, 0.8312, 0.8391, 0.7828, 0.8001, 0.8239, 0.8291),
+          ("MNIST CNN2", 2): (0.3567, 0.4721, 0.6019, 0.6123, 0.3019, 0.3973, 0.5828, 0.6172),
+          ("MNIST CNN2", 6): (0.7001, 0.7833, 0.7843, 0.8092, 0.6231, 0.7918, 0.8093, 0.8312),
+          ("MNIST CNN2", 10): (0.8753, 0.8893, 0.9032, 0.9098, 0.8194, 0.8756, 0.8771, 0.8749),
+          ("MNIST CNN5", 2): (0.8891, 0.9000, 0.9333, 0.9377, 0.6536, 0.9000, 0.9003, 0.9380),
+          ("MNIST CNN5", 6): (0.8451, 0.8941, 0.9392, 0.9446, 0.7333, 0.9288, 0.9186, 0.9306),
+          ("MNIST CNN5", 10): (0.9091, 0.9102, 0.9421, 0.9433, 0.7633, 0.9340, 0.9385, 0.9440),
+          ("EMNIST CNN5", 30): (0.6084, 0.6089, 0.6011, 0.6102, 0.5583, 0.6133, 0.6129, 0.6122),
+          ("EMNIST CNN5", 40): (0.6097, 0.6123, 0.6357, 0.6423, 0.5644, 0.6012, 0.6102, 0.6134),
+          ("EMNIST CNN5", 47): (0.6278, 0.6415, 0.6672, 0.6611, 0.6111, 0.6345, 0.6532, 0.6717),
+          ("CIFAR10 CNN3", 2): (0.6101, 0.6292, 0.6340, 0.6444, 0.5801, 0.6056, 0.6012, 0.6033),
+          ("CIFAR10 CNN3", 6): (0.6211, 0.6311, 0.6712, 0.6949, 0.5623, 0.6163, 0.6163, 0.6439),
+          ("CIFAR10 CNN3", 10): (0.6102, 0.6712, 0.7302, 0.8041, 0.6238, 0.6744, 0.7443, 0.7732)}
+#: Table 4's row of each data set with the most classes per client: the lowest heterogeneity ("The fewer classes
+#: each client has access to, the higher the statistical heterogeneity", Section 6.1)
+TABLE4_LOW = {key: row for key, row in TABLE4.items()
+              if key[1] == max(c for name, c in TABLE4 if name == key[0])}
+TABLE4_ORDER = ("FedCLUP high", "FedCLUP medium", "FedCLUP low", "GlobalTrain", "LocalTrain", "pFedMe high",
+                "pFedMe medium", "pFedMe low")
+_TABLE2_WORDS = ("Section 6.2, Table 2", "All methods are run until stable convergence, and their test accuracy is "
+                                         "reported in Table 2 in the low heterogeneity setting")
+
+
+@producer
+def tables_agree(table2: dict, table4_low: dict) -> Finding:
+    """One fact, two places: every entry of Table 2 (low heterogeneity) against the same method's entry in Table 4's
+    row with the most classes per client (read through :data:`TABLE4_ORDER`); a discrepancy where one differs."""
+    differ = [f"{name} {column}: Table 2 {t2[TABLE_COLUMNS.index(column)]}, Table 4 ({classes} classes) {value}"
+              for (name, classes), row in table4_low.items() for column, value in zip(TABLE4_ORDER, row)
+              if (t2 := table2.get(name)) is None or t2[TABLE_COLUMNS.index(column)] != value]
+    where, words = _TABLE2_WORDS
+    checked = sum(len(r) for r in table4_low.values())
+    return Finding("fedclup.table2.table4_agree", "wording", ("fedclup.table2.collaboration",),
+                   DISCREPANCY if differ else CONSISTENT,
+                   f"{where}: \"{words}\". Its {checked} entries against Appendix D.2's Table 4 (the row with the "
+                   f"most classes per client): " + ("; ".join(differ) if differ else "every entry is the same."),
+                   f"{len(table4_low)} rows x {len(TABLE4_ORDER)} columns compared",
+                   "exact comparison of printed values")
+
+
 def statement_evidence(results) -> list[Evidence]:
     """The evidence about every statement of :data:`STATEMENTS` the cached results allow."""
     return (_tradeoff_statements(results) + _figure2_statements(results) + _figure3_statements(results)
             + _figure4_statements(results) + _figure5_statement(results.get("fedclup.mnist", ()))
             + _figure6_statement(results.get("fedclup.figure6", ()))
-            + _figure6_heterogeneity(results) + _real_data() + _table_statements(results) + _rounds_statements(results))
+            + _figure6_heterogeneity(results) + _real_data() + _table_statements(results) + _rounds_statements(results)
+            + _figure2_rounds_statements())

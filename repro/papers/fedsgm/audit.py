@@ -1,5 +1,6 @@
 """FedSGM's audit, the part of the paper the shared layers load (:mod:`repro.paper`): ``AUDIT_EXPERIMENTS``,
-``DEPENDS_ON``, ``STATEMENTS`` (what Section 4.1 says about Figure 1, from :mod:`.statements`), ``findings(results)``
+``DEPENDS_ON``, ``STATEMENTS`` (what Section 4.1 says about Figure 1, and the discussion's and Section 4.1's other
+sentences that :mod:`bounds.fedsgm.remarks` decides, from :mod:`.statements`), ``findings(results)``
 (every finding the section shows, each computed by a producer and carrying its gate), ``verdicts(results)`` (one
 :class:`repro.verdicts.ClaimVerdict` per claim of :data:`bounds.fedsgm.claims.CLAIMS` and per statement, rolled up
 from all the evidence :func:`evidence` gathers) and ``audit_section(results, profile, verdicts)`` (FedSGM's section
@@ -33,10 +34,17 @@ Evidence and its bearing (:func:`evidence`):
 * ``fedsgm.exact``: per tiny instance and theorem, the exact probability over every Rand-K pattern that the
   deterministically stated conclusion fails (:func:`repro.exact_audit.evidence`, method ``exact probability``): > 0 violates
   (replay: the result hash and a failing pattern), 0 supports;
+* ``fedsgm.failsearch``: the same exact probability at the instance of a structured degenerate family where a search
+  finds it largest (:mod:`repro.failure_search`), per theorem, read the same way; its summary adds the family, the
+  horizon profile and whether the in-expectation version survives;
 * the symbolic findings of :mod:`bounds.fedsgm.findings` -> :func:`repro.verdicts.from_findings` (experiment-settings
   findings bear on Figure 1, not on a claim's truth, and are left out);
 * a claim no finite run can decide (an almost-sure limit, an order statement without a symbolic check) gets
   ``not checkable`` evidence from its mode;
+* the findings of :mod:`bounds.fedsgm.remarks` -> the remarks' statements they name
+  (:func:`.statements.remark_evidence`: limits, directions, hard against soft switching, communication, the data
+  split); its pairs of places and :mod:`bounds.fedsgm.boundaries`' boundary values are findings (the pairs of
+  constants and of beta bear on the theorems they name; the others on no claim's verdict);
 * ``fedsgm.figure1`` -> the statements about Figure 1: per-seed statistics of the paired hard/soft runs of the
   paper's setting, decided by :func:`repro.comparisons.compare` (a t-interval over seeds against the range the
   statement asserts, with a stated reading and tolerance: :data:`.statements.AROUND_4X`,
@@ -49,7 +57,9 @@ import functools
 import numpy as np
 
 from bounds.fedsgm import claims as B
+from bounds.fedsgm import boundaries as BB
 from bounds.fedsgm import findings as BF
+from bounds.fedsgm import remarks as BR
 from bounds.audit import DISCREPANCY, Finding, producer
 from bounds.fedsgm.steps import STEPS
 from repro.papers.fedsgm.runs.theorems import FIGURE1_DEFAULTS, Figure1Config, neyman_pearson_problem
@@ -64,9 +74,9 @@ from repro.papers.fedsgm.evidence import (
 )
 from repro.papers.fedsgm.section import (
     _SEARCH_INTRO, _adversarial_part, _claims_part, _exact_part, _failures_part, _figure1_part, _montecarlo_part,
-    _pep_part, claim_rows,
+    _pep_part, _remarks_part, claim_rows,
 )
-from repro.papers.fedsgm.statements import STATEMENT_IDS, STATEMENTS, statement_evidence
+from repro.papers.fedsgm.statements import STATEMENT_IDS, STATEMENTS, remark_evidence, statement_evidence
 
 #: the audit's interface: what the shared layers read (:class:`repro.paper.Paper`: AUDIT_EXPERIMENTS, STATEMENTS,
 #: findings, verdicts, audit_section; STATEMENTS is defined in :mod:`.statements`), the proofs' dependencies, the
@@ -79,7 +89,7 @@ __all__ = [
 
 
 AUDIT_EXPERIMENTS = ("fedsgm.theory", "fedsgm.montecarlo", "fedsgm.adversarial", "fedsgm.figure1", "fedsgm.search",
-                     "fedsgm.exact", "fedsgm.pep", "fedsgm.steps")
+                     "fedsgm.exact", "fedsgm.failsearch", "fedsgm.pep", "fedsgm.steps")
 
 #: each lemma, inequality and theorem -> the claims its proof uses, as the paper's appendix proofs say:
 #: Theorem 6's proof (Appendix A.2) gets (5) "using Lemmas 3 and 4", then the display after (5) by convexity, Young
@@ -87,8 +97,15 @@ AUDIT_EXPERIMENTS = ("fedsgm.theory", "fedsgm.montecarlo", "fedsgm.adversarial",
 #: same with the soft Term-B1/B2 bounds and Lemma 3 into (S-soft) and eq. (10); Theorems 8 and 9 (Appendix A.4, A.5)
 #: repeat them with q_u = 0 (eqs. (11)-(15), (17)-(18)). Theorems 1 and 2 of the main text are Theorems 6/8 and 7/9
 #: (with and without compression); the stated theorems rest on the constants their proofs derive (``*.proof``).
-#: The special cases and the round complexity are read off Theorems 1-2 (Discussion after Theorem 2, Conclusion);
+#: The special cases and the round complexity are read off Theorems 1-2 (Discussion after Theorem 2, Conclusion), the
+#: cases without compression off their uncompressed forms, Theorems 8-9;
 #: the derived soft-beta condition is the soft proof's summed inequality under the stated constants.
+def _case_theorems(case) -> tuple[str, ...]:
+    """The theorems a special case is read off: Theorems 8 and 9 (the uncompressed ones, Appendix A.3) where the case
+    sets q_u = 0 ("centralized with no compression", "no compression"), else Theorems 1 and 2."""
+    return ("fedsgm.thm8", "fedsgm.thm9") if case.substitution.get(B.q) == 0 else ("fedsgm.thm1", "fedsgm.thm2")
+
+
 DEPENDS_ON: dict[str, tuple[str, ...]] = {
     "fedsgm.eq5": ("fedsgm.lemma3", "fedsgm.lemma4"),
     "fedsgm.R_hard": ("fedsgm.eq5", "fedsgm.lemma5"),
@@ -106,7 +123,15 @@ DEPENDS_ON: dict[str, tuple[str, ...]] = {
     "fedsgm.thm2": ("fedsgm.thm7", "fedsgm.thm9"),
     "fedsgm.derived.soft_beta": ("fedsgm.S_summed",),
     "fedsgm.complexity": ("fedsgm.thm1", "fedsgm.thm2"),
-} | {case.claim.id: ("fedsgm.thm1", "fedsgm.thm2") for case in B.SPECIAL_CASES}
+} | {case.claim.id: _case_theorems(case) for case in B.SPECIAL_CASES} | {
+    # the remarks' statements (bounds.fedsgm.remarks): "we demonstrated that soft switching recovers the hard regime
+    # when beta >= 2/eps" rests on Theorems 1 and 2; "our analysis demonstrates [...] the same order" on the proofs'
+    # tolerances; the sqrt(E) drift scaling and the 1/sqrt(T) rate on the summed inequality (and Lemma 5's drift)
+    "fedsgm.remark.soft_recovers_hard": ("fedsgm.thm1", "fedsgm.thm2"),
+    "fedsgm.remark.soft_same_order": ("fedsgm.thm6.proof", "fedsgm.thm7.proof"),
+    "fedsgm.remark.drift_sqrtE": ("fedsgm.S_summed", "fedsgm.lemma5"),
+    "fedsgm.remark.explicit_dependence": ("fedsgm.S_summed",),
+}
 
 
 # ---------------------------------------------------------------------------- findings
@@ -188,11 +213,22 @@ def condition_findings() -> list:
             C.randk_assumption2(*quote["fedsgm.setting.randk-compressor"])]
 
 
+@functools.cache
+def _remark_findings() -> tuple:
+    """The findings of :mod:`bounds.fedsgm.remarks` (Figure 1's split counted on problem (1) with the bias column at
+    level 0, split seed 0: objective-class and constraint-class samples, clients) and of
+    :mod:`bounds.fedsgm.boundaries` (results-independent: built once per process)."""
+    problem = np_solution(True, 0.0)[0]
+    counts = (int(np.sum(problem.counts0)), int(np.sum(problem.counts1)), int(problem.n_clients))
+    return tuple(BR.remark_findings(counts)) + tuple(BB.boundary_findings())
+
+
 def findings(results: dict) -> list:
     """Every finding this audit shows, in report order: the symbolic ones, Figure 1's settings and the solvability of
-    its problem (1) (results-independent), then one per displayed proof step that ``fedsgm.steps`` refuted
-    (``results`` = ``{experiment: results}``, possibly ``{}``)."""
-    return list(_findings_cached()) + proof_audit.findings(results.get("fedsgm.steps", ()), STEPS)
+    its problem (1), the remarks', pairs' and boundary values' findings (results-independent), then one per displayed
+    proof step that ``fedsgm.steps`` refuted (``results`` = ``{experiment: results}``, possibly ``{}``)."""
+    return (list(_findings_cached()) + list(_remark_findings())
+            + proof_audit.findings(results.get("fedsgm.steps", ()), STEPS))
 
 
 def _findings(results: dict) -> list:
@@ -226,12 +262,14 @@ def evidence(results: dict, findings=None) -> list[Evidence]:
     ev += _montecarlo_evidence(montecarlo_groups(results.get("fedsgm.montecarlo", ())))
     ev += _adversarial_evidence(results.get("fedsgm.adversarial", ()))
     ev += search_audit.evidence(results.get("fedsgm.search", ()), "fedsgm.search")
-    ev += exact_audit.evidence(results.get("fedsgm.exact", ()), "fedsgm.exact", fails="the conclusion fails",
-                               pattern_words=_RANDK_PATTERN)
+    for experiment in ("fedsgm.exact", "fedsgm.failsearch"):
+        ev += exact_audit.evidence(results.get(experiment, ()), experiment, fails="the conclusion fails",
+                                   pattern_words=_RANDK_PATTERN)
     ev += tightness.evidence(results.get("fedsgm.pep", ()))
     ev += proof_audit.evidence(proof_audit.rows(results.get("fedsgm.steps", ())), CLAIM_IDS)
     symbolic = symbolic_evidence(findings)
-    return ev + symbolic + _mode_evidence(symbolic) + statement_evidence(results.get("fedsgm.figure1", ()))
+    return (ev + symbolic + _mode_evidence(symbolic) + statement_evidence(results.get("fedsgm.figure1", ()))
+            + remark_evidence(findings))
 
 
 def verdicts(results: dict, findings=None) -> list[ClaimVerdict]:
@@ -251,8 +289,9 @@ def audit_section(results, profile: str, verdicts) -> str:
     out += _montecarlo_part(results["fedsgm.montecarlo"])
     out += _adversarial_part(results["fedsgm.adversarial"])
     out += search_audit.section(results.get("fedsgm.search", ()), "fedsgm.search", _SEARCH_INTRO)
-    out += _exact_part(results.get("fedsgm.exact", ()))
+    out += _exact_part(results.get("fedsgm.exact", ()), results.get("fedsgm.failsearch", ()))
     out += _pep_part(results.get("fedsgm.pep", ()))
     out += proof_audit.section(results.get("fedsgm.steps", ()))
     out += _figure1_part(results["fedsgm.figure1"], verdicts)
+    out += _remarks_part(verdicts)
     return "\n".join(out)

@@ -10,6 +10,8 @@ kinds and consequences the suite computes.
   compressors only (finding ``fedsgm.mode``).
 * Theorem 7 is stated under Assumption 1 only; its proof uses Lemma 3, which needs Assumption 2, as Theorem 2 (its
   main-text statement) says.
+* The observation before (18) in the proof of Theorem 9 states another lower bound than the same observation before
+  (10) in the proof of Theorem 7 (finding ``fedsgm.pair.observation``); only the latter gives (18).
 * Figure 1's bias column and which class is the objective are not printed (Section 4.1): Figure 1's statements are
   decided under each admissible value (``fedsgm.figure1`` runs all four).
 """
@@ -31,14 +33,23 @@ ERRATA = (
             "step 4).", explains=("fedsgm.soft.eps", "fedsgm.soft.beta")),
     Erratum("fedsgm.mode", "Theorems 1 and 2 (Section 3); Theorems 6 and 7 (Appendix A)",
             "then A is nonempty, w̄ is well-defined, and w̄ is an ε-solution of (1)",
-            "Theorems 1, 2, 6 and 7 state their conclusion for every run, but with compression their proofs bound "
-            "only its expectation over the compressors, so the statement as printed does not follow.",
-            explains=("fedsgm.mode",)),
+            "Theorems 1, 2, 6 and 7 state their conclusion for every run, but with compression the run is random "
+            "and their proofs bound only its expectation over the compressors.",
+            explains=("fedsgm.mode", "fedsgm.failsearch")),
     Erratum("fedsgm.thm7.assumptions", "Theorem 7 (Appendix A.2.2)", "under Assumption 1",
             "Theorem 7 is stated under Assumption 1 only, but its proof uses Lemma 3, which needs Assumption 2.",
             correction="under Assumptions 1 and 2", other_place="Theorem 2 (Section 3): 'under Assumptions 1 and 2 "
                                                                 "(only for compression)'",
             explains=("fedsgm.thm7.assumptions",)),
+    Erratum("fedsgm.thm9.observation", "Proof of Theorem 9 (Appendix A.3.2), the observation before (18)",
+            "for all t ∈ A if σ_β(g(w_t) − ε) ≥ 0 it holds that g(w_t) − g(w*) ≥ g(w_t) − ε − 1/β",
+            "The proof of Theorem 9 bounds g(w_t) − g(w*) below by g(w_t) − ε − 1/β, where the same observation in "
+            "the proof of Theorem 7 has ε − 1/β, the bound (18) uses; from the printed one (18)'s second line does "
+            "not follow.",
+            correction="g(w_t) − g(w*) ≥ g(w_t) ≥ ε − 1/β wherever σ_β(g(w_t) − ε) > 0, as in the proof of Theorem 7",
+            other_place="Proof of Theorem 7 (Appendix A.2.2): 'for all t ∈ A if σ_β(g(w_t) − ε) ≥ 0 it holds that "
+                        "g(w_t) − g(w*) ≥ g(w_t) ≥ ε − 1/β'",
+            explains=("fedsgm.pair.observation",)),
 )
 
 CHOICES = (

@@ -4,6 +4,13 @@ The audit, the errata, the printed settings and the proof machinery are loaded o
 **Exact enumeration.** ``fedsgm.exact`` enumerates every Rand-K selection pattern of tiny instances: the exact
 probability that a deterministically stated theorem (1, 2, 6, 7) fails, counted in a ``repro.scripted.FailureCount``
 per claim.
+
+**Sentence coverage.** ``sentences.py`` lists every checkable sentence of the discussion after Theorem 2 (the
+paper's remarks), Section 3, the Abstract, Contributions and Conclusion, and Section 4.1 with Figure 1's caption;
+the ones no numbered result decides are decided by the symbolic findings of ``bounds.fedsgm.remarks`` (limits,
+directions, hard against soft switching, communication, the data split, one fact printed in two places), wired as
+statements of the audit; ``bounds.fedsgm.boundaries`` evaluates the theorems' prescriptions at their parameters'
+boundary values.
 """
 from __future__ import annotations
 
@@ -43,5 +50,11 @@ def _steps():
     return STEPS
 
 
+def _sentences():
+    from repro.papers.fedsgm.sentences import SENTENCES
+    return SENTENCES
+
+
 PAPER = Paper(key="fedsgm", title=TITLE, claims=CLAIMS, experiments=EXPERIMENTS, order=ORDER, citation=CITATION,
-              audit=_audit, errata=_errata, settings=_settings, proofs=_proofs, steps=_steps)
+              audit=_audit, errata=_errata, settings=_settings, proofs=_proofs, steps=_steps,
+              sentences=_sentences)

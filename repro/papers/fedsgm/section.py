@@ -6,7 +6,8 @@ deterministic conclusion (:func:`_montecarlo_part`); the adversarial search agai
 (:func:`_adversarial_part`); the introduction of the optimisation-based search (:data:`_SEARCH_INTRO`); the exact
 failure probabilities of Theorems 1, 2, 6 and 7 under Rand-K (:func:`_exact_part`); the certified worst cases
 (:func:`_pep_part`, :func:`_pep_summary`); and Figure 1 (Section 4.1, NP classification) with the verdicts of its
-statements (:func:`_figure1_part`, :func:`_figure1_summary`, :func:`_statement_rows`).
+statements (:func:`_figure1_part`, :func:`_figure1_summary`, :func:`_statement_rows`); the remarks' and
+discussion's statements (:func:`_remarks_part`).
 
 It decides nothing: the verdicts come from :mod:`.audit`, the tallies, Monte-Carlo groups and their evidence from
 :mod:`.evidence`, the statements from :mod:`.statements`, the violation counts Figure 1 plots from :mod:`.summaries`.
@@ -23,7 +24,7 @@ from repro.verdicts import Bearing
 from repro.papers.fedsgm.runs.theorems import FAMILIES, FIGURE1_VARIANTS
 from repro.papers.fedsgm.summaries import violations
 from repro.papers.fedsgm.evidence import _fmt, _montecarlo_evidence, montecarlo_groups, theory_tallies
-from repro.papers.fedsgm.statements import STATEMENTS
+from repro.papers.fedsgm.statements import FIGURE1_STATEMENTS, REMARK_STATEMENTS
 
 
 # ---------------------------------------------------------------------------- claims and failures
@@ -142,15 +143,31 @@ _SEARCH_INTRO = ("Per claim with a bound and structured family (one client in on
 
 
 # ---------------------------------------------------------------------------- exact failure probabilities
-def _exact_part(exact_results) -> list[str]:
-    if not exact_results:
-        return []
-    return ["### Exact failure probabilities under Rand-K", "",
-            "Theorems 1, 2, 6 and 7 are stated deterministically. On tiny instances (d = 2, Rand-K with K = 1) "
-            "every pattern of kept coordinates (one per client and round, all equally likely) is run, and the "
-            "probability that the stated conclusion fails is computed exactly (`repro.exact_audit`). A probability "
-            "above 0 refutes the deterministic statement.", "",
-            markdown_table(exact_audit.HEADER, exact_audit.rows(exact_results, "fedsgm.exact")), ""]
+def _exact_part(exact_results, failsearch_results=()) -> list[str]:
+    out = []
+    if exact_results:
+        out += ["### Exact failure probabilities under Rand-K", "",
+                "Theorems 1, 2, 6 and 7 are stated deterministically. On tiny instances (d = 2, Rand-K with K = 1) "
+                "every pattern of kept coordinates (one per client and round, all equally likely) is run, and the "
+                "probability that the stated conclusion fails is computed exactly (`repro.exact_audit`). A "
+                "probability above 0 refutes the deterministic statement.", "",
+                markdown_table(exact_audit.HEADER, exact_audit.rows(exact_results, "fedsgm.exact")), ""]
+    if failsearch_results:
+        out += ["### The most likely failure under Rand-K, searched (`fedsgm.failsearch`)", "",
+                "The same exact probability, maximised over structured degenerate instances "
+                "(`repro.papers.fedsgm.runs.failsearch`, `repro.failure_search`): d = 2, K = 1, one affine "
+                "constraint piece at an angle theta to a coordinate axis, an objective with one or two kinks, w0 at a "
+                "signed distance from the constraint's boundary (0 = on it) and an offset along it, one client, "
+                "E = 1, the smallest horizons; every degenerate value is an end of its coordinate's interval and "
+                "every box vertex is enumerated. The minimiser is unique, so D has one reading, and a failing "
+                "pattern must keep failing with D moved by max(1e-6 D, 10 x the solver's tolerance) both ways, so no "
+                "float tie counts. The best instance of each search is enumerated for every theorem "
+                "of its group; the sides shown are the conclusion's three relations with their common bound eps (A "
+                "nonempty as min_t g(w_t) <= eps, f(w_bar) - f* <= eps, g(w_bar) <= eps; the largest left side), and "
+                "the evidence adds how the probability scales with the horizon and whether the in-expectation "
+                "version (E[largest left side] <= eps) survives.", "",
+                markdown_table(exact_audit.HEADER, exact_audit.rows(failsearch_results, "fedsgm.failsearch")), ""]
+    return out
 
 
 # ---------------------------------------------------------------------------- certified worst cases (PEP)
@@ -234,10 +251,21 @@ def _figure1_summary(fig_results):
     return rows
 
 
-def _statement_rows(verdicts) -> list:
+def _statement_rows(verdicts, statements=FIGURE1_STATEMENTS) -> list:
     by = {v.claim: v for v in verdicts}
     return [[s.id, s.location, f"'{s.words}'", by[s.id].verdict.value, by[s.id].reason]
-            for s in STATEMENTS if s.id in by]
+            for s in statements if s.id in by]
+
+
+def _remarks_part(verdicts) -> list[str]:
+    """The sentences of the discussion, Contributions, Conclusion and Section 4.1 that the symbolic findings of
+    :mod:`bounds.fedsgm.remarks` decide, with their verdicts."""
+    return ["### The discussion's and Section 4.1's other sentences", "",
+            "Sentences about limits ('reduces to', 'recovers'), directions of the rate, hard against soft switching, "
+            "communication and the data split, each decided by a symbolic finding of `bounds.fedsgm.remarks` (and, "
+            "where the sentence rests on a theorem or a proof, by that claim's verdict).", "",
+            markdown_table(["statement", "where", "words", "verdict", "why"],
+                           _statement_rows(verdicts, REMARK_STATEMENTS)), ""]
 
 
 def _figure1_part(fig_results, verdicts) -> list[str]:

@@ -1,5 +1,9 @@
-"""Section 4.1's statements about Figure 1 (:data:`STATEMENTS`, in the paper's words: Neyman-Pearson classification,
-hard against soft switching) and the evidence about each from the runs of ``fedsgm.figure1``
+"""FedSGM's statements besides its numbered results (:data:`STATEMENTS`): the sentences of the discussion after
+Theorem 2, Section 3, the Contributions, the Conclusion and Section 4.1 that :mod:`bounds.fedsgm.remarks` decides
+symbolically (:data:`REMARK_STATEMENTS`, evidence from its findings: :func:`remark_evidence`), and
+
+Section 4.1's statements about Figure 1 (:data:`FIGURE1_STATEMENTS`, in the paper's words: Neyman-Pearson
+classification, hard against soft switching) and the evidence about each from the runs of ``fedsgm.figure1``
 (:func:`statement_evidence`), under each reading of the two settings Section 4.1 leaves open (a bias feature or not;
 the objective on class 0 as the data set codes it, or on the majority class as the prose says:
 :data:`repro.papers.fedsgm.errata.FIGURE1_READINGS`):
@@ -29,13 +33,14 @@ import math
 
 import numpy as np
 
+from bounds.fedsgm.remarks import STATEMENTS as REMARK_WORDS
 from repro.papers.fedsgm import errata as ERR
 from repro.comparisons import Interval, compare, decide
 from repro.tables import select_results
-from repro.verdicts import Bearing, Evidence, Statement
+from repro.verdicts import Bearing, Evidence, Statement, from_findings
 
 
-STATEMENTS = (
+FIGURE1_STATEMENTS = (
     Statement("fedsgm.figure1.convergence", "Section 4.1, Figure 1 (left)",
               "we observe that both hard and soft switching achieve convergence of the majority-class objective "
               "f(w)", "fedsgm.figure1"),
@@ -53,7 +58,12 @@ STATEMENTS = (
     Statement("fedsgm.figure1.variance", "Section 4.1, Figure 1 (variance bands)",
               "and in fact ensures more stable results as evident from the variance plots", "fedsgm.figure1"),
 )
+#: the sentences of the discussion after Theorem 2, Section 3, the Contributions, the Conclusion and Section 4.1 that
+#: the symbolic findings of :mod:`bounds.fedsgm.remarks` decide (each finding names its statement; no run tests them)
+REMARK_STATEMENTS = tuple(Statement(sid, where, words, "") for sid, (where, words) in REMARK_WORDS.items())
+STATEMENTS = FIGURE1_STATEMENTS + REMARK_STATEMENTS
 STATEMENT_IDS = tuple(s.id for s in STATEMENTS)
+REMARK_IDS = tuple(s.id for s in REMARK_STATEMENTS)
 
 #: "around 4x", read as: the mean over seeds of log(hard/soft violation count) lies in [log 2, log 8], i.e. the
 #: ratio is within a factor 2 of 4 either way (an assumption of this suite: the paper gives no range)
@@ -168,6 +178,13 @@ def _convergence_evidence(pairs) -> list[Evidence]:
     return [Evidence("fedsgm.figure1.convergence", "fedsgm.figure1", Bearing.NOT_CHECKABLE,
                      f"convergence is a limit: no run of {pairs[0][1].spec.config['T']} rounds decides it (relative "
                      f"change of f over the last {FINAL_WINDOW} rounds, mean over {len(pairs)} seeds: {measured})")]
+
+
+def remark_evidence(findings) -> list[Evidence]:
+    """The evidence about :data:`REMARK_STATEMENTS` from the findings that name them
+    (:func:`repro.verdicts.from_findings`: a consistent finding supports, a discrepancy violates (kind instance) or
+    is a gap (stated-rate, statement-vs-proof)); every one is a symbolic computation, whatever its kind."""
+    return [dataclasses.replace(e, method="symbolic") for e in from_findings(findings, REMARK_IDS)]
 
 
 def statement_evidence(fig_results) -> list[Evidence]:

@@ -46,7 +46,8 @@ the suite's Algorithm 1 on a tiny instance). :func:`findings` lists every findin
 Section 5's statements about Figures 1-4 (:data:`STATEMENTS`) get verdicts too
 (:func:`.statements.statement_evidence`): "feasible throughout" and "drift toward infeasible iterates" per run
 (:func:`repro.verdicts.from_checks`, distance > :data:`.statements.FEAS_TOL`); orderings and trends from per-seed
-paired statistics (:func:`repro.comparisons.compare`).
+paired statistics (:func:`repro.comparisons.compare`). Remark 3.6's direction and comparison statements get theirs from
+the symbolic findings of :mod:`bounds.pcfedavg.remarks` (:func:`remark_evidence`).
 """
 from __future__ import annotations
 
@@ -59,6 +60,8 @@ import sympy as sp
 
 from bounds.pcfedavg import claims as B
 from bounds.pcfedavg import findings as BF
+from bounds.pcfedavg import boundaries as BND
+from bounds.pcfedavg import remarks as REM
 from bounds.audit import CONSISTENT, DISCREPANCY, Finding, fmt_point, producer
 from bounds.pcfedavg.steps import STEPS
 from repro import errata, proof_audit, search_audit, tightness
@@ -83,7 +86,8 @@ from repro.papers.pcfedavg.section import (
     _exact_row, _local_steps_rows, _pep_part,
 )
 from repro.papers.pcfedavg.statements import (
-    FEAS_TOL, FIGURE_DATASET, STATEMENTS, _feasible_throughout, _local_steps_improve, _outperforms, statement_evidence,
+    FEAS_TOL, FIGURE_DATASET, REMARK_STATEMENT_IDS, STATEMENTS, _feasible_throughout, _local_steps_improve,
+    _outperforms, statement_evidence,
 )
 
 #: what the shared layers (:mod:`repro.paper`: AUDIT_EXPERIMENTS, verdicts, audit_section, findings, STATEMENTS), the
@@ -91,8 +95,9 @@ from repro.papers.pcfedavg.statements import (
 #: :mod:`.section`
 __all__ = [
     "AUDIT_EXPERIMENTS", "STATEMENTS", "audit_section", "findings", "verdicts",
-    "DEPENDS_ON", "claim_evidence", "statement_evidence", "symbolic_findings", "method_findings", "agents_finding",
+    "DEPENDS_ON", "claim_evidence", "statement_evidence", "remark_evidence", "remark_findings", "budgets_finding", "symbolic_findings", "method_findings", "agents_finding",
     "schedule_finding", "finding_round_start", "finding_block_update", "finding_feasibility", "finding_line8",
+    "finding_data_ownership",
     "RHO_CONSTANT_TOL", "TINY", "UNDECIDABLE_MODES", "alg", "data_exp", "_settings", "_schedule_findings",
     "_step_evidence", "_steps",
     "FEAS_TOL", "FIGURE_DATASET", "ONE_ACTIVE_TOL", "RATIO_TIE", "_claim_rows", "_data_summary", "_exact_evidence",
@@ -191,17 +196,32 @@ def _step_evidence(steps=None) -> list[Evidence]:
 
 
 @functools.cache
+def remark_findings() -> tuple:
+    """The direction, comparison, two-places and boundary-value findings (:mod:`bounds.pcfedavg.remarks`,
+    :mod:`bounds.pcfedavg.boundaries`; results-independent, computed once per process)."""
+    return tuple(REM.remark_findings() + BND.boundary_findings())
+
+
+@functools.cache
 def _method_findings() -> tuple:
     return tuple(method_findings())
 
 
 def findings(results) -> list[Finding]:
-    """Every finding the audit shows, in report order: symbolic, the paper's descriptions of the method vs the
-    suite's Algorithm 1, the penalty schedule, and (with the data runs) the step sizes and the number of agents."""
+    """Every finding the audit shows, in report order: symbolic, Remark 3.6's direction and comparison, the rates
+    quoted in several places and the boundary values, the paper's descriptions of the method vs the suite's
+    Algorithm 1, the penalty schedule, Section 5's l1 budgets, and (with the data runs) the step sizes and the number
+    of agents."""
     comparison = results.get("pcfedavg.comparison", [])
-    return (list(symbolic_findings()) + list(_method_findings()) + _schedule_findings(comparison)
-            + _settings(comparison, results.get("pcfedavg.local_steps", ()))
+    return (list(symbolic_findings()) + list(remark_findings()) + list(_method_findings())
+            + _schedule_findings(comparison) + [budgets_finding()] + _settings(comparison, results.get("pcfedavg.local_steps", ()))
             + proof_audit.findings(results.get("pcfedavg.steps", ()), STEPS))
+
+
+def budgets_finding() -> Finding:
+    """Section 5's l1 budgets per data set (the runs' ``HYPER``, its printed values) against "heterogeneous ℓ1
+    constraints" of Sections 1 and 6 (:func:`bounds.pcfedavg.remarks.finding_heterogeneous_budgets`)."""
+    return REM.finding_heterogeneous_budgets({d: tuple(data_exp.HYPER[d]["tau"]) for d in data_exp.DATASETS})
 
 
 def claim_evidence(results) -> list[Evidence]:
@@ -223,7 +243,14 @@ def verdicts(results) -> list[ClaimVerdict]:
     """One verdict per claim of :data:`bounds.pcfedavg.claims.CLAIMS` and per statement of :data:`STATEMENTS`, rolled up
     from :func:`claim_evidence` and :func:`statement_evidence` under each reading of :mod:`.errata`."""
     ids = [c.id for c in B.CLAIMS] + [s.id for s in STATEMENTS]
-    return roll_up(ids, claim_evidence(results) + statement_evidence(results), DEPENDS_ON, errata.readings(ERR))
+    return roll_up(ids, claim_evidence(results) + statement_evidence(results) + remark_evidence(), DEPENDS_ON,
+                   errata.readings(ERR))
+
+
+def remark_evidence() -> list[Evidence]:
+    """The evidence about Remark 3.6's direction and comparison statements (:data:`.statements.REMARK_STATEMENT_IDS`):
+    the symbolic findings of :mod:`bounds.pcfedavg.remarks` that name them; it does not depend on the results."""
+    return from_findings(remark_findings(), REMARK_STATEMENT_IDS)
 
 
 def _settings(comparison, local_steps=()) -> list:
@@ -439,9 +466,57 @@ def finding_line8(words=LINE8_WORDS, tiny=None):
         f"(m = 2, n = 1) {J.tolist()} symmetric: {symmetric}", "one step of both paths + sympy Jacobian")
 
 
+#: Section 2.2's words on who holds which constraint set
+OWNERSHIP_WORDS = ("Section 2.2", "In this case, agent i updates the cross estimate of agent j without requiring "
+                   "access to X_j.")
+
+
+#: the ownership check starts its step this far from the tiny instance's feasible z_0 (every coordinate), so that
+#: the own-block penalty is active and a dependence on a set would show
+OWNERSHIP_SHIFT = 100.0
+
+
+def _one_step_of_agent(problem, z0, params, agent: int) -> np.ndarray:
+    """Agent ``agent``'s multi-block vector after one step of line 8 as printed and of (CR), every agent starting
+    from ``z0`` (line 3)."""
+    X = np.broadcast_to(z0[None, None], (1, problem.m, problem.m, problem.n)).copy()
+    g = problem.local.stochastic_gradients(X.mean(axis=-2)[0], np.random.default_rng(0))[None]
+    printed = alg._line8_printed(problem, X, g, params.rho[0], params.gamma)[0, agent]
+    cr = (X - params.gamma * problem.local_gradients(X, g, params.rho[0]))[0, agent]
+    return np.stack([printed, cr])
+
+
+@producer
+def finding_data_ownership(words=OWNERSHIP_WORDS, tiny=None, agent: int = 0, replace_own: bool = False):
+    """Who holds which set (Section 2.2): one step of the suite's line 8 (as printed and (CR)) on the tiny instance,
+    then again with every other agent's set X_j replaced by the whole space; agent ``agent``'s update must not move.
+    ``replace_own`` also replaces X_agent (a test's perturbation: that update does depend on it)."""
+    from repro.constraints import ProductSet, Whole
+    tiny = TINY if tiny is None else tiny
+    problem, z0, params = _tiny(tiny)
+    sets = ProductSet([s if j == agent and not replace_own else Whole(problem.n)
+                       for j, s in enumerate(problem.sets.sets)])
+    swapped = PersonalizedProblem(problem.local, problem.sigma, sets)
+    start = z0 + OWNERSHIP_SHIFT
+    gap = float(np.abs(_one_step_of_agent(problem, start, params, agent)
+                       - _one_step_of_agent(swapped, start, params, agent)).max())
+    away = float(problem.sets.distance(start).min())
+    return Finding(
+        "pcfedavg.method.ownership", "wording", (), CONSISTENT if gap <= STATE_TOL else DISCREPANCY,
+        f"{words[0]}: \"{words[1]}\" -- " + (
+            f"agent {agent}'s step (every block, line 8 as printed and (CR)) is the same whatever the other agents' "
+            "sets are: it reads only its own X_i." if gap <= STATE_TOL else
+            f"agent {agent}'s step changes when {'the sets' if replace_own else 'the other agents’ sets'} change."),
+        f"tiny instance ({fmt_point(tiny)}), one step from z_0 + {OWNERSHIP_SHIFT:g} (every own block at distance "
+        f">= {away:.3g} from its set): max |change of agent {agent}'s blocks| = {gap:.3g} "
+        f"(tolerance {STATE_TOL:g}) with {'every set' if replace_own else 'every X_j, j != ' + str(agent)} replaced "
+        "by the whole space", "two one-step runs of the suite's line 8 and (CR)")
+
+
 def method_findings() -> list:
     """The paper's descriptions of the method against the suite's Algorithm 1 (no results needed)."""
-    found = [finding_round_start(), finding_block_update(), finding_feasibility(), finding_line8()]
+    found = [finding_round_start(), finding_block_update(), finding_feasibility(), finding_line8(),
+             finding_data_ownership()]
     return [f for f in found if f is not None]
 
 

@@ -84,4 +84,21 @@ ERRATA = (
             "block over all agents.",
             other_place="Algorithm 1, line 10: 'x̄_{r+1}^(j) := (1/m) Σ_i x_{i,T_{r+1}}^(j), ∀ j ∈ [m]'",
             explains=("pcfedavg.method.block_update",)),
+    Erratum("pcfedavg.remark3.6.units", "Remark 3.6",
+            "obtaining a better O(ε^-1) communication complexity for agent-wise infeasibility relative to suboptimality",
+            "Remark 3.6 calls O(eps^-1) for a squared distance better than O(eps^-2) for a gap of f; in one unit of "
+            "length both need O(delta^-2) rounds whenever grad f(x*) != 0, the constrained case the remark is about.",
+            explains=("pcfedavg.remark3.6.units",)),
+    Erratum("pcfedavg.heterogeneous_budgets", "Sections 1 and 6",
+            "We validate the proposed method on MNIST and CIFAR-10 with heterogeneous ℓ1 constraints",
+            "Sections 1 and 6 call the l1 constraints of both experiments heterogeneous (agent-specific), but Section 5 "
+            "gives all four MNIST agents the same budget 188.",
+            other_place="Section 5: 'We use τ=[85,86,87,88] (CIFAR-10) and τ=[188,188,188,188] (MNIST).'",
+            explains=("pcfedavg.heterogeneous_budgets",)),
+    Erratum("pcfedavg.output_iterate", "Algorithm 1, line 12", "Output: Server returns x̄_R.",
+            "Algorithm 1 returns the server's x̄_R, but Theorem 3.4 bounds the iterate at a uniformly drawn local step "
+            "K* in {0, ..., K-1}, which is never x̄_R when every round has H steps.",
+            other_place="Theorem 3.4: 'let K* be a discrete uniform random variable on {0,…,K−1}'; (i) 'E[f(x̄_{K*}) "
+                        "− f(x*)] ≤ ε'",
+            explains=("pcfedavg.output_iterate",)),
 )

@@ -44,5 +44,11 @@ def _steps():
     return STEPS
 
 
+def _sentences():
+    from repro.papers.pcfedavg.sentences import SENTENCES
+    return SENTENCES
+
+
 PAPER = Paper(key="pcfedavg", title=TITLE, claims=CLAIMS, experiments=EXPERIMENTS, order=ORDER, citation=CITATION,
-              audit=_audit, errata=_errata, settings=_settings, proofs=_proofs, steps=_steps)
+              audit=_audit, errata=_errata, settings=_settings, proofs=_proofs, steps=_steps,
+              sentences=_sentences)

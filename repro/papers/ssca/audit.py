@@ -25,6 +25,10 @@ Evidence and its bearing (:func:`evidence`):
   that does not follow makes the finding a discrepancy, hence a gap) via :func:`repro.verdicts.from_findings`
   (experiment-settings findings bear on the figures, not on a claim; Section V's findings decide the statements
   :data:`.statements.SECTION_V_IDS`);
+* the findings of the remarks and discussion (:mod:`bounds.ssca.remarks`: complexity, communication, privacy,
+  trade-off directions, who holds what, what the algorithms return, one fact at two places) decide sentences of
+  :mod:`.sentences`, not claims; the boundary values of the step sizes (:mod:`bounds.ssca.boundaries`) give a
+  ``hypotheses`` finding on Theorems 1-4 (a gap);
 * the statements the paper makes about its figures (:data:`.statements.STATEMENTS`, Section VI and the Conclusions'
   sentence on the experiments): orderings and "similar" by a Student-t interval over seeds of a per-seed paired
   statistic (:func:`repro.comparisons.compare`; one seed is inconclusive; an SGD baseline whose rate sits on its
@@ -41,6 +45,8 @@ Evidence and its bearing (:func:`evidence`):
 * ``ssca.exact``, per tiny instance, the exact probability over every minibatch pattern that Algorithm 1 violates
   Lemma 4 (51) at some iteration (:func:`repro.exact_audit.evidence`, method ``exact probability``): > 0 violates the
   deterministic statement (replay: a failing pattern), = 0 supports it;
+* ``ssca.failsearch``, the same exact probability at the degenerate instance where a search finds it largest
+  (:mod:`repro.failure_search`), read the same way;
 * ``ssca.steps``, the displayed proof steps re-checked one at a time (:mod:`repro.proof_audit`);
 * a claim whose mode no finite run can decide (:data:`repro.verdicts.UNDECIDABLE_MODES`: almost-sure limits, order
   statements) gets ``not checkable`` evidence from its mode, and, where ``ssca.convergence`` logs the quantities its
@@ -51,7 +57,9 @@ from __future__ import annotations
 
 import functools
 
+from bounds.ssca import boundaries as BD
 from bounds.ssca import findings as BF
+from bounds.ssca import remarks as BR
 from bounds.ssca.steps import STEPS
 from repro import errata, exact_audit, proof_audit, search_audit, tightness
 from repro.papers.ssca import errata as ERR
@@ -105,9 +113,11 @@ DEPENDS_ON: dict[str, tuple[str, ...]] = {
 
 @functools.cache
 def _symbolic_findings() -> tuple:
-    """The symbolic findings of :mod:`bounds.ssca.findings` (computed once per process: they do not depend on the
+    """The symbolic findings of :mod:`bounds.ssca.findings`, of the remarks and discussion (:mod:`bounds.ssca.remarks`)
+    and of the boundary values (:mod:`bounds.ssca.boundaries`) (computed once per process: they do not depend on the
     results)."""
-    return tuple(BF.audit_findings())
+    boundary = BD.step_size_boundary_finding()
+    return tuple(BF.audit_findings()) + tuple(BR.remark_findings()) + ((boundary,) if boundary else ())
 
 
 def findings(results) -> list:
@@ -123,12 +133,15 @@ def evidence(results) -> list[Evidence]:
     conv_runs = results.get("ssca.convergence", [])
     shown = findings(results)
     return (_lemma4_evidence(conv_runs) + _closed_form_evidence(results)
-            + _theorem5_evidence(results.get("ssca.theorem5", [])) + from_findings(shown, CLAIM_IDS + SECTION_V_IDS)
+            + _theorem5_evidence(results.get("ssca.theorem5", []))
+            + from_findings(shown, CLAIM_IDS + SECTION_V_IDS)
             + _mode_evidence(shown) + _trend_evidence(conv_runs)
             + search_audit.evidence(results.get("ssca.search", []), "ssca.search")
             + tightness.evidence(results.get("ssca.pep", ()))
             + exact_audit.evidence(results.get("ssca.exact", ()), "ssca.exact", fails="(51) fails at some iteration",
                                    pattern_words=_MINIBATCH_PATTERN)
+            + exact_audit.evidence(results.get("ssca.failsearch", ()), "ssca.failsearch",
+                                   fails="(51) fails at some iteration", pattern_words=_MINIBATCH_PATTERN)
             + proof_audit.evidence(proof_audit.rows(results.get("ssca.steps", ())), CLAIM_IDS))
 
 
@@ -147,7 +160,7 @@ def audit_section(results, profile: str, verdicts) -> str:
            + _mnist_part(results, verdicts)
            + _printed_32_part(results["ssca.printed_32"]) + _theorem5_part(results["ssca.theorem5"])
            + _search_part(results.get("ssca.search", [])) + _pep_part(results.get("ssca.pep", ()))
-           + _exact_part(results.get("ssca.exact", ()))
+           + _exact_part(results.get("ssca.exact", ()), results.get("ssca.failsearch", ()))
            + proof_audit.section(results.get("ssca.steps", ()))
            + _not_reproduced_part(profile))
     return "\n".join(out)

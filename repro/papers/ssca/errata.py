@@ -13,9 +13,16 @@ consequences the suite computes.
   a gap (one root cause, refuted at (47) and at (49)).
 * (52) drops the squares of strong convexity that (53) uses; (56) sums to n = t where its descents stop at t - 1.
   ``ssca.steps`` checks both as printed and corrected, with the display (or the sentence) that follows.
+* (4) bounds the step size rho^(t) from below only: values above 1, which it admits, make the surrogate (3) degenerate
+  (:mod:`bounds.ssca.boundaries`), a gap in the hypotheses of Theorems 1-4.
+* One fact at two places (:data:`bounds.ssca.remarks.PAIRS`): the number of sample subsets and of clients, the
+  references of the feature-based SGD algorithms, Section IV's setting, the algorithms of Section V-B's (38), the
+  item of Assumption 2 that gives strong convexity, and the horizon T against Figure 2's axis; one erratum each, its
+  other place the pair's.
 """
 from __future__ import annotations
 
+from bounds.ssca.remarks import PAIRS
 from repro.errata import CORRECTED, PRINTED, Erratum
 
 ERRATA = (
@@ -48,4 +55,12 @@ ERRATA = (
     Erratum("ssca.thm4.problem", "Theorem 4, Section IV-B", "the constraint set of Problem 3 is compact",
             "Theorem 4 (Algorithm 4) assumes the constraint set of Problem 3 compact; Algorithm 4 solves Problem 8.",
             other_place="Appendix B: 'Problem 3 (Problem 8)'", explains=("ssca.thm4.problem_reference",)),
-)
+    Erratum("ssca.eq4.rho_above_one", "(4), Section III-A", "ρ(t) > 0, lim_(t→∞) ρ(t) = 0, Σ_(t=1)^∞ ρ(t) = ∞ (4)",
+            "(4) bounds rho^(t) from below only; at values above 1, which it admits (rho^(t) = a1/sqrt(t) with a1 >= "
+            "1 + sqrt(2), gamma^(t) = 1/t^(9/10) meeting (6)), the surrogate (3) started from 0 puts the weight w_2 = "
+            "1 - (1 - a1)(1 - a1/sqrt(2)) <= 0 on its strongly convex part, so "
+            "Problem 2 has no minimiser and the uniform strong convexity the proofs of Theorems 1-4 use fails; "
+            "rho^(t) in (0, 1] (Section VI's values) closes the gap.",
+            explains=("ssca.boundary.rho_above_one",)),
+) + tuple(Erratum(p.id, p.where, p.printed, f"{p.what[0].upper()}{p.what[1:]}: the two places disagree.",
+                  other_place=f"{p.other_where}: '{p.other}'", explains=(p.id,)) for p in PAIRS)

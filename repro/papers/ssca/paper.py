@@ -5,6 +5,10 @@ The audit, the errata, the printed settings and the proof machinery are loaded o
 and iteration, scripted into the suite's Algorithm 1) and counts the failures of Lemma 4 (51) in a
 ``repro.scripted.FailureCount`` (also with L_hat halved). Its checks run in its audit on traces rebuilt from the
 cached arrays.
+
+**Sentences.** The checkable sentences of the remarks, discussion and Section VI (:mod:`.sentences`) are decided by
+the claims, the figure statements and the findings; those of the remarks and discussion mostly by the symbolic
+findings of :mod:`bounds.ssca.remarks` and :mod:`bounds.ssca.boundaries`.
 """
 from __future__ import annotations
 
@@ -44,5 +48,11 @@ def _steps():
     return STEPS
 
 
+def _sentences():
+    from repro.papers.ssca.sentences import SENTENCES
+    return SENTENCES
+
+
 PAPER = Paper(key="ssca", title=TITLE, claims=CLAIMS, experiments=EXPERIMENTS, order=ORDER, citation=CITATION,
-              audit=_audit, errata=_errata, settings=_settings, proofs=_proofs, steps=_steps)
+              audit=_audit, errata=_errata, settings=_settings, proofs=_proofs, steps=_steps,
+              sentences=_sentences)
