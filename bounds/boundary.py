@@ -58,11 +58,11 @@ def classify(result: sp.Expr) -> str:
     return "finite"
 
 
-def evaluate(expr: sp.Expr, symbol: sp.Symbol, value, at: Mapping[sp.Symbol, object] = {}) -> BoundaryValue:
+def evaluate(expr: sp.Expr, symbol: sp.Symbol, value, at: Mapping[sp.Symbol, object] | None = None) -> BoundaryValue:
     """``expr`` with ``symbol`` at its boundary ``value`` and the other symbols at ``at``: substituted exactly, or a
     one-sided limit where ``value`` is 0 (from above) or infinite. A limit that sympy cannot take is ``undefined``."""
     value = sp.sympify(value)
-    others = {s: v for s, v in at.items() if s != symbol}
+    others = {s: v for s, v in (at or {}).items() if s != symbol}
     base = sp.sympify(expr).subs(others)
     if value.is_infinite or value.is_zero:
         try:

@@ -20,6 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from .tables import markdown_table
+from .verdicts import FAILING
+
+#: the verdict values that make a sentence found wrong (module doc)
+_FAILING = frozenset(v.value for v in FAILING)
+
 #: the section kinds a sentence is counted under, in the table's order
 SECTIONS = ("remarks", "discussion", "experiments")
 
@@ -63,9 +69,7 @@ def dangling(sentences: Sequence[Sentence], known: set[str]) -> list[tuple[str, 
 def found_wrong(sentence: Sentence, verdicts: Mapping[str, str], findings: Mapping[str, str]) -> bool:
     """Whether an id that checks ``sentence`` fails: a claim or statement verdict in FAILING, or a finding with
     verdict ``discrepancy`` (``verdicts``: id -> verdict value; ``findings``: id -> finding verdict)."""
-    from .verdicts import FAILING
-    failing = {v.value for v in FAILING}
-    return any(verdicts.get(i) in failing or findings.get(i) == "discrepancy" for i in sentence.checked_by)
+    return any(verdicts.get(i) in _FAILING or findings.get(i) == "discrepancy" for i in sentence.checked_by)
 
 
 def rows(sentences: Sequence[Sentence], verdicts: Mapping[str, str], findings: Mapping[str, str]) -> list[Row]:
@@ -99,7 +103,6 @@ def coverage_lines(paper: str, sentences: Sequence[Sentence], verdicts, findings
     """The detail page's "Sentence coverage": the table per section, then the sentences found wrong and the ones left
     out, each with its place and words (``verdicts``: :class:`repro.verdicts.ClaimVerdict` list; ``findings``: the
     audit's :class:`bounds.audit.Finding` list)."""
-    from .tables import markdown_table
     head = ['<a id="sentence-coverage"></a>', "", "## Sentence coverage", ""]
     if not sentences:
         return head + ["No inventory of the checkable sentences of the remarks, discussion and experiments yet.", ""]
