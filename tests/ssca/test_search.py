@@ -74,6 +74,8 @@ def test_every_claim_with_a_bound_is_searched_except_theorem_5():
 def test_the_search_detects_every_halved_constant(small_searches):
     for claim, (printed, halved) in small_searches.items():
         assert halved.violated, (claim, halved)                # the genuine perturbation is reported violated
+        assert S.objective(claim)(dict(halved.params)) <= 1.0, claim    # two-sided: the claim as encoded holds there
+        assert not printed.violated, (claim, printed)
         assert halved.ratio >= printed.ratio, claim             # halving the constant never makes it looser
     too_loose = {c for c, (printed, _) in small_searches.items() if not detects_halved_constant(printed)}
     assert too_loose == TOO_LOOSE_TO_TELL
