@@ -74,7 +74,11 @@ def lemma4_series(trace: SSCATrace) -> tuple[np.ndarray, np.ndarray, np.ndarray,
             np.asarray(trace.monitor["tracking"])[keep])
 
 
-def lemma4_outcome(descent, gamma, delta, err, mu: float, L_hat: float, *, tol: float = 1e-10) -> Outcome:
+#: the absolute float slack of (51)'s check (:func:`lemma4_outcome`), which the searches of (51) share
+LEMMA4_TOL = 1e-10
+
+
+def lemma4_outcome(descent, gamma, delta, err, mu: float, L_hat: float, *, tol: float = LEMMA4_TOL) -> Outcome:
     """(51) at every iteration: F0(w^{t+1}) - F0(w^t) <= gamma Delta err - gamma (mu - L_hat gamma / 2) Delta^2.
 
     The tolerance is absolute float slack on differences of full objective values (computed in float64 on

@@ -187,6 +187,13 @@ THEOREM2_CLAIMS = ("fedclup.lemma2", "fedclup.eq12", "fedclup.eq13", "fedclup.le
                    "fedclup.thm2")
 
 
+def theorem2_rate(gamma: float, mu: float, lam: float) -> float:
+    """Theorem 2's contraction factor of Phi, 1 - gamma mu_F / 4, read from its encoding (``fedclup.thm2``: the bound
+    on Phi_{t+1} at Phi_t = 1), so that the figure and the table show the constant the claim states."""
+    claim = B.claim("fedclup.thm2")
+    return float(claim.evaluate(Phi_t=1.0, gamma=gamma, mu=mu, lam=lam, d_t=0.0, e_t=0.0, m=1.0)["Phi_next"])
+
+
 def run_theorem2(config: Theorem2Config, seed: int):
     inst, data, rng = _data(config, seed)
     A, b = data["A"], data["b"]
@@ -210,7 +217,7 @@ def run_theorem2(config: Theorem2Config, seed: int):
         "e": e, "Phi": Phi, "d": seen["d_t"], "T_cor2": np.array(seen["T_cor2"]), "K": np.array(K),
         "T_eps": np.array(int(reached[0]) if reached.size else -1),
         "rate_observed": np.array(float(np.exp(np.mean(np.log(ratios)))) if ratios.size else np.nan),
-        "rate_bound": np.array(1 - gamma * mu_F / 4), "kappa_F": np.array(L / mu * (lam + mu) / (lam + L)),
+        "rate_bound": np.array(theorem2_rate(gamma, mu, lam)), "kappa_F": np.array(L / mu * (lam + mu) / (lam + L)),
         "hypotheses_met": np.array([o.hypotheses_met for o in outs])}
     return arrays, {"constants": seen["base"] | {"theta": seen["theta"], "mu_F": mu_F, "eps": seen["eps"]}}
 

@@ -44,8 +44,8 @@ from repro.search import Check, Family, SearchConfig as SharedSearchConfig, Sear
 CLOSED_FORM_TOL = 1e-6
 #: (maxiter, popsize, polish_evals) of each search per profile
 BUDGET = {"quick": (2, 3, 12), "paper": (12, 8, 60)}
-#: the float slack of (51): that of repro.papers.ssca.checks.lemma4_outcome
-LEMMA4_TOL = 1e-10
+#: the float slack of (51): that of its check, :func:`repro.papers.ssca.checks.lemma4_outcome`
+LEMMA4_TOL = V.LEMMA4_TOL
 
 
 # ---------------------------------------------------------------------------- the families' coordinates
@@ -117,23 +117,39 @@ def run_instance(p: dict):
     return problem, trace, [s.f_hat_lin[0] for s in recorder.states[1:]]
 
 
+def _lemma4_parts(gamma, delta, err, mu: float, L_hat: float) -> tuple[np.ndarray, np.ndarray]:
+    """(51)'s right side, read from its encoding (``ssca.lemma4``, as its check reads it), split into the part that
+    carries the constant L_hat/2 (the bound at L_hat minus the bound at L_hat = 0) and the rest (gamma Delta err -
+    gamma mu Delta^2). Assumption, named: the encoded bound is affine in L_hat, as (51) is; scaling L_hat scales
+    the constant."""
+    claim = B.claim("ssca.lemma4")
+    key = str(claim.relations[0].lhs)
+    values = {"gamma": np.asarray(gamma, float), "Delta": np.asarray(delta, float), "err": np.asarray(err, float),
+              "mu": mu, "descent": np.zeros_like(np.asarray(gamma, float))}
+    rest = np.asarray(claim.evaluate(**values, L_hat=0.0)[key], float)
+    return np.asarray(claim.evaluate(**values, L_hat=L_hat)[key], float) - rest, rest
+
+
+def _lemma4_ratios(descent, gamma, delta, err, mu: float, L_hat: float, factor: float) -> np.ndarray:
+    constant, rest = _lemma4_parts(gamma, delta, err, mu, L_hat)
+    return (np.asarray(descent, float) - rest) / (factor * constant + LEMMA4_TOL)
+
+
 def lemma4_ratio(descent, gamma, delta, err, mu: float, L_hat: float, factor: float = 1.0) -> float:
     """max over iterations of (descent - gamma Delta err + gamma mu Delta^2) / (factor L_hat gamma^2 Delta^2 / 2 +
-    tol): > 1 iff (51) with L_hat scaled by ``factor`` fails beyond the check's float tolerance."""
-    gamma, delta = np.asarray(gamma, float), np.asarray(delta, float)
-    lhs = np.asarray(descent, float) - gamma * delta * np.asarray(err, float) + gamma * mu * delta**2
-    ratios = lhs / (factor * L_hat * gamma**2 * delta**2 / 2 + LEMMA4_TOL)
+    tol), both parts of (51) read from its encoding (:func:`_lemma4_parts`): > 1 iff (51) with L_hat scaled by
+    ``factor`` fails beyond the check's float tolerance."""
+    ratios = _lemma4_ratios(descent, gamma, delta, err, mu, L_hat, factor)
     return float(np.max(ratios)) if ratios.size else math.nan
 
 
 def lemma4_sides(descent, gamma, delta, err, mu: float, L_hat: float) -> tuple[float, float]:
-    """(51)'s own two sides, F_0(w^(t+1)) - F_0(w^(t)) and gamma Delta err - gamma (mu - L_hat gamma/2) Delta^2, at
-    the iteration :func:`lemma4_ratio` is largest (what a report cites beside the searched ratio's verdict)."""
-    gamma, delta, err = (np.asarray(x, float) for x in (gamma, delta, err))
-    lhs = np.asarray(descent, float) - gamma * delta * err + gamma * mu * delta**2
-    k = int(np.argmax(lhs / (L_hat * gamma**2 * delta**2 / 2 + LEMMA4_TOL)))
-    bound = gamma[k] * delta[k] * err[k] - gamma[k] * (mu - L_hat * gamma[k] / 2) * delta[k]**2
-    return float(np.asarray(descent, float)[k]), float(bound)
+    """(51)'s own two sides, F_0(w^(t+1)) - F_0(w^(t)) and gamma Delta err - gamma (mu - L_hat gamma/2) Delta^2 (from
+    its encoding), at the iteration :func:`lemma4_ratio` is largest (what a report cites beside the searched ratio's
+    verdict)."""
+    k = int(np.argmax(_lemma4_ratios(descent, gamma, delta, err, mu, L_hat, 1.0)))
+    constant, rest = _lemma4_parts(gamma, delta, err, mu, L_hat)
+    return float(np.asarray(descent, float)[k]), float(constant[k] + rest[k])
 
 
 def claim_sides(claim: str, params: dict, ratio: float) -> dict:
