@@ -35,7 +35,9 @@ def _worst(count: FailureCount) -> float | None:
 def _sides(count: FailureCount) -> str:
     if count.observed is None:
         return "no pattern judged"
-    return f"observed {fmt(count.observed)} against bound {fmt(count.bound)}"
+    def shown(x):                                 # -0.0 (an exact tie on the negative side) shows as 0
+        return fmt(x + 0.0 if x is not None else x)
+    return f"observed {shown(count.observed)} against bound {shown(count.bound)}"
 
 
 def _expectation(count: FailureCount) -> str:

@@ -8,7 +8,9 @@ through it, and so validated, before anything runs, also after ``--set``), a fur
 (raising a one-line ``ValueError``),
 the values a ``--set KEY=VALUE`` may give to string-valued keys (``choices``; by default the values the
 experiment's own specs use), and a work model ``work(config) -> float`` that the cost estimates of
-:mod:`repro.costs` scale measured seconds by (default: every run is one unit). The list of papers lives in
+:mod:`repro.costs` scale measured seconds by (default: every run is one unit), and a memory model
+``memory(config) -> bytes`` that :mod:`repro.limits` checks against the machine before a run starts (default: none).
+The list of papers lives in
 :mod:`repro.registry`, outside this package, so that registering a paper does not change the code
 fingerprint of any run.
 """
@@ -67,6 +69,7 @@ class Experiment:
     work: Callable[[dict], float] | None = None  # config -> units of work (costs.py); None: 1 per run
     config: type[Config] | tuple[type[Config], ...] | None = None   # one run's config (a batch member's);
     # a tuple when the experiment's runs come in several shapes (key sets), one dataclass per shape
+    memory: Callable[[dict], float] | None = None  # config -> bytes of its largest arrays (repro.limits)
 
     def __post_init__(self) -> None:
         builder = self.specs
@@ -127,4 +130,5 @@ def product_of(*keys: str) -> Callable[[dict], float]:
             total += value
         return total
     work.__doc__ = f"product of {', '.join(keys)} (summed over batch members)"
+    work.keys = keys
     return work

@@ -33,6 +33,7 @@ their canonical JSON); the search is deterministic given its seed.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -76,6 +77,22 @@ class FailureSearchConfig(Config):
         admissible.integer("maxiter", self.maxiter, 1, "generations")
         admissible.integer("popsize", self.popsize, 1, "population per dimension")
         admissible.integer("horizon_steps", self.horizon_steps, 1, "horizons profiled")
+
+
+def decode_point(fixed: Mapping, names: tuple, x, integer: tuple = ()) -> dict:
+    """One instance's parameters from a point ``x`` of a family's box: ``fixed`` and the coordinates ``names`` (those
+    in ``integer`` rounded), keys sorted."""
+    v = dict(fixed) | {k: float(c) for k, c in zip(names, x)}
+    return {k: int(round(v[k])) if k in integer else v[k] for k in sorted(v)}
+
+
+def box_family(name: str, fixed: Mapping, intervals: Mapping, integer: tuple, box: Mapping | None = None) -> Family:
+    """The :class:`repro.search.Family` ``name``: ``fixed`` values and one coordinate per interval (``box`` overrides
+    intervals: the tests' perturbations), decoded by :func:`decode_point`."""
+    intervals = dict(intervals) | dict(box or {})
+    names = tuple(intervals)
+    return Family(name, names, tuple(intervals.values()),
+                  functools.partial(decode_point, fixed, names, integer=integer))
 
 
 def objective(count: FailureCount | None) -> float:

@@ -112,6 +112,7 @@ def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir:
     """The Markdown of ``reports/<paper>.md``: its summary ``card`` (:func:`repro.cards.card`) first, then every
     claim; ``findings`` (the audit's) decide the printed settings' checks."""
     from .coverage import coverage_lines
+    from .crossrefs import crossref_lines
     from .settings_audit import section_lines
     record = registry.paper(paper)
     says, testing = _what_it_says(paper), figures_testing(paper, figures_dir)
@@ -130,6 +131,7 @@ def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir:
                    for line in _figure_lines(png, page_dir, shown, testing)]
         lines += _claim_block(v, says.get(v.claim, ""), figures)
     sentences = coverage_lines(paper, record.checkable_sentences(), verdicts, list(findings))
+    sentences += crossref_lines(record, list(findings))
     return "\n".join(lines + proof_coverage_lines(paper) + sentences + section_lines(paper, list(findings))
                      + [section])
 

@@ -36,6 +36,8 @@ from repro.tables import findings_table, markdown_table
 from repro.verdicts import (
     Bearing, ClaimVerdict, Evidence, from_findings, from_modes, roll_up,
 )
+from repro.papers.fedclup import crossrefs as CROSSREFS
+from repro.papers.fedclup import output as OUTPUT
 from repro.papers.fedclup.evidence import (
     _check_evidence, _fit_evidence, _proof_step_evidence, _run_checks, _theory_runs,
 )
@@ -281,7 +283,8 @@ def findings(results) -> list[Finding]:
     """Every finding the audit shows, in report order: the symbolic ones, then the settings ones and the authors'
     code against the paper's reading (none without results)."""
     return (list(symbolic_findings()) + settings_findings(results) + readings_findings(results)
-            + figure6_server_findings(results))
+            + figure6_server_findings(results) + CROSSREFS.findings()
+            + OUTPUT.output_findings(results))
 
 
 # ---------------------------------------------------------------------------- verdicts

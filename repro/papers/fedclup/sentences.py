@@ -79,7 +79,7 @@ SECTION4 = (
     _d("Section 4.2, (12)", "To implement (12), in each communication round the server broadcasts to all clients, "
        "then each client updates its local model and uploads to the server.", "fedclup.eq12"),
     _d("Section 4.2, after Theorem 2", "Theorem 2 shows that with sufficiently small step sizes, both the local and "
-       "global models converge linearly.", "fedclup.thm2"),
+       "global models converge linearly.", "fedclup.thm2", "fedclup.output_on_runs"),
     _d("Section 4.2, after Theorem 2", "A small [lam] (indicating higher personalization) yields a small [L_F], and "
        "thus permits a larger choice of the step size [gamma].", "fedclup.text.LF_in_lambda",
        "fedclup.text.step_in_lambda"),

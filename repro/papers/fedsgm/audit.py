@@ -69,6 +69,8 @@ from repro.papers.fedsgm.settings import PRINTED as SETTINGS
 from repro import errata, exact_audit, proof_audit, search_audit, tightness
 from repro.tables import findings_table
 from repro.verdicts import Bearing, ClaimVerdict, Evidence, from_findings, from_modes, roll_up
+from repro.papers.fedsgm import crossrefs as CROSSREFS
+from repro.papers.fedsgm import output as OUTPUT
 from repro.papers.fedsgm.evidence import (
     CLAIM_IDS, _adversarial_evidence, _montecarlo_evidence, _theory_evidence, montecarlo_groups, theory_tallies,
 )
@@ -228,7 +230,8 @@ def findings(results: dict) -> list:
     its problem (1), the remarks', pairs' and boundary values' findings (results-independent), then one per displayed
     proof step that ``fedsgm.steps`` refuted (``results`` = ``{experiment: results}``, possibly ``{}``)."""
     return (list(_findings_cached()) + list(_remark_findings())
-            + proof_audit.findings(results.get("fedsgm.steps", ()), STEPS))
+            + proof_audit.findings(results.get("fedsgm.steps", ()), STEPS) + CROSSREFS.findings()
+            + OUTPUT.output_findings(results))
 
 
 def _findings(results: dict) -> list:

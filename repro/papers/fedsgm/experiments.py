@@ -29,12 +29,20 @@ from repro.papers.fedsgm.runs import pep as PEP
 from repro.papers.fedsgm.runs import search as SEARCH
 from repro.papers.fedsgm.runs import steps as STEPS
 from repro.papers.fedsgm.runs import theorems as RUNS
+from repro.limits import array_bytes
+
+#: the arrays Algorithm 1 (algorithms/fedsgm.py ``run``) allocates for T rounds of n clients and E local steps in
+#: d = 30 features (+ 1 with the bias): the local iterates and directions (T, n, E, d), w and X_mean (T, d), f and g
+#: per local step (T, n, E), the Rand-K choices (T, n, K), X_sq (T, n) and four per-round vectors (repro.limits)
+_DIM = (lambda c: RUNS.BREAST_CANCER_FEATURES + int(c.get("bias") is not False))
+FIGURE1_MEMORY = array_bytes(*[("T", "n_clients", "E", _DIM)] * 2, *[("T", _DIM)] * 2, *[("T", "n_clients", "E")] * 2,
+                             ("T", "n_clients", "K"), ("T", "n_clients"), *[("T",)] * 4)
 
 
 
 EXPERIMENTS = (
     Experiment("fedsgm.figure1", "Figure 1: federated Neyman-Pearson, hard vs soft switching, Rand-K K=9",
-               RUNS.figure1_specs, figure1, config=RUNS.Figure1Config),
+               RUNS.figure1_specs, figure1, config=RUNS.Figure1Config, memory=FIGURE1_MEMORY),
     Experiment("fedsgm.theory", "Theorems 1, 2, 6-9 and all lemmas on synthetic convex Lipschitz families",
                RUNS.theory_specs, theory_figure, work=product_of("T", "E", "n_clients"), config=RUNS.TheoryConfig),
     Experiment("fedsgm.montecarlo", "Summed inequality and theorems under Rand-K, Monte Carlo over compressors",

@@ -37,6 +37,10 @@ Evidence and its bearing (:func:`claim_evidence`):
   4.7 and 4.8 (i)-(iii), :mod:`repro.papers.pcfedavg.runs.pep`): per claim curve, a printed bound below the
   certified worst case beyond the solver margin violates, every point certified supports, with the largest
   worst case / bound (:func:`repro.tightness.evidence`, method "certified worst case").
+* ``pcfedavg.failsearch``: Lemma 4.4's exact failure probability over every noise sign path at the instance of a
+  structured degenerate family where a search finds it largest (:mod:`.runs.failsearch`, read by
+  :mod:`repro.exact_audit`, on the run's reading of line 8): above 0 violates, 0 supports
+  (:func:`_failsearch_evidence`).
 
 The experiment-settings findings (Section 5's step size and penalty schedule) bear on the figures, not on the
 truth of a claim, and are not evidence (as :data:`repro.verdicts.DISCREPANCY_BEARING` says of their discrepancies);
@@ -65,6 +69,7 @@ from bounds.pcfedavg import remarks as REM
 from bounds.audit import CONSISTENT, DISCREPANCY, Finding, fmt_point, producer
 from bounds.pcfedavg.steps import STEPS
 from repro import errata, proof_audit, search_audit, tightness
+from repro import exact_audit
 from repro.papers.pcfedavg import errata as ERR
 from repro.tables import findings_table, select_results
 from repro.verdicts import (
@@ -77,6 +82,8 @@ from repro.papers.pcfedavg.runs import data as data_exp
 # the other parts of the audit; besides what this module uses, the names tests/pcfedavg, tests/test_*.py and
 # notebooks/pcfedavg.py read from the audit (A.ONE_ACTIVE_TOL, A._exact_row, A.RATIO_TIE, ...) stay importable from
 # here (:data:`__all__`). _steps is read from this namespace by _step_evidence, so that replacing A._steps replaces it.
+from repro.papers.pcfedavg import crossrefs as CROSSREFS
+from repro.papers.pcfedavg import output as OUTPUT
 from repro.papers.pcfedavg.evidence import (
     ONE_ACTIVE_TOL, _exact_evidence, _one_active_evidence, _rate_evidence, _reading, _search_evidence, _steps,
     _theory_evidence,
@@ -106,7 +113,8 @@ __all__ = [
 
 
 AUDIT_EXPERIMENTS = ("pcfedavg.theory", "pcfedavg.rates", "pcfedavg.adversarial", "pcfedavg.comparison",
-                     "pcfedavg.compact", "pcfedavg.local_steps", "pcfedavg.search", "pcfedavg.pep", "pcfedavg.steps", "pcfedavg.exact")
+                     "pcfedavg.compact", "pcfedavg.local_steps", "pcfedavg.search", "pcfedavg.pep", "pcfedavg.steps", "pcfedavg.exact",
+                     "pcfedavg.failsearch")
 
 
 #: Each theorem / proposition / lemma -> the claims its proof uses, as the paper's proofs say (the step labels are
@@ -215,7 +223,8 @@ def findings(results) -> list[Finding]:
     comparison = results.get("pcfedavg.comparison", [])
     return (list(symbolic_findings()) + list(remark_findings()) + list(_method_findings())
             + _schedule_findings(comparison) + [budgets_finding()] + _settings(comparison, results.get("pcfedavg.local_steps", ()))
-            + proof_audit.findings(results.get("pcfedavg.steps", ()), STEPS))
+            + proof_audit.findings(results.get("pcfedavg.steps", ()), STEPS) + CROSSREFS.findings()
+            + OUTPUT.output_findings(results))
 
 
 def budgets_finding() -> Finding:
@@ -234,9 +243,19 @@ def claim_evidence(results) -> list[Evidence]:
                                               labels=ERR.PATH_READING) + symbolic
                 + _rate_evidence(results.get("pcfedavg.rates", []))
                 + _exact_evidence(results.get("pcfedavg.exact", []))
+                + _failsearch_evidence(results.get("pcfedavg.failsearch", []))
                 + tightness.evidence(results.get("pcfedavg.pep", ()), _reading)
                 + proof_audit.evidence(proof_audit.rows(results.get("pcfedavg.steps", ())), ids))
     return evidence + from_modes(B.CLAIMS, {e.claim for e in symbolic})
+
+
+def _failsearch_evidence(runs) -> list[Evidence]:
+    """``pcfedavg.failsearch``: Lemma 4.4's exact failure probability at the most likely failing instance of a
+    structured family (:mod:`repro.exact_audit`: above 0 violates, 0 supports), on the reading of Algorithm 1's line 8
+    its run used."""
+    return [replace(e, reading=_reading(r)) for r in runs
+            for e in exact_audit.evidence([r], "pcfedavg.failsearch", fails="Lemma 4.4 fails at some k",
+                                          pattern_words="noise sign paths")]
 
 
 def verdicts(results) -> list[ClaimVerdict]:

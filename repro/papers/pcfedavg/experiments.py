@@ -12,6 +12,8 @@ section is :mod:`.audit`):
 * ``pcfedavg.search``       optimisation-based adversarial search per (claim, structured family) (:mod:`.runs.search`);
 * ``pcfedavg.exact``        every claim on exact expectations over all noise paths of tiny instances, and Lemma 4.4's
   exact failure probability (:mod:`.runs.exact`);
+* ``pcfedavg.failsearch``   Lemma 4.4's exact failure probability maximised over structured degenerate instances (the
+  start on the boundary of X, one agent, one local step, the smallest horizons) (:mod:`.runs.failsearch`);
 * ``pcfedavg.pep``          certified worst cases (performance estimation, PEPit) of Algorithm 1, noise-free, both update
   paths, against Props. 4.7 and 4.8 (i)-(iii) with rho = sqrt(R) (:mod:`.runs.pep`).
 
@@ -23,22 +25,29 @@ keys its method reads (so ``--set gamma=...`` reruns PC-FedAvg only).
 from __future__ import annotations
 
 from repro.experiment import Experiment, product_of
+from repro.limits import array_bytes
 from repro.papers.pcfedavg.figures import (adversarial_figure, comparison_figures, local_steps_figure, pep_figure,
                                            rates_figure, theory_figure)
 from repro.papers.pcfedavg.runs import data as data_exp
 from repro.papers.pcfedavg.runs import exact as exact_exp
+from repro.papers.pcfedavg.runs import failsearch as FAILSEARCH
 from repro.papers.pcfedavg.runs import pep as pep_exp
 from repro.papers.pcfedavg.runs import search as search
 from repro.papers.pcfedavg.runs import steps as STEPS
 from repro.papers.pcfedavg.runs import theory as theory
 
+#: runs/theory.py ``run_rate_point`` on the quadratic family of problems/instances.py: its rotations U, P and the two
+#: temporaries of P's symmetrisation (m, n, n), Algorithm 1's round of every agent's copies (S, m, m, n) with the new
+#: copies and the gradients, and the iterates, beta and per-agent records (S, m, n) (repro.limits)
+RATES_MEMORY = array_bytes(*[("m", "n", "n")] * 4, *[("S", "m", "m", "n")] * 3, *[("S", "m", "n")] * 4)
 
 EXPERIMENTS = (
     Experiment("pcfedavg.theory", "Lemmas 4.3-4.6, Props 4.7-4.8, (12) on synthetic instances with exact constants",
                theory.theory_specs, theory_figure, config=theory.TheoryConfig,
                work=product_of("R", "H", "S", "m", "m", "n")),
     Experiment("pcfedavg.rates", "Theorem 3.4 rate sweep: rho = sqrt(R), admissible and proof step sizes",
-               theory.rate_specs, rates_figure, config=theory.RateConfig, work=product_of("R", "H", "S")),
+               theory.rate_specs, rates_figure, config=theory.RateConfig, work=product_of("R", "H", "S"),
+               memory=RATES_MEMORY),
     Experiment("pcfedavg.adversarial", "Largest observed/bound per claim; Prop 4.8(ii) one-active instance",
                theory.adversarial_specs, adversarial_figure, config=(theory.SearchConfig, theory.OneActiveConfig),
                work=product_of("budget", "K", "m")),
@@ -60,4 +69,7 @@ EXPERIMENTS = (
     Experiment("pcfedavg.steps", "Displayed steps of Section 4's and the appendix's proofs, each proven by sympy or "
                "falsification-searched (hypothesis + Nelder-Mead)", STEPS.steps_specs, None,
                config=STEPS.proof_search.StepsConfig),
+    Experiment("pcfedavg.failsearch", "Most likely failure of Lemma 4.4 (stated pathwise) over structured degenerate "
+               "instances (exact probability over every noise path, maximised)", FAILSEARCH.failsearch_specs, None,
+               work=product_of("maxiter", "popsize"), config=FAILSEARCH.FailSearchConfig),
 )

@@ -4,7 +4,8 @@ against M_rho, the printed line 8 of Algorithm 1 against (CR), the re-derived pr
 complexities derived from Prop. 4.8 against Theorem 3.4 as printed (:func:`_audit_synthetic`, :func:`_claim_rows`,
 :data:`RATIO_TIE`); the empirical rates against Theorem 3.4 and Prop. 4.8 (ii) on an admissible instance with one
 active constraint (:func:`_audit_rates`); the optimisation-based search (:func:`_audit_search`); every noise path with
-Lemma 4.4's exact failure probability (:func:`_audit_exact`, :func:`_exact_row`); the certified worst cases against
+Lemma 4.4's exact failure probability and its most likely failure, searched (:func:`_audit_exact`, :func:`_exact_row`,
+:func:`_failsearch_part`); the certified worst cases against
 Props. 4.7 and 4.8 (i)-(iii) (:func:`_pep_part`, :func:`_pep_summary`); and Section 5's experiments (Figures 1-4)
 with the verdicts of their statements (:func:`_audit_data`, :func:`_data_summary`, :func:`_local_steps_rows`).
 
@@ -23,7 +24,7 @@ import numpy as np
 from bounds.pcfedavg import claims as B
 from bounds.pcfedavg import findings as BF
 from bounds.audit import fmt_point
-from repro import search_audit, tightness
+from repro import exact_audit, search_audit, tightness
 from repro.papers.pcfedavg import errata as ERR
 from repro.tables import fmt, markdown_table, select_results
 from repro.verdicts import UNDECIDABLE_MODES
@@ -236,10 +237,24 @@ def _exact_row(r) -> list:
 
 
 def _audit_exact(results) -> list[str]:
-    """The section table of ``pcfedavg.exact`` (empty when it has not run)."""
+    """The section tables of ``pcfedavg.exact`` and ``pcfedavg.failsearch`` (each empty when it has not run)."""
     runs = results.get("pcfedavg.exact", [])
+    return (_exact_part(runs) if runs else []) + _failsearch_part(results.get("pcfedavg.failsearch", ()))
+
+
+def _failsearch_part(runs) -> list[str]:
+    """Lemma 4.4's most likely failure over structured degenerate instances (``pcfedavg.failsearch``)."""
     if not runs:
         return []
+    return ["### Lemma 4.4: the most likely failure, searched (`pcfedavg.failsearch`)", "",
+            "The same exact probability, maximised over structured degenerate instances: one coordinate per agent, "
+            "intervals X_i that may shrink to a point, the start on the boundary of X, targets on or beyond it, one "
+            "agent, one local step, one round (`repro.papers.pcfedavg.runs.failsearch`, `repro.failure_search`).", "",
+            markdown_table(exact_audit.HEADER, exact_audit.rows(runs, "pcfedavg.failsearch")), ""]
+
+
+def _exact_part(runs) -> list[str]:
+    """The table of ``pcfedavg.exact``: every noise path of tiny instances."""
     return ["### Every noise path: exact expectations and Lemma 4.4's failure probability", "",
             "Algorithm 1 is random only through the oracle's noise (line 5). With Rademacher noise (nu / sqrt(n)) s, "
             "s uniform on {-1, +1}^n -- unbiased with variance nu^2, so Assumption 3.2 and M are as for the Gaussian "

@@ -73,7 +73,8 @@ _DISCUSSION = (
              "discussion", checked_by=("pcfedavg.thm3.4.ii",)),
     Sentence("Section 3, before Theorem 3.4", "The main results of this work are presented in the following theorem, "
              "which provides communication-complexity guarantees for lower and upper bounds on the suboptimality of "
-             "the global objective, as well as for agent-wise infeasibility.", "discussion", checked_by=_THM),
+             "the global objective, as well as for agent-wise infeasibility.", "discussion",
+             checked_by=_THM + ("pcfedavg.output_on_runs",)),
     Sentence("Section 4", "Intuitively, one may consider minimizing G_ρ(x) where the penalty term ρH_i(x) pushes "
              "iterates toward feasibility by driving each h_i(x_i) toward 0, while preserving the original coupling "
              "through Ax = x̄.", "discussion",

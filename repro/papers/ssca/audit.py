@@ -65,6 +65,8 @@ from repro import errata, exact_audit, proof_audit, search_audit, tightness
 from repro.papers.ssca import errata as ERR
 from repro.papers.ssca.experiments import EXPERIMENTS
 from repro.verdicts import ClaimVerdict, Evidence, from_findings, roll_up
+from repro.papers.ssca import crossrefs as CROSSREFS
+from repro.papers.ssca import output as OUTPUT
 from repro.papers.ssca.evidence import (
     CLAIM_IDS, _MINIBATCH_PATTERN, _closed_form_evidence, _lemma4_evidence, _mode_evidence, _theorem5_evidence,
     _trend_evidence,
@@ -124,7 +126,9 @@ def findings(results) -> list:
     """Every finding the SSCA audit shows, in report order: the symbolic and settings ones (results-independent),
     then one per displayed proof step that ``ssca.steps`` refuted (``results`` = ``{experiment: results}``, possibly
     empty); the statements about the figures are judged as :data:`STATEMENTS`, not as findings."""
-    return list(_symbolic_findings()) + proof_audit.findings(results.get("ssca.steps", ()), STEPS)
+    return (list(_symbolic_findings()) + proof_audit.findings(results.get("ssca.steps", ()), STEPS)
+            + CROSSREFS.findings()
+            + OUTPUT.output_findings(results))
 
 
 def evidence(results) -> list[Evidence]:

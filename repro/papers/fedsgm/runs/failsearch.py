@@ -42,7 +42,7 @@ import numpy as np
 
 from bounds.fedsgm import claims as B
 from repro.errors import ConfigError, require
-from repro.failure_search import (FailureSearchConfig, FailureSearchRecord, horizon_profile,
+from repro.failure_search import (FailureSearchConfig, FailureSearchRecord, box_family, decode_point, horizon_profile,
                                   maximize_failure_probability)
 from repro.papers.fedsgm import checks as V
 from repro.papers.fedsgm.problems.common import NoSolutionError
@@ -72,18 +72,13 @@ FAMILIES = {
 INTEGER = ("n_clients", "E", "T")
 
 
-def decode(fixed: dict, names: tuple, x: np.ndarray) -> dict:
-    """One instance's parameters from a point ``x`` of a family's box (integers rounded)."""
-    v = dict(fixed) | {k: float(c) for k, c in zip(names, x)}
-    return {k: int(round(v[k])) if k in INTEGER else v[k] for k in sorted(v)}
+#: one instance's parameters from a point of a family's box (the integer coordinates rounded)
+decode = functools.partial(decode_point, integer=INTEGER)
 
 
 def family(name: str, box: dict | None = None) -> Family:
     """The family ``name`` of :data:`FAMILIES` (``box`` overrides intervals: the tests' perturbations)."""
-    fixed, intervals = FAMILIES[name]
-    intervals = intervals | (box or {})
-    names = tuple(intervals)
-    return Family(name, names, tuple(intervals.values()), functools.partial(decode, fixed, names))
+    return box_family(name, *FAMILIES[name], INTEGER, box)
 
 
 def _instance(params: dict):
