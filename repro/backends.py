@@ -15,11 +15,15 @@ bit-identical across backends because each run seeds itself and runs with single
   SIGINT; on Ctrl-C the parent terminates them, so no worker prints a traceback. A worker whose parent is gone
   (killed by SIGKILL or SIGTERM) exits within a second instead of lingering.
 * **Dask** (``scheduler``: an address, a ``distributed.Client`` or a cluster): futures on the cluster. An
-  address is checked for form before anything else and the connection times out after
-  ``$REPRO_DASK_TIMEOUT`` seconds (default 10) with a one-line error.
+  address is checked for form before anything else; the connection, dask's handshake included, times out after
+  ``$REPRO_DASK_TIMEOUT`` seconds (default 10) with a one-line error, also when a server accepts and never answers
+  or answers with something else than dask's protocol (:func:`_handshake`). A worker that dies during a batch costs
+  nothing (the scheduler runs its tasks again elsewhere); a scheduler that goes away ends the batch with a one-line
+  error, the runs finished before it cached (a rerun resumes).
 """
 from __future__ import annotations
 
+import asyncio
 import collections
 import concurrent.futures
 import contextlib
@@ -73,9 +77,12 @@ class _Sequential:
 
 
 def _worker_setup(parent: int) -> None:
-    """In each pool worker: ignore SIGINT (the parent handles Ctrl-C and stops the workers), and exit as soon as
-    the parent is gone (killed with SIGKILL or SIGTERM it cannot stop them), checked every second."""
+    """In each pool worker: ignore SIGINT and SIGHUP (sent to the whole process group by Ctrl-C and by a terminal
+    that closes; the parent handles them and stops the workers), and exit as soon as the parent is gone (killed with
+    SIGKILL it cannot stop them), checked every second. SIGTERM keeps its default: it is how the parent stops them."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):                         # POSIX only
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -84,11 +91,26 @@ def _worker_setup(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="parent-watchdog").start()
 
 
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (the process that frees the pool's semaphores) with SIGHUP ignored,
+    as it ignores SIGINT and SIGTERM itself: a hang-up sent to the process group would otherwise kill it, and the
+    semaphores of a pool stopped cleanly would be reported leaked (an ignored signal stays ignored across exec)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGHUP"):
+        return                                          # the pool starts it itself (no SIGHUP: not POSIX)
+    from multiprocessing import resource_tracker
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+
+
 class _Pool:
     """A spawn-started process pool (module docstring)."""
 
     def __init__(self, call: Callable, jobs: int):
         self.call, self.futures, self.capacity = call, {}, jobs
+        _start_resource_tracker()
         self.executor = concurrent.futures.ProcessPoolExecutor(
             max_workers=jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_setup,
             initargs=(os.getpid(),))
@@ -133,7 +155,9 @@ class _Pool:
 
 class _Dask:
     """Futures on a dask.distributed cluster. Everything ready is submitted at once (``capacity`` None): the
-    cluster's scheduler, which knows how many workers it has, decides what runs when."""
+    cluster's scheduler, which knows how many workers it has, decides what runs when. While the batch runs, the logs
+    of distributed (its client's reconnection attempts, a worker's restart) are silenced: what goes wrong is reported
+    by the runner in one line."""
 
     capacity = None
 
@@ -142,6 +166,8 @@ class _Dask:
 
         self.call, self.client, self.own = call, client, own
         self.futures, self.stream = {}, as_completed(loop=client.loop)
+        self.quiet = contextlib.ExitStack()
+        self.quiet.enter_context(_quiet())
 
     @property
     def busy(self) -> bool:
@@ -157,11 +183,18 @@ class _Dask:
         self.stream.add(future)
 
     def completed(self) -> list:
+        """The finished runs; a run the cluster cancelled (this backend cancels only in :meth:`abort`, after which
+        nothing is asked of it) means that the scheduler went away: a one-line ReproError, the runs stored so far
+        stay cached. A worker that dies is not an error: the scheduler runs its tasks again on another worker."""
         out = []
         for future in self.stream.next_batch(block=True):
             spec = self.futures.pop(future.key)
             try:
                 out.append((spec, future.result()))
+            except concurrent.futures.CancelledError as exc:    # distributed's FutureCancelledError derives from it
+                reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                raise ReproError(f"the dask scheduler stopped serving this batch ({reason}); the runs finished "
+                                 "before it are cached: rerun to resume") from None
             except Exception as exc:   # noqa: BLE001 - handed to the runner
                 out.append((spec, exc))
         return out
@@ -177,6 +210,7 @@ class _Dask:
             with contextlib.suppress(Exception):
                 self.client.close()
             self.own = False
+        self.quiet.close()
 
 
 def check_address(address: str, source: str) -> str:
@@ -213,7 +247,32 @@ def _timeout() -> float:
     return value
 
 
+def _handshake(address: str, timeout: float) -> None:
+    """Open one connection to ``address`` and exchange dask's handshake, all within ``timeout`` seconds (the
+    ``timeout`` of ``distributed.Client`` bounds the TCP connect only: a server that accepts and never answers would
+    hang it, and one that answers with something else than dask's protocol fails deep inside it). Raises
+    ``TimeoutError`` when nothing answered in time, anything else when what answered is not a dask scheduler. The
+    connection is made as the client would make it (its TLS settings from dask's configuration); an ``inproc://``
+    scheduler lives in this process and is not probed."""
+    from distributed.comm import connect
+    from distributed.security import Security
+    if address.startswith("inproc://"):
+        return
+    settings = Security().get_connection_args("client")
+
+    async def exchange() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=timeout, **settings), timeout)
+        if not isinstance(getattr(comm, "remote_info", None), dict):
+            raise ValueError("the handshake is not a dask one")
+        await comm.close()
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:      # an event loop of its own: also from a notebook
+        thread.submit(asyncio.run, exchange()).result()
+
+
 def _connect(address: str, source: str):
+    """A ``distributed.Client`` of the scheduler at ``address``, once it answered dask's handshake within
+    ``$REPRO_DASK_TIMEOUT`` seconds; a one-line :class:`ReproError` otherwise (a closed port, a server that never
+    answers, a server that is not dask)."""
     try:
         from distributed import Client
     except ImportError:
@@ -221,10 +280,19 @@ def _connect(address: str, source: str):
     timeout = _timeout()
     try:
         with _quiet():
-            return Client(address, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
+            _handshake(address, timeout)
+    except (OSError, TimeoutError, asyncio.TimeoutError) as exc:      # asyncio's own class before Python 3.11
         raise ReproError(f"{source}={address!r} is not reachable: no dask scheduler answered within {timeout:g} s "
                          f"({type(exc).__name__}); start one with `dask scheduler` or leave it unset") from None
+    except Exception as exc:   # noqa: BLE001 - whatever the server sent broke dask's protocol
+        raise ReproError(f"{source}={address!r} is not a dask scheduler: what answered there does not speak dask's "
+                         f"protocol ({type(exc).__name__}); check the address") from None
+    try:
+        with _quiet():
+            return Client(address, timeout=timeout, set_as_default=False)
+    except Exception as exc:   # noqa: BLE001 - it answered the handshake, then failed: one line all the same
+        raise ReproError(f"{source}={address!r} answered but no client could start within {timeout:g} s "
+                         f"({type(exc).__name__}); check the scheduler") from None
 
 
 class _Factory:

@@ -25,7 +25,7 @@ def entries(root: Path, papers) -> list[dict]:
                 meta = json.loads(path.read_text(encoding="utf-8"))
                 key = meta.get("payload_key") or payload_key(meta["experiment"], meta["function"], meta["config"],
                                                             meta["seed"], meta.get("needs"))
-            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):   # too deep: foreign
                 continue
             out.append(meta | {"_path": path, "_payload_key": key})
     return out

@@ -3,11 +3,13 @@
 Every user error (unknown experiment or profile, bad parameter, missing or corrupted data, unreachable
 scheduler, unwritable results folder, a run that fails or diverges) prints one line ``error: ...`` on stderr
 and exits with status 2, caching nothing from the failed run. Ctrl-C prints one line ``interrupted: ...``
-and exits with status 130; the runs finished before it stay cached and a rerun resumes.
+and exits with status 130 (SIGTERM and SIGHUP the same, with 143 and 129); the runs finished before it stay cached
+and a rerun resumes. An output that cannot be written (a full disk, ``> /dev/full``) is one ``error:`` line too.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 
@@ -35,7 +37,12 @@ def _parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run experiments (or 'all'), using cached results")
     run.add_argument("experiments", nargs="+", metavar="experiment", help="e.g. fedsgm.figure1, or 'all'")
     add_run_options(run)
-    run.add_argument("--force", action="store_true", help="recompute even cached runs")
+    run.add_argument("--force", action="store_true", help="recompute even cached runs (the limits stay: see "
+                     "--ignore-limits)")
+    run.add_argument("--ignore-limits", action="store_true",
+                     help="run even a config whose estimated memory or core-hours per run exceed what the machine has "
+                          "($REPRO_MEMORY_LIMIT bytes, else MemAvailable) or $REPRO_MAX_RUN_HOURS (default 24); "
+                          "without it such a run is refused before anything starts (repro/limits.py)")
     run.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
                      help="override a config value of the runs whose config has KEY (VALUE parsed as JSON), e.g. --set eta=0.05")
     status = sub.add_parser("status", help="which runs are cached, stale (and why) or missing")
@@ -47,9 +54,11 @@ def _parser() -> argparse.ArgumentParser:
     add_profile(plan)
     plan.add_argument("--jobs", type=int, default=2, help="cores to divide the estimate by (default 2)")
     plan.add_argument("--calibrate", action="store_true",
-                      help="write repro/measured_costs.json from the cached runs' wall times")
-    plan.add_argument("--sample", type=int, default=0, metavar="K",
-                      help="with --calibrate: first compute K runs of every experiment of the profile, "
+                      help="with --write-table: write repro/measured_costs.json from the cached runs' wall times")
+    plan.add_argument("--write-table", action="store_true",
+                      help="with --calibrate: allow overwriting the tracked repro/measured_costs.json")
+    plan.add_argument("--sample", type=int, default=None, metavar="K",
+                      help="with --calibrate: first compute K >= 1 runs of every experiment of the profile, "
                            "the largest, the smallest and evenly spaced ones between")
     figures = sub.add_parser("figures", help="run what is missing, then write every figure")
     figures.add_argument("experiments", nargs="*", metavar="experiment", help="default: all with a figure")
@@ -106,7 +115,7 @@ def _plan(names, profile, overrides=None) -> dict:
 
 def _run(names, args, *, force=False, overrides=None) -> dict:
     """One batch over all named experiments (one worker pool), results grouped by experiment."""
-    from . import costs, runner
+    from . import costs, limits, runner
     from .registry import get
 
     plan = _plan(names, args.profile, overrides)
@@ -116,8 +125,14 @@ def _run(names, args, *, force=False, overrides=None) -> dict:
 
     estimate = costs.lazy_estimate(root, {name: get(name) for name in names})    # order and ETA, also without bars
     flat = [spec for specs in plan.values() for spec in specs]
-    results = runner.run_all(flat, jobs=args.jobs, scheduler=args.scheduler, progress=not args.no_progress,
-                             force=force, estimate=estimate)
+    lifted = getattr(args, "ignore_limits", False)
+    if not lifted:
+        limits.check(limits.pending(flat, root, force), overrides or {}, estimate)
+    try:
+        results = runner.run_all(flat, jobs=args.jobs, scheduler=args.scheduler, progress=not args.no_progress,
+                                 force=force, estimate=estimate)
+    except MemoryError as exc:               # the backstop (repro.limits): a size no memory model covers
+        raise limits.out_of_memory(exc, overrides or {}, lifted) from None
     out, start = {}, 0
     for name, specs in plan.items():
         out[name], start = results[start:start + len(specs)], start + len(specs)
@@ -142,10 +157,27 @@ def _draw_all(plan: dict, profile: str, jobs: int) -> list[list[str]]:
         delayed(_draw)(name, specs, profile) for name, specs in plan.items())
 
 
+def _check_calibration(args) -> None:
+    """``--sample`` only with ``--calibrate`` and as an integer >= 1; ``--calibrate`` rewrites the tracked
+    ``repro/measured_costs.json`` only with ``--write-table`` (a calibration over a quick cache would replace the
+    reference machine's rates by those of small runs), and ``--write-table`` only with ``--calibrate``."""
+    if args.sample is not None and not args.calibrate:
+        raise ReproError(f"--sample={args.sample} is not admissible without --calibrate: it picks the runs a "
+                         "calibration computes first")
+    if args.sample is not None and args.sample < 1:
+        raise ReproError(f"--sample={args.sample} is not admissible: an integer >= 1 (runs per experiment)")
+    if args.calibrate and not args.write_table:
+        raise ReproError("plan --calibrate overwrites the tracked repro/measured_costs.json: add --write-table to "
+                         "write it (see benchmarks/README.md)")
+    if args.write_table and not args.calibrate:
+        raise ReproError("--write-table is not admissible without --calibrate: only a calibration writes the table")
+
+
 def _cmd_plan(args) -> None:
     from . import costs, runner
 
     root = runner.resolve_results_root()
+    _check_calibration(args)
     if args.calibrate:
         if args.sample:
             plan = _plan(_names(args.experiments), args.profile)
@@ -168,6 +200,21 @@ def _cmd_plan(args) -> None:
           f"first)")
     if unknown:
         print(f"no measurement for: {', '.join(unknown)} (not included; run them once at the quick profile)")
+
+
+def _cmd_figures(args) -> None:
+    """Run what the named experiments' figures need, then draw them; a named experiment without a figure is a
+    one-line error naming those with one (``all`` or no name: every experiment with a figure)."""
+    from .registry import registry
+    reg = registry()
+    names = [n for n in _names(args.experiments or ["all"]) if reg[n].figure is not None]
+    bare = [n for n in _names(args.experiments) if reg[n].figure is None] if args.experiments else []
+    if bare and "all" not in args.experiments:
+        raise ReproError(f"{', '.join(bare)} {'draws' if len(bare) == 1 else 'draw'} no figure: the experiments with "
+                         f"one are {', '.join(n for n, e in reg.items() if e.figure is not None)}")
+    plan = {name: [r.spec for r in results] for name, results in _run(names, args).items()}
+    for paths in _draw_all(plan, args.profile, args.jobs):
+        print("\n".join(paths))
 
 
 def _cmd_bounds(args) -> None:
@@ -245,6 +292,7 @@ def _cmd_findings(args) -> None:
     """Each finding is re-decided by its gate; those that need results load them (running what is missing)."""
     from .registry import check_paper, paper as interface, papers
     from .report import experiment_results
+    from bounds.audit import NOT_CHECKABLE
 
     keys = [check_paper(p) for p in args.papers] or [p for p in papers()
                                                      if not args.finding or args.finding.startswith(p + ".")]
@@ -252,7 +300,7 @@ def _cmd_findings(args) -> None:
     for paper in keys:
         record = interface(paper)
         found = record.findings({})
-        if args.finding is None or args.finding not in {f.id for f in found}:
+        if args.finding is None or args.finding not in {f.id for f in found if f.verdict != NOT_CHECKABLE}:
             found = record.findings(experiment_results(record.audit_experiments(), args.profile, jobs=args.jobs,
                                                        scheduler=args.scheduler, progress=not args.no_progress))
         for f in found:
@@ -269,13 +317,9 @@ def _cmd_findings(args) -> None:
 
 def _cmd_html(args) -> None:
     from pathlib import Path
-    from .html import broken_links, build_html
+    from .html import write_site
 
-    entry = build_html(out=Path(args.output))
-    bad = broken_links(Path(args.output))
-    if bad:
-        raise ReproError(f"{len(bad)} broken links in {args.output}, e.g. {bad[0]}")
-    print(entry)
+    print(write_site(Path(args.output)))        # built aside, swapped in when every link resolves
 
 
 def _dispatch(args) -> None:
@@ -296,12 +340,7 @@ def _dispatch(args) -> None:
     elif args.command == "plan":
         _cmd_plan(args)
     elif args.command == "figures":
-        from .registry import registry
-        reg = registry()
-        names = [n for n in _names(args.experiments or ["all"]) if reg[n].figure is not None]
-        plan = {name: [r.spec for r in results] for name, results in _run(names, args).items()}
-        for paths in _draw_all(plan, args.profile, args.jobs):
-            print("\n".join(paths))
+        _cmd_figures(args)
     elif args.command == "audit":
         from .report import write_audit
         print(write_audit(args.output, profile=args.profile, jobs=args.jobs, scheduler=args.scheduler,
@@ -322,8 +361,42 @@ def _dispatch(args) -> None:
         _cmd_html(args)
 
 
+def _stop_on_signals() -> tuple[list[int], dict]:
+    """SIGTERM and SIGHUP stop a command as Ctrl-C does (a KeyboardInterrupt: the runner stops its workers, the
+    finished runs stay cached, one ``interrupted:`` line); returns the list the received signal is recorded in and
+    the handlers to restore. A signal that was ignored when the command started (``nohup``) stays ignored; a second
+    signal while the first is handled is only recorded. Only the main thread can install handlers."""
+    import signal
+    import threading
+    received: list[int] = []
+
+    def handler(signum, frame):
+        received.append(signum)
+        if len(received) == 1:
+            raise KeyboardInterrupt
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM)):     # no SIGHUP on Windows
+            if sig not in previous and signal.getsignal(sig) is not signal.SIG_IGN:
+                previous[sig] = signal.signal(sig, handler)
+    return received, previous
+
+
+def _os_error(exc: OSError) -> str:
+    """The one line for an OSError: an output that cannot be written (a full disk, ``> /dev/full``, a folder that is
+    not writable). One without a file name is a stream's (standard output, or a file being written): standard output
+    is then pointed at /dev/null, so that the flush at exit does not fail again with a traceback."""
+    if exc.filename:
+        return f"{exc.strerror or type(exc).__name__}: {exc.filename}"
+    with contextlib.suppress(OSError, ValueError):          # a stdout without a descriptor (a test's capture)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return f"cannot write the output: {exc.strerror or exc}"
+
+
 def main(argv=None) -> int:
+    import signal
     args = _parser().parse_args(argv)
+    received, previous = _stop_on_signals()
     try:
         _dispatch(args)
         sys.stdout.flush()                   # a closed pipe fails here, inside the handlers below
@@ -333,9 +406,15 @@ def main(argv=None) -> int:
     except (Interrupted, KeyboardInterrupt) as exc:
         message = str(exc).strip() if isinstance(exc, Interrupted) else "interrupted: rerun to resume"
         print(message, file=sys.stderr)
-        return 130
+        return 128 + (received[0] if received else signal.SIGINT)      # 130, 143 (SIGTERM), 129 (SIGHUP)
     except (ReproError, ValueError, KeyError) as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"error: {message}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"error: {_os_error(exc)}", file=sys.stderr)
+        return 2
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return 0

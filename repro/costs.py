@@ -15,8 +15,8 @@ search's family key, its profile's key, then the joint one) the measured runs ar
 1. the cache entries in the results folder (any profile, any code version), for a run whose work lies within
    the range they measured (up to the largest work among them);
 2. otherwise the committed table ``repro/measured_costs.json``, written by
-   ``python -m repro plan --calibrate --sample K`` on the reference machine (the machine is recorded in the
-   table): the fit over the cache, after computing K runs of every experiment of the profile, spread over its work
+   ``python -m repro plan --calibrate --write-table --sample K`` on the reference machine (the machine is recorded in
+   the table): the fit over the cache, after computing K runs of every experiment of the profile, spread over its work
    (:func:`calibration_runs`; the quick profile's runs alone are small and dominated by fixed costs, so
    extrapolating them to the paper profile's large runs would be guesswork: after a quick ``make reproduce``, the
    cache's fits put the paper profile at 10.1 core-hours where the calibrated table says 8.8);

@@ -2,7 +2,7 @@
 
 The CLI catches :class:`ReproError` and :class:`ValueError` (raised by parameter
 validation everywhere in the suite), prints ``error: <message>`` and exits with status 2,
-without a traceback; :class:`Interrupted` prints its own line and exits with 130.
+without a traceback; :class:`Interrupted` prints its own line and exits with 130 (143 for SIGTERM, 129 for SIGHUP).
 """
 import numpy as np
 

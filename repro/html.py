@@ -305,4 +305,58 @@ def broken_links(site: Path) -> list[str]:
     return bad
 
 
-__all__ = ["build_html", "broken_links"]
+def _orphans(out: Path) -> None:
+    """Remove the folders a killed build left beside ``out`` (``.<name>.<pid>.<random>.tmp``, the pid no longer a
+    process: :func:`repro.io.remove_orphan_temporaries` decides by the same rule for files)."""
+    from .io import _alive
+    for folder in out.parent.glob(f".{out.name}.*.tmp"):
+        pid = folder.name[len(out.name) + 2:].split(".")[0]
+        if folder.is_dir() and pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _swap_in(new: Path, out: Path) -> None:
+    """Put the folder ``new`` where ``out`` is: two renames in one directory (a directory cannot replace a non-empty
+    one in one rename), the old site removed only once the new one is in place; if the second rename fails, the old
+    site is put back."""
+    old = new.with_name(new.name[:-len(".tmp")] + ".old.tmp")
+    if out.exists():
+        out.rename(old)
+    try:
+        new.rename(out)
+    except BaseException:
+        if old.exists():
+            old.rename(out)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def write_site(out: Path, reports: Path = Path("reports"), notebooks: Path = Path("notebooks")) -> Path:
+    """``python -m repro html``: build the site in a folder beside ``out``, check its links there, and swap it in
+    only when every link resolves; on any failure (a broken link, an error, Ctrl-C) the site in ``out`` stays as it
+    was, byte for byte. ``out`` is checked before anything is built: a folder (or nothing yet) in a folder this
+    user can write to. Returns the new entry page."""
+    import os
+    import tempfile
+    from .io import ensure_writable_directory
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ReproError(f"--output={str(out)!r} is not admissible: a folder for the site (it is a file)")
+    ensure_writable_directory(out.parent, "--output's folder")
+    _orphans(out)
+    new = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.{os.getpid()}.", suffix=".tmp"))
+    try:
+        build_html(reports, notebooks, new)
+        bad = broken_links(new)
+        if bad:
+            raise ReproError(f"{len(bad)} broken links in the site built for {out}, e.g. {bad[0]}; the site in "
+                             f"{out} is unchanged")
+        new.chmod(0o755)
+        _swap_in(new, out)
+    except BaseException:
+        shutil.rmtree(new, ignore_errors=True)
+        raise
+    return out / "audit.html"
+
+
+__all__ = ["build_html", "broken_links", "write_site"]

@@ -4,6 +4,8 @@ anything runs.
 A value is parsed as JSON (``--set eta=0.05``, ``--set tau='[1, 2]'``), and otherwise taken as a string
 (``--set scaling=none``). It is admissible when
 
+* KEY is not ``profile`` (chosen by ``--profile``, which sets a run's sizes: ``--set profile=paper`` would only
+  cache quick-sized runs under the label "paper");
 * KEY is a config key of at least one run of the experiment (of a member of a batched run,
   :mod:`repro.batches`), and a field of one of the experiment's config dataclasses (:class:`repro.experiment.Config`);
   only the runs whose config has KEY change (and so are recomputed): ``--set gamma=0.05`` on
@@ -73,6 +75,9 @@ def _configs(specs) -> list[dict]:
 
 def _check_key(exp, key, value, specs) -> None:
     shown = json.dumps(value)
+    if key == "profile":
+        raise ConfigError(f"--set profile={shown} is not admissible: the profile is chosen by --profile (a run's "
+                          "sizes come from it; a --set would only relabel them)")
     every = _configs(specs)
     configs = [c for c in every if key in c]
     fields = exp.config_keys()

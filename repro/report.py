@@ -12,6 +12,7 @@ from pathlib import Path
 
 from . import costs, runner
 from .batches import members
+from .errors import ConfigError
 from .io import atomic_write_bytes
 from repro.experiment import check_profile
 from . import registry
@@ -196,56 +197,106 @@ def _short(text: str, width: int = 180) -> str:
     return text if len(text) <= width else text[:width].rsplit(" ", 1)[0] + " ..."
 
 
-def update_readme(path: Path, summary: str) -> bool:
-    """Replace the text between :data:`README_MARKERS` in ``path`` (atomically); False if the markers are absent."""
+def _readme_with(path: Path, summary: str) -> bytes | None:
+    """The bytes of ``path`` with the text between :data:`README_MARKERS` replaced by ``summary``; None if the file
+    or its markers are absent."""
     if not path.is_file():
-        return False
+        return None
     text = path.read_text(encoding="utf-8")
     start, end = README_MARKERS
     if start not in text or end not in text:
-        return False
+        return None
     head, rest = text.split(start, 1)
-    atomic_write_bytes(path, (head + start + "\n" + summary + "\n" + end + rest.split(end, 1)[1]).encode("utf-8"))
-    return True
+    return (head + start + "\n" + summary + "\n" + end + rest.split(end, 1)[1]).encode("utf-8")
+
+
+def update_readme(path: Path, summary: str) -> bool:
+    """Replace the text between :data:`README_MARKERS` in ``path`` (atomically); False if the markers are absent."""
+    text = _readme_with(path, summary)
+    if text is not None:
+        atomic_write_bytes(path, text)
+    return text is not None
+
+
+def _check_outputs(output: Path, keys: list[str]) -> None:
+    """Before anything is computed or written: ``output`` and the pages beside it are files (not folders) in a
+    folder this user can write to; a one-line ConfigError otherwise."""
+    from .io import ensure_writable_directory
+    for path in [output, output.parent / "glossary.md"] + [output.parent / f"{key}.md" for key in keys]:
+        if path.is_dir():
+            raise ConfigError(f"--output={str(output)!r} is not admissible: the audit writes the file {path}, "
+                              "which is a folder")
+    ensure_writable_directory(output.parent, "--output's folder")
+
+
+def _write_all(files: dict[Path, bytes]) -> None:
+    """Write every file, all or none as far as a file system allows: each is first written in full to a temporary
+    file beside it (``.<name>.<pid>.<random>.tmp``, removed on failure and, if the process is killed, by the next
+    batch's :func:`repro.io.remove_orphan_temporaries`), and only once all are written are they renamed into place."""
+    import os
+    import tempfile
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, data in files.items():
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
+            staged.append((tmp, path))
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(tmp, 0o644)
+        for tmp, path in staged:
+            os.replace(tmp, path)
+    finally:
+        for tmp, _ in staged:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+def _paper_audit(paper: str, profile: str, page_dir: Path, **run) -> tuple[list, list, list, bytes]:
+    """One paper's part of the audit: its summary card, its row of the table at a glance, its README card and the
+    bytes of its page ``<paper>.md``; ``run`` (jobs, scheduler, progress) says how missing runs are computed."""
+    from .cards import card, readme_card
+    from .coverage import summary as sentence_summary
+    from .pages import paper_page
+    from .plotting import figures_root
+    record = registry.paper(paper)
+    module = record.audit()
+    results = experiment_results(module.AUDIT_EXPERIMENTS, profile, **run)
+    verdicts = paper_verdicts(paper, results)
+    found = record.findings(results)
+    reports = paper_errata(paper, results, verdicts, found)
+    how_sure = f"`{profile}` profile, {scale(results)}" + ("; not at the papers' scale" if profile != "paper" else "")
+    notebook = Path("notebooks", f"{paper}.ipynb").is_file()
+    row = ([f"[{record.title.split(':')[0]}](#{paper})", len(verdicts)] + list(counts(verdicts).values())
+           + [", ".join(f"{n} {k}" for k, n in _kind_counts(reports).items() if n) or "none"])
+    details = ['<a id="errata"></a>', "", "## Errata", "", errata_table(paper, reports), "",
+               "## Coverage: what was tried on each claim", "",
+               coverage(paper, verdicts, found), "", proof_summary(paper), "", settings_summary(paper), "",
+               sentence_summary(paper, record.checkable_sentences(), verdicts, found), ""]
+    page = paper_page(paper, verdicts, "\n".join(details) + "\n" + module.audit_section(results, profile, verdicts),
+                      page_dir, figures_root(), found, card(paper, verdicts, reports, how_sure, notebook, on_its_page=True))
+    return (card(paper, verdicts, reports, how_sure, notebook), row, readme_card(paper, verdicts, reports),
+            (page.rstrip() + "\n").encode("utf-8"))
 
 
 def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quick", jobs: int = 1,
                 scheduler=None, progress: bool = True, papers: list[str] | None = None) -> Path:
     """Write the summary ``output`` (a table of counts and one card per paper: :mod:`repro.cards`) and one detail page
     ``<paper>.md`` beside it for each of ``papers`` (default: every discovered paper, in their order); the whole audit
-    also rewrites the README's summary."""
-    from .cards import card, readme_card
-    from .coverage import summary as sentence_summary
-    from .pages import paper_page
-    from .plotting import figures_root
+    also rewrites the README's summary. The outputs are checked before anything is computed, every page is built
+    before any is written, and they are written all together (:func:`_write_all`): a failed audit leaves the pages
+    as they were."""
     check_profile(profile)
     keys = [check_paper(key) for key in papers] if papers else list(registry.papers())
     output = Path(output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    cards, rows, readme = [], [], []
+    _check_outputs(output, keys)
+    cards, rows, readme, files = [], [], [], {}
     for paper in keys:
-        record = registry.paper(paper)
-        module = record.audit()
-        results = experiment_results(module.AUDIT_EXPERIMENTS, profile, jobs=jobs, scheduler=scheduler,
-                                     progress=progress)
-        verdicts = paper_verdicts(paper, results)
-        found = record.findings(results)
-        reports = paper_errata(paper, results, verdicts, found)
-        how_sure = f"`{profile}` profile, {scale(results)}" + ("; not at the papers' scale" if profile != "paper" else "")
-        notebook = Path("notebooks", f"{paper}.ipynb").is_file()
-        cards += card(paper, verdicts, reports, how_sure, notebook)
-        rows.append([f"[{record.title.split(':')[0]}](#{paper})", len(verdicts)]
-                    + list(counts(verdicts).values())
-                    + [", ".join(f"{n} {k}" for k, n in _kind_counts(reports).items() if n) or "none"])
-        readme += readme_card(paper, verdicts, reports)
-        details = ['<a id="errata"></a>', "", "## Errata", "", errata_table(paper, reports), "",
-                   "## Coverage: what was tried on each claim", "",
-                   coverage(paper, verdicts, found), "", proof_summary(paper), "", settings_summary(paper), "",
-                   sentence_summary(paper, record.checkable_sentences(), verdicts, found), ""]
-        page = paper_page(paper, verdicts, "\n".join(details) + "\n" + module.audit_section(results, profile, verdicts),
-                          output.parent, figures_root(), found,
-                          card(paper, verdicts, reports, how_sure, notebook, on_its_page=True))
-        atomic_write_bytes(output.parent / f"{paper}.md", (page.rstrip() + "\n").encode("utf-8"))
+        more, row, lines, page = _paper_audit(paper, profile, output.parent, jobs=jobs, scheduler=scheduler,
+                                              progress=progress)
+        cards, readme, files[output.parent / f"{paper}.md"] = cards + more, readme + lines, page
+        rows.append(row)
     glance = markdown_table(["paper", "claims"] + [v.value for v in COUNTS_ORDER] + ["errata"], rows)
     text = "\n".join(["# fedbounds: what the audit found", "",
                       "Every numbered result of four papers, and every sentence about their figures, decided by "
@@ -253,8 +304,10 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
                       "its evidence and how to replay it.",
                       "", glance, "", "What the verdicts and the kinds of errata mean: [glossary](glossary.md).", ""]
                      + cards).rstrip() + "\n"
-    atomic_write_bytes(output, text.encode("utf-8"))
-    atomic_write_bytes(output.parent / "glossary.md", f"# Glossary\n\n{GLOSSARY}\n".encode("utf-8"))
-    if not papers:                      # the whole audit: the README's summary follows it
-        update_readme(Path("README.md"), readme_summary(readme, profile))
+    files[output] = text.encode("utf-8")
+    files[output.parent / "glossary.md"] = f"# Glossary\n\n{GLOSSARY}\n".encode("utf-8")
+    summary = _readme_with(Path("README.md"), readme_summary(readme, profile)) if not papers else None
+    if summary is not None:             # the whole audit: the README's summary follows it
+        files[Path("README.md")] = summary
+    _write_all(files)
     return output

@@ -435,6 +435,8 @@ def _read_entry(spec: RunSpec, npz_path: Path, json_path: Path) -> tuple[dict, d
         meta = json.loads(json_path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise _CorruptEntry(f"unreadable JSON ({exc})") from None
+    except RecursionError:          # nested deeper than the parser's recursion limit: no entry the runner wrote
+        raise _CorruptEntry("unreadable JSON (nested too deeply)") from None
     if not isinstance(meta, dict):
         raise _CorruptEntry("JSON is not an object")
     try:
