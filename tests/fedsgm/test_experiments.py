@@ -13,20 +13,6 @@ from repro.papers.fedsgm import figures as F
 from repro.papers.fedsgm.runs import theorems as R
 
 
-def test_figure1_identical_with_the_pool_and_dask(tmp_path):
-    distributed = pytest.importorskip("distributed")
-    specs = R.figure1_specs("quick")[:4]
-    a = runner.run_all(specs, jobs=2, results_root=tmp_path / "pool", progress=False)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
-        b = runner.run_all(specs, scheduler=cluster.scheduler_address, results_root=tmp_path / "dask",
-                           progress=False)
-    for ra, rb in zip(a, b):
-        assert ra.hash == rb.hash
-        for key in ra.arrays:
-            assert ra.arrays[key].tobytes() == rb.arrays[key].tobytes(), key
-
-
 def test_figure1_hard_and_soft_share_split_and_compressor_stream():
     hard, _ = R.run_figure1(R.Figure1Config(switching="hard", variant="default", profile="quick"), 1)
     soft, _ = R.run_figure1(R.Figure1Config(switching="soft", variant="default", profile="quick"), 1)
