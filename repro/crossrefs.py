@@ -397,7 +397,7 @@ def crossref_lines(record, findings: Sequence = ()) -> list[str]:
     listed = [f"- `{f.id}`: {f.summary}" + (f" (erratum `{explains[f.id]}`, [errata](audit.md))"
                                            if f.id in explains else "") for f in shown]
     return ['<a id="cross-references"></a>', "", "## Cross-references", "",
-            f"{c.citations} citations of a numbered result or display in the text ({module.SOURCE}): "
+            f"{c.citations} citations of a numbered result or display in the paper's text: "
             f"{c.resolved} resolved to a statement of the paper ({c.definitions} labels), {c.external} to another "
             f"work, {c.not_located} to a display number the text does not show; {c.encoded} resolved to an encoded "
             f"claim or proof step, {c.use_checked} with their use checked (the others: resolved, use not checked); "
