@@ -251,7 +251,7 @@ def _rerun_matches(specs, root: Path, reference: dict) -> int:
 def _local_cluster(monkeypatch):
     distributed = pytest.importorskip("distributed")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    return distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None)
+    return distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0")   # any free port
 
 
 def test_a_dask_worker_killed_mid_batch_loses_no_result(tmp_path, figure1_specs, uninterrupted, monkeypatch):

@@ -155,7 +155,7 @@ def worker_pythonpath():
 def cluster(worker_pythonpath):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as cl:
+                                  dashboard_address=":0") as cl:
         yield cl
 
 
