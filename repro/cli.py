@@ -126,11 +126,10 @@ def _run(names, args, *, force=False, overrides=None) -> dict:
     estimate = costs.lazy_estimate(root, {name: get(name) for name in names})    # order and ETA, also without bars
     flat = [spec for specs in plan.values() for spec in specs]
     lifted = getattr(args, "ignore_limits", False)
-    if not lifted:
-        limits.check(limits.pending(flat, root, force), overrides or {}, estimate)
+    admit = None if lifted else (lambda runs: limits.check(runs, overrides or {}, estimate))
     try:
         results = runner.run_all(flat, jobs=args.jobs, scheduler=args.scheduler, progress=not args.no_progress,
-                                 force=force, estimate=estimate)
+                                 force=force, estimate=estimate, admit=admit)
     except MemoryError as exc:               # the backstop (repro.limits): a size no memory model covers
         raise limits.out_of_memory(exc, overrides or {}, lifted) from None
     out, start = {}, 0

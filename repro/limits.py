@@ -166,15 +166,6 @@ def check_work(specs: Iterable, experiments: Mapping, overrides: Mapping, estima
                           overrides, getattr(experiments.get(spec.experiment), "work", None))
 
 
-def pending(specs: list, root: Path, force: bool) -> list:
-    """``specs`` and the runs they need that a batch would compute: those not cached under ``root`` (all with
-    ``force``)."""
-    from . import runner
-
-    everything = runner._with_needs(specs)
-    return everything if force else [s for s in everything if not runner.cache_paths(s, root)[1].exists()]
-
-
 def check(specs: list, overrides: Mapping, estimate: Callable) -> None:
     """Both limits on ``specs`` (the runs about to be computed), memory first: it needs no measurement."""
     from .registry import registry

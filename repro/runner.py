@@ -582,7 +582,8 @@ def _failure(exc: BaseException, spec: RunSpec, siblings: Sequence[RunSpec]) -> 
 
 def run_all(specs: Iterable[RunSpec], *, jobs: int = 1, scheduler: Any = None,
             results_root: str | os.PathLike | None = None, progress: bool = True,
-            force: bool = False, estimate: Callable[[RunSpec], float] | None = None) -> list[Result]:
+            force: bool = False, estimate: Callable[[RunSpec], float] | None = None,
+            admit: Callable[[list[RunSpec]], None] | None = None) -> list[Result]:
     """Run every spec not yet cached (and, first, the runs it needs), cache it, and return all results in
     spec order.
 
@@ -606,6 +607,9 @@ def run_all(specs: Iterable[RunSpec], *, jobs: int = 1, scheduler: Any = None,
     estimate : callable or None
         ``spec -> expected seconds``, from measured costs (:mod:`repro.costs`): orders the runs by critical path
         (:func:`_submission_order`) and gives the progress bars their ETA.
+    admit : callable or None
+        Called with the runs about to be computed (not cached, their needs included) before any starts; it
+        raises to refuse the batch (:func:`repro.limits.check`).
 
     Each finished run is written to the cache as soon as it finishes, so an interrupted batch resumes where
     it stopped. When a run fails, the remaining runs are cancelled and the error propagates (module
@@ -622,6 +626,8 @@ def run_all(specs: Iterable[RunSpec], *, jobs: int = 1, scheduler: Any = None,
             if cached is not None:
                 results[spec._canonical] = cached
     pending = [spec for spec in everything if spec._canonical not in results]
+    if pending and admit is not None:
+        admit(pending)
     if pending:
         for fn in {spec.function for spec in pending}:
             config_type(fn)               # fail fast, in the caller, on a run function without its config type
