@@ -46,3 +46,87 @@ def repro_main(monkeypatch, capsys):
         out = capsys.readouterr()
         return SimpleNamespace(returncode=status, stdout=out.out, stderr=out.err)
     return run
+
+
+#: the tiny results fixture computes, of each experiment, its cheapest quick runs while they add up to at most this
+#: many seconds (priced by the committed repro/measured_costs.json, so the choice is the same on every machine);
+#: an experiment whose cheapest run costs more contributes nothing, and its claims are "not run" in those results
+TINY_SECONDS_PER_EXPERIMENT = 1.5
+TINY_RUNS_PER_EXPERIMENT = 3
+
+
+def tiny_specs(names) -> dict:
+    """``{experiment: specs}``: the cheapest quick-profile specs of each named experiment, within the budgets above."""
+    from pathlib import Path
+
+    from repro.costs import CostModel
+    from repro.registry import get
+
+    model = CostModel(Path(os.devnull))            # no cache: the committed table prices every run
+    plan = {}
+    for name in names:
+        priced = sorted(((model.estimate(s) or float("inf"), i, s) for i, s in enumerate(get(name).specs("quick"))),
+                        key=lambda t: t[:2])
+        chosen, total = [], 0.0
+        for seconds, _, spec in priced[:TINY_RUNS_PER_EXPERIMENT]:
+            if total + seconds > TINY_SECONDS_PER_EXPERIMENT:
+                break
+            chosen.append(spec)
+            total += seconds
+        plan[name] = chosen
+    return plan
+
+
+@pytest.fixture(scope="session")
+def tiny_results(tmp_path_factory):
+    """``tiny_results(names, **extra)`` -> ``{experiment: results}`` of :func:`tiny_specs` (plus ``extra``:
+    ``{experiment: specs}`` a test needs beyond them), computed once per test session into a cache of its own and
+    expanded into batch members as the audit reads them. What the cached-results tests of each paper check the
+    audit against: real runs of every cheap experiment, on a clean clone too (nothing here reads ./results)."""
+    from repro import runner
+    from repro.batches import members
+
+    root = tmp_path_factory.mktemp("tiny-results")
+
+    def compute(names, extra=None) -> dict:
+        plan = tiny_specs(names)
+        for name, specs in (extra or {}).items():
+            plan[name] = list(dict.fromkeys(plan.get(name, []) + list(specs)))
+        flat = runner.run_all([s for specs in plan.values() for s in specs], jobs=1, progress=False,
+                              results_root=root)
+        out, start = {}, 0
+        for name, specs in plan.items():
+            out[name], start = members(flat[start:start + len(specs)]), start + len(specs)
+        return out
+    return compute
+
+
+# ---------------------------------------------------------------------------- no skip but a platform condition
+#: a skip is allowed only for a platform condition the test names: its reason starts with this (a data folder, a
+#: program, not a git checkout), or it is ``pytest.importorskip`` of an optional library ("could not import ...").
+#: Any other skip (a test that found no cached results, say) fails the session: on a clean clone every test runs.
+PLATFORM_SKIP = ("platform: ", "could not import ")
+_unexplained_skips: list[str] = []
+
+
+def _skip_reason(report) -> str:
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped and not hasattr(report, "wasxfail") and not _skip_reason(report).startswith(PLATFORM_SKIP):
+        _unexplained_skips.append(f"{report.nodeid}: {_skip_reason(report)}")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _unexplained_skips and not hasattr(session.config, "workerinput") and exitstatus == 0:
+        session.exitstatus = 1
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line("")
+            reporter.write_line(f"{len(_unexplained_skips)} skip(s) that name no platform condition (a test that "
+                                f"cannot run here must say why: reason 'platform: ...'):", red=True)
+            for line in _unexplained_skips:
+                reporter.write_line(f"  {line}", red=True)

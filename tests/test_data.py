@@ -26,7 +26,7 @@ from repro.errors import ConfigError, DataError
 
 REAL_DATA_DIR = os.environ.get("REPRO_DATA_DIR", "")
 needs_real_data = pytest.mark.skipif(
-    not REAL_DATA_DIR, reason="set REPRO_DATA_DIR to the folder holding the real datasets")
+    not REAL_DATA_DIR, reason="platform: set REPRO_DATA_DIR to the folder holding the real datasets")
 
 
 @pytest.fixture(autouse=True)

@@ -97,7 +97,7 @@ MACHINE_PATH = re.compile(r"(?<![\w.])/(?:" + "|".join(MACHINE_ROOTS) + r")/[\w.
 def test_no_absolute_machine_path_in_the_tree():
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
     if tracked.returncode != 0:
-        pytest.skip("not a git checkout")
+        pytest.skip("platform: not a git checkout")
     hits = []
     for name in tracked.stdout.splitlines():
         path = ROOT / name

@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PAST = time.time() - 3600
 
-pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs GNU make")
+pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="platform: needs GNU make")
 
 FAKE_PYTHON = """#!/bin/sh
 # stands in for .venv/bin/python: `-m repro run all ...` takes two seconds; EDIT=1 edits a source in between

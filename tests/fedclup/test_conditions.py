@@ -47,7 +47,7 @@ def test_the_server_step_bound_is_proven():
     assert finding.verdict == "consistent" and "1/L" in finding.summary and finding.method == "proven symbolically"
 
 
-@pytest.mark.skipif(not os.environ.get("REPRO_DATA_DIR"), reason="set REPRO_DATA_DIR to the folder holding MNIST")
+@pytest.mark.skipif(not os.environ.get("REPRO_DATA_DIR"), reason="platform: set REPRO_DATA_DIR to the folder holding MNIST")
 def test_the_mnist_loss_of_the_runs_has_mu_zero():
     from repro.papers.fedclup.runs import mnist as mn
     train = mn._data(2)["train"]

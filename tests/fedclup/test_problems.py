@@ -176,7 +176,7 @@ def mnist():
         try:
             return load_mnist()
         except DataError as exc:
-            pytest.skip(str(exc))
+            pytest.skip(f"platform: {exc}")
 
 
 @pytest.mark.parametrize("c", [2, 6, 10])

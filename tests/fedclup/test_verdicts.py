@@ -1,11 +1,10 @@
 """FedCLUP's verdicts (``repro.papers.fedclup.audit.verdicts``): one per claim, rolled up from what the suite computes.
 
 These tests assert what the suite finds and reports, never that the paper is right: every claim gets exactly one
-verdict; on the cached quick results a claim with a failed run check is "violated" and one with a gap "not
+verdict; on real runs (the cheapest quick runs of every audit experiment) a claim with a failed run check is "violated" and one with a gap "not
 proven"; on tiny fake results, flipping one check to failed makes the claim "violated" (and the claims whose proofs
 rest on it "not proven").
 """
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -19,7 +18,6 @@ from repro.papers.fedclup import evidence as EV
 from repro.verdicts import UNDECIDABLE_MODES
 from repro.verdicts import Bearing, Verdict, counts
 
-ROOT = Path(__file__).resolve().parents[2]
 CLAIM_IDS = [c.id for c in B.CLAIMS]
 IDS = CLAIM_IDS + [s.id for s in A.STATEMENTS]          # every claim, then every figure/table statement
 
@@ -105,23 +103,9 @@ def test_symbolic_findings_are_built_once_and_settings_are_no_evidence():
     assert settings and {e.source for e in A.evidence({})}.isdisjoint({f.id for f in settings})
 
 
-def _cached_quick_results(monkeypatch):
-    """The cached quick results of the working tree, or skip: nothing is computed."""
-    from repro.registry import get
-    from repro.report import experiment_results
-    from repro.runner import load_cached
-
-    root = ROOT / "results"
-    missing = [name for name in A.AUDIT_EXPERIMENTS for s in get(name).specs("quick")
-               if load_cached(s, root) is None]
-    if missing:
-        pytest.skip(f"the results cache {root} lacks quick runs of {sorted(set(missing))}")
-    monkeypatch.setenv("REPRO_RESULTS_DIR", str(root))
-    return experiment_results(A.AUDIT_EXPERIMENTS, "quick")
-
-
-def test_verdicts_of_the_cached_quick_results_include_what_the_suite_finds(monkeypatch):
-    results = _cached_quick_results(monkeypatch)
+def test_verdicts_of_real_runs_include_what_the_suite_finds(tiny_results):
+    """On real runs: the cheapest quick runs of every audit experiment (tests/conftest.py), computed here."""
+    results = tiny_results(A.AUDIT_EXPERIMENTS)
     verdicts = A.verdicts(results)
     assert [v.claim for v in verdicts] == IDS
     got = _by_claim(verdicts)

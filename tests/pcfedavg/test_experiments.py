@@ -16,7 +16,7 @@ from repro.runner import RunSpec
 
 DATA = os.environ.get("REPRO_DATA_DIR")
 needs_data = pytest.mark.skipif(not DATA or not os.path.isdir(os.path.join(DATA, "mnist")),
-                                reason="set REPRO_DATA_DIR to the folder holding the real datasets")
+                                reason="platform: set REPRO_DATA_DIR to the folder holding the real datasets")
 
 
 @pytest.mark.parametrize("profile", ["quick", "paper"])

@@ -248,14 +248,14 @@ REAL_DATA_DIR = os.environ.get("REPRO_DATA_DIR", "")
 
 
 @pytest.mark.skipif(not REAL_DATA_DIR,
-                    reason="set REPRO_DATA_DIR to the folder holding the real datasets")
+                    reason="platform: set REPRO_DATA_DIR to the folder holding the real datasets")
 def test_real_mnist_subsample():
     if not (Path(REAL_DATA_DIR) / "mnist" / "train-images-idx3-ubyte.gz").exists():
-        pytest.skip(f"MNIST files not found under REPRO_DATA_DIR={REAL_DATA_DIR}")
+        pytest.skip(f"platform: MNIST files not found under REPRO_DATA_DIR={REAL_DATA_DIR}")
     try:
         problem = sm.build("mnist", subsample=800)
     except DataError as error:  # pragma: no cover - depends on the data folder
-        pytest.skip(str(error))
+        pytest.skip(f"platform: {error}")
     assert (problem.m, problem.p, problem.n_classes, problem.n) == (4, 784, 10, 7840)
     assert problem.sizes.sum() == 800 and np.all(problem.sizes >= 1)
     counts = np.bincount(problem._y, minlength=10)

@@ -561,7 +561,7 @@ def test_network_trains_on_digits_standin():
 REAL_DATA_DIR = os.environ.get("REPRO_DATA_DIR", "")
 needs_mnist = pytest.mark.skipif(
     not (REAL_DATA_DIR and (Path(REAL_DATA_DIR) / "mnist").is_dir()),
-    reason="set REPRO_DATA_DIR to the folder holding mnist/")
+    reason="platform: set REPRO_DATA_DIR to the folder holding mnist/")
 
 
 @needs_mnist

@@ -143,6 +143,8 @@ def _order(sid: str, values: dict, what: str, experiment: str = "") -> Evidence:
     the runs of ``experiment`` (default: the statement's own)."""
     exp = experiment or _STATEMENT[sid].experiment
     seeds = sorted(values)
+    if not seeds:
+        return Evidence(sid, exp, Bearing.NOT_CHECKABLE, f"no runs to compare: {what}")
     return compare(sid, exp, [values[s] for s in seeds], claimed=POSITIVE, what=what, tol=ORDER_TOL, seeds=seeds,
                    replay=f"python -m repro run {exp}")
 
@@ -213,7 +215,8 @@ def _figure2_orders(runs, metric: str, experiment: str) -> list[Evidence]:
     value of ``metric`` per data seed."""
     final = _by_seed(runs, lambda c: (c["lam"], c["local_steps"]), metric, lambda a: float(a[-1]))
     gain = {lam: {s: math.log(final[(lam, min(logi.FIG2_K)), s] / final[(lam, max(logi.FIG2_K)), s])
-                  for (k, s) in final if k == (lam, min(logi.FIG2_K))} for lam in logi.FIG2_LAMBDAS}
+                  for (k, s) in final if k == (lam, min(logi.FIG2_K)) and ((lam, max(logi.FIG2_K)), s) in final}
+            for lam in logi.FIG2_LAMBDAS}      # the seeds with runs at both ends (all of them but in a partial cache)
     hi, lo = max(logi.FIG2_LAMBDAS), min(logi.FIG2_LAMBDAS)
     values = {s: gain[hi][s] - gain[lo][s] for s in gain[hi] if s in gain[lo]}
     return [_order("fedclup.figure2.local_updates", values, f"log gain of K = {max(logi.FIG2_K)} over "
@@ -332,11 +335,12 @@ def _figure4_orders(runs, metric: str, experiment: str) -> list[Evidence]:
     err = _by_seed(runs, lambda c: (c["R"], c["method"], c.get("lam")), metric, lambda a: float(a[-1]))
     methods = sorted({k[1:] for k, _ in err}, key=str)
 
-    def beats(R, best):           # seed -> (lowest error of the other methods) - error of ``best``
-        others = [m for m in methods if m != best]
-        return {s: min(err[(R,) + m, s] for m in others) - err[(R,) + best, s] for (k, s) in err if k == (R,) + best}
+    def beats(R, best):           # seed -> (lowest error of the other methods) - error of ``best``, on the seeds
+        others = [m for m in methods if m != best]            # with runs of every method (all but in a partial cache)
+        return {s: min(err[(R,) + m, s] for m in others) - err[(R,) + best, s] for (k, s) in err
+                if k == (R,) + best and others and all(((R,) + m, s) in err for m in others)}
 
-    lams = sorted(m[1] for m in methods if m[0] == "fedclup")
+    lams = sorted(m[1] for m in methods if m[0] == "fedclup") or [math.nan]    # nan: no FedCLUP runs, no seeds
     return [_order("fedclup.figure4.globaltrain_low_heterogeneity", beats(Rs[0], ("globaltrain", None)),
                    f"R = {Rs[0]:g}: lowest other final {metric} minus GlobalTrain's", experiment),
             _order("fedclup.figure4.localtrain_high_heterogeneity", beats(Rs[-1], ("localtrain", None)),

@@ -64,6 +64,8 @@ def noise_ball_fits(results) -> dict:
         for o in sorted({r.spec.config[other] for r in ball}):
             runs = sorted(select_results(ball, **{other: o}), key=lambda r: r.spec.config[key])
             x = np.log([r.spec.config[key] for r in runs])
+            if len(set(x.tolist())) < 2:            # a slope needs two values of ``key`` (all but a partial cache)
+                continue
             y = np.log([float(r.arrays["plateau"]) for r in runs])
             slopes[o] = float(np.polyfit(x, y, 1)[0])
         fits[key] = slopes

@@ -243,6 +243,9 @@ def _figure1_summary(fig_results):
             v, va = violations(runs)
             fT = np.array([float(r.arrays["f"][-1]) for r in runs])
             counts[sw] = (v, va, fT)
+        if not all(len(counts[sw][2]) for sw in ("hard", "soft")):     # a partial cache: no runs to compare
+            rows.append([variant] + ["not run"] * 8)
+            continue
         ratio, ratio_after = (_count_ratio(counts["hard"][k].mean(), counts["soft"][k].mean()) for k in (0, 1))
         rows.append([variant] + [f"{counts[s][0].mean():.1f} ± {counts[s][0].std():.1f}" for s in ("hard", "soft")]
                     + [f"{counts[s][1].mean():.1f} ± {counts[s][1].std():.1f}" for s in ("hard", "soft")]

@@ -152,9 +152,9 @@ def _one_active_evidence(adversarial) -> list[Evidence]:
 
 def _rate_evidence(rates) -> list[Evidence]:
     """The fitted exponents of R on the rate sweep: finite-R slopes, so they cannot decide Theorem 3.4."""
-    if not rates:
-        return []
     fits = rate_fits(rates)
+    if not fits:
+        return []
     claim_of = {"subopt": "pcfedavg.thm3.4.i", "infeas": "pcfedavg.thm3.4.ii"}
     out = []
     for q, cid in claim_of.items():

@@ -27,12 +27,15 @@ def data_label(runs, dataset: str) -> str:
 
 
 def rate_fits(results) -> dict:
-    """Fitted exponents of R per step-size rule and quantity."""
+    """Fitted exponents of R per step-size rule and quantity; a rule with runs at fewer than two horizons (a partial
+    cache) has no slope and is left out."""
     out = {}
     for rule in ("admissible", "proof"):
         runs = sorted([r for r in results if r.spec.config.get("gamma_rule") == rule],
                       key=lambda r: r.spec.config["R"])
         R = np.array([r.spec.config["R"] for r in runs])
+        if len(set(R.tolist())) < 2:
+            continue
         subopt = [r.arrays["subopt"] for r in runs]
         agent = int(np.argmax(runs[-1].arrays["infeas"].mean(0)))      # the worst agent at the largest R
         infeas = [r.arrays["infeas"][:, agent] for r in runs]

@@ -307,7 +307,9 @@ def _printed_32_part(printed_runs) -> list[str]:
 
 
 def _theorem5_part(theorem5_runs) -> list[str]:
-    """Theorem 5 on the tiny swish network (``ssca.theorem5``)."""
+    """Theorem 5 on the tiny swish network (``ssca.theorem5``); nothing without its runs (a partial cache)."""
+    if not theorem5_runs:
+        return []
     return ["### Theorem 5 on a tiny swish network (K = J = 3, L = 2, N = 30)", "",
             markdown_table(["seed", "part", "setting", "derived", "||grad of (27)||", "lambda_min: (i) Hess of (27); "
                             "(ii) Hess F + lambda I (printed) / + 2 lambda I", "local optimality for (37)"],
