@@ -78,22 +78,37 @@ def tiny_specs(names) -> dict:
 
 
 @pytest.fixture(scope="session")
-def tiny_results(tmp_path_factory):
-    """``tiny_results(names, **extra)`` -> ``{experiment: results}`` of :func:`tiny_specs` (plus ``extra``:
-    ``{experiment: specs}`` a test needs beyond them), computed once per test session into a cache of its own and
+def shared_runs(tmp_path_factory):
+    """``shared_runs(specs)`` -> their results, computed into a results cache shared by the session's xdist workers
+    (the first worker to need a run computes it under a file lock; the others load it), never ./results."""
+    import fcntl
+
+    from repro import runner
+
+    base = tmp_path_factory.getbasetemp()
+    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared-results"
+    root.mkdir(exist_ok=True)
+
+    def compute(specs) -> list:
+        with open(root / ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            return runner.run_all(list(specs), jobs=1, progress=False, results_root=root)
+    return compute
+
+
+@pytest.fixture(scope="session")
+def tiny_results(shared_runs):
+    """``tiny_results(names, extra)`` -> ``{experiment: results}`` of :func:`tiny_specs` (plus ``extra``:
+    ``{experiment: specs}`` a test needs beyond them), computed once per test session (:func:`shared_runs`) and
     expanded into batch members as the audit reads them. What the cached-results tests of each paper check the
     audit against: real runs of every cheap experiment, on a clean clone too (nothing here reads ./results)."""
-    from repro import runner
     from repro.batches import members
-
-    root = tmp_path_factory.mktemp("tiny-results")
 
     def compute(names, extra=None) -> dict:
         plan = tiny_specs(names)
         for name, specs in (extra or {}).items():
             plan[name] = list(dict.fromkeys(plan.get(name, []) + list(specs)))
-        flat = runner.run_all([s for specs in plan.values() for s in specs], jobs=1, progress=False,
-                              results_root=root)
+        flat = shared_runs(s for specs in plan.values() for s in specs)
         out, start = {}, 0
         for name, specs in plan.items():
             out[name], start = members(flat[start:start + len(specs)]), start + len(specs)
