@@ -26,12 +26,12 @@ the runner caches.
 
 Assumptions, named:
 
-* the solver is Clarabel with its gap and feasibility tolerances set to :data:`TOLERANCE`; the margin within which a
-  bound and a certificate are not told apart is :data:`MARGIN_REL` times ``max(1, |value|)`` (a hundred times the
-  tolerance) for a solve the solver reports ``optimal``, and :data:`INACCURATE_MARGIN_REL` times it for any other
-  status (Clarabel's ``optimal_inaccurate``, frequent on the federated models with m >= 2: every report's solver
-  line counts them). Below the margin a worst case is not resolved: a bound above it is certified only by more
-  than the margin;
+* the solver is Clarabel (on one thread) with its gap and feasibility tolerances set to :data:`TOLERANCE`; the margin
+  within which a bound and a certificate are not told apart is :data:`MARGIN_REL` times ``max(1, |value|)`` (a
+  hundred times the tolerance) for a solve the solver reports ``optimal``, and :data:`INACCURATE_MARGIN_REL` times it
+  for any other status (Clarabel's ``optimal_inaccurate``, frequent on the federated models with m >= 2: every
+  report's solver line counts them). Below the margin a worst case is not resolved: a bound above it is certified
+  only by more than the margin;
 * PEPit keeps its points and functions in class-level lists, reset by every ``PEP()``: one PEP is built and solved
   at a time in a process (the runner's workers are processes);
 * the replay's table oracle answers a query with the table point nearest to it and fails when none lies within
@@ -59,6 +59,11 @@ MARGIN_REL = 1e-7
 INACCURATE_MARGIN_REL = 1e-4
 #: the solver of every PEP in the suite (open source, installed with cvxpy; no licence)
 SOLVER = "CLARABEL"
+#: Clarabel's threads (its default, 0, takes every core for its factorisations): the suite's SDPs are too small to gain
+#: from a second one (measured: 20-45 % less CPU on one; 45 of the quick profile's 47 PEP runs bit-identical, the other
+#: two within 1e-5 relative of an optimal_inaccurate solve), the runner already runs a process per core, and one
+#: thread keeps the last digits independent of the machine's core count
+SOLVER_THREADS = 1
 
 CERTIFIED, TIGHT, VIOLATED, INCONCLUSIVE = "certified", "tight", "violated", "inconclusive"
 DECISIONS = (CERTIFIED, TIGHT, VIOLATED, INCONCLUSIVE)
@@ -97,13 +102,18 @@ class Certificate:
 
 def certify(problem) -> Certificate:
     """Solve the PEPit ``problem`` (already built: functions, initial condition, iterations, performance metric) with
-    :data:`SOLVER` at :data:`TOLERANCE`; a :class:`PepError` if the worst case is unbounded or the solver fails."""
+    :data:`SOLVER` at :data:`TOLERANCE`, its constraints sent to cvxpy in blocks (:mod:`repro.pep_sdp`: the same
+    problem data as PEPit's cvxpy wrapper, canonicalised several times faster); a :class:`PepError` if the worst case is
+    unbounded or the solver fails."""
+    from repro.pep_sdp import WRAPPER
+
     start = time.perf_counter()
     try:
         with warnings.catch_warnings():     # cvxpy's "Solution may be inaccurate": the status below records it
             warnings.filterwarnings("ignore", message="Solution may be inaccurate")
-            dual = problem.solve(wrapper="cvxpy", solver=SOLVER, verbose=0, return_primal_or_dual="dual",
-                                 tol_gap_abs=TOLERANCE, tol_gap_rel=TOLERANCE, tol_feas=TOLERANCE)
+            dual = problem.solve(wrapper=WRAPPER, safe_mode=False, solver=SOLVER, verbose=0,
+                                 return_primal_or_dual="dual", tol_gap_abs=TOLERANCE, tol_gap_rel=TOLERANCE,
+                                 tol_feas=TOLERANCE, max_threads=SOLVER_THREADS)
     except Exception as exc:        # cvxpy's SolverError and PEPit's assertion on an unsolved problem
         raise PepError(f"the PEP solver {SOLVER} failed: {type(exc).__name__}: {exc}") from None
     status = str(getattr(problem.wrapper, "prob", None) and problem.wrapper.prob.status)
@@ -256,7 +266,7 @@ def grid(**axes) -> list[dict]:
     return [dict(zip(axes, values)) for values in itertools.product(*axes.values())]
 
 
-__all__ = ["TOLERANCE", "MARGIN_REL", "INACCURATE_MARGIN_REL", "SOLVER", "CERTIFIED", "TIGHT", "VIOLATED", "INCONCLUSIVE",
-           "DECISIONS", "PepError", "Certificate",
+__all__ = ["TOLERANCE", "MARGIN_REL", "INACCURATE_MARGIN_REL", "SOLVER", "SOLVER_THREADS", "CERTIFIED", "TIGHT",
+           "VIOLATED", "INCONCLUSIVE", "DECISIONS", "PepError", "Certificate",
            "certify", "margin", "Tightness", "decide", "Table", "worst_case_table", "ReplayError", "TableOracle",
            "max_affine", "point", "curve", "grid"]

@@ -132,3 +132,45 @@ def test_tightness_evidence_and_table_follow_the_decisions():
 
 def test_grid_is_the_product_of_the_axes():
     assert pep.grid(T=(1, 2), E=(1,)) == [{"T": 1, "E": 1}, {"T": 2, "E": 1}]
+
+
+def quadratic_pep():
+    """Gradient descent on the sum of a smooth strongly convex quadratic (PEPit's class with an LMI) and a smooth convex
+    function from ||x0 - x*|| = 1 (an equality), metric the min over two steps of the gap: equalities, inequalities
+    and an LMI."""
+    from PEPit.functions import SmoothStronglyConvexQuadraticFunction
+
+    problem = PEP()
+    f = problem.declare_function(SmoothStronglyConvexQuadraticFunction, mu=0.1, L=1.0)
+    h = problem.declare_function(SmoothConvexFunction, L=2.0)
+    xs = (f + h).stationary_point()
+    x = x0 = problem.set_initial_point()
+    problem.set_initial_condition((x0 - xs) ** 2 == 1)
+    for _ in range(2):
+        x = x - 0.5 * (f.gradient(x) + h.gradient(x))
+        problem.set_performance_metric(f(x) + h(x) - f(xs) - h(xs))
+    return problem
+
+
+@pytest.mark.filterwarnings("ignore:Solution may be inaccurate")
+@pytest.mark.parametrize("build", [quadratic_pep, lambda: gradient_descent_pep(2.0, 0.5, 3)[0]])
+def test_stacked_wrapper_hands_clarabel_pepits_own_problem(build):
+    """repro.pep_sdp sends PEPit's rows in blocks: the conic problem cvxpy hands Clarabel is PEPit's cvxpy wrapper's,
+    entry for entry, so the certificate and every dual value PEPit reconstructs it from are the same floats."""
+    from repro.pep_sdp import WRAPPER
+
+    solved = []
+    for wrapper in ("cvxpy", WRAPPER):
+        problem = build()
+        value = problem.solve(wrapper=wrapper, safe_mode=False, solver=pep.SOLVER, verbose=0,
+                              tol_gap_abs=pep.TOLERANCE, tol_gap_rel=pep.TOLERANCE, tol_feas=pep.TOLERANCE,
+                              max_threads=pep.SOLVER_THREADS)
+        data = problem.wrapper.prob.get_problem_data(pep.SOLVER)[0]
+        sent = problem._list_of_prepared_constraints + problem._list_of_prepared_psd
+        duals = [np.asarray(c.eval_dual()) for c in sent]
+        solved.append((value, data, duals, len(problem._list_of_prepared_psd)))
+    (value, data, duals, lmis), (value2, data2, duals2, lmis2) = solved
+    assert lmis == lmis2 == (build is quadratic_pep) and (data["dims"].zero > 0) == (build is quadratic_pep)
+    assert value2 == value and len(duals2) == len(duals) and all(np.array_equal(a, b) for a, b in zip(duals, duals2))
+    assert vars(data2["dims"]) == vars(data["dims"]) and np.array_equal(data2["c"], data["c"])
+    assert np.array_equal(data2["b"], data["b"]) and (data2["A"] != data["A"]).nnz == 0
