@@ -11,7 +11,8 @@ Sections (each writes ``benchmarks/out/fedclup_<name>.json`` and prints a table)
 figure4   the synthetic Figure-4 work at the authors' scale for ONE data seed (m = 10, n = 200, d = 10, C = 2,
           K = 150; 10 values of R; FedCLUP at three lambdas and GlobalTrain, 50 rounds; LocalTrain 500 rounds):
           the batch specs of ``figure4_specs("quick")`` for data seed 1 (3 batches: 30 FedCLUP runs, 10
-          GlobalTrain runs, 10 LocalTrain runs) through ``repro.runner.run_all(force=True,
+          GlobalTrain runs, 10 LocalTrain runs; since 2026-12-02 a batch trains each distinct run once, and the
+          data do not depend on R, so these are 3 + 1 + 1 trainings) through ``repro.runner.run_all(force=True,
           results_root=<tmpdir>)`` with jobs = 1 and with jobs = 2 (data built inside the timed call). The
           reference is the authors' public simulation code on this machine for the same work, ~445 s, from
           its measured per-run times (4.6 s per 50-round FedCLUP run, 4.0 s per GlobalTrain run, 26.8 s per

@@ -49,6 +49,36 @@ def test_bad_configs_are_refused():
         LG.LogisticConfig.from_dict(cfg | {"L": "guess"})
 
 
+def test_a_batch_trains_each_distinct_run_once_and_each_member_is_its_run_alone():
+    # the generator's data do not depend on R: the two R values of lambda = 0.1 are one training, measured against
+    # their own truths; every member's arrays are those of its run computed alone
+    small = {"m": 3, "n": 20, "d": 3, "rounds": 2, "local_steps": 3, "data_seed": 1, "profile": "quick"}
+    configs = tuple(LG.LogisticConfig(method="fedclup", lam=lam, R=R, **small)
+                    for lam, R in ((0.1, 0.5), (0.1, 2.0), (0.5, 0.5)))
+    assert LG._distinct(LG._members(configs, 0))[1] == [0, 0, 1]
+    batch, _ = LG.run_logistic(configs, 0)
+    assert not np.array_equal(batch["global_err"][0], batch["global_err"][1])
+    for i, c in enumerate(configs):
+        alone, _ = LG.run_logistic((c,), 0)
+        for name, values in alone.items():
+            np.testing.assert_array_equal(batch[name][i], values[0])
+
+
+def test_rounds_to_accuracy_stops_at_the_round_one_long_run_reaches():
+    from repro.papers.fedclup.runs import optimization as O
+
+    lam = 100.0
+    config = O.RoundsConfig(kappa=16.0, lams=[lam], profile="quick")
+    inst, data, rng = O._data(config, 0)
+    c = O.derived_choices(inst.mu_design, inst.L_design, lam)
+    trace = O._run(inst, data, rng, lam, c["gamma"], c["eta"], c["K"], 200)
+    e = O._sq(trace.global_models - O.LR.solve_pfl(data["A"], data["b"], np.array([lam]))[0][0])
+    first = int(np.flatnonzero(e <= config.eps_rel * e[0])[0])
+    assert 16 < first < 200                     # beyond the first stretch of 16 rounds
+    assert O._rounds_to_accuracy(inst, data, rng, lam, c, 200, config.eps_rel) == first
+    assert O._rounds_to_accuracy(inst, data, rng, lam, c, first - 1, config.eps_rel) == -1
+
+
 def _shrink(spec: RunSpec, **changes) -> RunSpec:
     if MEMBERS in spec.config:
         return batch_spec(spec.experiment, [c | changes for c in spec.config[MEMBERS]], spec.seed, spec.function)

@@ -298,11 +298,11 @@ def gradient_oracle(clients, selection: Selection, batch: int | None, rngs) -> C
 
 
 def fixed_batch_oracle(clients, selection: Selection, batch: int | None, rngs) -> Callable:
-    """W -> gradients on ONE batch drawn now and reused at every call (pFedMe's D_i of a local round)."""
+    """W -> gradients on ONE batch drawn now and reused at every call (pFedMe's D_i of a local round), its rows
+    gathered once."""
     if batch is None:
         return lambda W: clients.gradients(W, clients=selection.oracle_rows)
-    rows = _draw_rows(clients, selection, batch, rngs)
-    return lambda W: clients.minibatch_gradients(W, rows, clients=selection.oracle_rows)
+    return clients.subset(selection.oracle_rows, _draw_rows(clients, selection, batch, rngs)).gradients
 
 
 def gradient_steps(W: np.ndarray, grad: Callable, lr, steps: int, lam=0.0,

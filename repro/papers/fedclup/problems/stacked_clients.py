@@ -87,15 +87,17 @@ class StackedClients:
         return cls(np.concatenate([q.X for q in parts]), y, first.loss, ridge=first.ridge,
                    n_classes=getattr(first, "n_classes", None))
 
-    def subset(self, clients) -> "StackedClients":
-        """The selected clients (an index array, in that order) as a problem of their own, their data gathered
-        once: for a round whose sampled clients take many steps on the same data."""
-        idx, k = self._select(clients)
+    def subset(self, clients, rows=None) -> "StackedClients":
+        """The selected clients (an index array, in that order; None: all) as a problem of their own, their data
+        gathered once: for a round whose sampled clients take many steps on the same data; with ``rows`` (one row index
+        array per selected client, as :meth:`sample_rows` draws them) only those rows, for a mini-batch that several
+        steps reuse."""
+        X, y, onehot, k = self._data(clients, rows)
         sub = object.__new__(type(self))
         sub.__dict__.update(self.__dict__)
-        sub.X, sub.y, sub.m = self.X[idx], self.y[idx], k
+        sub.X, sub.y, sub.m, sub.n = X, y, k, X.shape[1]
         if self.loss == "softmax":
-            sub._onehot = self._onehot[idx]
+            sub._onehot = onehot
         return sub
 
     # ------------------------------------------------------------------ helpers

@@ -29,7 +29,11 @@ Batches (:mod:`repro.batches`): the runs of a figure that share a method, the ro
 number of clients differ only in their data (R, data seed) and lambda, and each takes milliseconds per local
 step, so they are computed together, one batch per figure, method and data seed
 (:func:`repro.papers.fedclup.algorithms.fedclup.run_batch`). Every member is the run it would be alone (its own data, step sizes
-and Generator); figures and the audit read members (:func:`repro.batches.members`).
+and Generator); figures and the audit read members (:func:`repro.batches.members`). The generator's features and labels
+do not depend on R (it scales W_k, and the labels are an argmax), so the members of a sweep over R that share a
+method, lambda or rate and data seed train the same models: a batch computes each distinct run once (:func:`_distinct`,
+which compares the data themselves) and measures it against every member's own truth; Figure 4's 150 runs of the quick
+profile are 15 trainings.
 
 Config: :class:`LogisticConfig`, one run (one member of a batch) of any of the four figures; its defaults are the
 settings the figures share.
@@ -104,10 +108,15 @@ class LogisticConfig(Config):
         adm.optional_real("adapt_constant", self.adapt_constant, False, "")
 
 
-def _metrics(trace, data) -> dict:
-    local = SYN.local_errors(trace.local_models, data["scales"], data["W_true"])          # (T+1, m)
-    return {"global_err": SYN.global_error(trace.global_models, data["W_bar"]),
-            "local_err": local.mean(axis=1), "local_err_sq": (local ** 2).mean(axis=1)}
+def _metrics(segments: list, data) -> dict:
+    """The per-round error metrics of a run made of consecutive traces (one; or the adaptive rule's two halves, whose
+    second round 0 is the first's last round, kept once), against the member's own truth."""
+    parts = []
+    for trace in segments:
+        local = SYN.local_errors(trace.local_models, data["scales"], data["W_true"])      # (T+1, m)
+        parts.append({"global_err": SYN.global_error(trace.global_models, data["W_bar"]),
+                      "local_err": local.mean(axis=1), "local_err_sq": (local ** 2).mean(axis=1)})
+    return {k: np.concatenate([parts[0][k]] + [p[k][1:] for p in parts[1:]]) for k in parts[0]}
 
 
 def _adaptive_lambda(trace, n: int, constant: float) -> float:
@@ -140,45 +149,65 @@ def _fedclup_params(member: dict, lam: float, rounds: int, w_g0, w_local0=None) 
                              rounds=rounds, sample_rate=c.sample_rate, server=c.server, w_g0=w_g0, w_local0=w_local0)
 
 
-def _run_fedclup(members: list[dict], clients, w0) -> tuple[list[dict], list[dict]]:
-    """FedCLUP for every member; with ``adapt_constant``, lambda switched once at floor(T/2) (module docstring)."""
+def _run_fedclup(members: list[dict], clients, w0) -> tuple[list[list], list[dict]]:
+    """FedCLUP for every member: its traces (one; two with ``adapt_constant``, lambda switched once at floor(T/2),
+    module docstring) and its extra arrays."""
     c0 = members[0]["config"]
     T, rngs = c0.rounds, [m["rng"] for m in members]
     if not c0.adapt_constant:
         traces = alg.run_batch(clients, [_fedclup_params(m, m["config"].lam, T, w0) for m in members], rngs)
-        return [_metrics(tr, m["data"]) for tr, m in zip(traces, members)], [{} for _ in members]
+        return [[tr] for tr in traces], [{} for _ in members]
     first = alg.run_batch(clients, [_fedclup_params(m, m["config"].lam, T // 2, w0) for m in members], rngs)
     lam2 = [_adaptive_lambda(tr, m["config"].n, m["config"].adapt_constant) for tr, m in zip(first, members)]
     second = alg.run_batch(clients, [_fedclup_params(m, lam, T - T // 2, tr.global_models[-1], tr.local_models[-1])
                                      for m, lam, tr in zip(members, lam2, first)], rngs)
-    metrics = []
-    for a, b, m in zip(first, second, members):
-        m1, m2 = _metrics(a, m["data"]), _metrics(b, m["data"])
-        metrics.append({k: np.concatenate([m1[k], m2[k][1:]]) for k in m1})
-    return metrics, [{"lambda_switched": np.array(lam)} for lam in lam2]
+    return [[a, b] for a, b in zip(first, second)], [{"lambda_switched": np.array(lam)} for lam in lam2]
+
+
+def _distinct(members: list[dict]) -> tuple[list[dict], list[int]]:
+    """The members that compute distinct runs, and for every member the position of its own among them. Two members
+    of a batch run the same computation when their clients' data (scaled features and labels), the L they use, their
+    lambda or rate and their Generator's data seed coincide (the batch shares every other key, SHARED): the
+    generator's data do not depend on R (W_k = R Z_k and the labels argmax_c (W_k x)_c do not change with R > 0, under
+    either reading), so a sweep over R trains each method once per data seed and only the truth the errors are
+    measured against differs. Compared by content, so a member whose data differ is never merged."""
+    keys: dict[tuple, int] = {}
+    distinct, position = [], []
+    for m in members:
+        c, clients = m["config"], m["clients"]
+        key = (clients.X.tobytes(), clients.y.tobytes(), m["L"], c.lam, c.lr, c.data_seed)
+        if key not in keys:
+            keys[key] = len(distinct)
+            distinct.append(m)
+        position.append(keys[key])
+    return distinct, position
+
+
+def _traces(members: list[dict], c0: LogisticConfig) -> tuple[list[list], list[dict]]:
+    """Every member's traces and extra arrays (:func:`_run_fedclup`), the members run together as one batch."""
+    clients = StackedClients.concatenate([m["clients"] for m in members])
+    w0 = SYN.initial_model(c0.d, c0.C, seed=1)
+    rngs, T, K = [m["rng"] for m in members], c0.rounds, c0.local_steps
+    if c0.method == "fedclup":
+        return _run_fedclup(members, clients, w0)
+    if c0.method == "globaltrain":
+        params = [alg.GlobalTrainParams(eta=m["config"].lr, local_steps=K, rounds=T, sample_rate=c0.sample_rate,
+                                        server="average_all", w_g0=w0) for m in members]
+    else:
+        params = [alg.LocalTrainParams(eta=m["config"].lr, local_steps=K, rounds=T, w_g0=w0) for m in members]
+    return [[tr] for tr in alg.run_batch(clients, params, rngs)], [{} for _ in members]
 
 
 @watch("global_err", "local_err", step_sizes=("lam", "lr"))
 def run_logistic(config: tuple[LogisticConfig, ...], seed: int):
-    """A batch of runs of one method (module docstring): the per-round error metrics."""
+    """A batch of runs of one method (module docstring): the per-round error metrics. Members that run the same
+    computation (:func:`_distinct`) share it; each measures its errors against its own truth."""
     members = _members(config, seed)
-    c0 = config[0]
-    clients = StackedClients.concatenate([m["clients"] for m in members])
-    w0 = SYN.initial_model(c0.d, c0.C, seed=1)
-    rngs, T, K = [m["rng"] for m in members], c0.rounds, c0.local_steps
-    extra = [{} for _ in members]
-    if c0.method == "fedclup":
-        metrics, extra = _run_fedclup(members, clients, w0)
-    elif c0.method == "globaltrain":
-        params = [alg.GlobalTrainParams(eta=c.lr, local_steps=K, rounds=T, sample_rate=c0.sample_rate,
-                                        server="average_all", w_g0=w0) for c in config]
-        metrics = [_metrics(tr, m["data"]) for tr, m in zip(alg.run_batch(clients, params, rngs), members)]
-    else:
-        params = [alg.LocalTrainParams(eta=c.lr, local_steps=K, rounds=T, w_g0=w0) for c in config]
-        metrics = [_metrics(tr, m["data"]) for tr, m in zip(alg.run_batch(clients, params, rngs), members)]
-    outputs = [({k: np.asarray(v, dtype=float) for k, v in mt.items()} | ex,
+    distinct, position = _distinct(members)
+    segments, extra = _traces(distinct, config[0])
+    outputs = [({k: np.asarray(v, dtype=float) for k, v in _metrics(segments[p], m["data"]).items()} | extra[p],
                 {"constants": {k: float(v) for k, v in m["consts"].items()} | {"L_used": float(m["L"])}})
-               for mt, ex, m in zip(metrics, extra, members)]
+               for m, p in zip(members, position)]
     return stack(outputs)
 
 
@@ -187,24 +216,15 @@ FIG4_R = tuple(float(x) for x in np.linspace(0.1, 3, 10))
 DATA_SEEDS = {"quick": (1, 2, 3), "paper": tuple(range(1, 11))}
 
 
-#: batches of a method are split into this many parts (LocalTrain's 500 rounds make its batch the longest run of
-#: Figure 4: split in three, so that two cores share its work evenly with the other batches)
-PARTS = {"localtrain": 3}
-
-
 def _batches(experiment: str, configs: list[dict], profile: str, group_by=("data_seed",)) -> list[RunSpec]:
-    """The configs as batch specs (module docstring): one batch per value of the shared keys and ``group_by``
-    (split into ``PARTS`` pieces for the methods listed there), members in the order given."""
+    """The configs as batch specs (module docstring): one batch per value of the shared keys and ``group_by``, members
+    in the order given. A batch is never split: its members over R of one data seed are one computation per lambda or
+    rate (:func:`_distinct`), which a split would repeat in every part."""
     groups: dict[tuple, list[LogisticConfig]] = {}
     for cfg in configs:
         full = LogisticConfig(**cfg, profile=profile)
         groups.setdefault(tuple(repr(getattr(full, k)) for k in SHARED + tuple(group_by)), []).append(full)
-    out = []
-    for members in groups.values():
-        parts = min(PARTS.get(members[0].method, 1), len(members))
-        out += [batch_spec(experiment, list(piece), 0, run_logistic)
-                for piece in np.array_split(np.array(members, dtype=object), parts)]
-    return out
+    return [batch_spec(experiment, members, 0, run_logistic) for members in groups.values()]
 
 
 def _methods_fig4():
