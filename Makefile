@@ -15,13 +15,16 @@ INSTALLED := $(VENV)/.installed
 SOURCES := $(shell find bounds repro \( -name '*.py' -o -name '*.json' \) ! -name measured_costs.json \
              2>/dev/null) pyproject.toml
 RESULTS := $(RESULTS_DIR)/.complete-$(PROFILE)
-FIGURES := $(RESULTS_DIR)/.figures-$(PROFILE)
+# one figures step (and stamp) per paper: a notebook waits only for its own paper's figures
+PAPERS  := $(patsubst repro/papers/%/paper.py,%,$(wildcard repro/papers/*/paper.py))
+FIGURES := $(foreach paper,$(PAPERS),$(RESULTS_DIR)/.figures-$(PROFILE)-$(paper))
 NOTEBOOKS := $(patsubst %.py,%.ipynb,$(wildcard notebooks/*.py))
 
 .PHONY: reproduce test browser figures notebooks audit report bench clean venv results status
 
-# the audit and the four notebooks only read results and figures: they run side by side, JOBS at a time
-reproduce: $(RESULTS) $(FIGURES)
+# the figures, the audit and the four notebooks only read results (and the figures): they run side by side, JOBS
+# at a time, each paper's notebook as soon as its figures are drawn, the audit (the longest step) once all are
+reproduce: $(RESULTS)
 	$(MAKE) --no-print-directory -j $(JOBS) reports/audit.md $(NOTEBOOKS)
 	$(MAKE) --no-print-directory reports/html/audit.html
 
@@ -45,10 +48,11 @@ $(RESULTS): $(INSTALLED) $(SOURCES)
 	$(PY) -m repro run all --profile $(PROFILE) --jobs $(JOBS)
 	touch -r $(VENV)/.started$(notdir $@) $@
 
-figures: $(FIGURES)
-$(FIGURES): $(RESULTS)
+figures: $(RESULTS)
+	$(MAKE) --no-print-directory -j $(JOBS) $(FIGURES)
+$(RESULTS_DIR)/.figures-$(PROFILE)-%: $(RESULTS)
 	touch $(VENV)/.started$(notdir $@)
-	$(PY) -m repro figures --profile $(PROFILE) --jobs $(JOBS) --no-progress
+	$(PY) -m repro figures --paper $* --profile $(PROFILE) --no-progress
 	touch -r $(VENV)/.started$(notdir $@) $@
 
 audit: reports/audit.md
@@ -61,7 +65,7 @@ reports/html/audit.html: reports/audit.md $(NOTEBOOKS) $(FIGURES)
 	$(PY) -m repro html
 
 notebooks: $(NOTEBOOKS)
-notebooks/%.ipynb: notebooks/%.py $(RESULTS) $(FIGURES)
+notebooks/%.ipynb: notebooks/%.py $(RESULTS) $(RESULTS_DIR)/.figures-$(PROFILE)-%
 	$(PY) -m repro notebooks $*
 
 status: $(INSTALLED)

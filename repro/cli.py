@@ -63,6 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     figures = sub.add_parser("figures", help="run what is missing, then write every figure")
     figures.add_argument("experiments", nargs="*", metavar="experiment", help="default: all with a figure")
     add_run_options(figures)
+    figures.add_argument("--paper", action="append", default=[], dest="papers", metavar="KEY",
+                         help="only this paper's figures (repeatable; default: every paper)")
     audit = sub.add_parser("audit", help="run what is missing, then write reports/audit.md")
     add_run_options(audit)
     audit.add_argument("--paper", action="append", default=[], dest="papers", metavar="KEY",
@@ -203,10 +205,13 @@ def _cmd_plan(args) -> None:
 
 def _cmd_figures(args) -> None:
     """Run what the named experiments' figures need, then draw them; a named experiment without a figure is a
-    one-line error naming those with one (``all`` or no name: every experiment with a figure)."""
-    from .registry import registry
+    one-line error naming those with one (``all`` or no name: every experiment with a figure); ``--paper`` keeps the
+    named papers' experiments only (the Makefile draws each paper's figures as a step of its own)."""
+    from .registry import check_paper, registry
     reg = registry()
-    names = [n for n in _names(args.experiments or ["all"]) if reg[n].figure is not None]
+    keys = {check_paper(key) for key in args.papers}
+    names = [n for n in _names(args.experiments or ["all"])
+             if reg[n].figure is not None and (not keys or n.split(".")[0] in keys)]
     bare = [n for n in _names(args.experiments) if reg[n].figure is None] if args.experiments else []
     if bare and "all" not in args.experiments:
         raise ReproError(f"{', '.join(bare)} {'draws' if len(bare) == 1 else 'draw'} no figure: the experiments with "

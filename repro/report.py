@@ -280,6 +280,17 @@ def _paper_audit(paper: str, profile: str, page_dir: Path, **run) -> tuple[list,
             (page.rstrip() + "\n").encode("utf-8"))
 
 
+def _paper_audits(keys: list[str], profile: str, page_dir: Path, *, jobs: int, scheduler, progress: bool) -> list:
+    """:func:`_paper_audit` of every paper of ``keys``, in that order; with ``jobs`` > 1 and no dask scheduler, up to
+    ``jobs`` papers at a time in joblib processes (each paper's audit is single-threaded Python and sympy), each
+    computing its paper's missing runs with one job and no progress bar."""
+    if jobs == 1 or len(keys) == 1 or scheduler is not None:
+        return [_paper_audit(key, profile, page_dir, jobs=jobs, scheduler=scheduler, progress=progress) for key in keys]
+    from joblib import Parallel, delayed
+    return Parallel(n_jobs=min(jobs, len(keys)), batch_size=1)(
+        delayed(_paper_audit)(key, profile, page_dir, jobs=1, progress=False) for key in keys)
+
+
 def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quick", jobs: int = 1,
                 scheduler=None, progress: bool = True, papers: list[str] | None = None) -> Path:
     """Write the summary ``output`` (a table of counts and one card per paper: :mod:`repro.cards`) and one detail page
@@ -292,9 +303,8 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
     output = Path(output)
     _check_outputs(output, keys)
     cards, rows, readme, files = [], [], [], {}
-    for paper in keys:
-        more, row, lines, page = _paper_audit(paper, profile, output.parent, jobs=jobs, scheduler=scheduler,
-                                              progress=progress)
+    sections = _paper_audits(keys, profile, output.parent, jobs=jobs, scheduler=scheduler, progress=progress)
+    for paper, (more, row, lines, page) in zip(keys, sections):
         cards, readme, files[output.parent / f"{paper}.md"] = cards + more, readme + lines, page
         rows.append(row)
     glance = markdown_table(["paper", "claims"] + [v.value for v in COUNTS_ORDER] + ["errata"], rows)

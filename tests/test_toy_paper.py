@@ -242,6 +242,8 @@ def test_a_toy_paper_is_listed_run_drawn_and_audited_with_no_shared_edit(tmp_pat
     assert "toy.gd: 3 runs (3 computed, 0 cached)" in cli("run", "toy.gd", "--no-progress", "--jobs", "2")
     assert "figure1.png" in cli("figures", "toy.gd", "--no-progress")
     assert (tmp_path / "figures/toy/figure1.png").stat().st_size > 0
+    drawn = cli("figures", "--paper", "toy", "--no-progress").split()        # that paper's figures only
+    assert drawn and all(Path(path).parent == tmp_path / "figures/toy" for path in drawn), drawn
     cli("audit", "--paper", "toy", "--output", str(tmp_path / "audit.md"), "--no-progress")
     audit, page = (tmp_path / "audit.md").read_text(), (tmp_path / "toy.md").read_text()
     assert "## Toy paper" in audit and "[details](toy.md)" in audit and '<a id="toy"></a>' in audit
