@@ -11,6 +11,7 @@ PROFILE ?= quick
 JOBS    ?= 2
 RESULTS_DIR := $(or $(REPRO_RESULTS_DIR),results)
 INSTALLED := $(VENV)/.installed
+COMPILED := $(VENV)/.compiled
 # the measured run costs only price runs (ETA, plan): recalibrating them rebuilds nothing
 SOURCES := $(shell find bounds repro \( -name '*.py' -o -name '*.json' \) ! -name measured_costs.json \
              2>/dev/null) pyproject.toml
@@ -28,15 +29,19 @@ reproduce: $(RESULTS)
 	$(MAKE) --no-print-directory -j $(JOBS) reports/audit.md $(NOTEBOOKS)
 	$(MAKE) --no-print-directory reports/html/audit.html
 
-# pip byte-compiles what it installs one file at a time (35 of a 59 s install on the reference machine);
-# compileall does the same on every core, and also compiles the project's own modules, which every test subprocess
-# would otherwise recompile where PYTHONDONTWRITEBYTECODE is set. The libraries' own test folders, which nothing here
-# imports, are left out (14 s on 2 cores instead of 21, 2026-12-02). A file that does not compile
-# only costs its importer the compilation, so that is a note, not a failure.
+# pip installs without byte-compiling (one file at a time, 35 of a 59 s install on the reference machine): a run of
+# `make reproduce` compiles what it imports on first import, a fraction of the libraries. The tests, whose
+# subprocesses would otherwise recompile every module they import where PYTHONDONTWRITEBYTECODE is set, get the
+# libraries and the project's modules compiled on every core first (COMPILED; the libraries' own test folders, which
+# nothing here imports, left out: 14 s on 2 cores, 2026-12-02). A file that does not compile only costs its importer
+# the compilation, so that is a note, not a failure.
 venv: $(INSTALLED)
 $(INSTALLED): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --no-compile -e '.[dev]'
+	touch $@
+
+$(COMPILED): $(INSTALLED)
 	$(PY) -m compileall -q -j 0 -x '/tests?/' "$$($(PY) -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" \
 	  bounds repro \
 	  || echo "note: some files did not byte-compile; Python compiles them when they are imported"
@@ -71,7 +76,7 @@ notebooks/%.ipynb: notebooks/%.py $(RESULTS) $(RESULTS_DIR)/.figures-$(PROFILE)-
 status: $(INSTALLED)
 	$(PY) -m repro status --profile $(PROFILE)
 
-test: $(INSTALLED)
+test: $(COMPILED)
 	$(PY) -m pytest --hypothesis-profile=ci -q -p no:cacheprovider -n 2 --dist worksteal
 
 # Debian's Chromium, which the browser test of the HTML site drives (tests/test_html.py); CI runs it before
