@@ -91,6 +91,7 @@ bench: $(INSTALLED)
 	$(PY) benchmarks/bench_pcfedavg.py
 	$(PY) benchmarks/bench_fedclup.py
 	$(PY) benchmarks/bench_ssca.py
+	$(PY) benchmarks/bench_imports.py
 	$(PY) benchmarks/bench_runner.py
 	$(PY) benchmarks/bench_reproduce.py
 	$(PY) benchmarks/summary.py

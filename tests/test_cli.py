@@ -15,10 +15,11 @@ def cli(*args, cwd):
                           text=True, timeout=300)
 
 
-def test_list_and_bounds(tmp_path):
-    out = cli("list", cwd=tmp_path)
+def test_list_and_bounds(tmp_path, repro_main):
+    """In this process: ``list`` from a fresh interpreter is :func:`test_a_reader_that_stops_early_gets_no_traceback`."""
+    out = repro_main("list", cwd=tmp_path)
     assert out.returncode == 0 and "fedsgm.figure1" in out.stdout
-    out = cli("bounds", "fedsgm", "--latex", cwd=tmp_path)
+    out = repro_main("bounds", "fedsgm", "--latex", cwd=tmp_path)
     assert out.returncode == 0 and "fedsgm.thm1" in out.stdout and "\\epsilon" in out.stdout
 
 
@@ -42,14 +43,15 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, words, repro_m
     assert not (tmp_path / "results").exists() and not (tmp_path / "figures").exists()
 
 
-def test_run_writes_results_with_provenance_and_second_run_is_cached(tmp_path):
+def test_run_writes_results_with_provenance_and_second_run_is_cached(tmp_path, repro_main):
+    """The first run from a fresh interpreter with the pool; the second, which only reads the cache, in this process."""
     out = cli("run", "fedsgm.figure1", "--jobs", "2", "--no-progress", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "24 computed" in out.stdout
     files = list(Path(os.environ["REPRO_RESULTS_DIR"]).glob("fedsgm/*.json"))
     assert len(files) == 24
-    out = cli("run", "fedsgm.figure1", "--no-progress", cwd=tmp_path)
-    assert "0 computed, 24 cached" in out.stdout
+    out = repro_main("run", "fedsgm.figure1", "--no-progress", cwd=tmp_path)
+    assert out.returncode == 0 and "0 computed, 24 cached" in out.stdout, out.stderr
 
 
 def test_a_reader_that_stops_early_gets_no_traceback():

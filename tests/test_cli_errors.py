@@ -58,9 +58,11 @@ def test_bad_input_is_one_line_exit_2_and_caches_nothing(tmp_path, args, words, 
     assert _cached(root) == []
 
 
-@pytest.mark.parametrize("args", [("run", "pcfedavg.comparison", "--set", "gamma=abc"), ("plan", "nosuch")])
+@pytest.mark.parametrize("args", [("run", "pcfedavg.comparison", "--set", "gamma=abc"), ("plan", "nosuch"),
+                                  ("run", "fedsgm.figure1", "--scheduler", "tcp://127.0.0.1:1")])
 def test_bad_input_from_a_fresh_interpreter_is_one_line_too(tmp_path, args):
-    """Two of the cases above through ``python -m repro``: nothing printed at import adds a line."""
+    """Two of the cases above and a closed scheduler port (below) through ``python -m repro``: nothing printed at
+    import, nor by dask's client at exit, adds a line."""
     root = tmp_path / "res"
     assert _one_line(cli(*args, cwd=tmp_path, env={"REPRO_RESULTS_DIR": str(root)})).startswith("error: ")
     assert _cached(root) == []
@@ -77,7 +79,7 @@ def test_a_divergent_run_names_the_run_and_the_step_size_and_caches_nothing(tmp_
 
 
 @pytest.mark.parametrize("kind", ["file", "read_only"])
-def test_an_unusable_results_folder_is_refused_before_any_work(tmp_path, kind):
+def test_an_unusable_results_folder_is_refused_before_any_work(tmp_path, kind, repro_main):
     if kind == "file":
         root = tmp_path / "results_file"
         root.write_text("not a folder")
@@ -95,7 +97,7 @@ def test_an_unusable_results_folder_is_refused_before_any_work(tmp_path, kind):
             pass
         expect = "a directory this user can write to"
     start = time.perf_counter()
-    out = cli("run", "fedsgm.figure1", "--jobs", "1", cwd=tmp_path, env={"REPRO_RESULTS_DIR": str(root)})
+    out = repro_main("run", "fedsgm.figure1", "--jobs", "1", cwd=tmp_path, env={"REPRO_RESULTS_DIR": str(root)})
     line = _one_line(out)
     assert line.startswith("error: REPRO_RESULTS_DIR=") and expect in line, line
     assert time.perf_counter() - start < 60
@@ -106,10 +108,10 @@ def test_an_unusable_results_folder_is_refused_before_any_work(tmp_path, kind):
     ("tcp://127.0.0.1:99999", ["is not admissible", "port 1-65535"]),
     ("tcp://127.0.0.1:1", ["scheduler='tcp://127.0.0.1:1' is not reachable", "within 2 s"]),
 ])
-def test_a_bad_or_unreachable_scheduler_is_one_line(tmp_path, address, words):
+def test_a_bad_or_unreachable_scheduler_is_one_line(tmp_path, address, words, repro_main):
     start = time.perf_counter()
-    out = cli("run", "fedsgm.figure1", "--scheduler", address, cwd=tmp_path,
-              env={"REPRO_RESULTS_DIR": str(tmp_path / "res")})
+    out = repro_main("run", "fedsgm.figure1", "--scheduler", address, cwd=tmp_path,
+                     env={"REPRO_RESULTS_DIR": str(tmp_path / "res"), "REPRO_DASK_TIMEOUT": "2"})
     line = _one_line(out)
     for w in words:
         assert w in line, (w, line)
@@ -150,16 +152,17 @@ def test_ctrl_c_stops_cleanly_keeps_finished_runs_and_a_rerun_resumes(tmp_path, 
     assert computed == 24 - done and len(_cached(root)) == 24
 
 
-def test_orphan_temporaries_of_dead_writers_are_removed(tmp_path):
+def test_orphan_temporaries_of_dead_writers_are_removed(tmp_path, repro_main):
+    """The command runs in this process; the live writer is another process (this one's parent)."""
     root = tmp_path / "res"
     (root / "fedsgm").mkdir(parents=True)
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     orphan = root / "fedsgm" / f".abc.npz.{int(dead.stdout)}.xyz.tmp"
-    live = root / "fedsgm" / f".def.npz.{os.getpid()}.xyz.tmp"
+    live = root / "fedsgm" / f".def.npz.{os.getppid()}.xyz.tmp"
     orphan.write_bytes(b"partial")
     live.write_bytes(b"being written")
-    out = cli("run", "fedsgm.adversarial", "--no-progress", "--set", "budget=2", cwd=tmp_path,
-              env={"REPRO_RESULTS_DIR": str(root)})
+    out = repro_main("run", "fedsgm.adversarial", "--no-progress", "--set", "budget=2", cwd=tmp_path,
+                     env={"REPRO_RESULTS_DIR": str(root)})
     assert out.returncode == 0, out.stderr
     assert not orphan.exists() and live.exists()
 
@@ -183,9 +186,10 @@ def test_status_reports_cached_stale_and_missing_runs(tmp_path, repro_main):
     assert "23 cached, 1 stale" in out.stdout and "repro/papers/fedsgm/algorithms/fedsgm.py" in out.stdout, out.stdout
 
 
-def test_kill_9_leaves_no_worker_and_a_rerun_is_byte_identical(tmp_path):
+def test_kill_9_leaves_no_worker_and_a_rerun_is_byte_identical(tmp_path, repro_main):
     """The entries the killed process wrote, and those the rerun adds, are byte-identical to the same runs computed
-    uninterrupted (the reference computes only the former: the latter are an ordinary run)."""
+    uninterrupted (the reference computes only the former: the latter are an ordinary run). The rerun runs in this
+    process, on one job as in the Ctrl-C test (the runs' bytes do not depend on the jobs: benchmarks/bench_runner.py)."""
     from repro.cli import _plan
     from repro.runner import run_all
     psutil = pytest.importorskip("psutil")
@@ -203,8 +207,8 @@ def test_kill_9_leaves_no_worker_and_a_rerun_is_byte_identical(tmp_path):
     gone, alive = psutil.wait_procs(workers, timeout=15)
     assert not alive, alive
     written = {p.stem for p in (root / "fedsgm").glob("*.npz")}
-    assert cli("run", *LONGER_FIGURE1, "--jobs", "2", "--no-progress", cwd=tmp_path,
-               env={"REPRO_RESULTS_DIR": str(root)}).returncode == 0
+    assert repro_main("run", *LONGER_FIGURE1, "--jobs", "1", "--no-progress", cwd=tmp_path,
+                      env={"REPRO_RESULTS_DIR": str(root)}).returncode == 0
     specs = _plan(["fedsgm.figure1"], "quick", {"T": 200})["fedsgm.figure1"]
     assert {s.hash for s in specs} >= written and len(written) >= 3
     run_all([s for s in specs if s.hash in written] + [specs[-1]], jobs=1, results_root=fresh, progress=False)

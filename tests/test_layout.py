@@ -198,3 +198,13 @@ def test_importing_the_experiments_loads_neither_the_report_nor_any_audit_nor_a_
              "print(sorted(m for m in sys.modules if m == 'repro.report' or m.endswith('.audit') or m in heavy))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_claims_modules_load_no_heavy_library():
+    """Each paper's ``bounds.<paper>.claims`` is sympy and the paper's statements only: a fresh interpreter importing
+    all four loads no heavy library and no scipy (their import time is measured by ``benchmarks/bench_imports.py``)."""
+    probe = ("import sys; " + "; ".join(f"import bounds.{paper}.claims" for paper in papers()) + "; "
+             f"heavy = {HEAVY_LIBRARIES!r}; "
+             "print(sorted(m for m in sys.modules if m in heavy or m.split('.')[0] == 'scipy'))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
