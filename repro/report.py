@@ -31,6 +31,12 @@ def experiment_results(names, profile: str, *, jobs: int = 1, scheduler=None, pr
     estimate = costs.lazy_estimate(runner.resolve_results_root(), experiments)
     flat = runner.run_all([s for specs in plan.values() for s in specs], jobs=jobs, scheduler=scheduler,
                           progress=progress, estimate=estimate)
+    return plan_results(plan, flat)
+
+
+def plan_results(plan: dict, flat: list) -> dict:
+    """``{name: results}`` of ``plan`` (``{name: specs}``) from ``flat``, the results of its specs in that order,
+    batched runs expanded into their members."""
     out, start = {}, 0
     for name, specs in plan.items():
         out[name], start = members(flat[start:start + len(specs)]), start + len(specs)

@@ -102,17 +102,13 @@ def tiny_results(shared_runs):
     ``{experiment: specs}`` a test needs beyond them), computed once per test session (:func:`shared_runs`) and
     expanded into batch members as the audit reads them. What the cached-results tests of each paper check the
     audit against: real runs of every cheap experiment, on a clean clone too (nothing here reads ./results)."""
-    from repro.batches import members
+    from repro.report import plan_results
 
     def compute(names, extra=None) -> dict:
         plan = tiny_specs(names)
         for name, specs in (extra or {}).items():
             plan[name] = list(dict.fromkeys(plan.get(name, []) + list(specs)))
-        flat = shared_runs(s for specs in plan.values() for s in specs)
-        out, start = {}, 0
-        for name, specs in plan.items():
-            out[name], start = members(flat[start:start + len(specs)]), start + len(specs)
-        return out
+        return plan_results(plan, shared_runs(s for specs in plan.values() for s in specs))
     return compute
 
 
