@@ -24,7 +24,8 @@ NOTEBOOKS := $(patsubst %.py,%.ipynb,$(wildcard notebooks/*.py))
 .PHONY: reproduce test browser figures notebooks audit report bench clean venv results status
 
 # the figures, the audit and the four notebooks only read results (and the figures): they run side by side, JOBS
-# at a time, each paper's notebook as soon as its figures are drawn, the audit (the longest step) once all are
+# at a time; the audit, once every figure is drawn, records each paper's verdicts and findings (repro.audited), which
+# the notebooks, executed after it, read instead of computing them again
 reproduce: $(RESULTS)
 	$(MAKE) --no-print-directory -j $(JOBS) reports/audit.md $(NOTEBOOKS)
 	$(MAKE) --no-print-directory reports/html/audit.html
@@ -70,7 +71,7 @@ reports/html/audit.html: reports/audit.md $(NOTEBOOKS) $(FIGURES)
 	$(PY) -m repro html
 
 notebooks: $(NOTEBOOKS)
-notebooks/%.ipynb: notebooks/%.py $(RESULTS) $(RESULTS_DIR)/.figures-$(PROFILE)-%
+notebooks/%.ipynb: notebooks/%.py $(RESULTS) $(RESULTS_DIR)/.figures-$(PROFILE)-% reports/audit.md
 	$(PY) -m repro notebooks $*
 
 status: $(INSTALLED)

@@ -41,6 +41,7 @@ from repro.papers.fedclup import summaries as S
 from repro.papers.fedclup.runs import mnist as mn
 from repro.plotting import figures_root
 from repro.registry import paper
+from repro.audited import read as audited
 from repro.report import experiment_results
 from repro.tables import findings_table, markdown_table
 from repro.verdicts import counts, verdict_table
@@ -48,7 +49,9 @@ from repro.verdicts import counts, verdict_table
 PROFILE = "quick"
 FIG = figures_root() / "fedclup"
 results = experiment_results(A.AUDIT_EXPERIMENTS, PROFILE)
-verdicts = A.verdicts(results)          # one computed verdict per claim (repro.verdicts.roll_up); shown below
+# the audit's verdicts (one per claim and statement) and findings on these results: read from the record
+# `python -m repro audit` wrote for this code and these results, or computed (repro.audited)
+verdicts, findings = audited("fedclup", results)
 
 
 def esc(text) -> str:
@@ -188,7 +191,6 @@ display(Image(str(FIG / "figure5.png")))
 # ## 8. Findings and what is not reproduced
 
 # %%
-findings = A.findings(results)
 display(Markdown(esc(findings_table(findings))))
 display(Markdown(markdown_table(["item", "reason"], [list(x) for x in A.NOT_REPRODUCED])))
 

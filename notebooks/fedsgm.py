@@ -22,7 +22,8 @@
 #
 # This notebook renders the encoded claims from `bounds.fedsgm`, then shows the checks run by
 # `repro` (cached results of `make reproduce`), the audit findings, and the choices made where the
-# paper is silent. Everything here is recomputed by `make notebooks`.
+# paper is silent. Every cell is executed again by `make notebooks`; the verdicts and findings are those the audit
+# computed with this code on these results (read from its record, `repro.audited`, or computed when there is none).
 
 # %%
 import sympy as sp
@@ -34,14 +35,16 @@ from repro.papers.fedsgm import section as SE
 from repro.papers.fedsgm.runs import theorems as XR
 from repro.plotting import figures_root
 from repro.registry import paper
-from repro.report import experiment_results, paper_verdicts
+from repro.audited import read as audited
+from repro.report import experiment_results
 from repro.tables import markdown_table
 from repro.verdicts import counts, verdict_table
 
 PROFILE = "quick"
 results = experiment_results(A.AUDIT_EXPERIMENTS, PROFILE)
-# one computed verdict per claim and per figure statement (repro.verdicts.roll_up), the objects reports/audit.md shows
-verdicts = paper_verdicts("fedsgm", results)
+# the audit's verdicts (one per claim and statement) and findings on these results: read from the record
+# `python -m repro audit` wrote for this code and these results, or computed (repro.audited)
+verdicts, findings = audited("fedsgm", results)
 
 # %% [markdown]
 # ## 1. The claims, as encoded
@@ -75,7 +78,6 @@ display(Markdown(f"$\\Gamma_{{st}} = {sp.latex(B.Gamma_stated)}$, "
 # `f.gate()` re-runs it).
 
 # %%
-findings = A.findings(results)
 display(Markdown(markdown_table(["id", "verdict", "method", "summary", "computed by"],
                                 [[f.id, f.verdict, f.method, f.summary, f.gate.name] for f in findings])))
 

@@ -53,6 +53,7 @@ from repro.plotting import figures_root
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem, Quadratic
 from repro import runner
 from repro.registry import get, paper
+from repro.audited import read as audited
 from repro.report import experiment_results
 from repro.verdicts import counts, verdict_table
 from repro.tables import markdown_table
@@ -74,7 +75,9 @@ if uncached:
 results = experiment_results(XA.AUDIT_EXPERIMENTS, PROFILE)
 for name, res in results.items():
     print(f"{name}: {len(res)} runs")
-verdicts = XA.verdicts(results)      # one computed verdict per claim (repro.verdicts.roll_up), used below
+# the audit's verdicts (one per claim and statement) and findings on these results: read from the record
+# `python -m repro audit` wrote for this code and these results, or computed (repro.audited)
+verdicts, findings = audited("pcfedavg", results)
 
 # %% [markdown]
 # ## 1. Algorithm 1 and the compact update (CR)
@@ -234,7 +237,6 @@ display(Markdown(markdown_table(["claim", "step", "evidence", "counterexample"],
 # empirical checks of part 5 below.
 
 # %%
-findings = XA.findings({})
 print(fmt_point({v: sum(f.verdict == v for f in findings) for v in sorted({f.verdict for f in findings})}))
 display(Markdown(markdown_table(["id", "kind", "verdict", "method", "summary"],
                                 [[f.id, f.kind, f.verdict, f.method, esc(f.summary)] for f in findings])))

@@ -39,6 +39,7 @@ from repro.papers.ssca import section as SE
 from repro.papers.ssca.runs import mnist as M
 from repro.plotting import figures_root
 from repro.registry import paper
+from repro.audited import read as audited
 from repro.report import experiment_results
 from repro.tables import findings_table, markdown_table
 from repro.verdicts import counts, verdict_table
@@ -46,7 +47,9 @@ from repro.verdicts import counts, verdict_table
 PROFILE = "quick"
 FIG = figures_root() / "ssca"
 results = experiment_results(A.AUDIT_EXPERIMENTS, PROFILE)
-verdicts = A.verdicts(results)        # one computed verdict per claim and figure statement, shown in section 9
+# the audit's verdicts (one per claim and statement) and findings on these results: read from the record
+# `python -m repro audit` wrote for this code and these results, or computed (repro.audited)
+verdicts, findings = audited("ssca", results)
 
 # %% [markdown]
 # ## 1. The encoded results
@@ -170,7 +173,7 @@ display(Markdown(markdown_table(["item", "status"], [[r["item"], r["status"]] fo
 # ## 8. Audit findings
 
 # %%
-display(Markdown(findings_table(A.findings(results))))
+display(Markdown(findings_table(findings)))
 print("quick-profile seeds per curve:", M.SEEDS[PROFILE], "(the paper averages 100 runs)")
 
 # %% [markdown]

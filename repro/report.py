@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import costs, runner
+from . import audited, costs, runner
 from .batches import members
 from .errors import ConfigError
 from .io import atomic_write_bytes
@@ -269,8 +269,7 @@ def _paper_audit(paper: str, profile: str, page_dir: Path, **run) -> tuple[list,
     record = registry.paper(paper)
     module = record.audit()
     results = experiment_results(module.AUDIT_EXPERIMENTS, profile, **run)
-    verdicts = paper_verdicts(paper, results)
-    found = record.findings(results)
+    verdicts, found = audited.record(paper, results)    # recorded for the notebooks (repro.audited)
     reports = paper_errata(paper, results, verdicts, found)
     how_sure = f"`{profile}` profile, {scale(results)}" + ("; not at the papers' scale" if profile != "paper" else "")
     notebook = Path("notebooks", f"{paper}.ipynb").is_file()

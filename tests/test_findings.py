@@ -15,9 +15,11 @@ exists, by the per-paper verdict tests.
 from __future__ import annotations
 
 import ast
+import pickle
 import re
 from pathlib import Path
 
+import cloudpickle
 import numpy as np
 import pytest
 
@@ -45,6 +47,9 @@ def test_every_finding_carries_its_gate_and_rerunning_it_gives_it_back(paper):
         again = {g.id: g for g in f.gate()}
         assert f.id in again, f"{f.id}: re-running {f.gate.name} does not produce it"
         assert (again[f.id].verdict, again[f.id].summary) == (f.verdict, f.summary), f.id
+    # as the audit records them for the notebooks (repro.audited): read back equal, gates naming the same producers
+    restored = pickle.loads(cloudpickle.dumps(findings))
+    assert restored == findings and [f.gate.name for f in restored] == [f.gate.name for f in findings]
 
 
 @pytest.mark.parametrize("paper", papers())
@@ -151,6 +156,9 @@ def test_a_gate_replays_its_computation_and_a_passing_check_reports_nothing():
     assert [g.summary for g in again] == [found.summary] and again[0].gate is found.gate
     assert _threshold(-5.0, np.random.default_rng(3)) is None
     assert found.as_dict()["computed_by"].endswith("_threshold") and "gate" not in found.as_dict()
+    restored = pickle.loads(pickle.dumps(found))          # a gate pickles by its producer's name and its arguments
+    assert restored == found and [g.summary for g in restored.gate()] == [found.summary]
+    assert restored.gate.fn is found.gate.fn
 
 
 def test_every_finding_can_be_replayed_by_one_command(capsys, monkeypatch):
