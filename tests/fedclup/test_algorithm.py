@@ -579,6 +579,23 @@ def test_softmax_gradients_match_the_cross_entropy_gradient(C):
     assert abs(fd - reference[1, 2, 1]) < 1e-7
 
 
+@pytest.mark.parametrize("lam", [0.0, 0.7])
+def test_gradient_steps_are_the_formula_bit_for_bit_and_leave_their_inputs_alone(lam):
+    """The in-place steps of ``gradient_steps`` give the bits of W <- W - lr (grad(W) + lam (W - anchor)) written
+    out with temporaries, per-row step sizes included, and modify neither the start nor the anchor."""
+    clients = _softmax_problem(seed=5, C=3)
+    rng = np.random.default_rng(3)
+    W0, anchor = (rng.normal(size=(clients.m,) + clients.shape) for _ in range(2))
+    lr = rng.uniform(0.01, 0.1, size=(clients.m, 1, 1))
+    kept = W0.copy(), anchor.copy()
+    W = W0
+    for _ in range(4):
+        W = W - lr * (clients.gradients(W) + lam * (W - anchor))
+    out = alg.gradient_steps(W0, clients.gradients, lr, 4, lam=lam, anchor=anchor)
+    assert out.tobytes() == W.tobytes()
+    assert W0.tobytes() == kept[0].tobytes() and anchor.tobytes() == kept[1].tobytes()
+
+
 @pytest.mark.parametrize("method, kind, extra", [
     ("fedclup", alg.FedCLUPParams, {"gamma": 0.5, "eta": 0.05}),
     ("fedclup", alg.FedCLUPParams, {"gamma": 0.5, "eta": 0.05, "batch": 5, "sample_rate": 0.5, "server": "eq12"}),

@@ -280,6 +280,17 @@ def test_accuracy_helpers():
         mc.class_restricted_accuracy(W, X, y, np.array([[0, 9]] * K))
 
 
+def test_accuracy_and_restricted_is_the_two_helpers_from_one_product():
+    rng = np.random.default_rng(4)
+    K, n, p, C = 3, 40, 5, 6
+    W, X, y = rng.standard_normal((K, p, C)), rng.standard_normal((n, p)), rng.integers(0, C, n)
+    mask = rng.random((K, C)) < 0.5
+    both = mc.accuracy_and_restricted(W, X, y, mask)
+    separate = mc.accuracy(W, X, y), mc.class_restricted_accuracy(W, X, y, mask)
+    for a, b in zip(both, separate):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_split_validation():
     y = np.repeat(np.arange(10), 6)
     with pytest.raises(ConfigError, match="client_classes="):

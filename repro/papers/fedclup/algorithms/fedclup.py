@@ -309,13 +309,21 @@ def gradient_steps(W: np.ndarray, grad: Callable, lr, steps: int, lam=0.0,
                    anchor: np.ndarray | None = None) -> np.ndarray:
     """``steps`` steps of W <- W - lr (grad(W) + lam (W - anchor)) for all rows at once ((13) of FedCLUP
     with lam > 0 and anchor = w^g_t; plain (S)GD with lam = 0; pFedMe's inner solve with anchor = w_i).
-    ``lr`` and ``lam`` are numbers or arrays broadcasting against W (one value per row of a batch)."""
+    ``lr`` and ``lam`` are numbers or arrays broadcasting against W (one value per row of a batch); ``grad`` returns
+    a fresh array, which the step overwrites. The updates are made in place on a copy of W (the caller's array is
+    left alone): the same floating-point operations in the same order as the formula, without its model-sized
+    temporaries."""
     proximal = np.any(np.asarray(lam) != 0)
+    W = np.array(W, dtype=np.float64)
+    pull = np.empty_like(W) if proximal else None
     for _ in range(steps):
         g = grad(W)
         if proximal:
-            g = g + lam * (W - anchor)
-        W = W - lr * g
+            np.subtract(W, anchor, out=pull)
+            pull *= lam                                          # lam (W - anchor)
+            g += pull
+        g *= lr
+        W -= g
     return W
 
 
@@ -507,13 +515,16 @@ def _pfedme(params: Sequence[PFedMeParams], clients, ndim: int) -> _Method:
 
     def client_round(w_g, start, selection, rngs):
         rows = selection.count
-        lam_rows = _per_row(lam, rows)
+        lam_rows, lr_rows = _per_row(lam, rows), _per_row(personal_lr, rows)
+        eta_lam = _per_row(eta, rows) * lam_rows                     # of the local update
         W = np.repeat(w_g, rows, axis=0)                             # w_{i,0} = w^g_t
-        theta = W.copy()                                             # inner solve starts at w^g_t
+        theta, move = W.copy(), np.empty_like(W)                     # inner solve starts at w^g_t
         for _ in range(p0.local_rounds):
             grad = fixed_batch_oracle(clients, selection, p0.batch, rngs)      # one D_i per local round
-            theta = gradient_steps(theta, grad, _per_row(personal_lr, rows), p0.inner_steps, lam=lam_rows, anchor=W)
-            W = W - _per_row(eta, rows) * lam_rows * (W - theta)                 # local update
+            theta = gradient_steps(theta, grad, lr_rows, p0.inner_steps, lam=lam_rows, anchor=W)
+            np.subtract(W, theta, out=move)
+            move *= eta_lam
+            W -= move                                                # local update W - eta lam (W - theta)
         return theta, W
 
     def server(w_g, local, upload):

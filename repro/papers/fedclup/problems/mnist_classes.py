@@ -39,7 +39,8 @@ from repro.papers.fedclup.problems.stacked_clients import StackedClients
 N_CLASSES = 10
 PREDICT_AMONG = ("all", "own")
 
-__all__ = ["N_CLASSES", "accuracy", "build", "class_restricted_accuracy", "select_clients", "split"]
+__all__ = ["N_CLASSES", "accuracy", "accuracy_and_restricted", "build", "class_restricted_accuracy", "select_clients",
+           "split"]
 
 
 def split(images, labels, num_clients: int = 300, client_classes: int = 2, seed: int = 1) -> dict:
@@ -206,9 +207,19 @@ def accuracy(W, X, y) -> np.ndarray:
 
     W (K, p, C); X (K, n, p) with y (K, n), or a shared data set X (n, p), y (n,) (e.g. the full test
     set for every client model). Ties go to the smallest class (numpy/torch argmax)."""
-    Z = _logits(W, X)
+    return _accuracy(_logits(W, X), y)
+
+
+def _accuracy(Z, y) -> np.ndarray:
     y = _labels(y, Z.shape[:2])
     return np.mean(np.argmax(Z, axis=2) == y, axis=1)
+
+
+def accuracy_and_restricted(W, X, y, classes) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`accuracy` and :func:`class_restricted_accuracy` (``predict_among="all"``) of the same models on the
+    same data, from one product of the data with the models."""
+    Z = _logits(W, X)
+    return _accuracy(Z, y), _restricted_accuracy(Z, y, classes, "all", False)
 
 
 def class_restricted_accuracy(W, X, y, classes, *, predict_among: str = "all", return_counts: bool = False):
@@ -227,7 +238,11 @@ def class_restricted_accuracy(W, X, y, classes, *, predict_among: str = "all", r
     (correct (K,), count (K,)) instead, whose sums give the code's sample-weighted average.
     """
     require(predict_among in PREDICT_AMONG, "predict_among", predict_among, f"one of {', '.join(PREDICT_AMONG)}")
-    Z = _logits(W, X)
+    return _restricted_accuracy(_logits(W, X), y, classes, predict_among, return_counts)
+
+
+def _restricted_accuracy(Z, y, classes, predict_among: str, return_counts: bool):
+    """:func:`class_restricted_accuracy` from the logits Z (K, n, C)."""
     K, n, C = Z.shape
     y = _labels(y, (K, n))
     require(y.size == 0 or (y.min() >= 0 and y.max() < C), "y", f"labels in [{y.min()}, {y.max()}]",

@@ -20,20 +20,27 @@ from __future__ import annotations
 import numpy as np
 
 from repro.errors import require
-from repro.special import logistic_inplace
+from repro.special import logistic_of_negated_inplace
 
 LOSSES = ("squared", "softmax")
+
+
+def row_max(Z: np.ndarray) -> np.ndarray:
+    """The max over the last (class) axis, ``Z.max(axis=-1)`` (a max is exact, so the same numbers), by a loop over
+    the C columns (never over clients or samples): numpy's reductions along a short trailing axis (C = 2 or 10
+    classes) run at a fraction of the speed of elementwise operations (~5x slower on (2048, 231, 10) float32)."""
+    top = Z[..., 0].copy()
+    for c in range(1, Z.shape[-1]):
+        np.maximum(top, Z[..., c], out=top)
+    return top
 
 
 def _shifted_exp(Z: np.ndarray):
     """For the softmax over the last (class) axis: Z minus its row max, exp of that, and the row sums.
 
-    Hand-written because numpy's reductions along a short trailing axis (C = 2 or 10 classes) run at a
-    fraction of the speed of elementwise operations; looping over the C columns (never over clients or
-    samples) makes the softmax oracle about 4x faster than ``scipy.special.softmax`` on these shapes."""
-    top = Z[..., 0].copy()
-    for c in range(1, Z.shape[-1]):
-        np.maximum(top, Z[..., c], out=top)
+    Hand-written (:func:`row_max`, and the sums by a loop over the C columns) because numpy's reductions along a
+    short trailing axis are slow: about 4x faster than ``scipy.special.softmax`` on these shapes."""
+    top = row_max(Z)
     shifted = Z - top[..., None]
     E = np.exp(shifted)
     total = E[..., 0].copy()
@@ -141,17 +148,23 @@ class StackedClients:
         return data + 0.5 * self.ridge * np.sum(W.reshape(W.shape[0], -1) ** 2, axis=1)
 
     def _gradients(self, W, X, y, onehot):
+        """The mean gradient over the rows of X plus ridge W, as a fresh array: ``g / count + ridge * W`` in place,
+        without its model-sized temporaries, and without the ridge term when ridge = 0 (adding 0 W changes no
+        finite value, only possibly the sign of a zero entry; and a model already diverged to inf into nan)."""
         count = X.shape[1]
         if self.loss == "squared":
             r = np.einsum("knp,kp->kn", X, W) - y
-            g = np.einsum("knp,kn->kp", X, r) / count
+            g = np.einsum("knp,kn->kp", X, r)
         elif self.n_classes == 2:
-            g = self._binary_gradients(W, X, onehot) / count
+            g = self._binary_gradients(W, X, onehot)
         else:
             _, E, total = _shifted_exp(np.matmul(X, W))
             S = E / total[..., None] - onehot
-            g = np.matmul(X.transpose(0, 2, 1), S) / count
-        return g + self.ridge * W
+            g = np.matmul(X.transpose(0, 2, 1), S)
+        g /= count
+        if self.ridge:
+            g += self.ridge * W
+        return g
 
     @staticmethod
     def _binary_gradients(W, X, onehot):
@@ -160,13 +173,18 @@ class StackedClients:
         (-(s - [y = 1]), s - [y = 1]) and only the logit difference X (w_1 - w_0) is needed. The same numbers as
         the general softmax up to rounding; half of its matmul and exp work (the authors' synthetic data has
         C = 2, and the exponential dominates the cost of those runs). s = 1 / (1 + exp(-u)) with numpy's
-        vectorised exp, in place (:func:`repro.special.logistic_inplace`), rather than ``scipy.special.expit``, an
-        element-by-element loop ~3x slower at these sizes (``benchmarks/bench_fedclup.py --only sigmoid``)."""
-        r = np.matmul(X, (W[..., 1] - W[..., 0])[..., None])[..., 0]            # u = the logit differences, (k, n)
-        logistic_inplace(r)
+        vectorised exp, in place, rather than ``scipy.special.expit``, an element-by-element loop ~3x slower at
+        these sizes (``benchmarks/bench_fedclup.py --only sigmoid``). The product is taken with w_0 - w_1, which
+        gives -u exactly (negating a factor negates every product and sum under round-to-nearest), so the
+        sigmoid starts from -u (:func:`repro.special.logistic_of_negated_inplace`) without a negation pass."""
+        r = np.matmul(X, (W[..., 0] - W[..., 1])[..., None])[..., 0]            # -u, minus the logit differences
+        logistic_of_negated_inplace(r)
         r -= onehot[..., 1]
         g1 = np.matmul(X.transpose(0, 2, 1), r[..., None])[..., 0]              # (k, p)
-        return np.stack([-g1, g1], axis=-1)
+        g = np.empty(g1.shape + (2,))
+        np.negative(g1, out=g[..., 0])
+        g[..., 1] = g1
+        return g
 
     def values(self, W: np.ndarray, clients=None) -> np.ndarray:
         """L_i(W_i; S_i) for each selected client: shape (k,)."""
