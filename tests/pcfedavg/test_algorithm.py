@@ -67,6 +67,25 @@ def test_printed_line8_differs_from_CR_exactly_off_the_diagonal():
     assert np.abs(expected).max() > 1e-3
 
 
+@given(seed=st.integers(0, 10_000), m=st.integers(2, 4), n=st.integers(1, 3), replicates=st.integers(1, 3),
+       rho=st.floats(0.1, 20.0), gamma=st.floats(1e-3, 0.5), with_projection=st.booleans())
+def test_the_compact_step_is_x_minus_gamma_times_the_assembled_gradients_bit_for_bit(seed, m, n, replicates, rho,
+                                                                                       gamma, with_projection):
+    """(CR) applied blockwise (``_compact_step``: shared and own gradient blocks, the own blocks' projection passed in
+    or computed) is X - gamma grad g_{i,rho}(x_i, xi) with the assembled (..., m, m, n) gradients, entry by entry, and
+    the gradients it returns are :meth:`local_gradients`'."""
+    problem, _ = _instance(seed, m=m, n=n)
+    rng = np.random.default_rng(seed)
+    X = rng.normal(scale=2.0, size=(replicates, m, m, n))
+    g = rng.normal(size=(replicates, m, n))
+    idx = np.arange(m)
+    projected = problem.sets.project(X[:, idx, idx, :]) if with_projection else None
+    grads = problem.local_gradients(X, g, rho)
+    X_new, kept = alg._compact_step(problem, X, X.sum(axis=-2) / m, g, rho, gamma, projected, True)
+    assert np.array_equal(X_new, X - gamma * grads) and np.array_equal(kept, grads)
+    assert alg._compact_step(problem, X, None, g, rho, gamma, projected, False)[1] is None
+
+
 @given(seed=st.integers(0, 10_000), m=st.integers(2, 4), n=st.integers(1, 3), steps=st.integers(1, 6),
        nu=st.sampled_from([0.0, 0.5]), replicates=st.integers(1, 3), gamma=st.floats(0.005, 0.2))
 def test_factored_rounds_of_the_printed_path_match_the_dense_ones(seed, m, n, steps, nu, replicates, gamma):

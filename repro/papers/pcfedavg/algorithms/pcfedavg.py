@@ -13,7 +13,7 @@ agent i, block j, coordinate]; S independent Monte-Carlo replicates run in locks
                j = i : x - gamma (g_i/m + rho (x - Pi_{X_i}[x]) + sigma_i (m-1)/m (x - x_hat_i)),  x = X[:, i, i]
                j != i: x - gamma (g_i/m - sigma_i/m (x - x_hat_i)),                             x = X[:, i, j]
            "compact"  (CR): x_i <- x_i - gamma grad g_{i,rho}(x_i, xi_{i,k}) with the gradient of
-               g_{i,rho} (Section 4), evaluated through A, B_i and Pi_{X_i} (PersonalizedProblem.local_gradients);
+               g_{i,rho} (Section 4), evaluated through A, B_i and Pi_{X_i} (PersonalizedProblem.local_gradient_blocks);
                its off-diagonal blocks use (x_i^(i) - x_hat_i), line 8 uses (x_i^(j) - x_hat_i).
   line 10  z_{r+1} = (1/m) sum_i X[:, i]  (block-wise average over agents).
 
@@ -164,30 +164,43 @@ class _FactoredVectors:
     to rounding (``tests/pcfedavg/test_algorithm.py``). The own block's update is line 8's diagonal case as printed."""
 
     def __init__(self, z: np.ndarray):
-        self.z, self.z_sum = z, z.sum(axis=-2)
+        self.z = z
+        self.z_others = z.sum(axis=-2, keepdims=True) - z      # sum_{j != i} z_r^(j), fixed in the round
         self.alpha = np.ones(z.shape[:-1])                     # (S, m)
         self.beta = np.zeros_like(z)                           # (S, m, n)
         self.own = z.copy()                                    # x_i^(i), (S, m, n)
+        self._bracket, self._work = np.empty_like(z), np.empty_like(z)   # the step's (S, m, n) work arrays
 
     def block_averages(self) -> np.ndarray:
-        """Line 6, x_hat_i = (1/m) sum_j x_i^(j), (S, m, n)."""
+        """Line 6, x_hat_i = (1/m) sum_j x_i^(j), (S, m, n): (own + alpha (sum_{j != i} z^(j)) + (m-1) beta) / m."""
         m = self.z.shape[-2]
-        others = self.alpha[..., None] * (self.z_sum[..., None, :] - self.z) + (m - 1) * self.beta
-        return (self.own + others) / m
+        x_hat = np.multiply(self.alpha[..., None], self.z_others)
+        x_hat += np.multiply(self.beta, m - 1, out=self._work)
+        x_hat += self.own
+        x_hat /= m
+        return x_hat
 
     def step(self, problem, x_hat, g, rho, gamma, projected) -> None:
-        """Line 8 as printed, both cases (``projected``: Pi_X of the own blocks, or None)."""
+        """Line 8 as printed, both cases (``projected``: Pi_X of the own blocks, or None); every product and sum is
+        formed in the two work arrays of the round, in the order of line 8's brackets."""
         m = problem.m
         if projected is None:
             projected = problem.sets.project(self.own)
         a = (gamma * problem.sigma / m)[:, None]
-        step = g / m                                            # the own block's bracket, built in place
-        step += rho * (self.own - projected)
-        step += problem.sigma[:, None] * (m - 1) / m * (self.own - x_hat)
-        self.own -= gamma * step
+        bracket = np.divide(g, m, out=self._bracket)            # the own block's bracket: g/m
+        work = np.subtract(self.own, projected, out=self._work)
+        work *= rho
+        bracket += work                                         # + rho (x - Pi_X x)
+        np.subtract(self.own, x_hat, out=work)
+        work *= problem.sigma[:, None] * (m - 1) / m
+        bracket += work                                         # + sigma_i (m-1)/m (x - x_hat)
+        bracket *= gamma
+        self.own -= bracket
         self.alpha *= 1.0 + a[:, 0]
         self.beta *= 1.0 + a
-        self.beta -= a * x_hat + (gamma / m) * g
+        np.multiply(a, x_hat, out=work)
+        work += np.multiply(gamma / m, g, out=bracket)
+        self.beta -= work                                       # - (a x_hat + c g)
 
     def finite(self) -> bool:
         return bool(np.isfinite(self.own).all() and np.isfinite(self.beta).all() and np.isfinite(self.alpha).all())
@@ -213,6 +226,19 @@ def _diverged(params, r, rho) -> DivergenceError:
                            f"with gamma={params.gamma!r}, rho={rho!r}; reduce gamma")
 
 
+def _compact_step(problem, X, x_hat, g, rho, gamma, projected, keep_gradients):
+    """(CR), x_i <- x_i - gamma grad g_{i,rho}(x_i, xi), on the (S, m, m, n) array: every block j != i of agent i moves
+    by gamma times its shared gradient block, block i by gamma times its own (``PersonalizedProblem
+    .local_gradient_blocks``; ``projected``: Pi_X of X's diagonal blocks, or None). The same products and differences,
+    entry by entry, as X - gamma (the assembled gradients), which are formed only when ``keep_gradients``. Returns
+    (X_new, the gradients or None)."""
+    idx = np.arange(problem.m)
+    shared, own = problem.local_gradient_blocks(X, g, rho, x_hat=x_hat, projected=projected)
+    X_new = X - gamma * shared[..., :, None, :]
+    X_new[..., idx, idx, :] = X[..., idx, idx, :] - gamma * own
+    return X_new, problem.assemble_local_gradients(shared, own) if keep_gradients else None
+
+
 def _dense_round(problem, params, recorder, z, r, length, k, rng):
     """Round r on the (S, m, m, n) array of all agents' vectors, either path; returns (z_{r+1}, k)."""
     rho, idx = params.rho[r], np.arange(problem.m)
@@ -227,8 +253,7 @@ def _dense_round(problem, params, recorder, z, r, length, k, rng):
         if params.path == "printed":
             X_new = _line8_printed(problem, X, g, rho, params.gamma, projected)
         else:
-            grads = problem.local_gradients(X, g, rho, x_hat=x_hat)
-            X_new = X - params.gamma * grads                       # (CR)
+            X_new, grads = _compact_step(problem, X, x_hat, g, rho, params.gamma, projected, recorder.keeps_gradients)
         if not np.isfinite(X_new).all():
             raise _diverged(params, r, rho)
         projected = recorder.iteration(k, X, X_new, g, rho, grads)
@@ -339,6 +364,7 @@ class _Recorder:
         self.local_own, self.local_avg = [], []
         self.pending = _Kept(steps=self.mode == "full",          # ("full", "kstar") the iterations not yet
                              grads=self.mode == "full" and params.path != "printed")     # evaluated
+        self.keeps_gradients = self.pending.grads                # (the (CR) update's gradients are kept)
         if self.mode == "full":
             self.full = {name: np.empty((S, K)) for name in
                          ("gap", "subopt", "dist", "drift", "sq_avg_grad", "mean_sq_grad", "inner",

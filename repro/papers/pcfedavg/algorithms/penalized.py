@@ -238,13 +238,29 @@ def penalty_gradients(sets, Y, rho: float) -> np.ndarray:
     Y = np.asarray(Y, dtype=np.float64)
     if rho == 0:
         return np.zeros_like(Y)
-    return rho * (Y - sets.project(Y))
+    out = sets.project(Y)
+    np.subtract(Y, out, out=out)
+    out *= rho
+    return out
 
 
 def penalized_gradients(problem, sets, Y, rho: float) -> np.ndarray:
     """Exact agent-i penalized gradients grad f_i(Y_i) + rho (Y_i - Pi_{X_i}[Y_i]) of Section 5, for
     Y (m, n) (row i at agent i); the run uses the same formula with minibatch gradients."""
     return problem.gradients(Y) + penalty_gradients(sets, Y, rho)
+
+
+def _descend(Y: np.ndarray, g: np.ndarray, penalty, drift, lr: float, step: np.ndarray) -> None:
+    """One local step in place, Y -= lr (g + penalty + drift) (a term that is None is left out): the sum formed left to
+    right in the work array ``step``, then scaled, the same operations as ``Y -= lr * (g + penalty + drift)``."""
+    if penalty is None:
+        np.copyto(step, g)
+    else:
+        np.add(g, penalty, out=step)
+    if drift is not None:
+        step += drift
+    step *= lr
+    Y -= step
 
 
 def _accepts_agents(local) -> bool:
@@ -320,6 +336,7 @@ def run(problem: PenalizedProblem, params: PenalizedParams, rng: np.random.Gener
         Y = np.broadcast_to(w, (k, n)).copy()
         if method == "scaffold":
             correction = c - c_agents[S]                           # -c_i + c, fixed in the round
+        step, work = np.empty_like(Y), np.empty_like(Y)
         for _ in range(H):
             if k == m:
                 g = local.stochastic_gradients(Y, rng)
@@ -327,13 +344,15 @@ def run(problem: PenalizedProblem, params: PenalizedParams, rng: np.random.Gener
                 g = local.stochastic_gradients(Y, rng, agents=S)
             else:
                 g = local.stochastic_gradients(full_rows(Y, S), rng)[S]
+            penalty = drift = None
             if rho > 0:
-                g = g + penalty_gradients(sets, full_rows(Y, S), rho)[S]
+                penalty = (penalty_gradients(sets, Y, rho) if k == m
+                           else penalty_gradients(sets, full_rows(Y, S), rho)[S])
             if method == "fedprox" and params.mu > 0:
-                g = g + params.mu * (Y - w)
+                drift = np.multiply(np.subtract(Y, w, out=work), params.mu, out=work)     # mu (Y - w)
             elif method == "scaffold":
-                g = g + correction
-            Y -= lr * g
+                drift = correction
+            _descend(Y, g, penalty, drift, lr, step)
         local_dist[r, S] = sets.distance(full_rows(Y, S))[S]
         delta = Y - w                                              # Delta Y_i, (k, n)
         local_drift[r, S] = np.linalg.norm(delta, axis=1)

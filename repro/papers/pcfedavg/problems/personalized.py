@@ -286,6 +286,22 @@ class PersonalizedProblem:
         x = self._stacked(x)
         return self.grad_f(x) + (rho / self.m) * (x - self.sets.project(x))
 
+    def local_gradient_blocks(self, X: np.ndarray, g: np.ndarray, rho: float, x_hat: np.ndarray | None = None,
+                              projected: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """grad g_{i,rho}(x_i, xi) of every agent i (the gradient in (CR)) as its two kinds of blocks, each (..., m, n):
+        ``shared`` = g_i/m - sigma_i (B_i x_i - A x_i)/m, every block j != i, and ``own`` = shared + sigma_i (B_i x_i -
+        A x_i) + rho (B_i x_i - Pi_{X_i}[B_i x_i]), block i. ``X``, ``g`` as in :meth:`local_gradients`; ``x_hat``: the
+        block averages A x_i, ``projected``: Pi_{X_i}[B_i x_i], when the caller has them."""
+        m, idx = self.m, self._agents
+        if x_hat is None:
+            x_hat = X.sum(axis=-2) / m                  # A x_i            (..., m, n)
+        own = X[..., idx, idx, :]                       # B_i x_i          (..., m, n)
+        if projected is None:
+            projected = self.sets.project(own)
+        coupling = self.sigma[:, None] * (own - x_hat)  # sigma_i (B_i x_i - A x_i)
+        shared = g / m - coupling / m                   # every block j of agent i's gradient
+        return shared, shared + (coupling + rho * (own - projected))
+
     def local_gradients(self, X: np.ndarray, g: np.ndarray, rho: float,
                         x_hat: np.ndarray | None = None) -> np.ndarray:
         """grad g_{i,rho}(x_i, xi) for every agent i at its own multi-block vector (the gradient in (CR)).
@@ -295,15 +311,14 @@ class PersonalizedProblem:
         Returns (..., m, m, n). Evaluated through the operators A, B_i and Pi_{X_i}: no loop. ``x_hat``: the block
         averages A x_i when the caller has them.
         """
-        m, idx = self.m, self._agents
-        if x_hat is None:
-            x_hat = X.sum(axis=-2) / m                  # A x_i            (..., m, n)
-        own = X[..., idx, idx, :]                       # B_i x_i          (..., m, n)
-        coupling = self.sigma[:, None] * (own - x_hat)  # sigma_i (B_i x_i - A x_i)
-        shared = g / m - coupling / m                   # every block j of agent i's gradient
-        out = np.empty(X.shape, dtype=shared.dtype)
+        return self.assemble_local_gradients(*self.local_gradient_blocks(X, g, rho, x_hat))
+
+    def assemble_local_gradients(self, shared: np.ndarray, own: np.ndarray) -> np.ndarray:
+        """The (..., m, m, n) gradients of :meth:`local_gradients` from their blocks (:meth:`local_gradient_blocks`)."""
+        idx = self._agents
+        out = np.empty(shared.shape[:-1] + shared.shape[-2:], dtype=shared.dtype)
         out[...] = shared[..., :, None, :]
-        out[..., idx, idx, :] += coupling + rho * (own - self.sets.project(own))
+        out[..., idx, idx, :] = own
         return out
 
     def exact_local_gradients(self, X: np.ndarray, rho: float) -> np.ndarray:
