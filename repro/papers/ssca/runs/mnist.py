@@ -413,6 +413,7 @@ def _sgd_grid(config: SGDGridConfig, net, problem, data, client_indices, omega1,
     on a fixed subsample after ``grid_iterations`` iterations; a diverged grid point scores +inf."""
     X, y = data["x_train"], data["y_train"]
     sub = np.random.default_rng(0).choice(X.shape[0], size=min(GRID_SUBSAMPLE, X.shape[0]), replace=False)
+    X_sub, y_sub = X[sub], y[sub]                       # gathered once, scored at every grid point
     scores = []
     for (a, al), child in zip(config.sgd_grid, rng.spawn(len(config.sgd_grid))):
         params = sgd.SGDParams(lr_a=a, lr_alpha=al, iterations=config.grid_iterations, batch=config.batch,
@@ -420,7 +421,7 @@ def _sgd_grid(config: SGDGridConfig, net, problem, data, client_indices, omega1,
         try:
             trace = _run_sgd(config, problem, params, child)
             w = trace.omega_final
-            ev = SN.evaluate(net, w, X[sub], y[sub])
+            ev = SN.evaluate(net, w, X_sub, y_sub)
             scores.append(ev["cost"] + config.lam * float(w @ w))
         except alg.DivergenceError:
             scores.append(np.inf)
