@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import importlib
 import itertools
 from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping
@@ -73,18 +72,15 @@ class Gate:
         return f"Gate({self.name})"
 
     def __reduce__(self):
-        """Pickled by the producer's name (the module attribute is the decorated function: :func:`_gate_from_name`
-        unwraps it) with the arguments as snapshotted, so that a finding read back from a file re-runs as it would
-        have in the process that built it."""
-        return _gate_from_name, (self.fn.__module__, self.fn.__qualname__, self._args, self._kwargs)
+        """Pickled as its decorated producer (a module attribute, pickled by name: :func:`producer` links it from the
+        function it wraps) with the arguments as snapshotted, so that a finding read back from a file re-runs as it
+        would have in the process that built it."""
+        return _gate_of, (getattr(self.fn, "producer", self.fn), self._args, self._kwargs)
 
 
-def _gate_from_name(module: str, qualname: str, args: tuple, kwargs: dict) -> Gate:
-    """The :class:`Gate` of the producer ``module.qualname`` (the undecorated function) bound to ``args``."""
-    fn = importlib.import_module(module)
-    for part in qualname.split("."):
-        fn = getattr(fn, part)
-    return Gate(getattr(fn, "__wrapped__", fn), args, kwargs)
+def _gate_of(producer: Callable, args: tuple, kwargs: dict) -> "Gate":
+    """The :class:`Gate` of ``producer`` (the decorated function, or a plain one) bound to ``args``."""
+    return Gate(getattr(producer, "__wrapped__", producer), args, kwargs)
 
 
 def _snapshot(values):
@@ -119,6 +115,7 @@ def producer(fn: Callable) -> Callable:
         return items
 
     wrapper.is_producer = True
+    fn.producer = wrapper                   # what a pickled Gate names (Gate.__reduce__)
     return wrapper
 
 

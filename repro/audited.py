@@ -72,10 +72,21 @@ def record_path(paper: str, results: dict) -> Path:
     return runner.resolve_results_root() / FOLDER / f"{paper}-{record_key(results)}.pkl"
 
 
+def paper_verdicts(paper: str, results: dict) -> list:
+    """The verdict of every claim of ``paper`` (its audit module's ``verdicts``), one per encoded claim."""
+    record = registry.paper(paper)
+    verdicts = record.audit().verdicts(results)
+    claims = [c.id for c in record.claims] + [s.id for s in record.statements()]
+    got = [v.claim for v in verdicts]
+    if sorted(got) != sorted(claims):
+        missing, extra = sorted(set(claims) - set(got)), sorted(set(got) - set(claims))
+        raise ValueError(f"verdicts of {paper} do not cover its claims once each: missing {missing}, extra {extra}")
+    return verdicts
+
+
 def compute(paper: str, results: dict) -> tuple[list, list]:
     """``(verdicts, findings)`` of ``paper`` on ``results``, computed (one verdict per claim and statement:
-    :func:`repro.report.paper_verdicts`)."""
-    from .report import paper_verdicts
+    :func:`paper_verdicts`)."""
     return paper_verdicts(paper, results), registry.paper(paper).findings(results)
 
 

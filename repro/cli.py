@@ -240,7 +240,8 @@ def _fit(line: str) -> str:
 
 def _cmd_verdicts(args) -> None:
     from .registry import check_paper, paper as interface, papers
-    from .report import experiment_results, paper_verdicts
+    from .audited import paper_verdicts
+    from .report import experiment_results
 
     for paper in [check_paper(p) for p in args.papers] or list(papers()):
         record = interface(paper)
@@ -261,7 +262,8 @@ def _cmd_verdicts(args) -> None:
 
 def _paper_errata(paper: str, args) -> list:
     from .registry import paper as interface
-    from .report import experiment_results, paper_errata, paper_verdicts
+    from .audited import paper_verdicts
+    from .report import experiment_results, paper_errata
     results = experiment_results(interface(paper).audit_experiments(), args.profile, jobs=args.jobs, scheduler=args.scheduler,
                                  progress=not args.no_progress)
     return paper_errata(paper, results, paper_verdicts(paper, results))

@@ -61,18 +61,6 @@ GLOSSARY = ("**Verdicts**, each computed from all of a claim's evidence under ev
             "are shown instead.")
 
 
-def paper_verdicts(paper: str, results: dict) -> list:
-    """The verdict of every claim of ``paper`` (its audit module's ``verdicts``), one per encoded claim."""
-    record = registry.paper(paper)
-    verdicts = record.audit().verdicts(results)
-    claims = [c.id for c in record.claims] + [s.id for s in record.statements()]
-    got = [v.claim for v in verdicts]
-    if sorted(got) != sorted(claims):
-        missing, extra = sorted(set(claims) - set(got)), sorted(set(got) - set(claims))
-        raise ValueError(f"verdicts of {paper} do not cover its claims once each: missing {missing}, extra {extra}")
-    return verdicts
-
-
 def coverage(paper: str, verdicts: list, findings) -> str:
     """Claims x methods (:data:`repro.verdicts.METHODS`): per cell the pieces of evidence a method gave about the
     claim, with how many of them found something (a violation or a gap; for settings and text, a discrepancy);

@@ -264,7 +264,8 @@ VERDICTS = {"plant.thm1": "violated", "plant.lemma1": "holds once corrected", "p
 PROBE = '''
 import json, sys
 import repro.errata as E
-from repro.report import experiment_results, paper_errata, paper_verdicts
+from repro.audited import paper_verdicts
+from repro.report import experiment_results, paper_errata
 from repro.registry import paper
 if sys.argv[1] == "perturbed":
     original = E.decide_kind

@@ -117,7 +117,7 @@ def test_the_generated_page_shows_no_raw_dict(paper, tiny_results):
     from real runs: the cheapest quick runs of every audit experiment (tests/conftest.py), computed here. (The
     printed-settings table of the page names findings that need every run; its cells come from the inventory, which
     the committed pages above cover.)"""
-    from repro.report import paper_verdicts
+    from repro.audited import paper_verdicts
     from repro.tables import findings_table
 
     module = interface(paper).audit()
