@@ -109,17 +109,19 @@ def _exact_run(*counts):
         for claim, patterns, failed, failing, observed, bound, halved in counts]}})
 
 
-def test_a_positive_failure_probability_violates_a_deterministic_claim_and_replays_its_first_failing_pattern():
+@pytest.mark.parametrize("failed", [1, 3])        # one failing pattern of 64 is as much a violation as three
+def test_a_positive_failure_probability_violates_a_deterministic_claim_and_replays_its_first_failing_pattern(failed):
     from repro import exact_audit
-    run = _exact_run(("p.thm1", 64, 3, [[[1, 0]], [[0, 1]]], 5.0, 4.0, None), ("p.thm6", 64, 0, [], 1.0, 4.0, 2))
+    run = _exact_run(("p.thm1", 64, failed, [[[1, 0]], [[0, 1]]][:failed], 5.0, 4.0, None),
+                     ("p.thm6", 64, 0, [], 1.0, 4.0, 2))
     bad, good = exact_audit.evidence([run], "p.exact", fails="the conclusion fails", pattern_words="patterns")
     assert bad.bearing is Bearing.VIOLATES and bad.method == good.method == "exact probability"
-    assert "P(the conclusion fails) = 3/64 exactly over all 64 patterns (T = 3)" in bad.summary
+    assert f"P(the conclusion fails) = {failed}/64 exactly over all 64 patterns (T = 3)" in bad.summary
     assert bad.replay == "python -m repro run p.exact; result abc123; patterns [[1, 0]] (T = 3)"
     assert (bad.observed, bad.bound, bad.worst) == (5.0, 4.0, 1.25) and bad.checks == 64
     assert good.bearing is Bearing.SUPPORTS and good.replay == "" and "halved 1/32" in good.summary
     rows = exact_audit.rows([run], "p.exact")
-    assert [r[3] for r in rows] == ["3/64", "0"] and [r[4] for r in rows] == ["-", "1/32"]
+    assert [r[3] for r in rows] == [f"{failed}/64", "0"] and [r[4] for r in rows] == ["-", "1/32"]
 
 
 def test_a_failure_count_keeps_the_sides_where_observed_minus_bound_is_largest_whatever_their_sign():

@@ -18,7 +18,8 @@ def _e(claim, bearing, worst=None, source="exp", checks=1, replay=""):
 
 def test_a_violation_outranks_a_gap_which_outranks_support():
     ev = [_e("a", Bearing.SUPPORTS, 0.5, checks=10), _e("a", Bearing.VIOLATES, 1.4, replay="python -m repro run x"),
-          _e("a", Bearing.VIOLATES, 1.1), _e("b", Bearing.SUPPORTS), _e("b", Bearing.GAP, source="finding.b"),
+          _e("a", Bearing.VIOLATES, 1.1), _e("a", Bearing.GAP, source="finding.a"),     # a: violation and gap
+          _e("b", Bearing.SUPPORTS), _e("b", Bearing.GAP, source="finding.b"),
           _e("c", Bearing.SUPPORTS, 0.9, checks=5), _e("c", Bearing.INCONCLUSIVE, checks=2),
           _e("d", Bearing.INCONCLUSIVE), _e("e", Bearing.NOT_CHECKABLE)]
     got = {v.claim: v for v in roll_up(["a", "b", "c", "d", "e", "f"], ev)}

@@ -412,7 +412,10 @@ lemma7 = Claim(
     notes="Expectation over the mini-batches given the round's start (Assumption 4, variance sigma^2/B). The paper's "
           "constants may differ (e.g. a factor 2 and eta <= 1/(2(L + lam))); not recovered.",
 )
-_T2_RHS1 = (1 - gamma * MU_F / 4) * Phi_t
+T2_RATE = 1 - gamma * MU_F / 4
+"""Theorem 2's contraction factor of Phi_t, 1 - gamma mu_F/4 (its derivation steps, bounds.fedclup.findings (vi)-(vii),
+read it from here)."""
+_T2_RHS1 = T2_RATE * Phi_t
 _T2_RHS2 = sp.sqrt(m * d_t) + THETA * sp.sqrt(e_t)
 thm2 = Claim(
     id="fedclup.thm2", location="Theorem 2, condition (14) (Section 4.2; proof Appendix B.3); explicit version "

@@ -25,7 +25,7 @@ from ..audit import check_row as _row, fmt_point, producer
 from ..core import prove_identity, prove_nonnegative, sample_nonnegative
 from .claims import (
     ETA_COR2, GAMMA_COR2, K, KAPPA, KAPPA_F, K_COR2_REAL, L, L_F, MAX_COR2, MINIMAX_ORDER, MU_F, PHI_WEIGHT,
-    Phi_0, Q_INNER, R, RHS_8A_GLOBAL, RHS_8A_LOCAL, RHS_8B_GLOBAL, RHS_8B_LOCAL, RHS_LEMMA4, TH14D_1,
+    Phi_0, Q_INNER, R, RHS_8A_GLOBAL, RHS_8A_LOCAL, RHS_8B_GLOBAL, RHS_8B_LOCAL, RHS_LEMMA4, T2_RATE, TH14D_1,
     TH14D_2, THETA, T_COR2_REAL, eps, eta, gamma, lam, m, mu, n, rho,
 )
 
@@ -444,13 +444,14 @@ def _optimization_rows() -> list[dict]:
     rows.append(_ident("(vi) step 2: d_{t+1} <= q^K [(2 + 4 theta^2 gamma^2 lam^2) d_t + 4 theta^2 gamma^2 L_F^2 e_t]",
                        sp.expand(d_next), sp.expand(stated)))
     cw = PHI_WEIGHT
-    thr = (gamma * MU_F / 4) / (cw * 4 * THETA**2 * gamma**2 * L_F**2)
+    # the e-coefficient's room under the stated rate, divided by what q^K multiplies
+    thr = (T2_RATE - (1 - gamma * MU_F / 2)) / (cw * 4 * THETA**2 * gamma**2 * L_F**2)
     rows.append(_ident("(vi) step 3: e-coefficient (1 - gamma mu_F/2) + c q^K 4 theta^2 gamma^2 L_F^2 <= 1 - gamma mu_F/4 "
                        "iff q^K <= mu_F^2/(192 theta^2 lam^2 gamma^2 L_F^2)", thr, TH14D_1,
                        "threshold solved from the linear inequality in q^K"))
     rows.append(_ident("(vi) step 3: 3 gamma lam^2/mu_F = c/4", 3 * gamma * lam**2 / MU_F, cw / 4))
     P = sp.Symbol("_P", nonnegative=True)
-    dcoef = sp.Rational(3, 4) - x / 4 - P        # [(1 - x/4) c - c/4 - c P]/c
+    dcoef = T2_RATE.subs(gamma, x / MU_F) - sp.Rational(1, 4) - P        # [rate c - c/4 - c P]/c, x = gamma mu_F
     rows.append(_nonneg("(vi) step 3: d-coefficient 3 gamma lam^2/mu_F + c q^K (2 + 4 theta^2 gamma^2 lam^2) <= "
                         "(1 - gamma mu_F/4) c if q^K (2 + ...) <= 1/2 and gamma mu_F <= 1",
                         dcoef, "divided by c > 0; P = q^K(2 + ...) = 1/2 - p, x = gamma mu_F = 1 - y",
@@ -472,7 +473,7 @@ def _optimization_rows() -> list[dict]:
                        "so min of the entries = 1/Max(...) and q^K <= exp(-K(mu+lam)/(L+lam)) <= 1/Max(...) for "
                        "K >= K0: K of cor2.explicit satisfies (14-D)"))
     rows.append(_ident("(vii) rate at gamma = 1/L_F: 1 - gamma mu_F/4 = 1 - 1/(4 kappa_F)",
-                       1 - GAMMA_COR2 * MU_F / 4, 1 - 1 / (4 * KAPPA_F)))
+                       T2_RATE.subs(gamma, GAMMA_COR2), 1 - 1 / (4 * KAPPA_F)))
     rows.append(_ident("(vii) T: exp(-T0/(4 kappa_F)) Phi_0 = eps at T0 = 4 kappa_F log(Phi_0/eps)",
                        sp.exp(-T_COR2_REAL / (4 * KAPPA_F)) * Phi_0, eps,
                        "with (1 - 1/(4 kappa_F))^T <= exp(-T/(4 kappa_F)): e_T <= Phi_T <= eps"))

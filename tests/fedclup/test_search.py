@@ -3,6 +3,7 @@ the suite's constant-error detector -- with every searched bound halved, a small
 violated, except for an explicit list of relations too loose to tell, which the test recomputes (no cache needed)."""
 import math
 
+import numpy as np
 import pytest
 
 from bounds.fedclup import claims as B
@@ -45,6 +46,37 @@ def test_the_objective_is_the_existing_checks_ratio():
     assert math.isnan(X.Objective("fedclup.thm2", 0, reps=1, seed=5)(q))
     edge = X.decode("fedclup.thm2", "general", [0.0, 0.6, 1.0, 0.0, 10, 0.6, 0.6, 2, 0.5])
     assert edge["K"] == X.k_edge(edge["kappa"], edge["lam"], 1.0) and edge["n"] >= edge["d"]
+
+
+def test_theorem2s_instances_sit_at_the_smallest_K_its_hypotheses_admit():
+    """``k_edge`` is the edge of (14-D): Theorem 2's hypotheses hold at it and fail one inner step fewer, on a grid of
+    condition numbers, lambdas and step scales, where the edge lies below Corollary 2's K at least once (else
+    starting the scan at Corollary 2's K would pass unseen)."""
+    thm2, below_cor2 = B.claim("fedclup.thm2"), 0
+    for kappa, lam, scale in [(2.0, 1.0, 0.5), (4.0, 0.1, 1.0), (4.0, 1.0, 1.0), (8.0, 3.0, 0.5)]:
+        c = O.derived_choices(1.0, kappa, lam)
+
+        def holds(K):
+            return thm2.hypotheses_hold(rtol=X.HYPOTHESIS_RTOL, mu=1.0, L=kappa, lam=lam, gamma=c["gamma"] * scale,
+                                        eta=c["eta"], K=K)
+        edge = X.k_edge(kappa, lam, scale)
+        assert holds(edge) and (edge == 1 or not holds(edge - 1)), (kappa, lam, scale, edge)
+        below_cor2 += edge < c["K"]
+    assert below_cor2
+
+
+def test_the_confirming_runs_report_the_standard_error_of_their_mean():
+    """``confirm``'s se is the standard error of the mean of its runs' ratios (scipy.stats.sem), its lower end
+    mean - CONFIRM_Z se: on a Lemma 7 instance of the degenerate family (five confirming runs)."""
+    from scipy import stats
+    family = X.family("fedclup.lemma7", "d1")
+    p = family.decode(np.array([(lo + hi) / 2 for lo, hi in family.bounds]))
+    got = X.confirm("fedclup.lemma7", 0, p, reps=20, seed=3)
+    outs = [X.outcome("fedclup.lemma7", 0, p, reps=r, seed=s) for s, r in X.confirm_runs("fedclup.lemma7", 20, 3)]
+    ratios = [o["ratio"] for o in outs if o is not None and o["hypotheses_met"] and not X.at_rounding(o)]
+    assert len(ratios) >= 2
+    assert got["se"] == pytest.approx(stats.sem(ratios), rel=1e-12)
+    assert got["lower"] == pytest.approx(np.mean(ratios) - X.CONFIRM_Z * stats.sem(ratios), rel=1e-12)
 
 
 @pytest.mark.parametrize("claim, relation", X.TARGETS)

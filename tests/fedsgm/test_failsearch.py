@@ -58,6 +58,15 @@ def test_leaving_out_the_degenerate_angle_finds_nothing():
     assert search(theta=(0.3, F.QUARTER_TURN)).probability == 0
 
 
+def test_every_family_reaches_the_degenerate_end_of_each_geometric_coordinate():
+    """The families the run searches (FAMILIES, not the tests' small one) include the degenerate instances the module
+    names: distance 0 (w0 on the boundary), offset 0, theta 0 (the axis-aligned constraint, where the failure above
+    lives: leaving it out finds nothing) and kappa 0 (one kink), each as the lower end of its interval."""
+    for name, (_, box) in F.FAMILIES.items():
+        for coordinate in ("distance", "offset", "theta", "kappa"):
+            assert box[coordinate][0] == 0.0, (name, coordinate, box[coordinate])
+
+
 def test_horizons_where_eps_exceeds_G_D_find_nothing():
     """T <= 5 (n = 1, E = 1): eps = G D sqrt(5/T) >= G D >= g(w0), so round 0 is in A; T = 5 is an exact tie
     g(w0) = eps, which the robustness guard (D moved by RHO) does not count."""

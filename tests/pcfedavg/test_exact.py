@@ -75,6 +75,11 @@ def test_claims_are_judged_on_exact_expectations():
     paths = 2 ** (TINY.m * TINY.n * TINY.R * TINY.H)
     assert int(arrays["paths"]) == paths and meta["bits"] == 8
     assert not arrays["inconclusive"].any()                      # no Monte-Carlo error to straddle
+    # every check is judged by the exact mean over the enumerated paths, not by a Monte-Carlo margin (on this instance
+    # no claim sits within the margin, so the verdicts alone would not tell the two rules apart)
+    # (Lemma 4.4 is pathwise and (12) deterministic: they carry no expectation rule)
+    rules = [d["rule"] for d in meta["details"] if "rule" in d]
+    assert len(rules) >= len(meta["details"]) - 2 and all(r.startswith("exact mean") for r in rules)
     assert set(arrays["claim_id"]) == set(V.THEORY_CLAIM_IDS)
     p = Fraction(meta["lemma44_failure_probability"])
     assert p == 0 and float(arrays["lemma44_failure_probability"]) == 0.0
