@@ -93,8 +93,19 @@ def _runner() -> list:
                     "value / reference", None, "runner.json", how) for kind in ("pool", "dask")]
 
 
+def _mutation() -> list:
+    data, how = _load("mutation"), "benchmarks/bench_mutation.py"
+    score = (data or {}).get("score", {})
+    planted, constants = score.get("planted"), score.get("bound_constants")
+    return [_record("mutation_score_caught_of_planted", planted and score["caught"] / planted, "fraction", 1.0,
+                    "value / reference", "1 (every planted fault caught)", "mutation.json", how),
+            _record("bound_constant_faults_caught_by_computation", constants and
+                    score["bound_constants_caught_by_computation"] / constants, "fraction", 1.0, "value / reference",
+                    "1", "mutation.json", how)]
+
+
 def main() -> int:
-    records = _pcfedavg() + _fedclup() + [_paper_profile()] + _reproduce() + _runner()
+    records = _pcfedavg() + _fedclup() + [_paper_profile()] + _reproduce() + _runner() + _mutation()
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / "summary.json"
     path.write_text(json.dumps(records, indent=2) + "\n")
