@@ -38,6 +38,7 @@ from typing import Callable
 
 import numpy as np
 import scipy
+import sympy as sp
 
 from bounds.fedclup import claims as B
 from bounds.core import Claim, Mode
@@ -223,6 +224,11 @@ class Instance:
     eps_rel: float
 
 
+#: (mu_F, theta, c) of Theorem 2 at (mu, lam, gamma), c = 12 gamma lam^2/mu_F the weight of d_t in Phi_t: read from the
+#: encoding (bounds.fedclup.claims MU_F, THETA, PHI_WEIGHT), so that the Phi the check judges is the claim's
+_THEOREM2_CONSTANTS = sp.lambdify((B.mu, B.lam, B.gamma), (B.MU_F, B.THETA, B.PHI_WEIGHT), modules="math")
+
+
 @_once
 def theorem2_observed(problem: Instance, trace) -> dict:
     """The per-round quantities of Lemmas 5-6 and Theorem 2 on a FedCLUP trace recorded with ``record_inner``:
@@ -239,8 +245,8 @@ def theorem2_observed(problem: Instance, trace) -> dict:
     e = _sq(G - problem.w_g_tilde)                                                   # (T+1,)
     d_t = inner_K.mean(axis=1)
     grad_err_sq = lam ** 2 * _sq((prox - Lm[1:]).mean(axis=1))
-    mu_F, theta = lam * mu / (lam + mu), lam / (lam + mu)
-    Phi = e[:T] + 12 * gamma * lam ** 2 / mu_F * d_t
+    mu_F, theta, weight = _THEOREM2_CONSTANTS(mu, lam, gamma)
+    Phi = e[:T] + weight * d_t
     base = {"mu": mu, "L": L, "lam": lam, "gamma": gamma, "eta": p["eta"], "K": p["local_steps"], "m": Lm.shape[1]}
     eps = problem.eps_rel * Phi[0]
     T_cor2 = int(B.claim("fedclup.cor2.explicit").prescribed(mu=mu, L=L, lam=lam, Phi_0=Phi[0], epsilon=eps)["T"])
