@@ -27,10 +27,10 @@ checks are in the plain base :class:`StochasticConfig`. Their instance defaults 
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 
 import numpy as np
+import sympy as sp
 
 from bounds.fedclup import claims as B
 
@@ -165,6 +165,12 @@ def _data(config: _InstanceConfig, seed: int):
     return inst, {k: v[0] for k, v in data.items()}, np.random.default_rng(ss[2])
 
 
+#: Corollary 2's steps (gamma, eta) = (1/L_F, 1/(L + lam)) and kappa_F = kappa (lam + mu)/(lam + L) at (mu, L, lam), read
+#: from the encoding (bounds.fedclup.claims GAMMA_COR2, ETA_COR2, KAPPA_F) for the runs that need no K
+cor2_steps = sp.lambdify((B.mu, B.L, B.lam), (B.GAMMA_COR2, B.ETA_COR2), modules="math")
+kappa_F = sp.lambdify((B.mu, B.L, B.lam), B.KAPPA_F, modules="math")
+
+
 def derived_choices(mu: float, L: float, lam: float) -> dict:
     """gamma = 1/L_F, eta = 1/(L + lambda) and K of the derived Corollary 2 (claim fedclup.cor2.explicit)."""
     p = B.claim("fedclup.cor2.explicit").prescribed(mu=mu, L=L, lam=lam, Phi_0=1.0, epsilon=1.0)
@@ -220,7 +226,7 @@ def run_theorem2(config: Theorem2Config, seed: int):
         "e": e, "Phi": Phi, "d": seen["d_t"], "T_cor2": np.array(seen["T_cor2"]), "K": np.array(K),
         "T_eps": np.array(int(reached[0]) if reached.size else -1),
         "rate_observed": np.array(float(np.exp(np.mean(np.log(ratios)))) if ratios.size else np.nan),
-        "rate_bound": np.array(theorem2_rate(gamma, mu, lam)), "kappa_F": np.array(L / mu * (lam + mu) / (lam + L)),
+        "rate_bound": np.array(theorem2_rate(gamma, mu, lam)), "kappa_F": np.array(kappa_F(mu, L, lam)),
         "hypotheses_met": np.array([o.hypotheses_met for o in outs])}
     return arrays, {"constants": seen["base"] | {"theta": seen["theta"], "mu_F": mu_F, "eps": seen["eps"]}}
 
@@ -261,16 +267,17 @@ def run_rounds(config: RoundsConfig, seed: int):
     inst, data, rng = _data(config, seed)
     mu, L = inst.mu_design, inst.L_design
     lams = np.asarray(config.lams, dtype=float)
-    T_eps, Ks, kappa_F = [], [], []
+    T_eps, Ks, kFs = [], [], []
     for lam in lams:
         c = derived_choices(mu, L, lam)
-        kF = L / mu * (lam + mu) / (lam + L)
-        T_max = int(math.ceil(4 * kF * math.log(1 / config.eps_rel))) + 50
+        # Corollary 2's T at Phi_0/eps = 1/eps_rel, with 50 rounds of slack
+        T_max = int(B.claim("fedclup.cor2.explicit").prescribed(mu=mu, L=L, lam=lam, Phi_0=1.0,
+                                                                 epsilon=config.eps_rel)["T"]) + 50
         T_eps.append(_rounds_to_accuracy(inst, data, rng, lam, c, T_max, config.eps_rel))
         Ks.append(c["K"])
-        kappa_F.append(kF)
+        kFs.append(kappa_F(mu, L, lam))
     T_eps, Ks = np.array(T_eps), np.array(Ks)
-    return ({"lams": lams, "T_eps": T_eps, "K": Ks, "grad_evals": T_eps * Ks, "kappa_F": np.array(kappa_F)},
+    return ({"lams": lams, "T_eps": T_eps, "K": Ks, "grad_evals": T_eps * Ks, "kappa_F": np.array(kFs)},
             {"constants": {"mu": mu, "L": L, "kappa": L / mu}})
 
 

@@ -38,6 +38,7 @@ from repro import admissible as adm
 from repro.runner import RunSpec
 from repro.verify import check_claims, outcome_arrays
 from repro.papers.fedclup import checks as V
+from repro.papers.fedclup.runs import optimization as O
 from repro.experiment import Config
 
 LAMBDA_GRID = tuple(float(x) for x in np.logspace(-3, 3, 25))
@@ -243,8 +244,8 @@ def run_tradeoff(config: TradeoffConfig, seed: int):
     for r in range(config.reps):
         clients = LR.stacked_clients(data["X"][r], data["y"][r])
         for j, lam in enumerate(lams):
-            L_F = lam * L / (lam + L)
-            trace = alg.run_fedclup(clients, alg.FedCLUPParams(lam=lam, gamma=1 / L_F, eta=1 / (L + lam),
+            gamma, eta = O.cor2_steps(mu, L, lam)
+            trace = alg.run_fedclup(clients, alg.FedCLUPParams(lam=lam, gamma=gamma, eta=eta,
                                                                local_steps=K, rounds=T, server="eq12", w_g0=w0),
                                     run_rng)
             curves[f"fedclup_{j}"].append(_errors(trace.local_models, w_star[None]).mean(axis=1))
