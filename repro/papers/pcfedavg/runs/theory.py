@@ -235,7 +235,7 @@ def step_size(problem, setup: Setup) -> float:
     """gamma of ``setup``: ``gamma_frac`` times the hypothesis value of Props 4.7-4.8, or the proof's 1/sqrt(R) of
     Theorem 3.4 when ``gamma_rule == "proof"``."""
     if setup.gamma_rule == "proof":
-        return 1.0 / np.sqrt(setup.R)
+        return float(B.thm34_i.parameters[B.gamma].subs(B.R, setup.R))      # Theorem 3.4's parameters, encoded
     return setup.gamma_frac * problem.gamma_max(setup.rho, setup.H)
 
 
@@ -321,7 +321,7 @@ RATE_S = {"quick": 32, "paper": 128}
 
 
 def run_rate_point(config: RateConfig, seed: int):
-    setup = Setup.of(config, rho=float(np.sqrt(config.R)), record="kstar")
+    setup = Setup.of(config, rho=float(B.thm34_i.parameters[B.rho].subs(B.R, config.R)), record="kstar")   # rho = sqrt(R)
     problem, ref, params, run_rng, _ = prepare(setup, seed)
     trace = alg.run(problem, params, run_rng)
     r = trace.records
