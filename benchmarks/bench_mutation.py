@@ -78,8 +78,9 @@ def outcome(copy: Path, m: Mutation) -> dict:
     original = path.read_bytes()
     text = original.decode()
     if text.count(m.old) != 1:
-        raise SystemExit(f"error: mutation {m.name}: its text occurs {text.count(m.old)} times in {m.path} "
-                         f"(allowed: exactly once); update benchmarks/mutations.py")
+        print(f"error: mutation {m.name}: its text occurs {text.count(m.old)} times in {m.path} (allowed: exactly "
+              f"once); update benchmarks/mutations/", file=sys.stderr)
+        raise SystemExit(2)
     path.write_text(text.replace(m.old, m.new))
     start = time.perf_counter()
     try:
