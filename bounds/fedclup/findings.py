@@ -466,12 +466,11 @@ def _optimization_rows() -> list[dict]:
     k0 = (L + lam) / (mu + lam) * sp.log(Mx)
     rows.append(_ident("(vii) exp(-K0 (mu+lam)/(L+lam)) = 1/M at K0 = (L+lam)/(mu+lam) log M",
                        sp.exp(-k0 * (mu + lam) / (L + lam)), 1 / Mx))
-    rows.append(_ident("(vii) 1/(first (14-D) entry at gamma = 1/L_F) = 192 lam^2/mu^2", 1 / TH14D_1.subs(gamma, 1 / L_F),
-                       192 * lam**2 / mu**2))
-    rows.append(_ident("(vii) 1/(second (14-D) entry at gamma = 1/L_F) = 4 + 8 theta^2 lam^2/L_F^2",
-                       1 / TH14D_2.subs(gamma, 1 / L_F), 4 + 8 * THETA**2 * lam**2 / L_F**2,
-                       "so min of the entries = 1/Max(...) and q^K <= exp(-K(mu+lam)/(L+lam)) <= 1/Max(...) for "
-                       "K >= K0: K of cor2.explicit satisfies (14-D)"))
+    rows.append(_ident("(vii) 1/(min of the (14-D) entries at gamma = 1/L_F) = Corollary 2's Max(192 lam^2/mu^2, "
+                       "4 + 8 theta^2 lam^2/L_F^2)",
+                       sp.Max(1 / TH14D_1.subs(gamma, GAMMA_COR2), 1 / TH14D_2.subs(gamma, GAMMA_COR2)), MAX_COR2,
+                       "so q^K <= exp(-K(mu+lam)/(L+lam)) <= 1/Max(...) for K >= K0: K of cor2.explicit satisfies "
+                       "(14-D)"))
     rows.append(_ident("(vii) rate at gamma = 1/L_F: 1 - gamma mu_F/4 = 1 - 1/(4 kappa_F)",
                        T2_RATE.subs(gamma, GAMMA_COR2), 1 - 1 / (4 * KAPPA_F)))
     rows.append(_ident("(vii) T: exp(-T0/(4 kappa_F)) Phi_0 = eps at T0 = 4 kappa_F log(Phi_0/eps)",
@@ -704,7 +703,7 @@ def _lemma1_and_corollary2_findings(rng) -> list:
                           "limit of kappa_F log(1/eps) is kappa log(1/eps).", kind="stated-rate"))
     out.append(A.rate_comparison("fedclup.cor2.communication.rate", ("fedclup.cor2.communication",
                                                                      "fedclup.cor2.explicit"),
-                                 4 * KAPPA_F * sp.log(1 / eps), comm, (lam, eps), box, rng))
+                                 T_COR2_REAL.subs(Phi_0, 1), comm, (lam, eps), box, rng))
     return out
 
 

@@ -5,7 +5,9 @@ Prop. 4.8 (ii)'s K-free term. Imports neither plotting nor the report.
 from __future__ import annotations
 
 import numpy as np
+import sympy as sp
 
+from bounds.pcfedavg import claims as B
 from repro.papers.pcfedavg.runs import data as data_exp
 from repro.papers.pcfedavg.runs import theory as theory
 from repro.tables import select_results
@@ -52,7 +54,11 @@ def one_active_runs(results, path: str | None = None) -> list:
             and path in (None, r.spec.config.get("path", "compact"))]
 
 
+#: Prop. 4.8 (ii)'s first term, 5 m D / rho^2, as encoded (bounds.pcfedavg.claims.TERMS_48II)
+_FIRST_TERM_48II = sp.lambdify((B.m, B.D, B.rho), B.TERMS_48II[0], modules="math")
+
+
 def k_free_term(run) -> float:
     """5 m D / rho^2: what Prop. 4.8 (ii)'s bound tends to as K -> oo on a one-active-constraint run (its only
     K-free term when H = 1 and nu = 0)."""
-    return 5 * run.spec.config["m"] * run.arrays["D"] / run.spec.config["rho"] ** 2
+    return _FIRST_TERM_48II(run.spec.config["m"], float(run.arrays["D"]), run.spec.config["rho"])
