@@ -153,6 +153,14 @@ class _Pool:
         self.executor.shutdown(wait=True)
 
 
+def _scheduler_lost() -> tuple:
+    """What a dask future's result raises when the scheduler went away, which of them depending on timing: the task
+    cancelled (distributed's FutureCancelledError derives from CancelledError) or the connection closing while the
+    result is fetched (CommClosedError). A run's own exception is re-raised as its own type, never one of these."""
+    from distributed.comm.core import CommClosedError
+    return concurrent.futures.CancelledError, CommClosedError
+
+
 class _Dask:
     """Futures on a dask.distributed cluster. Everything ready is submitted at once (``capacity`` None): the
     cluster's scheduler, which knows how many workers it has, decides what runs when. While the batch runs, the logs
@@ -184,14 +192,15 @@ class _Dask:
 
     def completed(self) -> list:
         """The finished runs; a run the cluster cancelled (this backend cancels only in :meth:`abort`, after which
-        nothing is asked of it) means that the scheduler went away: a one-line ReproError, the runs stored so far
-        stay cached. A worker that dies is not an error: the scheduler runs its tasks again on another worker."""
+        nothing is asked of it) or whose result could not be fetched because the connection closed means that the
+        scheduler went away: a one-line ReproError, the runs stored so far stay cached. A worker that dies is not an
+        error: the scheduler runs its tasks again on another worker."""
         out = []
         for future in self.stream.next_batch(block=True):
             spec = self.futures.pop(future.key)
             try:
                 out.append((spec, future.result()))
-            except concurrent.futures.CancelledError as exc:    # distributed's FutureCancelledError derives from it
+            except _scheduler_lost() as exc:
                 reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
                 raise ReproError(f"the dask scheduler stopped serving this batch ({reason}); the runs finished "
                                  "before it are cached: rerun to resume") from None

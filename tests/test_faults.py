@@ -287,3 +287,26 @@ def test_a_dask_scheduler_killed_mid_batch_is_one_error_and_a_rerun_resumes(tmp_
     done = len(_cached(root))
     assert 2 <= done < 24 and list(root.rglob("*.tmp")) == []
     assert _rerun_matches(figure1_specs, root, uninterrupted) == 24 - done
+
+
+def test_a_result_lost_with_the_connection_is_the_scheduler_error_not_a_run_failure():
+    """A killed scheduler surfaces, depending on timing, as a cancelled task or as the connection closing while a
+    result is fetched (seen under load: CommClosedError from ``future.result()``). Both are the one-line scheduler
+    error, never a failure of the run whose result was being fetched."""
+    from types import SimpleNamespace
+
+    from distributed.comm.core import CommClosedError
+
+    from repro.backends import _Dask
+    from repro.errors import ReproError
+
+    class Lost:
+        key = "k"
+
+        def result(self):
+            raise CommClosedError("in <TCP (closed) ConnectionPool.gather>: Stream is closed")
+
+    backend = _Dask.__new__(_Dask)
+    backend.futures, backend.stream = {"k": "spec"}, SimpleNamespace(next_batch=lambda block: [Lost()])
+    with pytest.raises(ReproError, match="the dask scheduler stopped serving this batch .* rerun to resume"):
+        backend.completed()
