@@ -171,10 +171,11 @@ cor2_steps = sp.lambdify((B.mu, B.L, B.lam), (B.GAMMA_COR2, B.ETA_COR2), modules
 kappa_F = sp.lambdify((B.mu, B.L, B.lam), B.KAPPA_F, modules="math")
 
 
-def derived_choices(mu: float, L: float, lam: float) -> dict:
-    """gamma = 1/L_F, eta = 1/(L + lambda) and K of the derived Corollary 2 (claim fedclup.cor2.explicit)."""
-    p = B.claim("fedclup.cor2.explicit").prescribed(mu=mu, L=L, lam=lam, Phi_0=1.0, epsilon=1.0)
-    return {"gamma": float(p["gamma"]), "eta": float(p["eta"]), "K": int(p["K"])}
+def derived_choices(mu: float, L: float, lam: float, eps_rel: float = 1.0) -> dict:
+    """gamma = 1/L_F, eta = 1/(L + lambda), K and T of the derived Corollary 2 (claim fedclup.cor2.explicit; T at
+    Phi_0/eps = 1/eps_rel, the others do not depend on eps)."""
+    p = B.claim("fedclup.cor2.explicit").prescribed(mu=mu, L=L, lam=lam, Phi_0=1.0, epsilon=eps_rel)
+    return {"gamma": float(p["gamma"]), "eta": float(p["eta"]), "K": int(p["K"]), "T": int(p["T"])}
 
 
 def _run(inst, data, rng, lam, gamma, eta, K, rounds, record_inner=False, batch=None, start=(None, None)):
@@ -269,10 +270,8 @@ def run_rounds(config: RoundsConfig, seed: int):
     lams = np.asarray(config.lams, dtype=float)
     T_eps, Ks, kFs = [], [], []
     for lam in lams:
-        c = derived_choices(mu, L, lam)
-        # Corollary 2's T at Phi_0/eps = 1/eps_rel, with 50 rounds of slack
-        T_max = int(B.claim("fedclup.cor2.explicit").prescribed(mu=mu, L=L, lam=lam, Phi_0=1.0,
-                                                                 epsilon=config.eps_rel)["T"]) + 50
+        c = derived_choices(mu, L, lam, config.eps_rel)
+        T_max = c["T"] + 50                     # Corollary 2's T, with 50 rounds of slack
         T_eps.append(_rounds_to_accuracy(inst, data, rng, lam, c, T_max, config.eps_rel))
         Ks.append(c["K"])
         kFs.append(kappa_F(mu, L, lam))
