@@ -221,6 +221,43 @@ class Claim:
             result = np.logical_and(result, held)
         return result
 
+    @cached_property
+    def _upper_caps(self) -> dict:
+        """Per symbol, the compiled (a, b, names needed) of each non-strict hypothesis linear in it, written
+        a * symbol + b <= 0 (prescribed parameters substituted; :meth:`largest_admissible`)."""
+        return {}
+
+    def largest_admissible(self, symbol: sp.Symbol, **values) -> float:
+        """The largest value of ``symbol`` the hypotheses admit at ``values`` (every other symbol they use, by name):
+        each non-strict hypothesis in ``symbol`` is linear in it, a * symbol + b <= 0 once written with ``<=``, and
+        caps it at -b/a where a > 0 there (where a <= 0 it bounds ``symbol`` from below, or not at all). Read from the
+        encoding, so that a step size a run takes "as large as the hypotheses allow" moves with them. Raises
+        ``ValueError`` when a hypothesis is not linear in ``symbol`` or none caps it at ``values``."""
+        if symbol not in self._upper_caps:
+            self._upper_caps[symbol] = self._linear_caps(symbol)
+        args, caps = self._args(values), []
+        for a_fn, b_fn, needed in self._upper_caps[symbol]:
+            self._require(needed, values)
+            a, b = float(a_fn(*args)), float(b_fn(*args))
+            if a > 0:
+                caps.append(-b / a)
+        if not caps:
+            raise ValueError(f"claim {self.id}: no hypothesis bounds {symbol} from above at {values}")
+        return min(caps)
+
+    def _linear_caps(self, symbol: sp.Symbol) -> list:
+        caps = []
+        for hyp in self.hypotheses:
+            if type(hyp) not in _DIRECTION or symbol not in self.substitute(hyp).free_symbols:
+                continue
+            expr = sp.expand(-int(_DIRECTION[type(hyp)]) * self.substitute(hyp.lhs - hyp.rhs))    # expr <= 0
+            a, b = expr.coeff(symbol, 1), expr.coeff(symbol, 0)
+            if symbol in (a.free_symbols | b.free_symbols) or sp.expand(expr - a * symbol - b) != 0:
+                raise ValueError(f"claim {self.id}: the hypothesis {hyp} is not linear in {symbol}")
+            caps.append((sp.lambdify(self.symbols, a, modules="math"), sp.lambdify(self.symbols, b, modules="math"),
+                         frozenset(str(s) for s in (a.free_symbols | b.free_symbols))))
+        return caps
+
     def _require(self, needed: frozenset[str], values) -> None:
         missing = sorted(name for name in needed if name not in values)
         if missing:

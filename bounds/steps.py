@@ -297,10 +297,10 @@ def _at(expr, subs: Mapping[sp.Symbol, sp.Rational]) -> sp.Expr:
     argument is not real there either (e.g. the square root of a negative number), the value is ``nan``: the point is
     outside the expression's domain, so it is no instance of the step (:func:`_admissible`, :func:`confirm`)."""
     try:
-        exact = sp.sympify(expr).subs(subs)
+        exact = sp.sympify(expr).xreplace(subs)
     except (TypeError, ValueError):
         with sp.evaluate(False):
-            unevaluated = sp.sympify(expr).subs(subs)
+            unevaluated = sp.sympify(expr).xreplace(subs)
         try:
             return _number(unevaluated, chop=True)
         except (TypeError, ValueError):

@@ -340,3 +340,26 @@ def test_hypotheses_on_their_boundary_are_judged_with_rtol_not_by_rounding():
     strict = Claim(id="t.strict", location="test", statement="", domains={beta: "positive", eps: "positive", obs: "o"},
                    conclusion=(sp.Le(obs, 1),), hypotheses=(sp.Gt(beta, 2 / eps),), mode=Mode.DETERMINISTIC)
     assert not bool(strict.hypotheses_hold(rtol=1e-9, beta=2 / e, epsilon=e))
+
+
+def test_the_largest_admissible_value_is_read_from_the_linear_hypotheses():
+    """gamma <= 1/(6 L) and 5 gamma L (H - 1) <= 1 cap gamma at min{1/(6 L), 1/(5 L (H - 1))}; at H = 1 the second
+    caps nothing; a lower bound (gamma >= a, written either way) caps nothing; a hypothesis not linear in gamma and
+    a claim with no cap are refused."""
+    L, H = sp.Symbol("L", positive=True), sp.Symbol("H", positive=True)
+    dom = {eta: "step", L: "positive", H: "integer >= 1", a: "positive", obs: "o"}
+    claim = Claim(id="t.step", location="test", statement="", domains=dom, conclusion=(sp.Le(obs, 1),),
+                  hypotheses=(sp.Le(6 * eta * L, 1), sp.Le(5 * eta * L * (H - 1), 1), sp.Ge(eta, a),
+                              sp.Le(a, 2 * eta)), mode=Mode.DETERMINISTIC)
+    assert claim.largest_admissible(eta, L=2.0, H=3, a=0.01) == pytest.approx(min(1 / 12, 1 / 20), rel=1e-15)
+    assert claim.largest_admissible(eta, L=2.0, H=1, a=0.01) == pytest.approx(1 / 12, rel=1e-15)
+    with pytest.raises(ValueError, match="values needed"):
+        claim.largest_admissible(eta, L=2.0)
+    lower_only = Claim(id="t.low", location="test", statement="", domains=dom, conclusion=(sp.Le(obs, 1),),
+                       hypotheses=(sp.Ge(eta, a),), mode=Mode.DETERMINISTIC)
+    with pytest.raises(ValueError, match="no hypothesis bounds eta from above"):
+        lower_only.largest_admissible(eta, a=1.0)
+    square = Claim(id="t.sq", location="test", statement="", domains=dom, conclusion=(sp.Le(obs, 1),),
+                   hypotheses=(sp.Le(eta**2 * L, 1),), mode=Mode.DETERMINISTIC)
+    with pytest.raises(ValueError, match="not linear in eta"):
+        square.largest_admissible(eta, L=1.0)

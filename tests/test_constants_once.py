@@ -3,8 +3,10 @@ the claim's encoding, so a change to the encoded constant reaches them. Each pai
 parameters against the encoding, then the encoded constant is perturbed (the claim replaced by one whose constant
 is scaled) and the run-side value must follow.
 
-The pairs: SSCA's search of Lemma 4 (51) (its objective and the sides it reports) and FedCLUP's Theorem 2 rate
-1 - gamma mu_F / 4 (the Theorem 2 figure and table)."""
+The pairs: SSCA's search of Lemma 4 (51) (its objective and the sides it reports), FedCLUP's Theorem 2 rate
+1 - gamma mu_F / 4 (the Theorem 2 figure and table), and PC-FedAvg's L_G of Lemma 4.1 with the step
+min{1/(6 L_G), 1/(5 L_G (H-1))} of Props. 4.7-4.8 (every PC-FedAvg run's step size and the failure search's scale).
+Where a pair is typed here (the right side of a comparison), it is the paper's formula, as a reader checks it.""" 
 import itertools
 from dataclasses import replace
 
@@ -12,8 +14,11 @@ import numpy as np
 import pytest
 
 from bounds.fedclup import claims as FB
+from bounds.pcfedavg import claims as PB
 from bounds.ssca import claims as SB
+from repro.constraints import ProductSet, Whole
 from repro.papers.fedclup.runs import optimization as O
+from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem
 from repro.papers.ssca import checks as SV
 from repro.papers.ssca.runs import search as SS
 
@@ -69,3 +74,28 @@ def test_fedclup_theorem2_rate_follows_a_perturbed_constant(monkeypatch):
     before = O.theorem2_rate(0.5, 1.0, 2.0)
     _patched(monkeypatch, FB, "fedclup.thm2", _scaled(FB.claim("fedclup.thm2"), "gamma", 2.0))
     assert 1 - O.theorem2_rate(0.5, 1.0, 2.0) == pytest.approx(2 * (1 - before), rel=1e-12)
+
+
+def _personalized(m: int, sigma: float, L_f: float) -> PersonalizedProblem:
+    local = type("Local", (), {"m": m, "n": 1, "L_f": L_f})()
+    return PersonalizedProblem(local, np.full(m, sigma), ProductSet([Whole(1)] * m))
+
+
+@pytest.mark.parametrize("m, H, sigma, L_f, rho", [(2, 1, 1.0, 1.0, 1.0), (2, 3, 0.5, 2.0, 4.0), (5, 2, 2.0, 0.3, 0.1),
+                                                   (3, 7, 0.7, 1.0, 10.0)])
+def test_pcfedavg_L_G_and_step_are_the_encoded_ones(m, H, sigma, L_f, rho):
+    problem = _personalized(m, sigma, L_f)
+    L_G = (L_f + sigma * (m - 1)) / m + rho                                 # Lemma 4.1, second display
+    assert problem.L_G(rho) == pytest.approx(L_G, rel=1e-15)
+    assert problem.L_G(rho) == pytest.approx(float(PB.L_G_EXPR.subs({PB.L_f: L_f, PB.sigma: sigma, PB.m: m, PB.rho: rho})),
+                                             rel=1e-15)
+    step = min(1 / (6 * L_G), 1 / (5 * L_G * (H - 1))) if H > 1 else 1 / (6 * L_G)   # Prop. 4.7's condition
+    assert problem.gamma_max(rho, H) == pytest.approx(step, rel=2e-12) and problem.gamma_max(rho, H) < step
+
+
+def test_pcfedavg_step_follows_a_perturbed_hypothesis(monkeypatch):
+    problem, claim = _personalized(2, 1.0, 1.0), PB.claim("pcfedavg.prop4.7")
+    before = problem.gamma_max(1.0, 1)
+    doubled = tuple(type(h)(2 * h.lhs, h.rhs) if PB.gamma in h.free_symbols else h for h in claim.hypotheses)
+    _patched(monkeypatch, PB, "pcfedavg.prop4.7", replace(claim, hypotheses=doubled))
+    assert problem.gamma_max(1.0, 1) == pytest.approx(before / 2, rel=1e-12)   # 12 gamma L_G <= 1: half the step

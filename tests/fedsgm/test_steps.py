@@ -61,9 +61,10 @@ def _id(key) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def _checked():
-    """Every display as printed checked once, in the order of STEPS, at the small budget."""
-    return {key: check(s, **SMALL) for key, s in BY_KEY.items()}
+def _checked(key):
+    """The display ``key`` as printed, checked once per test process at the small budget (each test asks only for
+    its own display, so the two test workers do not both check all 109)."""
+    return check(BY_KEY[key], **SMALL)
 
 
 # ---------------------------------------------------------------------------- well formed
@@ -100,7 +101,7 @@ def test_expected_lists_exactly_the_encoded_steps():
 # ---------------------------------------------------------------------------- statuses at the small budget
 @pytest.mark.parametrize("key", list(BY_KEY), ids=_id)
 def test_small_budget_status(key):
-    result = _checked()[key]
+    result = _checked(key)
     assert result.status == EXPECTED[key[0]][key[1]], (result.method, result.worst, result.point)
     if result.status == REFUTED:                        # a refutation is an exactly confirmed instance
         assert confirm(BY_KEY[key], result.point) is not None
@@ -137,7 +138,7 @@ def test_theorem_7_display_4_line_1_follows_once_term_b_carries_its_sign_as_the_
     point = {str(s): 0.0 for s in step.space} | {"wt_1": 1.0, "nu10_1": 1.0, "nu20_1": 1.0, "eta": 1.0,
                                                  "p1": 0.5, "p2": 0.5, "d1_1": 1.0, "d2_2": -1.0}
     assert confirm(step, point) == (2.0, -2.0)
-    result = _checked()[(P_T7, "display 4 line 1")]
+    result = _checked((P_T7, "display 4 line 1"))
     assert result.status == PROVEN and result.notation.startswith("Term-B is the signed term")
     assert result.refuted_as_encoded["point"]
 
@@ -167,6 +168,6 @@ MUTANTS = {   # (proof, label) -> the bounding side with one key constant halved
 @pytest.mark.parametrize("key", list(MUTANTS), ids=_id)
 def test_halving_a_key_constant_is_refuted(key):
     step = BY_KEY[key]
-    assert _checked()[key].status != REFUTED
+    assert _checked(key).status != REFUTED
     mutant = dataclasses.replace(step, **MUTANTS[key](step))
     assert check(mutant, **SMALL).status == REFUTED

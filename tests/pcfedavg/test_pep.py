@@ -36,7 +36,7 @@ PRINTED = {"pcfedavg.prop4.7": B.BOUND_47, "pcfedavg.prop4.8.i": B.BOUND_48I, "p
 def _smallest_values() -> dict:
     # the smallest instance (m = 2, H = 1, R = 2, L_f = sigma = 1), typed here: rho = sqrt(R), K = R H, and the
     # step 1/(6 L_G) with L_G = (L_f + sigma (m - 1))/m + rho = 1 + sqrt(2) (H = 1: the second step condition is
-    # void), lowered by the relative 1e-12 of PersonalizedProblem.gamma_max
+    # void), lowered by the relative 1e-12 of largest_step
     rho = math.sqrt(2.0)
     return {B.m: 2, B.H: 1, B.K: 2, B.L_f: 1.0, B.sigma: 1.0, B.rho: rho, B.nu: 0, B.Q: 1.0, B.M: 1.0, B.D: 1.0,
             B.gamma: (1 - 1e-12) / (6 * (1.0 + rho))}
@@ -136,13 +136,17 @@ def test_the_step_is_the_largest_admissible():
 
 
 @pytest.mark.parametrize("m, H, R, sigma, L_f", [(2, 1, 4, 1.0, 1.0), (2, 3, 4, 1.0, 1.0), (3, 2, 2, 0.5, 2.0)])
-def test_the_step_read_from_the_hypotheses_is_the_suites_gamma_max(m, H, R, sigma, L_f):
-    # schedule reads the step from the encoded hypotheses (largest_step); the suite's own
-    # PersonalizedProblem.gamma_max types min{1/(6 L_G), 1/(5 L_G (H-1))} from its L_G: the two must agree
+def test_the_modelled_step_is_the_theory_runs_step(m, H, R, sigma, L_f):
+    # the model and Algorithm 1's theory runs take the same step at the same constants (both read it from Prop. 4.7's
+    # hypotheses), and it is the largest those admit
     local = types.SimpleNamespace(m=m, n=1, L_f=L_f)
     problem = PersonalizedProblem(local, np.full(m, sigma), ProductSet([Whole(1)] * m))
     s = M.schedule(m, H, R, sigma, L_f)
-    assert s["gamma"] == pytest.approx(problem.gamma_max(math.sqrt(R), H), rel=1e-14)
+    assert s["gamma"] == problem.gamma_max(math.sqrt(R), H)
+    values = {k: s[k] for k in ("m", "H", "L_f", "sigma", "rho", "nu")}
+    claim = B.claim("pcfedavg.prop4.7")
+    assert claim.hypotheses_hold(**values, gamma=s["gamma"])
+    assert not claim.hypotheses_hold(**values, gamma=s["gamma"] * (1 + 1e-9))
 
 
 def _weakened(claim_id: str, factor: float):

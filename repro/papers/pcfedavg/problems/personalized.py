@@ -30,13 +30,32 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+import sympy as sp
 from scipy import special
+
+from bounds.pcfedavg import claims as B
 
 from repro.constraints import ProductSet
 from repro.errors import ConfigError, require
 from repro.arrays import as_array
 
-__all__ = ["Logistic", "PersonalizedProblem", "Quadratic", "Reference"]
+__all__ = ["Logistic", "PersonalizedProblem", "Quadratic", "Reference", "largest_step"]
+
+#: L_{G_rho} of Lemma 4.1 as a function of (L_f, sigma, m, rho), compiled from its encoding
+_L_G = sp.lambdify([B.L_f, B.sigma, B.m, B.rho], B.L_G_EXPR, modules="math")
+
+
+def largest_step(claim_id: str, values: dict) -> float:
+    """The largest step the hypotheses of the encoded claim ``claim_id`` admit at ``values`` (every symbol but gamma,
+    by name; :meth:`bounds.core.Claim.largest_admissible`: for Props. 4.7-4.8, 6 gamma L_G <= 1 and
+    5 gamma L_G (H-1) <= 1 give min{1/(6 L_G), 1/(5 L_G (H-1))}, H = 1: 1/(6 L_G)), lowered by a relative 1e-12 so
+    that the hypotheses also hold after float rounding. Read from the claim, not retyped: a change of the encoded
+    hypotheses moves every run's step with it."""
+    try:
+        return B.claim(claim_id).largest_admissible(B.gamma, **values) * (1 - 1e-12)
+    except ValueError as err:
+        raise ConfigError(f"values={values!r} is not admissible: values of every symbol of {claim_id}'s step "
+                          f"hypotheses but gamma ({err})") from None
 
 
 def _check_batch(Y: np.ndarray, m: int, n: int) -> np.ndarray:
@@ -236,17 +255,19 @@ class PersonalizedProblem:
     def L_f(self) -> float:
         return float(self.local.L_f)
 
+    def _constants(self, rho: float) -> dict:
+        """The values of Lemma 4.1's symbols on this instance: L_f, sigma = max_i sigma_i, m and rho."""
+        return {"L_f": self.L_f, "sigma": self.sigma_max, "m": self.m, "rho": float(rho)}
+
     def L_G(self, rho: float) -> float:
-        """L_{G_rho} = (L_f + sigma (m-1))/m + rho (Lemma 4.1, with sigma = max_i sigma_i)."""
-        return (self.L_f + self.sigma_max * (self.m - 1)) / self.m + rho
+        """L_{G_rho} = (L_f + sigma (m-1))/m + rho (Lemma 4.1, with sigma = max_i sigma_i), evaluated from its
+        encoding (``bounds.pcfedavg.claims.L_G_EXPR``)."""
+        return float(_L_G(**self._constants(rho)))
 
     def gamma_max(self, rho: float, H: int) -> float:
-        """min{1/(6 L_G), 1/(5 L_G (H-1))}: the step-size condition of Props 4.7-4.8 (H = 1: 1/(6 L_G)),
-        lowered by a relative 1e-12 so that the hypotheses 6 gamma L_G <= 1 and 5 gamma L_G (H-1) <= 1
-        also hold after float rounding."""
-        LG = self.L_G(rho)
-        gamma = 1.0 / (6.0 * LG) if H <= 1 else min(1.0 / (6.0 * LG), 1.0 / (5.0 * LG * (H - 1)))
-        return gamma * (1.0 - 1e-12)
+        """The largest step Props 4.7-4.8's encoded hypotheses admit (:func:`largest_step`: min{1/(6 L_G),
+        1/(5 L_G (H-1))}, H = 1: 1/(6 L_G)), lowered by a relative 1e-12."""
+        return largest_step("pcfedavg.prop4.7", self._constants(rho) | {"H": H})
 
     # ---------------------------------------------------------------- stacked objective
     def _stacked(self, x) -> np.ndarray:

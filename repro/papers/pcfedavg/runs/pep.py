@@ -34,9 +34,8 @@ Prop. 4.8 (ii), (1/K) sum_k dist(xbar_k^(i), X_i)^2 for agent i = 1 (with equal 
 the agents, so agent 1's worst case is every agent's); Prop. 4.8 (iii), the lower bound, as f(x*) - (1/K) sum_k
 f(xbar_k) against minus the printed lower bound. Parameters, the claims' own: rho = sqrt(R) (Theorem 3.4's penalty)
 and gamma the largest step Props. 4.7-4.8's encoded hypotheses admit (:func:`largest_step`: min{1/(6 L_G),
-1/(5 L_G (H-1))}, L_G = (L_f + sigma (m-1))/m + rho of Lemma 4.1, lowered by 1e-12 relative as
-:meth:`PersonalizedProblem.gamma_max`, which the tests compare it with); their hypotheses are
-checked at every point.
+1/(5 L_G (H-1))}, L_G = (L_f + sigma (m-1))/m + rho of Lemma 4.1, lowered by 1e-12 relative: the step Algorithm 1's
+theory runs take, :meth:`PersonalizedProblem.gamma_max`); their hypotheses are checked at every point.
 
 Not modelled, and why: Theorem 3.4 (i)-(iii) and Remark 3.5 are order statements (R = O(.), O(eps^-2), O(eps^-1))
 whose O hides unspecified constants, so no finite-round value can violate or attain them; their proof's step
@@ -59,7 +58,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import sympy as sp
 
 from bounds.pcfedavg import claims as B
 from repro import admissible, pep
@@ -67,7 +65,7 @@ from repro.constraints import ProductSet, Whole
 from repro.errors import is_int, require
 from repro.experiment import Config
 from repro.papers.pcfedavg.algorithms import pcfedavg as alg
-from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem, Reference
+from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem, Reference, largest_step
 from repro.runner import RunSpec
 
 EXPERIMENT = "pcfedavg.pep"
@@ -300,27 +298,6 @@ def solve(model: Model) -> tuple[pep.Certificate, Built]:
 
 
 # ---------------------------------------------------------------------------------------------- claims' parameters
-def largest_step(claim_id: str, values: dict) -> float:
-    """The largest step the hypotheses of the encoded claim ``claim_id`` admit at ``values`` (every symbol but gamma,
-    by name), lowered by a relative 1e-12 so that the hypotheses also hold after float rounding: each hypothesis in
-    gamma, substituted, is linear, a gamma + b <= 0, and gives gamma <= -b/a where a > 0 (for Props. 4.7-4.8:
-    6 gamma L_G <= 1 and 5 gamma L_G (H-1) <= 1, so min{1/(6 L_G), 1/(5 L_G (H-1))}, H = 1: 1/(6 L_G)). Read
-    from the claim, not retyped: a change of the encoded hypotheses moves the modelled step with it."""
-    subs = {sym: values[sym.name] for sym in B.claim(claim_id).symbols if sym.name in values and sym is not B.gamma}
-    caps = []
-    for hyp in B.claim(claim_id).hypotheses:
-        if not (isinstance(hyp, sp.Le) and B.gamma in hyp.free_symbols):
-            continue
-        expr = sp.expand((hyp.lhs - hyp.rhs).subs(subs))
-        a, b = expr.coeff(B.gamma, 1), expr.coeff(B.gamma, 0)
-        require(sp.expand(expr - a * B.gamma - b) == 0 and not (a.free_symbols | b.free_symbols), "values", values,
-                f"values of every symbol of {claim_id}'s step hypotheses but gamma (linear in gamma)")
-        if a > 0:
-            caps.append(float(-b / a))
-    require(bool(caps), "claim_id", claim_id, "a claim whose hypotheses bound the step gamma from above")
-    return min(caps) * (1 - 1e-12)
-
-
 def schedule(m: int, H: int, R: int, sigma: float, L_f: float) -> dict:
     """The claims' own parameters at (m, H, R): rho = sqrt(R) and K = R H (Theorem 3.4's ``parameters``), and
     gamma, the largest step Props. 4.7-4.8's hypotheses admit (:func:`largest_step`, read from Prop. 4.7's encoded
