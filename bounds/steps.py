@@ -61,7 +61,8 @@ class Step:
     "as printed"),)`` for a display as printed, ``((erratum id, "corrected"),)`` for its correction or a later display
     from the corrected form; empty: every reading); ``uses`` the labels of the displays its left side starts from;
     ``notations`` the other readings the print admits of the same display (a sign inside or outside a brace), tried
-    when the encoded one is refuted (:func:`check`)."""
+    when the encoded one is refuted (:func:`check`); ``applies`` how it applies the encoded results it cites
+    (:class:`Use`, decided by :func:`check_use`)."""
 
     proof: str
     label: str
@@ -77,6 +78,7 @@ class Step:
     variant: tuple[tuple[str, str], ...] = ()
     uses: tuple[str, ...] = ()
     notations: tuple["Notation", ...] = ()
+    applies: tuple["Use", ...] = ()
 
     def __post_init__(self) -> None:
         if self.relation not in RELATIONS:
@@ -119,6 +121,26 @@ class Notation:
     relation: str
     rhs: sp.Expr
     why: str
+
+
+@dataclass(frozen=True)
+class Use:
+    """How a step applies a result it cites: ``label`` (the citation as the step's ``cites`` prints it), ``claim``
+    (the encoded claim it names), ``quantity`` (the observed symbol of the claim's conclusion the step bounds),
+    ``bound`` (what the step takes as that quantity's bound, in the step's symbols) and ``at`` (each symbol of the
+    claim's bound, by name, as an expression in the step's symbols: the instance the step applies). The cited
+    result provides the use when its bound at ``at`` is at most ``bound`` (:func:`check_use`). A step that sums
+    ``copies`` instances (over clients and local steps) names in ``summed`` the claim symbols that vary between them,
+    ``at`` giving their sums: the claim's bound must be affine in them, and the summed bound is ``copies`` times its
+    part free of them plus the rest at the sums."""
+
+    label: str
+    claim: str
+    quantity: str
+    bound: sp.Expr
+    at: Mapping[str, sp.Expr]
+    copies: sp.Expr = sp.Integer(1)
+    summed: tuple[str, ...] = ()
 
 
 class Boxes(dict):
@@ -381,6 +403,51 @@ def check(step: Step, examples: int = 200, polish: int = 200) -> StepCheck:
             return replace(other, step=step, notation=notation.name, method=f"{other.method}; under the reading "
                            f"'{notation.name}' ({notation.why}); as encoded it is refuted", refuted_as_encoded=refuted)
     return first
+
+
+def use_steps(step: Step, use: Use, claim) -> tuple[Step, ...]:
+    """What ``use`` of ``claim`` (a :class:`bounds.core.Claim`) in ``step`` requires, as steps over ``step``'s symbols
+    and hypotheses: the claim's bound on ``use.quantity`` at the instance ``use.at`` is at most what the step takes
+    (``use.bound``), and each of the claim's hypotheses holds at the instance. A claim symbol the instance does not
+    give stays a symbol (its search box: the step's box of the same name)."""
+    stated = claim.bounds()[use.quantity]
+    subs = {x: use.at[x.name] for x in claim.symbols if x.name in use.at}
+    missing = sorted(x.name for x in stated.free_symbols if x not in subs)
+    if missing:
+        raise ValueError(f"use of {use.claim} in {step.proof} {step.label}: no instance for {missing}")
+    bound = _summed(stated, use, claim.id)
+    name = f"{step.label}, its use of {use.label}"
+    out = [replace(step, label=name, lhs=bound.xreplace(subs), relation="<=", rhs=use.bound, notations=(),
+                   applies=(), cites=(use.label,), uses=())]
+    for k, h in enumerate(h for h in claim.hypotheses if h is not sp.true):
+        mapped = h.xreplace(subs)
+        if mapped is not sp.true:
+            out.append(replace(out[0], label=f"{name}: hypothesis {k + 1}", lhs=mapped.lhs,
+                               relation={"<=": "<=", "<": "<=", ">=": ">=", ">": ">="}.get(mapped.rel_op, "=="),
+                               rhs=mapped.rhs))
+    return tuple(out)
+
+
+def _summed(bound: sp.Expr, use: Use, claim_id: str) -> sp.Expr:
+    """The sum of ``use.copies`` instances of ``bound`` whose symbols ``use.summed`` stand for their sums."""
+    varying = [x for x in bound.free_symbols if x.name in use.summed]
+    fixed = bound.xreplace({x: 0 for x in varying})
+    if any(sp.degree(sp.expand(bound - fixed), x) > 1 for x in varying) or any(
+            x in sp.diff(bound, y).free_symbols for x in varying for y in varying):
+        raise ValueError(f"{claim_id}: its bound is not affine in {sorted(use.summed)}, so a sum of instances is not "
+                         "an instance")
+    return use.copies * fixed + (bound - fixed)
+
+
+def check_use(step: Step, use: Use, claim, examples: int = 25, polish: int = 25) -> StepCheck:
+    """Decide whether ``claim`` provides ``use`` in ``step`` (:func:`use_steps`, each decided by :func:`check_encoded`):
+    refuted when one requirement is refuted (that step's check, with its instance), proven when all are proven, else
+    not refuted."""
+    checks = [check_encoded(s, examples, polish) for s in use_steps(step, use, claim)]
+    for status in (REFUTED, NOT_REFUTED):
+        if any(c.status == status for c in checks):
+            return next(c for c in checks if c.status == status)
+    return checks[0]
 
 
 def check_encoded(step: Step, examples: int = 200, polish: int = 200) -> StepCheck:

@@ -29,8 +29,9 @@ dangling, unless the paper's patterns say that its text shows every display numb
 cites the group (73a), (73b), ... when the paper numbers one so; a title that says it restates ("Theorem 2
 (restated)", "Theorem 4 (Theorem 2 restated)") is the restatement it says it is, not a second title. Assumption,
 named: two different results never share a printed title (a shared title is one result under two numbers).
-The use a step makes of its target is checked only where a step encodes it (:func:`use_checks`); otherwise it is
-"resolved, use not checked".
+The use a step makes of its target is checked only where the step states it (``Step.applies``: the bound it takes
+from the cited result at which instance, decided by :func:`bounds.steps.check_use`; :func:`use_checks`); otherwise
+it is "resolved, use not checked". A use the cited result does not provide is a finding (:func:`misused`).
 """
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 from bounds.audit import DISCREPANCY, Finding, producer
+from bounds.steps import PROVEN, REFUTED, check_use
 
 #: the kinds of numbered statement whose citations are resolved (algorithms, figures and tables are not)
 KINDS = ("Lemma", "Theorem", "Corollary", "Proposition", "Assumption", "Remark", "Definition")
@@ -309,52 +311,67 @@ def drift(key: str, definitions: Sequence[Ref]) -> list[Finding]:
 
 
 def use_checks(resolved: Sequence[Resolved], steps: Sequence, claims: Sequence) -> tuple[Resolved, ...]:
-    """The citations whose use is checked. A step that cites an encoded claim is checked only where the claim's
-    conclusion is, symbol for symbol, the step's own relation (then the step is that claim's instance and the step
-    check decides it); any other use stays "resolved, use not checked" (module docstring)."""
+    """The citations whose use is checked: a citation is checked when a step it resolves to (``steps#...``) states
+    how it applies the cited result (``Step.applies``, a :class:`bounds.steps.Use` whose label names the citation's
+    target and whose claim is encoded) and :func:`bounds.steps.check_use` decides that use (proven or refuted); any
+    other use stays "resolved, use not checked" (module docstring)."""
     by_id = {c.id: c for c in claims}
     out = []
     for r in resolved:
-        ids = [i for i in r.encoded if i in by_id]
-        cited = [s for s in steps if f"steps#{s.proof} {s.label}" in r.encoded]
-        checked = any(_instance(s, by_id[i]) for s in cited for i in ids)
-        out.append(Resolved(r.ref, r.status, r.target, r.encoded, checked))
+        decided = [u for u in applied_uses(r, steps, by_id) if u[2].status in (PROVEN, REFUTED)]
+        out.append(Resolved(r.ref, r.status, r.target, r.encoded, bool(decided)))
     return tuple(out)
 
 
-def _instance(step, claim) -> bool:
-    """Whether ``step``'s relation is one of ``claim``'s encoded conclusions (same sides, same relation)."""
-    import sympy as sp
-    for rel in getattr(claim, "conclusion", ()) or ():
-        if not isinstance(rel, sp.core.relational.Relational):
-            continue
-        lhs, rhs = (rel.lhs, rel.rhs) if rel.rel_op in ("<=", "<", "==") else (rel.rhs, rel.lhs)
-        relation = "==" if rel.rel_op == "==" else "<="
-        s_lhs, s_rhs = (step.lhs, step.rhs) if step.relation != ">=" else (step.rhs, step.lhs)
-        s_rel = "==" if step.relation == "==" else "<="
-        if relation == s_rel and sp.expand(_by_name(lhs - s_lhs)) == 0 and sp.expand(_by_name(rhs - s_rhs)) == 0:
-            return True
-    return False
+def applied_uses(r: Resolved, steps: Sequence, by_id: Mapping) -> list[tuple]:
+    """(step, use, check) for each use of the citation ``r``'s target stated by a step it resolves to."""
+    label = r.target.label if r.target is not None else r.ref.label
+    cited = [s for s in steps if f"steps#{s.proof} {s.label}" in r.encoded]
+    return [(s, u, _use_check(s, u, by_id[u.claim])) for s in cited for u in s.applies
+            if u.claim in by_id and re.search(rf"(?<![\w.]){re.escape(label)}(?![\w.]*\d)", u.label)]
 
 
-def _by_name(expr):
-    """``expr`` with every symbol replaced by a plain symbol of the same name (a claim's and a step's symbols are
-    created apart, with different assumptions)."""
-    import sympy as sp
-    return expr.xreplace({x: sp.Symbol(x.name) for x in expr.free_symbols})
+_USE_CHECKS: dict = {}
 
 
-def problems(key: str, module, steps: Sequence = ()) -> list[Finding]:
+def _use_check(step, use, claim):
+    """:func:`bounds.steps.check_use` at its default budget, once per process and (step, use)."""
+    key = (repr(step), repr(use), repr(claim))
+    if key not in _USE_CHECKS:
+        _USE_CHECKS[key] = check_use(step, use, claim)
+    return _USE_CHECKS[key]
+
+
+@producer
+def misused(key: str, resolved: Sequence[Resolved], steps: Sequence, claims: Sequence) -> list[Finding]:
+    """One finding per applied use a cited result does not provide (:func:`bounds.steps.check_use` refutes it, with
+    the instance): the citing step takes more than the encoded result states there."""
+    by_id, out, seen = {c.id: c for c in claims}, [], set()
+    for r in resolved:
+        for step, use, result in applied_uses(r, steps, by_id):
+            fid = f"{key}.crossref.use.{_slug(step.proof)}.{_slug(step.label)}.{_slug(use.label)}"
+            if result.status != REFUTED or fid in seen:
+                continue
+            seen.add(fid)
+            out.append(Finding(fid, "statement-vs-proof", (use.claim,), DISCREPANCY,
+                               f"{step.proof}, {step.label} takes {use.bound} from {use.label}, which states less "
+                               f"there", f"\"{r.ref.quote}\"; at {result.point}: {use.label} gives "
+                               f"{result.sides[0]:.6g}, the step takes {result.sides[1]:.6g}", "cross-reference use"))
+    return out
+
+
+def problems(key: str, module, steps: Sequence = (), claims: Sequence = ()) -> list[Finding]:
     """The cross-reference findings of one paper from its ``crossrefs`` module (dangling citations, numbering
-    drift)."""
+    drift, and uses of a cited result that it does not provide where a step states its use)."""
     resolved = resolve(module.DEFINITIONS, module.CITATIONS, module.PATTERNS, module.ENCODED, steps)
-    return list(dangling(key, resolved)) + list(drift(key, module.DEFINITIONS))
+    return (list(dangling(key, resolved)) + list(drift(key, module.DEFINITIONS))
+            + list(misused(key, resolved, steps, claims)))
 
 
 def summary(key: str, module, steps: Sequence = (), claims: Sequence = ()) -> Counts:
     """The counts of one paper's cross-references, the use of encoded targets checked where a step encodes it."""
     resolved = resolve(module.DEFINITIONS, module.CITATIONS, module.PATTERNS, module.ENCODED, steps)
-    return counts(use_checks(resolved, steps, claims), problems(key, module, steps))
+    return counts(use_checks(resolved, steps, claims), problems(key, module, steps, claims))
 
 
 _HEAD_STARTS = KINDS + ("(", "Eq.", "Display", "Update")
@@ -393,7 +410,8 @@ def crossref_lines(record, findings: Sequence = ()) -> list[str]:
     c = summary(record.key, module, record.encoded_steps(), record.claims)
     errata = record.errata_module()
     explains = {f: e.id for e in getattr(errata, "ERRATA", ()) for f in e.explains}
-    shown = [f for f in findings if f.id in c.problems] or problems(record.key, module)
+    shown = [f for f in findings if f.id in c.problems] or problems(record.key, module, record.encoded_steps(),
+                                                                    record.claims)
     listed = [f"- `{f.id}`: {f.summary}" + (f" (erratum `{explains[f.id]}`, [errata](audit.md))"
                                            if f.id in explains else "") for f in shown]
     return ['<a id="cross-references"></a>', "", "## Cross-references", "",

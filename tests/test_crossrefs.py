@@ -5,6 +5,7 @@ every real paper's tables are its text's (re-derived when the text is at hand) a
 reported."""
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import os
@@ -15,7 +16,7 @@ import pytest
 import sympy as sp
 
 from bounds.core import Claim, Mode
-from bounds.steps import Step
+from bounds.steps import PROVEN, REFUTED, Step, Use, check_use
 from repro import crossrefs as X
 from repro.errata import Erratum, Kind, paper_errata
 from repro.registry import paper as interface, papers
@@ -83,20 +84,42 @@ def test_a_problem_declared_with_its_other_place_is_an_inconsistency():
     assert paper_errata([], [], module, {}) == []       # not confirmed without the finding
 
 
-def test_the_use_of_a_cited_claim_is_checked_only_where_a_step_is_its_instance():
+def test_the_use_of_a_cited_claim_is_checked_where_a_step_states_it_and_a_use_it_does_not_provide_is_found():
+    """Lemma 1 states x <= 2 b. A step that takes 2 b from it (or 3 b) is provided; one that takes b is not (refuted,
+    with an instance, and reported as a finding); a step citing it without stating its use is not checked."""
     x, b = sp.symbols("x b", positive=True)
-    claim = Claim(id="toy.lemma1", location="Lemma 1", statement="x <= b", domains={x: "observed", b: "positive"}, hypotheses=(),
-                  conclusion=(sp.Le(x, 2 * b),), parameters={}, mode=Mode.DETERMINISTIC)
-    xs, bs = sp.symbols("x b")
-    step = Step("Proof of Theorem 2", "display 1", "toy.thm2", xs, "<=", 2 * bs, {xs: (0, 1), bs: (0, 1)},
-                cites=("Lemma 1",))
+    claim = Claim(id="toy.lemma1", location="Lemma 1", statement="x <= 2 b", domains={x: "observed", b: "positive"},
+                  hypotheses=(), conclusion=(sp.Le(x, 2 * b),), parameters={}, mode=Mode.DETERMINISTIC)
+    xs, bs = sp.symbols("x_s b_s", positive=True)
+
+    def step(taken, uses=True):
+        applies = (Use("Lemma 1", "toy.lemma1", "x", taken * bs, at={"b": bs}),) if uses else ()
+        return Step("Proof of Theorem 2", "display 1", "toy.thm2", xs, "<=", taken * bs, {xs: (0.1, 1), bs: (0.1, 1)},
+                    cites=("Lemma 1",), applies=applies)
+
     ref = X.Ref("Lemma 1", "A, proof of Theorem 2", "By Lemma 1")
-    resolved = X.resolve((X.Ref("Lemma 1", "A", ""),), (ref,), PLANTED_PATTERNS, {"Lemma 1": ("toy.lemma1",)}, (step,))
+    resolved = X.resolve((X.Ref("Lemma 1", "A", ""),), (ref,), PLANTED_PATTERNS, {"Lemma 1": ("toy.lemma1",)},
+                         (step(2),))
     assert resolved[0].encoded == ("toy.lemma1", "steps#Proof of Theorem 2 display 1")
-    assert X.use_checks(resolved, (step,), (claim,))[0].checked
-    other = Step("Proof of Theorem 2", "display 1", "toy.thm2", xs, "<=", 3 * bs, {xs: (0, 1), bs: (0, 1)},
-                 cites=("Lemma 1",))
-    assert not X.use_checks(resolved, (other,), (claim,))[0].checked
+    for taken, checked, misused in ((2, True, 0), (3, True, 0), (1, True, 1)):
+        assert X.use_checks(resolved, (step(taken),), (claim,))[0].checked is checked, taken
+        found = X.misused("toy", resolved, (step(taken),), (claim,))
+        assert len(found) == misused and all(f.kind == "statement-vs-proof" and f.claims == ("toy.lemma1",)
+                                             for f in found), taken
+    assert not X.use_checks(resolved, (step(2, uses=False),), (claim,))[0].checked
+
+
+def test_every_stated_use_of_a_real_papers_cited_result_is_decided_and_a_halved_one_is_refuted():
+    """FedSGM's proofs of Theorems 6 and 8 state how they apply Lemmas 3, 4 and 5 (summed over clients and local
+    steps): each is provided (proven); the same use with the taken bound halved is refuted."""
+    from bounds.fedsgm.claims import claim
+    from bounds.fedsgm.steps import STEPS
+    uses = [(s, u) for s in STEPS for u in s.applies]
+    assert {u.label for _, u in uses} == {"Lemma 3", "Lemma 4", "Lemma 5"}
+    for s, u in uses:
+        assert check_use(s, u, claim(u.claim)).status == PROVEN, (s.proof, s.label, u.label)
+        halved = dataclasses.replace(u, bound=u.bound / 2)
+        assert check_use(s, halved, claim(u.claim)).status == REFUTED, (s.proof, s.label, u.label)
 
 
 def _text(module) -> str | None:

@@ -35,7 +35,7 @@ import sympy as sp
 
 from .claims import D, E, G, Gamma_proof, N, T, a, beta, eps, eta, n, q, tau
 from .proofs import P_L3, P_L4, P_L5, P_T6, P_T7, P_T8, P_T9
-from ..steps import CORRECTED, PRINTED, Notation, Step
+from ..steps import CORRECTED, PRINTED, Notation, Step, Use
 
 # ---------------------------------------------------------------------------- claims the proofs establish
 # A step bears on the result whose printed proof displays it: Lemmas 3-5, and for the theorems the constants of their
@@ -104,7 +104,7 @@ def _sum_both(c: sp.Expr) -> sp.Expr:
 def _step(proof: str, label: str, claim: str, lhs, relation: str, rhs, hyps=(), cites=(), reading: str = "",
           boxes=None, **sides) -> Step:
     """A :class:`Step` whose search box is the registered box of each free symbol (``boxes`` overrides); ``sides``:
-    the step's ``variant``, ``uses`` and ``notations`` (:class:`bounds.steps.Step`)."""
+    the step's ``variant``, ``uses``, ``notations`` and ``applies`` (:class:`bounds.steps.Step`)."""
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     syms = set(lhs.free_symbols) | set(rhs.free_symbols)
     for h in hyps:
@@ -458,8 +458,15 @@ def _one_round(proof: str, label: str, compressed: bool) -> Step:
     term_a = (qq / n + 1) * E**2 * G**2 - _slack("A")
     cross = (eta / a * _DRIFT + _sum_both(eta * a * G**2) + 2 * eta * (_IN_A * _GAPF_L + (1 - _IN_A) * _GAPG_L)) / n
     bound = "Lemma 3's (q_u/n + 1) E^2 G^2" if compressed else "display 3's E^2 G^2 (q_u = 0, C_j = Id)"
+    lemma4 = Use("Lemma 4", "fedsgm.lemma4", "inner_term", sp.expand(n * cross), copies=n * E,
+                 summed=("drift_term", "gap_f_term", "gap_g_term"),
+                 at={"eta": eta, "a": a, "G": G, "in_A": _IN_A, "drift_term": _DRIFT, "gap_f_term": _GAPF_L,
+                     "gap_g_term": _GAPG_L})
+    lemma3 = Use("Lemma 3", "fedsgm.lemma3", "agg_sq_expect", (q / n + 1) * E**2 * G**2,
+                 at={"E": E, "G": G, "n": n, "q_u": q})
     return _step(proof, label, THM_PROOF[proof], _DIST + eta**2 * term_a + cross - _slack("I"), "<=", _rhs5(qq),
                  cites=("Lemma 3" if compressed else "display 3", "Lemma 4"),
+                 applies=(lemma3, lemma4) if compressed else (lemma4,),
                  reading=f"display 3 line 2 in E_C: {_ROUND}; ||mean_j C_j(X_j)||^2 = {bound} - s_A and the cross "
                          "term -2 eta <w_t - w*, mean_j C_j(X_j)> = Lemma 4's bound (as stated: its sum over j, tau) "
                          "- s_I")
@@ -504,7 +511,9 @@ def _r_hard(proof: str, compressed: bool) -> Step:
                  ("(5)" if compressed else "(12)", "displays 7 and 8", "Lemma 5", "eq. (1)"),
                  f"{_ROUND}; ||w_(t+1) - w*||^2 = (5)'s right side - s_5, the local gap sums = displays 7, 8 summed "
                  "over j, tau - s_f, s_g, with f(w*) - f(w_t) = (1/n) sum_j (f_j(w*) - f_j(w_t)) (eq. (1)); Lemma 5 "
-                 "summed over j as hypothesis")
+                 "summed over j as hypothesis",
+                 applies=(Use("Lemma 5", "fedsgm.lemma5", "drift_sum", n * eta**2 * E**3 * G**2 / 3, copies=n,
+                              at={"E": E, "G": G, "eta": eta}),))
 
 
 # ---------------------------------------------------------------------------- Theorems 6 and 8: summing the rounds

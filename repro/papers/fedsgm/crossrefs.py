@@ -28,9 +28,11 @@ ENCODED = encoded_labels(CLAIMS)
 
 
 def findings() -> list:
-    """The cross-reference findings of the paper (dangling citations, numbering drift: :func:`repro.crossrefs.problems`)."""
+    """The cross-reference findings of the paper (dangling citations, numbering drift, uses of a cited result it does
+    not provide: :func:`repro.crossrefs.problems`)."""
+    from bounds.fedsgm.steps import STEPS
     from . import crossrefs as this
-    return problems("fedsgm", this)
+    return problems("fedsgm", this, STEPS, CLAIMS)
 
 
 # ---- the tables below are typed from the text (fedsgm.md) by repro.crossrefs.extract and

@@ -27,9 +27,11 @@ ENCODED = encoded_labels(CLAIMS)
 
 
 def findings() -> list:
-    """The cross-reference findings of the paper (dangling citations, numbering drift: :func:`repro.crossrefs.problems`)."""
+    """The cross-reference findings of the paper (dangling citations, numbering drift, uses of a cited result it does
+    not provide: :func:`repro.crossrefs.problems`)."""
+    from bounds.pcfedavg.steps import STEPS
     from . import crossrefs as this
-    return problems("pcfedavg", this)
+    return problems("pcfedavg", this, STEPS, CLAIMS)
 
 
 # ---- the tables below are typed from the text (pcfedavg_pdf.txt) by repro.crossrefs.extract and

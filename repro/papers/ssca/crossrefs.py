@@ -30,9 +30,11 @@ ENCODED = encoded_labels(CLAIMS)
 
 
 def findings() -> list:
-    """The cross-reference findings of the paper (dangling citations, numbering drift: :func:`repro.crossrefs.problems`)."""
+    """The cross-reference findings of the paper (dangling citations, numbering drift, uses of a cited result it does
+    not provide: :func:`repro.crossrefs.problems`)."""
+    from bounds.ssca.steps import STEPS
     from . import crossrefs as this
-    return problems("ssca", this)
+    return problems("ssca", this, STEPS, CLAIMS)
 
 
 # ---- the tables below are typed from the text (ssca.txt) by repro.crossrefs.extract and
