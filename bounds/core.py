@@ -13,6 +13,7 @@ recording which of the two happened.
 from __future__ import annotations
 
 import enum
+import math
 import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -46,6 +47,8 @@ class Provenance(str, enum.Enum):
 #: the non-strict inequalities a hypothesis may be, with the sign that makes "holds" mean sign * (lhs - rhs) >= 0
 #: (strict ones have no boundary to tolerate and are always evaluated exactly)
 _DIRECTION = {sp.GreaterThan: 1.0, sp.LessThan: -1.0}
+#: the strict ones, with the same signs (:meth:`Claim.largest_admissible`)
+_STRICT = {sp.StrictGreaterThan: 1.0, sp.StrictLessThan: -1.0}
 
 
 @dataclass(frozen=True)
@@ -222,40 +225,47 @@ class Claim:
         return result
 
     @cached_property
-    def _upper_caps(self) -> dict:
-        """Per symbol, the compiled (a, b, names needed) of each non-strict hypothesis linear in it, written
-        a * symbol + b <= 0 (prescribed parameters substituted; :meth:`largest_admissible`)."""
+    def _linear_cap_fns(self) -> dict:
+        """Per symbol, the compiled (a, b, names needed, strict) of each inequality hypothesis in it, written
+        a * symbol + b <= 0 (< 0 when strict; prescribed parameters substituted; :meth:`largest_admissible`)."""
         return {}
 
     def largest_admissible(self, symbol: sp.Symbol, **values) -> float:
         """The largest value of ``symbol`` the hypotheses admit at ``values`` (every other symbol they use, by name):
-        each non-strict hypothesis in ``symbol`` is linear in it, a * symbol + b <= 0 once written with ``<=``, and
-        caps it at -b/a where a > 0 there (where a <= 0 it bounds ``symbol`` from below, or not at all). Read from the
-        encoding, so that a step size a run takes "as large as the hypotheses allow" moves with them. Raises
-        ``ValueError`` when a hypothesis is not linear in ``symbol`` or none caps it at ``values``."""
-        if symbol not in self._upper_caps:
-            self._upper_caps[symbol] = self._linear_caps(symbol)
-        args, caps = self._args(values), []
-        for a_fn, b_fn, needed in self._upper_caps[symbol]:
+        each hypothesis in ``symbol`` is linear in it, a * symbol + b <= 0 (or < 0) once written with ``<=``, and
+        caps it at -b/a where a > 0 there (where a < 0 it bounds ``symbol`` from below). Read from the encoding, so
+        that a step size a run takes "as large as the hypotheses allow" moves with them. Raises ``ValueError`` when a
+        hypothesis is not linear in ``symbol``, none caps it, the smallest cap is strict (no largest value) or a
+        lower bound exceeds it (no admissible value)."""
+        if symbol not in self._linear_cap_fns:
+            self._linear_cap_fns[symbol] = self._linear_caps(symbol)
+        args, upper, lower = self._args(values), [], [-math.inf]
+        for a_fn, b_fn, needed, strict in self._linear_cap_fns[symbol]:
             self._require(needed, values)
             a, b = float(a_fn(*args)), float(b_fn(*args))
             if a > 0:
-                caps.append(-b / a)
-        if not caps:
+                upper.append((-b / a, strict))
+            elif a < 0:
+                lower.append(-b / a)
+        if not upper:
             raise ValueError(f"claim {self.id}: no hypothesis bounds {symbol} from above at {values}")
-        return min(caps)
+        cap = min(value for value, _ in upper)
+        if any(strict and value == cap for value, strict in upper) or max(lower) > cap:
+            raise ValueError(f"claim {self.id}: the hypotheses admit no largest {symbol} at {values}")
+        return cap
 
     def _linear_caps(self, symbol: sp.Symbol) -> list:
         caps = []
         for hyp in self.hypotheses:
-            if type(hyp) not in _DIRECTION or symbol not in self.substitute(hyp).free_symbols:
+            sign = _DIRECTION.get(type(hyp), _STRICT.get(type(hyp)))
+            if sign is None or symbol not in self.substitute(hyp).free_symbols:
                 continue
-            expr = sp.expand(-int(_DIRECTION[type(hyp)]) * self.substitute(hyp.lhs - hyp.rhs))    # expr <= 0
+            expr = sp.expand(-int(sign) * self.substitute(hyp.lhs - hyp.rhs))    # expr <= 0 (< 0 when strict)
             a, b = expr.coeff(symbol, 1), expr.coeff(symbol, 0)
             if symbol in (a.free_symbols | b.free_symbols) or sp.expand(expr - a * symbol - b) != 0:
                 raise ValueError(f"claim {self.id}: the hypothesis {hyp} is not linear in {symbol}")
             caps.append((sp.lambdify(self.symbols, a, modules="math"), sp.lambdify(self.symbols, b, modules="math"),
-                         frozenset(str(s) for s in (a.free_symbols | b.free_symbols))))
+                         frozenset(str(s) for s in (a.free_symbols | b.free_symbols)), type(hyp) in _STRICT))
         return caps
 
     def _require(self, needed: frozenset[str], values) -> None:

@@ -132,7 +132,11 @@ class Use:
     result provides the use when its bound at ``at`` is at most ``bound`` (:func:`check_use`). A step that sums
     ``copies`` instances (over clients and local steps) names in ``summed`` the claim symbols that vary between them,
     ``at`` giving their sums: the claim's bound must be affine in them, and the summed bound is ``copies`` times its
-    part free of them plus the rest at the sums."""
+    part free of them plus the rest at the sums. ``copies`` is the step's reading, like its sides: a count too small
+    makes the check weaker (a sum the step takes is compared with fewer instances), so a step module takes it from
+    the same summation its sides use. ``named``: (claim symbol, expression) pairs substituted first, for a
+    quantity the claim writes out and the step names (rho -> L_G - (L_f + sigma (m-1))/m turns Lemma 4.1's L_G,
+    written out in a claim, into the step's symbol L_G)."""
 
     label: str
     claim: str
@@ -141,6 +145,7 @@ class Use:
     at: Mapping[str, sp.Expr]
     copies: sp.Expr = sp.Integer(1)
     summed: tuple[str, ...] = ()
+    named: tuple[tuple[sp.Expr, sp.Expr], ...] = ()
 
 
 class Boxes(dict):
@@ -405,49 +410,50 @@ def check(step: Step, examples: int = 200, polish: int = 200) -> StepCheck:
     return first
 
 
-def use_steps(step: Step, use: Use, claim) -> tuple[Step, ...]:
-    """What ``use`` of ``claim`` (a :class:`bounds.core.Claim`) in ``step`` requires, as steps over ``step``'s symbols
-    and hypotheses: the claim's bound on ``use.quantity`` at the instance ``use.at`` is at most what the step takes
-    (``use.bound``), and each of the claim's hypotheses holds at the instance. A claim symbol the instance does not
-    give stays a symbol (its search box: the step's box of the same name)."""
-    stated = claim.bounds()[use.quantity]
+def use_step(step: Step, use: Use, claim) -> Step:
+    """What ``use`` of ``claim`` (a :class:`bounds.core.Claim`) in ``step`` requires, as a step over ``step``'s symbols:
+    where the claim applies at the instance ``use.at`` (its hypotheses there, and its symbols' own signs, added to
+    ``step``'s), its bound on ``use.quantity`` is at most what the step takes (``use.bound``). Whether the claim's
+    hypotheses hold in the step is not this check's question: the use is judged where the cited result speaks, so a
+    refutation is never a point the result does not cover. ``use.named`` is substituted first."""
+    named = dict(use.named)
+    stated = claim.bounds()[use.quantity].subs(named)
     subs = {x: use.at[x.name] for x in claim.symbols if x.name in use.at}
-    missing = sorted(x.name for x in stated.free_symbols if x not in subs)
+    missing = sorted(x.name for x in stated.free_symbols if x in claim.symbols and x not in subs)
     if missing:
         raise ValueError(f"use of {use.claim} in {step.proof} {step.label}: no instance for {missing}")
-    bound = _summed(stated, use, claim.id)
-    name = f"{step.label}, its use of {use.label}"
-    out = [replace(step, label=name, lhs=bound.xreplace(subs), relation="<=", rhs=use.bound, notations=(),
-                   applies=(), cites=(use.label,), uses=())]
-    for k, h in enumerate(h for h in claim.hypotheses if h is not sp.true):
-        mapped = h.xreplace(subs)
-        if mapped is not sp.true:
-            out.append(replace(out[0], label=f"{name}: hypothesis {k + 1}", lhs=mapped.lhs,
-                               relation={"<=": "<=", "<": "<=", ">=": ">=", ">": ">="}.get(mapped.rel_op, "=="),
-                               rhs=mapped.rhs))
-    return tuple(out)
+    where = [claim.substitute(h).subs(named).xreplace(subs) for h in claim.hypotheses]
+    where += [sp.Gt(e, 0) if x.is_positive else sp.Ge(e, 0) for x, e in subs.items() if x.is_nonnegative]
+    if sp.false in where:
+        raise ValueError(f"use of {use.claim} in {step.proof} {step.label}: the instance is outside the claim's domain")
+    return replace(step, label=f"{step.label}, its use of {use.label}", lhs=_summed(stated, use, claim.id).xreplace(subs),
+                   relation="<=", rhs=use.bound, notations=(), applies=(), cites=(use.label,), uses=(),
+                   hypotheses=step.hypotheses + tuple(h for h in where if h is not sp.true))
 
 
 def _summed(bound: sp.Expr, use: Use, claim_id: str) -> sp.Expr:
-    """The sum of ``use.copies`` instances of ``bound`` whose symbols ``use.summed`` stand for their sums."""
+    """The sum of ``use.copies`` instances of ``bound`` whose symbols ``use.summed`` stand for their sums (every other
+    symbol the same in every instance): ``bound`` must be affine in them."""
     varying = [x for x in bound.free_symbols if x.name in use.summed]
-    fixed = bound.xreplace({x: 0 for x in varying})
-    if any(sp.degree(sp.expand(bound - fixed), x) > 1 for x in varying) or any(
-            x in sp.diff(bound, y).free_symbols for x in varying for y in varying):
+    if len(varying) != len(use.summed):
+        raise ValueError(f"{claim_id}: summed {sorted(use.summed)}, but its bound has only "
+                         f"{sorted(x.name for x in varying)}")
+    if any(x in sp.diff(bound, y).free_symbols for x in varying for y in varying):
         raise ValueError(f"{claim_id}: its bound is not affine in {sorted(use.summed)}, so a sum of instances is not "
                          "an instance")
+    fixed = bound.xreplace({x: 0 for x in varying})
     return use.copies * fixed + (bound - fixed)
 
 
-def check_use(step: Step, use: Use, claim, examples: int = 25, polish: int = 25) -> StepCheck:
-    """Decide whether ``claim`` provides ``use`` in ``step`` (:func:`use_steps`, each decided by :func:`check_encoded`):
-    refuted when one requirement is refuted (that step's check, with its instance), proven when all are proven, else
-    not refuted."""
-    checks = [check_encoded(s, examples, polish) for s in use_steps(step, use, claim)]
-    for status in (REFUTED, NOT_REFUTED):
-        if any(c.status == status for c in checks):
-            return next(c for c in checks if c.status == status)
-    return checks[0]
+#: the search budget of a use check (:func:`check_use`): a use is an identity or a comparison of two closed forms,
+#: which the symbolic stage decides in every use encoded so far
+USE_BUDGET = {"examples": 25, "polish": 25}
+
+
+def check_use(step: Step, use: Use, claim) -> StepCheck:
+    """Decide whether ``claim`` provides ``use`` in ``step``: :func:`use_step` decided by :func:`check_encoded` at
+    :data:`USE_BUDGET` (proven, refuted with an exactly confirmed instance, or not refuted)."""
+    return check_encoded(use_step(step, use, claim), **USE_BUDGET)
 
 
 def check_encoded(step: Step, examples: int = 200, polish: int = 200) -> StepCheck:
@@ -475,5 +481,5 @@ def check_encoded(step: Step, examples: int = 200, polish: int = 200) -> StepChe
     return StepCheck(step, NOT_REFUTED, how, obj.evaluations, v, point, sides)
 
 
-__all__ = ["CORRECTED", "NOT_REFUTED", "Notation", "PRINTED", "PROVEN", "REFUTED", "Step", "StepCheck", "TOLERANCE", "check", "check_encoded",
-           "confirm", "shrink"]
+__all__ = ["CORRECTED", "NOT_REFUTED", "Notation", "PRINTED", "PROVEN", "REFUTED", "Step", "StepCheck", "TOLERANCE", "USE_BUDGET", "Use",
+           "check", "check_encoded", "check_use", "confirm", "shrink", "use_step"]

@@ -39,8 +39,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
+import sympy as sp
+
 from bounds.audit import DISCREPANCY, Finding, producer
-from bounds.steps import PROVEN, REFUTED, check_use
+from bounds.steps import PROVEN, REFUTED, USE_BUDGET, check_encoded, use_step
 
 #: the kinds of numbered statement whose citations are resolved (algorithms, figures and tables are not)
 KINDS = ("Lemma", "Theorem", "Corollary", "Proposition", "Assumption", "Remark", "Definition")
@@ -324,28 +326,33 @@ def use_checks(resolved: Sequence[Resolved], steps: Sequence, claims: Sequence) 
 
 
 def applied_uses(r: Resolved, steps: Sequence, by_id: Mapping) -> list[tuple]:
-    """(step, use, check) for each use of the citation ``r``'s target stated by a step it resolves to."""
+    """(step, use, check) for each use of the citation ``r``'s target stated by a step it resolves to (the use's
+    claim among the target's encoded claims)."""
     label = r.target.label if r.target is not None else r.ref.label
     cited = [s for s in steps if f"steps#{s.proof} {s.label}" in r.encoded]
-    return [(s, u, _use_check(s, u, by_id[u.claim])) for s in cited for u in s.applies
-            if u.claim in by_id and re.search(rf"(?<![\w.]){re.escape(label)}(?![\w.]*\d)", u.label)]
+    return [(s, u, _use_check(use_step(s, u, by_id[u.claim]))) for s in cited for u in s.applies
+            if u.claim in by_id and u.claim in r.encoded
+            and re.search(rf"(?<![\w.]){re.escape(label)}(?![\w.]*\d)", u.label)]
 
 
 _USE_CHECKS: dict = {}
 
 
-def _use_check(step, use, claim):
-    """:func:`bounds.steps.check_use` at its default budget, once per process and (step, use)."""
-    key = (repr(step), repr(use), repr(claim))
+def _use_check(derived):
+    """:func:`bounds.steps.check_encoded` of a use's step (:func:`bounds.steps.use_step`) at the use checks' budget
+    (:data:`bounds.steps.USE_BUDGET`), once per process and step content (sympy's ``srepr`` keeps the symbols' assumptions, which decide it)."""
+    key = (sp.srepr(derived.lhs), sp.srepr(derived.rhs), derived.relation, sp.srepr(tuple(derived.hypotheses)),
+           sp.srepr(tuple(derived.space.items())))
     if key not in _USE_CHECKS:
-        _USE_CHECKS[key] = check_use(step, use, claim)
+        _USE_CHECKS[key] = check_encoded(derived, **USE_BUDGET)
     return _USE_CHECKS[key]
 
 
 @producer
 def misused(key: str, resolved: Sequence[Resolved], steps: Sequence, claims: Sequence) -> list[Finding]:
     """One finding per applied use a cited result does not provide (:func:`bounds.steps.check_use` refutes it, with
-    the instance): the citing step takes more than the encoded result states there."""
+    the instance): the citing step takes more than the encoded result states there. It bears on the claims the
+    citing proof establishes (the gap is in that proof), on the reading its step belongs to."""
     by_id, out, seen = {c.id: c for c in claims}, [], set()
     for r in resolved:
         for step, use, result in applied_uses(r, steps, by_id):
@@ -353,10 +360,12 @@ def misused(key: str, resolved: Sequence[Resolved], steps: Sequence, claims: Seq
             if result.status != REFUTED or fid in seen:
                 continue
             seen.add(fid)
-            out.append(Finding(fid, "statement-vs-proof", (use.claim,), DISCREPANCY,
-                               f"{step.proof}, {step.label} takes {use.bound} from {use.label}, which states less "
-                               f"there", f"\"{r.ref.quote}\"; at {result.point}: {use.label} gives "
-                               f"{result.sides[0]:.6g}, the step takes {result.sides[1]:.6g}", "cross-reference use"))
+            reading = "; ".join(f"{e}: {side}" for e, side in step.variant)
+            out.append(Finding(fid, "statement-vs-proof", tuple(step.claims), DISCREPANCY,
+                               f"{step.proof}, {step.label} takes {use.bound} from {use.label} ({use.claim}), which "
+                               f"states less there" + (f" (reading {reading})" if reading else ""),
+                               f"\"{r.ref.quote}\"; at {result.point}: {use.label} gives {result.sides[0]:.6g}, the "
+                               f"step takes {result.sides[1]:.6g}", "cross-reference use"))
     return out
 
 
@@ -369,7 +378,7 @@ def problems(key: str, module, steps: Sequence = (), claims: Sequence = ()) -> l
 
 
 def summary(key: str, module, steps: Sequence = (), claims: Sequence = ()) -> Counts:
-    """The counts of one paper's cross-references, the use of encoded targets checked where a step encodes it."""
+    """The counts of one paper's cross-references, the use of encoded targets checked where a step states it."""
     resolved = resolve(module.DEFINITIONS, module.CITATIONS, module.PATTERNS, module.ENCODED, steps)
     return counts(use_checks(resolved, steps, claims), problems(key, module, steps, claims))
 

@@ -349,10 +349,18 @@ def test_the_largest_admissible_value_is_read_from_the_linear_hypotheses():
     L, H = sp.Symbol("L", positive=True), sp.Symbol("H", positive=True)
     dom = {eta: "step", L: "positive", H: "integer >= 1", a: "positive", obs: "o"}
     claim = Claim(id="t.step", location="test", statement="", domains=dom, conclusion=(sp.Le(obs, 1),),
-                  hypotheses=(sp.Le(6 * eta * L, 1), sp.Le(5 * eta * L * (H - 1), 1), sp.Ge(eta, a),
+                  hypotheses=(sp.Ge(1, 6 * eta * L), sp.Le(5 * eta * L * (H - 1), 1), sp.Ge(eta, a),
                               sp.Le(a, 2 * eta)), mode=Mode.DETERMINISTIC)
     assert claim.largest_admissible(eta, L=2.0, H=3, a=0.01) == pytest.approx(min(1 / 12, 1 / 20), rel=1e-15)
     assert claim.largest_admissible(eta, L=2.0, H=1, a=0.01) == pytest.approx(1 / 12, rel=1e-15)
+    with pytest.raises(ValueError, match="no largest eta"):              # a lower bound above the cap
+        claim.largest_admissible(eta, L=2.0, H=1, a=0.5)
+    def strict(c):
+        return Claim(id="t.strict", location="test", statement="", domains=dom, conclusion=(sp.Le(obs, 1),),
+                     hypotheses=(sp.Le(eta * L, 1), sp.Lt(eta, c / L)), mode=Mode.DETERMINISTIC)
+    with pytest.raises(ValueError, match="no largest eta"):              # sup 1/(2 L) not attained
+        strict(0.5).largest_admissible(eta, L=2.0)
+    assert strict(2).largest_admissible(eta, L=2.0) == pytest.approx(0.5, rel=1e-15)   # the cap 1/L is attained
     with pytest.raises(ValueError, match="values needed"):
         claim.largest_admissible(eta, L=2.0)
     lower_only = Claim(id="t.low", location="test", statement="", domains=dom, conclusion=(sp.Le(obs, 1),),

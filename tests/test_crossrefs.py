@@ -104,22 +104,27 @@ def test_the_use_of_a_cited_claim_is_checked_where_a_step_states_it_and_a_use_it
     for taken, checked, misused in ((2, True, 0), (3, True, 0), (1, True, 1)):
         assert X.use_checks(resolved, (step(taken),), (claim,))[0].checked is checked, taken
         found = X.misused("toy", resolved, (step(taken),), (claim,))
-        assert len(found) == misused and all(f.kind == "statement-vs-proof" and f.claims == ("toy.lemma1",)
-                                             for f in found), taken
+        assert len(found) == misused and all(f.kind == "statement-vs-proof" and f.claims == ("toy.thm2",)
+                                             and "toy.lemma1" in f.summary for f in found), taken
     assert not X.use_checks(resolved, (step(2, uses=False),), (claim,))[0].checked
 
 
-def test_every_stated_use_of_a_real_papers_cited_result_is_decided_and_a_halved_one_is_refuted():
+@pytest.mark.parametrize("key, cited", [("fedsgm", {"Lemma 3", "Lemma 4", "Lemma 5"}),
+                                        ("pcfedavg", {"Lemma 4.3", "Lemma 4.5", "Lemma 4.6"})])
+def test_every_stated_use_of_a_real_papers_cited_result_is_decided_and_a_halved_one_is_refuted(key, cited):
     """FedSGM's proofs of Theorems 6 and 8 state how they apply Lemmas 3, 4 and 5 (summed over clients and local
-    steps): each is provided (proven); the same use with the taken bound halved is refuted."""
-    from bounds.fedsgm.claims import claim
-    from bounds.fedsgm.steps import STEPS
-    uses = [(s, u) for s in STEPS for u in s.applies]
-    assert {u.label for _, u in uses} == {"Lemma 3", "Lemma 4", "Lemma 5"}
+    steps), PC-FedAvg's proofs of Lemma 4.6 and Prop. 4.7 how they apply Lemmas 4.3, 4.5 and 4.6: each is provided
+    (proven); the same use with the taken bound halved is refuted; the page counts the citations they check."""
+    steps, claims = importlib.import_module(f"bounds.{key}.steps"), importlib.import_module(f"bounds.{key}.claims")
+    uses = [(s, u) for s in steps.STEPS for u in s.applies]
+    assert {u.label for _, u in uses} == cited
     for s, u in uses:
-        assert check_use(s, u, claim(u.claim)).status == PROVEN, (s.proof, s.label, u.label)
+        assert check_use(s, u, claims.claim(u.claim)).status == PROVEN, (s.proof, s.label, u.label)
         halved = dataclasses.replace(u, bound=u.bound / 2)
-        assert check_use(s, halved, claim(u.claim)).status == REFUTED, (s.proof, s.label, u.label)
+        assert check_use(s, halved, claims.claim(u.claim)).status == REFUTED, (s.proof, s.label, u.label)
+    record = interface(key)
+    counted = X.summary(key, record.audit().CROSSREFS, record.encoded_steps(), record.claims)
+    assert counted.use_checked >= len(cited) and not counted.problems
 
 
 def _text(module) -> str | None:

@@ -458,11 +458,12 @@ def _one_round(proof: str, label: str, compressed: bool) -> Step:
     term_a = (qq / n + 1) * E**2 * G**2 - _slack("A")
     cross = (eta / a * _DRIFT + _sum_both(eta * a * G**2) + 2 * eta * (_IN_A * _GAPF_L + (1 - _IN_A) * _GAPG_L)) / n
     bound = "Lemma 3's (q_u/n + 1) E^2 G^2" if compressed else "display 3's E^2 G^2 (q_u = 0, C_j = Id)"
-    lemma4 = Use("Lemma 4", "fedsgm.lemma4", "inner_term", sp.expand(n * cross), copies=n * E,
+    # the sum over (j, tau) of Lemma 4's instances bounds n times the cross term; Lemma 3 bounds ||mean_j C_j||^2
+    lemma4 = Use("Lemma 4", "fedsgm.lemma4", "inner_term", sp.expand(n * cross), copies=_sum_both(sp.Integer(1)),
                  summed=("drift_term", "gap_f_term", "gap_g_term"),
                  at={"eta": eta, "a": a, "G": G, "in_A": _IN_A, "drift_term": _DRIFT, "gap_f_term": _GAPF_L,
                      "gap_g_term": _GAPG_L})
-    lemma3 = Use("Lemma 3", "fedsgm.lemma3", "agg_sq_expect", (q / n + 1) * E**2 * G**2,
+    lemma3 = Use("Lemma 3", "fedsgm.lemma3", "agg_sq_expect", term_a + _slack("A"),
                  at={"E": E, "G": G, "n": n, "q_u": q})
     return _step(proof, label, THM_PROOF[proof], _DIST + eta**2 * term_a + cross - _slack("I"), "<=", _rhs5(qq),
                  cites=("Lemma 3" if compressed else "display 3", "Lemma 4"),
@@ -506,14 +507,14 @@ def _r_hard(proof: str, compressed: bool) -> Step:
     bounds = {_GAPF_L: n * E * _GAPF + local - _slack("f"), _GAPG_L: n * E * _GAPG + local - _slack("g")}
     rhs = (_DIST + eta**2 * (qq / n + 1) * E**2 * G**2 + 2 * eta * a * E * G**2
            + sp.Rational(2, 3) / a * eta**3 * E**3 * G**2 + 2 * eta * E * (_GAPF * _IN_A + _GAPG * (1 - _IN_A)))
+    lemma5 = n * eta**2 * E**3 * G**2 / 3                   # Lemma 5 summed over the n clients
     return _step(proof, "display 9", THM_PROOF[proof], _rhs5(qq).subs(bounds) - _slack("5"), "<=", rhs,
-                 (sp.Le(_DRIFT, n * eta**2 * E**3 * G**2 / 3),),
+                 (sp.Le(_DRIFT, lemma5),),
                  ("(5)" if compressed else "(12)", "displays 7 and 8", "Lemma 5", "eq. (1)"),
                  f"{_ROUND}; ||w_(t+1) - w*||^2 = (5)'s right side - s_5, the local gap sums = displays 7, 8 summed "
                  "over j, tau - s_f, s_g, with f(w*) - f(w_t) = (1/n) sum_j (f_j(w*) - f_j(w_t)) (eq. (1)); Lemma 5 "
                  "summed over j as hypothesis",
-                 applies=(Use("Lemma 5", "fedsgm.lemma5", "drift_sum", n * eta**2 * E**3 * G**2 / 3, copies=n,
-                              at={"E": E, "G": G, "eta": eta}),))
+                 applies=(Use("Lemma 5", "fedsgm.lemma5", "drift_sum", lemma5, copies=n, at={"E": E, "G": G, "eta": eta}),))
 
 
 # ---------------------------------------------------------------------------- Theorems 6 and 8: summing the rounds

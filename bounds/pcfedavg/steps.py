@@ -57,7 +57,8 @@ from dataclasses import replace
 import sympy as sp
 
 from .proofs import DISPLAYS, L42, L43, L44, L45, L46, P47, P48, T34
-from ..steps import CORRECTED, PRINTED, Boxes, Step
+from . import claims as CB
+from ..steps import CORRECTED, PRINTED, Boxes, Step, Use
 
 #: the encoded claim each proof establishes
 CLAIM = {L43: "pcfedavg.lemma4.3", L44: "pcfedavg.lemma4.4", L45: "pcfedavg.lemma4.5", L46: "pcfedavg.lemma4.6",
@@ -108,6 +109,8 @@ Lf, sig = _sym("L_f sigma", (0.1, 10.0), positive=True)
 HALF = sp.Rational(1, 2)
 STEP6 = sp.Le(6 * gam * LG, 1)                                # gamma <= 1/(6 L_G)
 STEP5 = sp.Le(5 * gam * LG * (H - 1), 1)                      # gamma <= 1/(5 L_G (H - 1)), void at H = 1
+#: a claim's L_G = (L_f + sigma (m-1))/m + rho (Lemma 4.1), written out, as the steps' symbol L_G (Use.named)
+L_G_NAMED = ((CB.rho, LG - CB.LF_SUM / CB.m),)
 C2 = gam**2 * (H - 1)**2                                      # gamma^2 (H - 1)^2
 
 
@@ -425,7 +428,9 @@ def _lemma46_steps() -> tuple[Step, ...]:
               + 3 * gam**2 * nu**2 / m, (STEP6,), ("(L4.6-c)", "Lemma 4.3"),
               "scalars: dist = E||xbar_k - x*_rho||^2, gap = E[G_rho(xbar_k) - G_rho(x*_rho)], drift = E[(1/m) "
               "sum_i delta_{i,k}], Sq = E||(1/m) sum_i g_i||^2 = Lemma 4.3's bound - s_2; E||xbar_{k+1} - x*_rho||^2 "
-              "= (L4.6-c)'s right side in total expectation - s_1 (slacks >= 0)."),
+              "= (L4.6-c)'s right side in total expectation - s_1 (slacks >= 0).",
+              applies=(Use("Lemma 4.3", "pcfedavg.lemma4.3", "sq_avg_grad", Sq_d + s2, named=L_G_NAMED,
+                           at={"gap": Gap, "drift": Dr, "nu": nu, "m": m}),)),
     )
 
 
@@ -450,13 +455,18 @@ def _prop47_steps() -> tuple[Step, ...]:
         _step(P47, "(7)", sum(dist[1:]), "<=", sum(dist[:3]) + gam * (sp.Rational(3, 2) * LG * sum(dr) - sum(gp))
               + 3 * 3 * gam**2 * nu**2 / m, (STEP6,), ("Lemma 4.6", "summing over k = 0, ..., K - 1"),
               "K = 3; dist_k = E||xbar_k - x*_rho||^2, drift_k, gap_k >= 0; dist_{k+1} is every value Lemma 4.6 "
-              "allows: its right side at k - s_k (s_k >= 0), recursively from dist_0."),
+              "allows: its right side at k - s_k (s_k >= 0), recursively from dist_0.",
+              applies=(Use("Lemma 4.6", "pcfedavg.lemma4.6", "dist_next", sum(dist[:3]) + gam * (
+                  sp.Rational(3, 2) * LG * sum(dr) - sum(gp)) + 3 * 3 * gam**2 * nu**2 / m, copies=3,
+                  summed=("dist", "drift", "gap"), named=L_G_NAMED,
+                  at={"dist": sum(dist[:3]), "drift": sum(dr), "gap": sum(gp), "gamma": gam, "nu": nu, "m": m}),)),
         _p47a(D0, D1, G0, G1, l0, l1, ((RANGE, PRINTED),),
               "Lemma 4.5 as stated ('for any r >= 1') bounds round 1: D_1 = its right side - s_1 (s_1 >= 0); round "
-              "0 is not covered and D_0 >= 0 is free"),
+              "0 is not covered and D_0 >= 0 is free", (_lemma45_at(D1 + s1, G1, l1),)),
         _p47a(D0_corrected, D1, G0, G1, l0, l1, ((RANGE, CORRECTED),),
               "Lemma 4.5 read 'for any r >= 0' (its proof uses only the round's common start, which line 3 gives at "
-              "r = 0 too) bounds both rounds: D_r = its right side - s_r (s_r >= 0)"),
+              "r = 0 too) bounds both rounds: D_r = its right side - s_r (s_r >= 0)",
+              (_lemma45_at(D0_corrected + s0, G0, l0), _lemma45_at(D1 + s1, G1, l1))),
         _step(P47, "(P4.7-c)", gam / 3 * Sg, "<=",
               Q0 + K * (sp.Rational(15, 2) * LG * gam**3 * (H - 1)**2 * M)
               + K * (nu**2 / m * (sp.Rational(15, 2) * LG * gam**3 * (H - 1)**2 + 3 * gam**2)),
@@ -473,15 +483,22 @@ def _prop47_steps() -> tuple[Step, ...]:
 RANGE = "pcfedavg.lemma4.5.range"
 
 
-def _p47a(D0, D1, G0, G1, l0, l1, variant, how: str) -> Step:
-    """(P4.7-a) for two rounds, with round r's drift sum D_r as ``how`` says (Lemma 4.5 as stated, or corrected)."""
+def _lemma45_at(taken, gap_sum, length) -> Use:
+    """(P4.7-a)'s use of Lemma 4.5 for one round: ``taken`` bounds its drift sum, at its gap sum and length."""
+    return Use("Lemma 4.5", "pcfedavg.lemma4.5", "drift_round", taken, named=L_G_NAMED,
+               at={"gamma": gam, "H": H, "gap_round": gap_sum, "round_len": length, "M": M, "nu": nu, "m": m})
+
+
+def _p47a(D0, D1, G0, G1, l0, l1, variant, how: str, applies: tuple) -> Step:
+    """(P4.7-a) for two rounds, with round r's drift sum D_r as ``how`` says (Lemma 4.5 as stated, or corrected),
+    applying Lemma 4.5 as ``applies`` says."""
     return _step(P47, "(P4.7-a)", sp.Rational(3, 2) * LG * (D0 + D1) - (G0 + G1), "<=",
                  (15 * C2 * LG**2 - 1) * (G0 + G1) + sp.Rational(15, 2) * LG * C2 * (l0 + l1) * (M + nu**2 / m),
                  (sp.Le(l0, H), sp.Le(l1, H), STEP6, STEP5), ("Lemma 4.5", "K = T_r"),
                  "two rounds, t = 1, 2 of the printed double sum: rounds r = 0 ([T_0, T_1 - 1]) and r = 1, of lengths "
                  "ell_0, ell_1 <= H; D_r = sum_{k in round r} E[(1/m) sum_i delta_{i,k}], G_r the round's gap sum; "
                  f"{how}. The printed summand E[G_rho(xbar_t) - G_rho(x*_rho)] with the round index t is read with k "
-                 "(Lemma 4.5's summation index), so the gap sums are G_r.", variant=variant)
+                 "(Lemma 4.5's summation index), so the gap sums are G_r.", variant=variant, applies=applies)
 
 
 # ---------------------------------------------------------------------------- Proposition 4.8
