@@ -27,7 +27,9 @@ it is stated as a list of properties ("Assumption 1.2"); a label followed by "in
 a bracketed reference, is another paper's; an equation number the text does not show is *not located*, never
 dangling, unless the paper's patterns say that its text shows every display number (``equations_complete``); "(73)"
 cites the group (73a), (73b), ... when the paper numbers one so; a title that says it restates ("Theorem 2
-(restated)", "Theorem 4 (Theorem 2 restated)") is the restatement it says it is, not a second title. Assumption,
+(restated)", "Theorem 4 (Theorem 2 restated)") is the restatement it says it is, not a second title. A proof does
+not cite its own result past its opening line: such a citation ends that proof (the text went on without a heading),
+and the proof in force becomes the one its section heading names ("APPENDIX A: PROOFS OF THEOREM 1 AND THEOREM 3"). Assumption,
 named: two different results never share a printed title (a shared title is one result under two numbers).
 The use a step makes of its target is checked only where the step states it (``Step.applies``: the bound it takes
 from the cited result at which instance, decided by :func:`bounds.steps.check_use`; :func:`use_checks`); otherwise
@@ -146,6 +148,7 @@ def extract(text: str, patterns: Patterns) -> tuple[tuple[Ref, ...], tuple[Ref, 
     cursor = _Cursor()
     for line in text.splitlines():
         stated = _advance(cursor, line, patterns)
+        opens_proof = bool(re.match(r"^\W*Proof", line.strip()))        # "Proof of Theorem 3.4." names its result
         where = cursor.section + (f", {cursor.proof}" if cursor.proof else "")
         skip = set()
         if stated:
@@ -159,6 +162,8 @@ def extract(text: str, patterns: Patterns) -> tuple[tuple[Ref, ...], tuple[Ref, 
             tagged |= set(range(m.start(), m.end()))
             if m.start() in skip:
                 continue
+            if not opens_proof and _leaves_proof(cursor, _labels(m.group("kind"), m.group("nums"))):
+                where = cursor.section + (f", {cursor.proof}" if cursor.proof else "")
             external = re.match(patterns.external, line[m.end():]) or re.search(patterns.external_before,
                                                                                  line[:m.start()])
             prefix = "external " if external else ""
@@ -167,6 +172,19 @@ def extract(text: str, patterns: Patterns) -> tuple[tuple[Ref, ...], tuple[Ref, 
         citations += [Ref(f"({m.group('num')})", where, _quote(line, m.start(), m.end()))
                       for m in EQUATION.finditer(line) if m.start() not in tagged]
     return tuple(definitions), tuple(citations)
+
+
+def _leaves_proof(cursor: _Cursor, labels: Sequence[str]) -> bool:
+    """A proof does not cite the result it proves (past the line that opens it): a citation of it means the text has
+    left that proof without a heading (SSCA's appendix goes on with the theorem's proof after Lemma 4's). The proof in force becomes the one
+    the section heading names ("APPENDIX A: PROOFS OF THEOREM 1 AND THEOREM 3": Theorem 1), or none. Whether the
+    cursor moved."""
+    if not cursor.proof.startswith("proof of ") or cursor.proof.removeprefix("proof of ") not in labels:
+        return False
+    heading = cursor.section.title() if re.search(r"\bproofs?\b", cursor.section, re.IGNORECASE) else ""
+    named = [lab for m in CITATION.finditer(heading) for lab in _labels(m.group("kind"), m.group("nums"))]
+    cursor.proof = f"proof of {named[0]}" if named else ""
+    return True
 
 
 def _target(label: str, defined: Mapping[str, Ref], patterns: Patterns) -> tuple[str, Ref | None]:

@@ -110,11 +110,13 @@ def test_the_use_of_a_cited_claim_is_checked_where_a_step_states_it_and_a_use_it
 
 
 @pytest.mark.parametrize("key, cited", [("fedsgm", {"Lemma 3", "Lemma 4", "Lemma 5"}),
-                                        ("pcfedavg", {"Lemma 4.3", "Lemma 4.5", "Lemma 4.6"})])
+                                        ("pcfedavg", {"Lemma 4.3", "Lemma 4.5", "Lemma 4.6"}),
+                                        ("ssca", {"Lemma 3", "Lemma 4"})])
 def test_every_stated_use_of_a_real_papers_cited_result_is_decided_and_a_halved_one_is_refuted(key, cited):
     """FedSGM's proofs of Theorems 6 and 8 state how they apply Lemmas 3, 4 and 5 (summed over clients and local
-    steps), PC-FedAvg's proofs of Lemma 4.6 and Prop. 4.7 how they apply Lemmas 4.3, 4.5 and 4.6: each is provided
-    (proven); the same use with the taken bound halved is refuted; the page counts the citations they check."""
+    steps), PC-FedAvg's proofs of Lemma 4.6 and Prop. 4.7 how they apply Lemmas 4.3, 4.5 and 4.6, SSCA's proof of
+    Theorems 1 and 3 how it applies Lemmas 3 and 4: each is provided (proven); the same use with the taken bound
+    halved is refuted; the page counts the citations they check."""
     steps, claims = importlib.import_module(f"bounds.{key}.steps"), importlib.import_module(f"bounds.{key}.claims")
     uses = [(s, u) for s in steps.STEPS for u in s.applies]
     assert {u.label for _, u in uses} == cited

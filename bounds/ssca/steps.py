@@ -42,7 +42,7 @@ from __future__ import annotations
 import sympy as sp
 
 from .proofs import DISPLAYS, L1, L2, L3, L4, L5, L6, T5, T13, T24
-from ..steps import CORRECTED, PRINTED, Boxes, Step
+from ..steps import CORRECTED, PRINTED, Boxes, Step, Use
 
 #: the encoded claim each proof establishes
 CLAIM = {L3: "ssca.lemma3", L4: "ssca.lemma4", T13: "ssca.thm1", T24: "ssca.thm2", L1: "ssca.lemma1",
@@ -309,6 +309,23 @@ def _lemma4_at(dist) -> sp.Expr:
     return gam * dist * err - gam * (mu - Lhat * gam / 2) * dist**2 - sig
 
 
+def _lemma4_use(dist) -> Use:
+    """A step's use of Lemma 4 at ||w_bar^(n) - w^(n)|| = ``dist``: it takes (51)'s right side there
+    (:func:`_lemma4_at` without its slack)."""
+    return Use("Lemma 4", "ssca.lemma4", "descent", _lemma4_at(dist) + sig,
+               at={"Delta": dist, "gamma": gam, "mu": mu, "L_hat": Lhat, "err": err})
+
+
+def _lemma3_use(taken) -> Use:
+    """A step's use of Lemma 3 ((43)) as the hypothesis ||w_bar(t1) - w_bar(t2)|| <= ``taken``: Lemma 3 bounds it by
+    L_bar ||w(t1) - w(t2)|| + 2 e_tilde/mu with L_bar = 2 L_tilde/mu; the steps write L_bar and e = 2 e_tilde/mu, so
+    the instance is taken at mu = 1 (the statement is homogeneous in (mu, L_tilde, e_tilde)), L_tilde = L_bar/2,
+    e_tilde = e/2, and the iterate gap the step's."""
+    gap = sp.Add(*[t for t in sp.Add.make_args(sp.expand(taken)) if not t.has(e)]) / Lbar
+    return Use("Lemma 3", "ssca.lemma3", "omega_bar_gap", taken,
+               at={"iterate_gap": gap, "e_tilde": e / 2, "mu": sp.Integer(1), "L_tilde": Lbar / 2})
+
+
 _R51 = ("err = ||grad F_0 - grad F_bar_0^(n)|| at w^(n) >= 0; F_0(w^(n+1)) - F_0(w^(n)) = (51)'s right side - sigma "
         "(sigma >= 0: (51) in force) with ||w_bar^(n) - w^(n)|| = ")
 
@@ -326,7 +343,8 @@ def _thm13_liminf() -> tuple[Step, ...]:
               "/2 satisfies the bracket >= mu_bar; such a t0 exists because gamma -> 0 and err -> 0 (Lemma 2). The "
               "thresholds are this project's; the paper gives none."),
         _step(T13, "(54)", _lemma4_at(chi + xi0), "<=", -gam * (mu - Lhat * gam / 2 - err / chi) * (chi + xi0)**2, (),
-              ("||w_bar - w|| >= chi > 0", "Lemma 4"), _R51 + "chi + xi0 (xi0 >= 0: ||w_bar - w|| >= chi)."),
+              ("||w_bar - w|| >= chi > 0", "Lemma 4"), _R51 + "chi + xi0 (xi0 >= 0: ||w_bar - w|| >= chi).",
+              applies=(_lemma4_use(chi + xi0),)),
         _step(T13, "(56)", sum(descents), "<=", -mubar * chi**2 * sum(_window(3)), (), ("(54)", "(55)", "D >= chi"),
               "Printed: F_0(w(t)) - F_0(w(t0)) <= -mu_bar chi^2 sum_{n=t0}^{t} gamma, here at t = t0 + 2 (summand "
               "read gamma(n); the printed gamma(t) fails the same way). Each of the two descents is every value (54)"
@@ -361,7 +379,8 @@ def _thm13_window() -> tuple[Step, ...]:
               ("triangle inequality",), r59),
         _step(T13, "(59)(a)", _norm(_sub(wbI, wbT)) + _norm(_sub(wI, wT)), "<=", (1 + Lbar) * _norm(_sub(wI, wT)) + e,
               (sp.Le(_norm(_sub(wbI, wbT)), Lbar * _norm(_sub(wI, wT)) + e),), ("Lemma 3",),
-              r59 + "; hypothesis: (43) with t1 = i_t, t2 = t (e = e(i_t, t) >= 0)."),
+              r59 + "; hypothesis: (43) with t1 = i_t, t2 = t (e = e(i_t, t) >= 0).",
+              applies=(_lemma3_use(Lbar * _norm(_sub(wI, wT)) + e),)),
         _step(T13, "(59)(b)", (1 + Lbar) * _norm(_lin((gam0, daT), (gam1, daN))) + e, "<=",
               (1 + Lbar) * (gam0 * _norm(daT) + gam1 * _norm(daN)) + e, (), ("(57)", "(58)", "update (5)"),
               "i_t = t + 2: w(i_t) - w(t) = gamma(t) Delta w(t) + gamma(t+1) Delta w(t+1) by the update (5); Delta "
@@ -382,7 +401,7 @@ def _thm13_neighbour() -> tuple[Step, ...]:
               (sp.Le(_norm(dwb), Lbar * gam * _norm(daT) + e),), ("as in (59)", "Lemma 3"),
               "Delta w(t) = dwT and w_bar(t+1) - w_bar(t) = dwb in R^2; w(t+1) - w(t) = gamma Delta w(t) by the update "
               "(5), so Delta w(t+1) - Delta w(t) = dwb - gamma dwT; hypothesis: (43) with t1 = t + 1, t2 = t "
-              "(e = e(t, t+1) >= 0)."),
+              "(e = e(t, t+1) >= 0).", applies=(_lemma3_use(Lbar * gam * _norm(daT) + e),)),
         _step(T13, "(62) step 1", tie.lhs, ">=", tie.rhs, (sp.Le(N1 - N0, (1 + Lbar) * gam * N0 + e),), ("(61)",),
               "N0 = ||Delta w(t)||, N1 = ||Delta w(t+1)||; hypothesis: (61)."),
         _step(T13, "(62) step 2", N1, ">=", delta, (sp.Ge(N1, delta),), ("(58)",),
@@ -404,9 +423,10 @@ def _thm13_descent() -> tuple[Step, ...]:
     inside = delta + xi0                                               # ||Delta w(n)|| >= delta, t < n < i_t (58)
     return (
         _step(T13, "(64)", _lemma4_at(rho * delta), "<=", -gam * (mu - Lhat * gam / 2) * (rho * delta)**2
-              + gam * delta * err, (), ("Lemma 4", "(57)"), _R51 + "rho delta (rho in [0, 1]: (57), n = t in T)."),
+              + gam * delta * err, (), ("Lemma 4", "(57)"), _R51 + "rho delta (rho in [0, 1]: (57), n = t in T).",
+              applies=(_lemma4_use(rho * delta),)),
         _step(T13, "(65) step 1", _lemma4_at(inside), "<=", -gam * (mu - Lhat * gam / 2 - err / inside) * inside**2,
-              (), ("Lemma 4",), _R51 + "delta + xi0 (xi0 >= 0: (58), t < n < i_t)."),
+              (), ("Lemma 4",), _R51 + "delta + xi0 (xi0 >= 0: (58), t < n < i_t).", applies=(_lemma4_use(inside),)),
         _step(T13, "(65) step 2", -gam * (mu - Lhat * gam / 2 - err / inside) * inside**2, "<=",
               -gam * (mu - Lhat * gam / 2 - err / delta) * inside**2, (), ("(58)",),
               "||w_bar^(n) - w^(n)|| = delta + xi0 (xi0 >= 0: (58), t < n < i_t), err >= 0."),
