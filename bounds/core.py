@@ -227,32 +227,40 @@ class Claim:
     @cached_property
     def _linear_cap_fns(self) -> dict:
         """Per symbol, the compiled (a, b, names needed, strict) of each inequality hypothesis in it, written
-        a * symbol + b <= 0 (< 0 when strict; prescribed parameters substituted; :meth:`largest_admissible`)."""
+        a * symbol + b <= 0 (< 0 when strict; prescribed parameters substituted; :meth:`admissible_interval`)."""
         return {}
 
     def largest_admissible(self, symbol: sp.Symbol, **values) -> float:
-        """The largest value of ``symbol`` the hypotheses admit at ``values`` (every other symbol they use, by name):
-        each hypothesis in ``symbol`` is linear in it, a * symbol + b <= 0 (or < 0) once written with ``<=``, and
-        caps it at -b/a where a > 0 there (where a < 0 it bounds ``symbol`` from below). Read from the encoding, so
-        that a step size a run takes "as large as the hypotheses allow" moves with them. Raises ``ValueError`` when a
-        hypothesis is not linear in ``symbol``, none caps it, the smallest cap is strict (no largest value) or a
-        lower bound exceeds it (no admissible value)."""
+        """The largest value of ``symbol`` the hypotheses admit at ``values`` (every other symbol they use, by name;
+        :meth:`admissible_interval`). Read from the encoding, so that a step size a run takes "as large as the
+        hypotheses allow" moves with them. Raises ``ValueError`` when none caps it, the smallest cap is strict (no
+        largest value) or a lower bound exceeds it (no admissible value)."""
+        (low, _), (high, high_strict) = self._interval(symbol, values)
+        if math.isinf(high):
+            raise ValueError(f"claim {self.id}: no hypothesis bounds {symbol} from above at {values}")
+        if high_strict or low > high:
+            raise ValueError(f"claim {self.id}: the hypotheses admit no largest {symbol} at {values}")
+        return high
+
+    def admissible_interval(self, symbol: sp.Symbol, **values) -> tuple[float, float]:
+        """(inf, sup) of the values of ``symbol`` the hypotheses admit at ``values``: each hypothesis in ``symbol`` is
+        linear in it, a * symbol + b <= 0 (or < 0) once written with ``<=``, a cap -b/a where a > 0 there and a floor
+        where a < 0 (-inf, +inf where none). Raises ``ValueError`` when a hypothesis is not linear in ``symbol``."""
+        (low, _), (high, _) = self._interval(symbol, values)
+        return low, high
+
+    def _interval(self, symbol: sp.Symbol, values) -> tuple[tuple[float, bool], tuple[float, bool]]:
+        """((floor, strict), (cap, strict)) of ``symbol`` at ``values`` (:meth:`admissible_interval`)."""
         if symbol not in self._linear_cap_fns:
             self._linear_cap_fns[symbol] = self._linear_caps(symbol)
-        args, upper, lower = self._args(values), [], [-math.inf]
+        args, lows, highs = self._args(values), [(-math.inf, False)], [(math.inf, False)]
         for a_fn, b_fn, needed, strict in self._linear_cap_fns[symbol]:
             self._require(needed, values)
             a, b = float(a_fn(*args)), float(b_fn(*args))
-            if a > 0:
-                upper.append((-b / a, strict))
-            elif a < 0:
-                lower.append(-b / a)
-        if not upper:
-            raise ValueError(f"claim {self.id}: no hypothesis bounds {symbol} from above at {values}")
-        cap = min(value for value, _ in upper)
-        if any(strict and value == cap for value, strict in upper) or max(lower) > cap:
-            raise ValueError(f"claim {self.id}: the hypotheses admit no largest {symbol} at {values}")
-        return cap
+            if a:
+                (highs if a > 0 else lows).append((-b / a, strict))
+        low, high = max(v for v, _ in lows), min(v for v, _ in highs)
+        return ((low, any(st for v, st in lows if v == low)), (high, any(st for v, st in highs if v == high)))
 
     def _linear_caps(self, symbol: sp.Symbol) -> list:
         caps = []

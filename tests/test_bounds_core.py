@@ -5,6 +5,8 @@ formulas, hand-derived closed forms, sampling), so each one can fail.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -371,3 +373,15 @@ def test_the_largest_admissible_value_is_read_from_the_linear_hypotheses():
                    hypotheses=(sp.Le(eta**2 * L, 1),), mode=Mode.DETERMINISTIC)
     with pytest.raises(ValueError, match="not linear in eta"):
         square.largest_admissible(eta, L=1.0)
+
+
+def test_the_admissible_interval_is_read_from_floors_and_caps():
+    """1/2 < b, b > a, b <= 1: b's interval at a is (max(a, 1/2), 1]; without a cap its sup is +inf."""
+    dom = {b: "exponent", a: "positive", obs: "o"}
+    claim = Claim(id="t.interval", location="test", statement="", domains=dom, conclusion=(sp.Le(obs, 1),),
+                  hypotheses=(sp.Lt(sp.Rational(1, 2), b), sp.Gt(b, a), sp.Le(b, 1)), mode=Mode.DETERMINISTIC)
+    assert claim.admissible_interval(b, a=0.3) == (0.5, 1.0)
+    assert claim.admissible_interval(b, a=0.7) == (0.7, 1.0)
+    floors = Claim(id="t.floors", location="test", statement="", domains=dom, conclusion=(sp.Le(obs, 1),),
+                   hypotheses=(sp.Gt(b, a),), mode=Mode.DETERMINISTIC)
+    assert floors.admissible_interval(b, a=0.7) == (0.7, math.inf)

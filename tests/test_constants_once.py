@@ -5,13 +5,16 @@ is scaled) and the run-side value must follow.
 
 The pairs: SSCA's search of Lemma 4 (51) (its objective and the sides it reports), FedCLUP's Theorem 2 rate
 1 - gamma mu_F / 4 (the Theorem 2 figure and table), and PC-FedAvg's L_G of Lemma 4.1 with the step
-min{1/(6 L_G), 1/(5 L_G (H-1))} of Props. 4.7-4.8 (every PC-FedAvg run's step size and the failure search's scale).
+min{1/(6 L_G), 1/(5 L_G (H-1))} of Props. 4.7-4.8 (every PC-FedAvg run's step size and the failure search's scale),
+and SSCA's step-size exponents of Lemma 2 (alpha in (0, 1], beta in (max(alpha, 1/2), 1]: the searches' beta and the
+failure search's admissible instances).
 Where a pair is typed here (the right side of a comparison), it is the paper's formula, as a reader checks it.""" 
 import itertools
 from dataclasses import replace
 
 import numpy as np
 import pytest
+import sympy
 
 from bounds.fedclup import claims as FB
 from bounds.pcfedavg import claims as PB
@@ -20,6 +23,7 @@ from repro.constraints import ProductSet, Whole
 from repro.papers.fedclup.runs import optimization as O
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem
 from repro.papers.ssca import checks as SV
+from repro.papers.ssca.runs import failsearch as SF
 from repro.papers.ssca.runs import search as SS
 
 GRID = list(itertools.product((0.01, 0.3, 1.0), (0.1, 1.0), (0.5, 4.0)))
@@ -99,3 +103,26 @@ def test_pcfedavg_step_follows_a_perturbed_hypothesis(monkeypatch):
     doubled = tuple(type(h)(2 * h.lhs, h.rhs) if PB.gamma in h.free_symbols else h for h in claim.hypotheses)
     _patched(monkeypatch, PB, "pcfedavg.prop4.7", replace(claim, hypotheses=doubled))
     assert problem.gamma_max(1.0, 1) == pytest.approx(before / 2, rel=1e-12)   # 12 gamma L_G <= 1: half the step
+
+
+@pytest.mark.parametrize("alpha", (0.01, 0.3, 0.5, 0.7, 0.99))
+def test_ssca_step_exponents_are_lemma2s(alpha):
+    low = max(alpha, 0.5) + SV.BETA_MARGIN                                 # (4), (6) with power laws, Lemma 2
+    for edge in (0.0, 0.4, 1.0):
+        assert SV.beta_near_edge(alpha, edge) == pytest.approx(low + edge * (1 - low), rel=1e-15)
+    for beta in (max(alpha, 0.5), max(alpha, 0.5) + 1e-6, 0.999, 1.0, 1.0 + 1e-9):
+        assert SV.step_exponents_admissible(0.5, alpha, 0.5, beta, 1.0) == (max(alpha, 0.5) < beta <= 1)
+    params = SF.decode({"clients": 1, "per_client": 3, "batch": 1, "d": 1}, ("problem", "alpha", "beta_edge", "a1",
+                                                                             "a2", "updates"),
+                       np.array([0.0, alpha, 0.0, 0.5, 0.5, 1.0]))
+    assert params["beta"] == SV.beta_near_edge(alpha, 0.0)
+
+
+def test_ssca_step_exponents_follow_a_perturbed_hypothesis(monkeypatch):
+    claim = SB.claim("ssca.lemma2")
+    half, moved_to = sympy.Rational(1, 2), sympy.Rational(3, 5)           # 1/2 < beta  ->  3/5 < beta
+    moved = tuple(h.subs(half, moved_to) if h.free_symbols == {SB.beta} else h for h in claim.hypotheses)
+    assert moved != claim.hypotheses
+    _patched(monkeypatch, SB, "ssca.lemma2", replace(claim, hypotheses=moved))
+    assert SV.beta_near_edge(0.3, 0.0) == pytest.approx(0.6 + SV.BETA_MARGIN, rel=1e-15)
+    assert not SV.step_exponents_admissible(0.5, 0.3, 0.5, 0.55, 1.0)

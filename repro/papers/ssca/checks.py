@@ -30,6 +30,26 @@ from repro.papers.ssca.algorithms.ssca import SSCATrace
 from repro.verify import Outcome, check_relation
 
 #: arrays of a cached ``ssca.convergence`` run that are not the monitor's (runs.convergence.run_convergence)
+#: how far above its excluded edge (max(alpha, 1/2): Lemma 2's 1/2 < beta and beta > alpha) a search places beta at
+#: the low end of its coordinate
+BETA_MARGIN = 1e-3
+
+
+def beta_near_edge(alpha: float, edge: float) -> float:
+    """The exponent beta of gamma = a2/t^beta at the coordinate ``edge`` in [0, 1] of the interval Lemma 2's encoded
+    step-size hypotheses admit at ``alpha`` (for (4)/(6) with power laws: (max(alpha, 1/2), 1]): 0 is
+    :data:`BETA_MARGIN` above its excluded floor, 1 its cap."""
+    low, high = B.claim("ssca.lemma2").admissible_interval(B.beta, alpha=alpha)
+    low += BETA_MARGIN
+    return low + edge * (high - low)
+
+
+def step_exponents_admissible(a1: float, alpha: float, a2: float, beta: float, tau: float) -> bool:
+    """Whether rho = a1/t^alpha and gamma = a2/t^beta satisfy Lemma 2's encoded step-size hypotheses ((4) and (6) for
+    power laws) with the proximal weight ``tau``."""
+    return bool(B.claim("ssca.lemma2").hypotheses_hold(a1=a1, alpha=alpha, a2=a2, beta=beta, tau=tau))
+
+
 _NOT_MONITOR = ("t", "rho", "gamma", "step_norm", "max_norm", "nu", "zeta")
 
 

@@ -12,13 +12,13 @@ d = 1 (where the Cauchy-Schwarz step of (51)'s proof is an equality), the smalle
 iterations), and the step sizes rho^(t) = a1/t^alpha of (4) and gamma^(t) = a2/t^beta of (6) with every boundary
 value the paper's conditions admit at an END of its coordinate: a1 = 1 and a2 = 1 (the largest first steps: (3) and
 (5) stay convex combinations, this project's requirement), beta = 1 (the largest exponent (6) admits; its other edge,
-beta = max(alpha, 1/2), is excluded by (6) and is approached to within :data:`BETA_MARGIN`), alpha near 0 and near 1
+beta = max(alpha, 1/2), is excluded by (6) and is approached to within :data:`repro.papers.ssca.checks.BETA_MARGIN`), alpha near 0 and near 1
 ((4) admits alpha in (0, 1]; (6)'s beta > alpha excludes alpha = 1 itself).
 
 Assumptions, named: the data, partition and w^(1) are those ``ssca.exact`` builds at seed 0
 (:func:`repro.papers.ssca.runs.exact.build_instance`), only the step sizes are replaced; an instance whose step sizes
-fail (4) or (6) counts as inadmissible (worst, never a failure): the p-series rule (alpha in (0, 1], beta in
-(max(alpha, 1/2), 1]) decides them per instance, and :func:`bounds.ssca.claims.power_law_conditions` (sympy and the
+fail (4) or (6) counts as inadmissible (worst, never a failure): Lemma 2's encoded step-size hypotheses (alpha in
+(0, 1], beta in (max(alpha, 1/2), 1]) decide them per instance, and :func:`bounds.ssca.claims.power_law_conditions` (sympy and the
 p-series rule, which it requires to agree) decides them again at the best instance (metadata ``step_conditions``); the horizon profile raises the number of iterations while the patterns stay within
 :data:`repro.papers.ssca.runs.exact.MAX_PATTERNS`.
 """
@@ -32,6 +32,7 @@ import numpy as np
 
 from bounds.ssca import claims as B
 from repro.errors import ConfigError, require
+from repro.papers.ssca import checks as V
 from repro.failure_search import (FailureSearchConfig, FailureSearchRecord, horizon_profile,
                                   maximize_failure_probability)
 from repro.papers.ssca.algorithms import ssca as alg
@@ -39,8 +40,6 @@ from repro.papers.ssca.runs import exact as EX
 from repro.runner import RunSpec
 from repro.search import Family
 
-#: how far above its excluded edge max(alpha, 1/2) beta is placed at the low end of its coordinate
-BETA_MARGIN = 1e-3
 STEP_BOX = {"a1": (0.05, 1.0), "a2": (0.05, 1.0), "alpha": (0.01, 0.99), "beta_edge": (0.0, 1.0)}
 #: family -> (fixed ExactConfig keys, {coordinate: interval}); ``problem`` indexes ``ssca.exact``'s problems
 FAMILIES = {
@@ -53,10 +52,9 @@ FAMILIES = {
 
 def decode(fixed: dict, names: tuple, x: np.ndarray) -> dict:
     """One instance's parameters from a point ``x`` of a family's box: the problem, the updates rounded, beta from
-    its edge coordinate (0: :data:`BETA_MARGIN` above max(alpha, 1/2); 1: beta = 1)."""
+    its edge coordinate (:func:`repro.papers.ssca.checks.beta_near_edge`)."""
     v = dict(fixed) | {k: float(c) for k, c in zip(names, x)}
-    low = max(v["alpha"], 0.5) + BETA_MARGIN
-    v["beta"] = low + v.pop("beta_edge") * (1.0 - low)
+    v["beta"] = V.beta_near_edge(v["alpha"], v.pop("beta_edge"))
     v["problem"] = EX.EXACT_PROBLEMS[int(v["problem"] >= 0.5)]
     v["updates"] = int(round(v["updates"]))
     return {k: v[k] for k in sorted(v)}
@@ -83,8 +81,8 @@ def enumerate_instance(params: dict, L_factor: float = 1.0):
         config = _config(params)
     except ConfigError:
         return None
-    if not (0 < params["alpha"] <= 1 and max(params["alpha"], 0.5) < params["beta"] <= 1):
-        return None                                       # the p-series rule: (4) and (6) fail
+    if not V.step_exponents_admissible(params["a1"], params["alpha"], params["a2"], params["beta"], config.tau):
+        return None                                       # (4) or (6) fails: Lemma 2's hypotheses
     instance = dataclasses.replace(EX.build_instance(config, 0), steps=alg.PowerLawSteps(*steps))
     return EX.enumerate_instance(config, instance, L_factor=L_factor)["count"]
 
@@ -113,7 +111,7 @@ def run_failsearch(config: FailSearchConfig, seed: int, box: dict | None = None,
                                           popsize=config.popsize)
     best = dict(result.params)
     horizons = tuple(horizon_profile(search, best, "updates", config.horizon_steps)) if best else ()
-    record = FailureSearchRecord(EX.CLAIM, result, horizons, {"beta_margin": BETA_MARGIN, "L_factor": L_factor})
+    record = FailureSearchRecord(EX.CLAIM, result, horizons, {"beta_margin": V.BETA_MARGIN, "L_factor": L_factor})
     arrays, meta = record.to_run()
     meta["instance"] = best | {"init_scale": 1.0, "seed": 0}
     if best:                                              # (4) and (6) at the best instance, decided exactly

@@ -76,8 +76,7 @@ def _derive(p: dict) -> dict:
     if "few_iterations" in p:
         p["iterations"] = p.pop("few_iterations")
     if "beta_edge" in p:
-        low = max(p["alpha"], 0.5) + 1e-3
-        p["beta"] = low + p.pop("beta_edge") * (1.0 - low)
+        p["beta"] = V.beta_near_edge(p["alpha"], p.pop("beta_edge"))
     if "per_client" in p:                 # sample-based: N_i samples per client; build_problem also gives each
         p["n"] = p["clients"] * p.pop("per_client")     # client a feature block, so d >= clients
         p["d"] = max(p["d"], p["clients"])
