@@ -7,9 +7,11 @@ The pairs: SSCA's search of Lemma 4 (51) (its objective and the sides it reports
 1 - gamma mu_F / 4 (the Theorem 2 figure and table), and PC-FedAvg's L_G of Lemma 4.1 with the step
 min{1/(6 L_G), 1/(5 L_G (H-1))} of Props. 4.7-4.8 (every PC-FedAvg run's step size and the failure search's scale),
 and SSCA's step-size exponents of Lemma 2 (alpha in (0, 1], beta in (max(alpha, 1/2), 1]: the searches' beta and the
-failure search's admissible instances).
+failure search's admissible instances), and FedSGM's default beta = 2/eps, the smallest Theorem 2 admits (its soft
+switching runs).
 Where a pair is typed here (the right side of a comparison), it is the paper's formula, as a reader checks it.""" 
 import itertools
+from types import SimpleNamespace
 from dataclasses import replace
 
 import numpy as np
@@ -17,10 +19,12 @@ import pytest
 import sympy
 
 from bounds.fedclup import claims as FB
+from bounds.fedsgm import claims as GB
 from bounds.pcfedavg import claims as PB
 from bounds.ssca import claims as SB
 from repro.constraints import ProductSet, Whole
 from repro.papers.fedclup.runs import optimization as O
+from repro.papers.fedsgm import checks as GV
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem
 from repro.papers.ssca import checks as SV
 from repro.papers.ssca.runs import failsearch as SF
@@ -126,3 +130,24 @@ def test_ssca_step_exponents_follow_a_perturbed_hypothesis(monkeypatch):
     _patched(monkeypatch, SB, "ssca.lemma2", replace(claim, hypotheses=moved))
     assert SV.beta_near_edge(0.3, 0.0) == pytest.approx(0.6 + SV.BETA_MARGIN, rel=1e-15)
     assert not SV.step_exponents_admissible(0.5, 0.3, 0.5, 0.55, 1.0)
+
+
+def _fedsgm_soft_beta(D: float, T: int) -> tuple[float, float]:
+    instance = SimpleNamespace(problem=SimpleNamespace(dim=3, n_clients=4, G=2.0), optimum=SimpleNamespace(D=D))
+    params = GV.params_for(GB.claim("fedsgm.thm2"), instance, T=T, E=2, switching="soft", K=None, w0=np.zeros(3))
+    return params.beta, params.eps
+
+
+@pytest.mark.parametrize("D, T", [(0.5, 10), (3.0, 200), (10.0, 1)])
+def test_fedsgm_default_beta_is_the_smallest_theorem_2_admits(D, T):
+    beta, eps = _fedsgm_soft_beta(D, T)
+    assert beta == pytest.approx(2 / eps, rel=1e-15)                    # Theorem 2: beta >= 2/eps
+    assert GB.claim("fedsgm.thm2").hypotheses_hold(beta=beta, E=2, T=T, n=4, q_u=0.0, D=D, G=2.0, N=0)
+
+
+def test_fedsgm_default_beta_follows_a_perturbed_hypothesis(monkeypatch):
+    before, _ = _fedsgm_soft_beta(1.0, 50)
+    claim = GB.claim("fedsgm.thm2")
+    moved = tuple(sympy.Ge(h.lhs, 2 * h.rhs) if GB.beta in h.free_symbols else h for h in claim.hypotheses)
+    _patched(monkeypatch, GB, "fedsgm.thm2", replace(claim, hypotheses=moved))
+    assert _fedsgm_soft_beta(1.0, 50)[0] == pytest.approx(2 * before, rel=1e-12)

@@ -306,7 +306,7 @@ def params_for(claim: Claim, instance: Instance, *, T: int, E: int, switching: s
     """Algorithm 1's parameters as ``claim`` prescribes them on ``instance`` (whose optimum gives D).
 
     ``beta`` is only used where the claim leaves it free (Theorem 2: any beta >= 2/eps; default
-    2/eps, the smallest admissible value).
+    2/eps, the smallest value Theorem 2's encoded hypothesis admits).
     """
     problem, optimum = instance.problem, instance.optimum
     q_u = 0.0 if K is None else problem.dim / K - 1.0
@@ -314,7 +314,7 @@ def params_for(claim: Claim, instance: Instance, *, T: int, E: int, switching: s
     pres = claim.prescribed(**vals)
     eps, eta = float(pres["epsilon"]), float(pres["eta"])
     if switching == "soft":             # at eps = 0 (D = 0) there is no beta >= 2/eps: FedSGMParams refuses the run
-        default = 2.0 / eps if eps > 0 else None
+        default = B.claim("fedsgm.thm2").admissible_interval(B.beta, **vals)[0] if eps > 0 else None
         beta = float(pres["beta"]) if "beta" in pres else (default if beta is None else beta)
     else:
         beta = None
