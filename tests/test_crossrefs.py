@@ -16,7 +16,7 @@ import pytest
 import sympy as sp
 
 from bounds.core import Claim, Mode
-from bounds.steps import PROVEN, REFUTED, Step, Use, check_use
+from bounds.steps import PROVEN, REFUTED, Step, Use, check_use, use_step
 from repro import crossrefs as X
 from repro.errata import Erratum, Kind, paper_errata
 from repro.registry import paper as interface, papers
@@ -127,6 +127,18 @@ def test_every_stated_use_of_a_real_papers_cited_result_is_decided_and_a_halved_
     record = interface(key)
     counted = X.summary(key, record.audit().CROSSREFS, record.encoded_steps(), record.claims)
     assert counted.use_checked >= len(cited) and not counted.problems
+
+
+@pytest.mark.parametrize("key", ["fedsgm", "pcfedavg", "ssca"])
+def test_every_stated_use_takes_exactly_what_the_cited_result_gives(key):
+    """The uses encoded so far take the cited bound itself (summed over the instances they sum): the difference is
+    identically 0, so a count of instances or an instance off from the step's own terms shows here even though the
+    one-sided use check (taken >= given) would accept a smaller given side."""
+    steps, claims = importlib.import_module(f"bounds.{key}.steps"), importlib.import_module(f"bounds.{key}.claims")
+    for s in steps.STEPS:
+        for u in s.applies:
+            derived = use_step(s, u, claims.claim(u.claim))
+            assert sp.simplify(derived.rhs - derived.lhs) == 0, (s.proof, s.label, u.label)
 
 
 def _text(module) -> str | None:

@@ -57,4 +57,19 @@ FAULTS: list[Mutation] = [
                     "pattern",
                     "tests/fedsgm/test_failsearch.py::"
                     "test_the_run_records_every_theorem_of_its_group_and_the_evidence_violates")),
+    # a use of a cited result summed over instances counts one: the given side shrinks, the one-sided check still
+    # accepts it, and only the exact comparison of the uses the steps state sees it
+    Mutation("machinery.use_copies_ignored", "deciding machinery", "bounds.steps._summed",
+             "bounds/steps.py",
+             old="    return use.copies * fixed + (bound - fixed)",
+             new="    return fixed + (bound - fixed)",
+             tests=("tests/test_crossrefs.py::test_every_stated_use_takes_exactly_what_the_cited_result_gives",)),
+    # the use check reversed: the step must take at most what the cited result gives (a halved use is accepted)
+    Mutation("machinery.use_check_reversed", "deciding machinery", "bounds.steps.use_step",
+             "bounds/steps.py",
+             old='                   relation="<=", rhs=use.bound, notations=(), applies=(), cites=(use.label,), uses=(),',
+             new='                   relation=">=", rhs=use.bound, notations=(), applies=(), cites=(use.label,), uses=(),',
+             tests=("tests/test_crossrefs.py::"
+                    "test_the_use_of_a_cited_claim_is_checked_where_a_step_states_it_and_a_use_it_does_not_provide_is_"
+                    "found",)),
 ]
