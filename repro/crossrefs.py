@@ -441,12 +441,31 @@ def crossref_lines(record, findings: Sequence = ()) -> list[str]:
                                                                     record.claims)
     listed = [f"- `{f.id}`: {f.summary}" + (f" (erratum `{explains[f.id]}`, [errata](audit.md))"
                                            if f.id in explains else "") for f in shown]
+    uses = checked_uses(module, record.encoded_steps(), record.claims)
     return ['<a id="cross-references"></a>', "", "## Cross-references", "",
             f"{c.citations} citations of a numbered result or display in the paper's text: "
             f"{c.resolved} resolved to a statement of the paper ({c.definitions} labels), {c.external} to another "
             f"work, {c.not_located} to a display number the text does not show; {c.encoded} resolved to an encoded "
             f"claim or proof step, {c.use_checked} with their use checked (the others: resolved, use not checked); "
-            f"{len(c.problems)} problems found.", "", *listed, *([""] if listed else [])]
+            f"{len(c.problems)} problems found.", "", *listed, *([""] if listed else []),
+            *([f"Uses checked (the bound a proof step takes from the result it cites, at the instance it applies): "
+               f"{'; '.join(uses)}.", ""] if uses else [])]
+
+
+def checked_uses(module, steps: Sequence, claims: Sequence) -> list[str]:
+    """One phrase per use a step states, with what :func:`bounds.steps.check_use` decides ("Lemma 3 in (5) of the
+    proof of Theorem 6: provided"), in the order of the text, each once."""
+    by_id = {c.id: c for c in claims}
+    out: list[str] = []
+    for r in resolve(module.DEFINITIONS, module.CITATIONS, module.PATTERNS, module.ENCODED, steps):
+        for step, use, result in applied_uses(r, steps, by_id):
+            verdict = {PROVEN: "provided", REFUTED: "not provided"}.get(result.status, "not decided")
+            reading = "".join(f" (reading {erratum}: {side})" for erratum, side in step.variant)
+            proof = "p" + step.proof.split(" (")[0][1:]
+            phrase = f"{use.label} in {step.label} of the {proof}{reading}: {verdict}"
+            if phrase not in out:
+                out.append(phrase)
+    return out
 
 
 def render_rows(refs: Sequence[Ref]) -> str:

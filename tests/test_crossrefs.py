@@ -127,6 +127,9 @@ def test_every_stated_use_of_a_real_papers_cited_result_is_decided_and_a_halved_
     record = interface(key)
     counted = X.summary(key, record.audit().CROSSREFS, record.encoded_steps(), record.claims)
     assert counted.use_checked >= len(cited) and not counted.problems
+    listed = X.checked_uses(record.audit().CROSSREFS, record.encoded_steps(), record.claims)   # the page's list
+    assert {phrase.split(" in ")[0] for phrase in listed} == cited
+    assert all(phrase.endswith(": provided") for phrase in listed)
 
 
 @pytest.mark.parametrize("key", ["fedsgm", "pcfedavg", "ssca"])
