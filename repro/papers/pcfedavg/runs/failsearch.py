@@ -130,8 +130,9 @@ def enumerate_instance(params: dict, path: str = "compact", claim=B.lemma44) -> 
 # ---------------------------------------------------------------------------- the run
 BUDGET = {"quick": {"maxiter": 1, "popsize": 1, "horizon_steps": 2},
           "paper": {"maxiter": 6, "popsize": 4, "horizon_steps": 4}}
-#: (family, update path) per profile
-PROFILE_RUNS = {"quick": (("boundary-two-agents", "compact"),),
+#: (family, update path) per profile: both readings of Algorithm 1's line 8 in each (the paper's erratum axis
+#: pcfedavg.line8, so that the quick verdict is decided under each reading too)
+PROFILE_RUNS = {"quick": tuple(("boundary-two-agents", path) for path in alg.PATHS),
                 "paper": tuple((name, path) for name in FAMILIES for path in alg.PATHS)}
 
 
