@@ -126,17 +126,21 @@ class _Cursor:
 
 
 def _advance(cursor: _Cursor, line: str, patterns: Patterns) -> re.Match | None:
-    """Update the place from one line (a heading, a statement, a proof's start); the statement's match if any."""
+    """Update the place from one line (a heading, a statement, a proof's start); the statement's match if any. A
+    heading that says "Proof" opens the proof of the last result it names ("A.4 The Proof of Corollary 1")."""
     stripped = line.strip()
     if re.match(patterns.heading, stripped):
-        cursor.section, cursor.proof, cursor.last = stripped[:80], "", ""
+        named = [lab for m in CITATION.finditer(stripped) for lab in _labels(m.group("kind"), m.group("nums"))]
+        proves = re.search(r"\bProof\b", stripped) and named          # "B.3 Proof of Theorem 2": that proof
+        cursor.section, cursor.proof, cursor.last = stripped[:80], f"proof of {named[-1]}" if proves else "", ""
     stated = re.match(patterns.definition, stripped)
     if stated:
         cursor.last, cursor.proof = f"{stated.group('kind')} {stated.group('num')}", ""
     proof = re.match(r"^\W*Proof(?: of (?P<of>[A-Z][a-z]+ [\dA-Z.]+\d))?", stripped)
     if proof:
         named = proof.group("of").rstrip(".") if proof.group("of") else cursor.last
-        cursor.proof = f"proof of {named}" if named else "a proof"
+        cursor.proof = f"proof of {named}" if named else (cursor.proof if cursor.proof.startswith("proof of ")
+                                                          else "a proof")        # under a heading "Proof of ..."
     return stated
 
 
