@@ -426,8 +426,9 @@ def use_step(step: Step, use: Use, claim) -> Step:
     where += [sp.Gt(e, 0) if x.is_positive else sp.Ge(e, 0) for x, e in subs.items() if x.is_nonnegative]
     if sp.false in where:
         raise ValueError(f"use of {use.claim} in {step.proof} {step.label}: the instance is outside the claim's domain")
-    return replace(step, label=f"{step.label}, its use of {use.label}", lhs=_summed(stated, use, claim.id).xreplace(subs),
-                   relation="<=", rhs=use.bound, notations=(), applies=(), cites=(use.label,), uses=(),
+    given = _summed(stated, use, claim.id).xreplace(subs)
+    return replace(step, label=f"{step.label}, its use of {use.label}", lhs=given, relation="<=", rhs=use.bound,
+                   notations=(), applies=(), cites=(use.label,), uses=(),
                    hypotheses=step.hypotheses + tuple(h for h in where if h is not sp.true))
 
 
@@ -481,5 +482,5 @@ def check_encoded(step: Step, examples: int = 200, polish: int = 200) -> StepChe
     return StepCheck(step, NOT_REFUTED, how, obj.evaluations, v, point, sides)
 
 
-__all__ = ["CORRECTED", "NOT_REFUTED", "Notation", "PRINTED", "PROVEN", "REFUTED", "Step", "StepCheck", "TOLERANCE", "USE_BUDGET", "Use",
-           "check", "check_encoded", "check_use", "confirm", "shrink", "use_step"]
+__all__ = ["CORRECTED", "NOT_REFUTED", "Notation", "PRINTED", "PROVEN", "REFUTED", "Step", "StepCheck", "TOLERANCE",
+           "USE_BUDGET", "Use", "check", "check_encoded", "check_use", "confirm", "shrink", "use_step"]

@@ -28,9 +28,10 @@ a bracketed reference, is another paper's; an equation number the text does not 
 dangling, unless the paper's patterns say that its text shows every display number (``equations_complete``); "(73)"
 cites the group (73a), (73b), ... when the paper numbers one so; a title that says it restates ("Theorem 2
 (restated)", "Theorem 4 (Theorem 2 restated)") is the restatement it says it is, not a second title. A proof does
-not cite its own result past its opening line: such a citation ends that proof (the text went on without a heading),
-and the proof in force becomes the one its section heading names ("APPENDIX A: PROOFS OF THEOREM 1 AND THEOREM 3"). Assumption,
-named: two different results never share a printed title (a shared title is one result under two numbers).
+not cite its own result past its opening line: such a citation ends that proof (the text went on without a
+heading), and the proof in force becomes the one its section heading names ("APPENDIX A: PROOFS OF THEOREM 1 AND
+THEOREM 3"). Assumption, named: two different results never share a printed title (a shared title is one result
+under two numbers).
 The use a step makes of its target is checked only where the step states it (``Step.applies``: the bound it takes
 from the cited result at which instance, decided by :func:`bounds.steps.check_use`; :func:`use_checks`); otherwise
 it is "resolved, use not checked". A use the cited result does not provide is a finding (:func:`misused`).
@@ -44,7 +45,7 @@ from typing import Iterable, Mapping, Sequence
 import sympy as sp
 
 from bounds.audit import DISCREPANCY, Finding, producer
-from bounds.steps import PROVEN, REFUTED, USE_BUDGET, check_encoded, use_step
+from bounds.steps import PROVEN, REFUTED, check_use, use_step
 
 #: the kinds of numbered statement whose citations are resolved (algorithms, figures and tables are not)
 KINDS = ("Lemma", "Theorem", "Corollary", "Proposition", "Assumption", "Remark", "Definition")
@@ -108,6 +109,16 @@ def _labels(kind: str, nums: str) -> list[str]:
     return out
 
 
+def _cited_labels(text: str) -> list[str]:
+    """Every label ``text`` cites, in order (:data:`CITATION`, plurals and ranges read by :func:`_labels`)."""
+    return [lab for m in CITATION.finditer(text) for lab in _labels(m.group("kind"), m.group("nums"))]
+
+
+def _naming(label: str) -> re.Pattern:
+    """``label`` as a word: "Lemma 4" is not named by "Lemma 45", nor "(5)" by "(5a)"."""
+    return re.compile(rf"(?<![\w.]){re.escape(label)}(?![\w.]*\d)")
+
+
 def _quote(line: str, start: int, end: int, width: int = 90) -> str:
     """The words of ``line`` around [start, end): at most ``width`` characters either side, cut at a space."""
     lo, hi = max(0, start - width), min(len(line), end + width)
@@ -130,7 +141,7 @@ def _advance(cursor: _Cursor, line: str, patterns: Patterns) -> re.Match | None:
     heading that says "Proof" opens the proof of the last result it names ("A.4 The Proof of Corollary 1")."""
     stripped = line.strip()
     if re.match(patterns.heading, stripped):
-        named = [lab for m in CITATION.finditer(stripped) for lab in _labels(m.group("kind"), m.group("nums"))]
+        named = _cited_labels(stripped)
         proves = re.search(r"\bProof\b", stripped) and named          # "B.3 Proof of Theorem 2": that proof
         cursor.section, cursor.proof, cursor.last = stripped[:80], f"proof of {named[-1]}" if proves else "", ""
     stated = re.match(patterns.definition, stripped)
@@ -180,13 +191,13 @@ def extract(text: str, patterns: Patterns) -> tuple[tuple[Ref, ...], tuple[Ref, 
 
 def _leaves_proof(cursor: _Cursor, labels: Sequence[str]) -> bool:
     """A proof does not cite the result it proves (past the line that opens it): a citation of it means the text has
-    left that proof without a heading (SSCA's appendix goes on with the theorem's proof after Lemma 4's). The proof in force becomes the one
-    the section heading names ("APPENDIX A: PROOFS OF THEOREM 1 AND THEOREM 3": Theorem 1), or none. Whether the
-    cursor moved."""
+    left that proof without a heading (SSCA's appendix goes on with the theorem's proof after Lemma 4's). The proof in
+    force becomes the one the section heading names ("APPENDIX A: PROOFS OF THEOREM 1 AND THEOREM 3": Theorem 1), or
+    none. Whether the cursor moved."""
     if not cursor.proof.startswith("proof of ") or cursor.proof.removeprefix("proof of ") not in labels:
         return False
     heading = cursor.section.title() if re.search(r"\bproofs?\b", cursor.section, re.IGNORECASE) else ""
-    named = [lab for m in CITATION.finditer(heading) for lab in _labels(m.group("kind"), m.group("nums"))]
+    named = _cited_labels(heading)
     cursor.proof = f"proof of {named[0]}" if named else ""
     return True
 
@@ -216,10 +227,10 @@ def step_citers(steps: Iterable, label: str, proof_of: str) -> tuple[str, ...]:
     citation's own use, encoded. A step's proof names its labels as the paper does ("Proof of Theorems 1 and 3")."""
     if not proof_of:
         return ()
-    pattern = re.compile(rf"(?<![\w.]){re.escape(label)}(?![\w.]*\d)")
+    pattern = _naming(label)
     out = []
     for s in steps:
-        named = [lab for m in CITATION.finditer(s.proof) for lab in _labels(m.group("kind"), m.group("nums"))]
+        named = _cited_labels(s.proof)
         if proof_of in named and any(pattern.search(c) for c in s.cites):
             out.append(f"steps#{s.proof} {s.label}")
     return tuple(out)
@@ -352,21 +363,22 @@ def applied_uses(r: Resolved, steps: Sequence, by_id: Mapping) -> list[tuple]:
     claim among the target's encoded claims)."""
     label = r.target.label if r.target is not None else r.ref.label
     cited = [s for s in steps if f"steps#{s.proof} {s.label}" in r.encoded]
-    return [(s, u, _use_check(use_step(s, u, by_id[u.claim]))) for s in cited for u in s.applies
+    return [(s, u, _use_check(s, u, by_id[u.claim])) for s in cited for u in s.applies
             if u.claim in by_id and u.claim in r.encoded
-            and re.search(rf"(?<![\w.]){re.escape(label)}(?![\w.]*\d)", u.label)]
+            and _naming(label).search(u.label)]
 
 
 _USE_CHECKS: dict = {}
 
 
-def _use_check(derived):
-    """:func:`bounds.steps.check_encoded` of a use's step (:func:`bounds.steps.use_step`) at the use checks' budget
-    (:data:`bounds.steps.USE_BUDGET`), once per process and step content (sympy's ``srepr`` keeps the symbols' assumptions, which decide it)."""
+def _use_check(step, use, claim):
+    """:func:`bounds.steps.check_use`, once per process and content of the use's step (:func:`bounds.steps.use_step`;
+    sympy's ``srepr`` keeps the symbols' assumptions, which decide it)."""
+    derived = use_step(step, use, claim)
     key = (sp.srepr(derived.lhs), sp.srepr(derived.rhs), derived.relation, sp.srepr(tuple(derived.hypotheses)),
            sp.srepr(tuple(derived.space.items())))
     if key not in _USE_CHECKS:
-        _USE_CHECKS[key] = check_encoded(derived, **USE_BUDGET)
+        _USE_CHECKS[key] = check_use(step, use, claim)
     return _USE_CHECKS[key]
 
 

@@ -12,14 +12,16 @@ d = 1 (where the Cauchy-Schwarz step of (51)'s proof is an equality), the smalle
 iterations), and the step sizes rho^(t) = a1/t^alpha of (4) and gamma^(t) = a2/t^beta of (6) with every boundary
 value the paper's conditions admit at an END of its coordinate: a1 = 1 and a2 = 1 (the largest first steps: (3) and
 (5) stay convex combinations, this project's requirement), beta = 1 (the largest exponent (6) admits; its other edge,
-beta = max(alpha, 1/2), is excluded by (6) and is approached to within :data:`repro.papers.ssca.checks.BETA_MARGIN`), alpha near 0 and near 1
+beta = max(alpha, 1/2), is excluded by (6) and is approached to within
+:data:`repro.papers.ssca.checks.BETA_MARGIN`), alpha near 0 and near 1
 ((4) admits alpha in (0, 1]; (6)'s beta > alpha excludes alpha = 1 itself).
 
 Assumptions, named: the data, partition and w^(1) are those ``ssca.exact`` builds at seed 0
 (:func:`repro.papers.ssca.runs.exact.build_instance`), only the step sizes are replaced; an instance whose step sizes
 fail (4) or (6) counts as inadmissible (worst, never a failure): Lemma 2's encoded step-size hypotheses (alpha in
-(0, 1], beta in (max(alpha, 1/2), 1]) decide them per instance, and :func:`bounds.ssca.claims.power_law_conditions` (sympy and the
-p-series rule, which it requires to agree) decides them again at the best instance (metadata ``step_conditions``); the horizon profile raises the number of iterations while the patterns stay within
+(0, 1], beta in (max(alpha, 1/2), 1]) decide them per instance, and :func:`bounds.ssca.claims.power_law_conditions`
+(sympy and the p-series rule, which it requires to agree) decides them again at the best instance (metadata
+``step_conditions``); the horizon profile raises the number of iterations while the patterns stay within
 :data:`repro.papers.ssca.runs.exact.MAX_PATTERNS`.
 """
 from __future__ import annotations
