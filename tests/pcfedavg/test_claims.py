@@ -135,8 +135,9 @@ def test_prop48ii_one_active_instance(m, fails):
     arrays, _ = T.run_one_active(config, 0)
     assert bool(arrays["hypotheses_met"])
     assert bool(arrays["ratio"] > 1.0) is fails
-    # The corrected first term 5 m^2 D / rho^2 covers the observed value in both cases.
-    assert float(arrays["infeas"].max()) <= 5 * float(arrays["m2D_over_rho2"])
+    # The first term through (12), 5 m^2 D / rho^2 as encoded, covers the observed value in both cases.
+    via_12 = 5 * B.TERMS_12[0] ** 2
+    assert float(arrays["infeas"].max()) <= float(via_12.subs({B.m: m, B.D: float(arrays["D"]), B.rho: 10.0}))
 
 
 def test_check_dispatches_every_checked_claim_and_refuses_the_others():

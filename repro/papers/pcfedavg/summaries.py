@@ -62,3 +62,13 @@ def k_free_term(run) -> float:
     """5 m D / rho^2: what Prop. 4.8 (ii)'s bound tends to as K -> oo on a one-active-constraint run (its only
     K-free term when H = 1 and nu = 0)."""
     return _FIRST_TERM_48II(run.spec.config["m"], float(run.arrays["D"]), run.spec.config["rho"])
+
+
+#: 5 (first term of display (12))^2 = 5 m^2 D / rho^2, as encoded (bounds.pcfedavg.claims.TERMS_12): the first term
+#: of (ii) that the route from (12) through (a_1 + ... + a_5)^2 <= 5 sum a_k^2 gives (finding b of Prop. 4.8)
+_FIRST_TERM_VIA_12 = sp.lambdify((B.m, B.D, B.rho), 5 * B.TERMS_12[0] ** 2, modules="math")
+
+
+def k_free_term_via_12(run) -> float:
+    """5 m^2 D / rho^2: the K-free term of Prop. 4.8 (ii) derived through (12), on a one-active-constraint run."""
+    return _FIRST_TERM_VIA_12(run.spec.config["m"], float(run.arrays["D"]), run.spec.config["rho"])

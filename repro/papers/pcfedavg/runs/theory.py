@@ -420,7 +420,6 @@ def run_one_active(config: OneActiveConfig, seed: int):
     require(np.isfinite(bound), "bound", bound, "a finite value of Prop 4.8 (ii)")
     arrays = _reference_arrays(problem, ref, params) | {
         "infeas": infeas, "bound": np.array(bound), "ratio": np.array(infeas.max() / bound),
-        "m2D_over_rho2": np.array(problem.m ** 2 * ref.D / params.rho[0] ** 2),
         "hypotheses_met": np.array(bool(np.all(claim.hypotheses_hold(**values))))}
     return arrays, {"instance": problem.describe(), "solvers": ref.solvers}
 
