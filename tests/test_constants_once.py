@@ -7,8 +7,9 @@ The pairs: SSCA's search of Lemma 4 (51) (its objective and the sides it reports
 1 - gamma mu_F / 4 (the Theorem 2 figure and table), and PC-FedAvg's L_G of Lemma 4.1 with the step
 min{1/(6 L_G), 1/(5 L_G (H-1))} of Props. 4.7-4.8 (every PC-FedAvg run's step size and the failure search's scale),
 and SSCA's step-size exponents of Lemma 2 (alpha in (0, 1], beta in (max(alpha, 1/2), 1]: the searches' beta and the
-failure search's admissible instances), and FedSGM's default beta = 2/eps, the smallest Theorem 2 admits (its soft
-switching runs).
+failure search's admissible instances), FedSGM's default beta = 2/eps, the smallest Theorem 2 admits (its soft
+switching runs), and SSCA's mu = 2 tau of the printed surrogates (8)/(18) (the exact enumeration's, the convergence
+runs' and the performance estimation's Lemma 4 checks).
 Where a pair is typed here (the right side of a comparison), it is the paper's formula, as a reader checks it.""" 
 import itertools
 from types import SimpleNamespace
@@ -27,7 +28,9 @@ from repro.papers.fedclup.runs import optimization as O
 from repro.papers.fedsgm import checks as GV
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem
 from repro.papers.ssca import checks as SV
+from repro.papers.ssca.runs import exact as SX
 from repro.papers.ssca.runs import failsearch as SF
+from repro.papers.ssca.runs import pep as SP
 from repro.papers.ssca.runs import search as SS
 
 GRID = list(itertools.product((0.01, 0.3, 1.0), (0.1, 1.0), (0.5, 4.0)))
@@ -151,3 +154,26 @@ def test_fedsgm_default_beta_follows_a_perturbed_hypothesis(monkeypatch):
     moved = tuple(sympy.Ge(h.lhs, 2 * h.rhs) if GB.beta in h.free_symbols else h for h in claim.hypotheses)
     _patched(monkeypatch, GB, "fedsgm.thm2", replace(claim, hypotheses=moved))
     assert _fedsgm_soft_beta(1.0, 50)[0] == pytest.approx(2 * before, rel=1e-12)
+
+
+TAUS = (0.01, 0.5, 3.0)
+
+
+def _ssca_moduli(tau: float) -> tuple[float, float]:
+    """mu as the exact enumeration's instance and the PEP's values carry it, at proximal weight ``tau``."""
+    config = SX.ExactConfig(problem="logistic_l2", steps="theory_a", clients=1, per_client=2, batch=1, updates=1,
+                            d=1, tau=tau, profile="quick")
+    pep = SP.PepConfig(steps="VI(0.6,0.9,0.3)", t=(2,), tau=tau, L_hat=1.0, err_over_mu=1.0, profile="quick")
+    mu, err = SP.modulus_and_error(pep)
+    assert err == mu                                                       # err = (err/mu) mu Delta, Delta = 1
+    return SX.build_instance(config, 0).check.mu, mu
+
+
+@pytest.mark.parametrize("tau", TAUS)
+def test_ssca_surrogate_modulus_is_2_tau(tau):
+    assert _ssca_moduli(tau) == (pytest.approx(2 * tau, rel=1e-15),) * 2   # tau ||w - w^t||^2 in (8)/(18)
+
+
+def test_ssca_surrogate_modulus_follows_a_perturbed_encoding(monkeypatch):
+    monkeypatch.setattr(SB, "MU_PRINTED_SURROGATE", 3 * SB.MU_PRINTED_SURROGATE)
+    assert _ssca_moduli(0.5) == (pytest.approx(3.0, rel=1e-15),) * 2

@@ -487,6 +487,10 @@ kkt_residual_at_limit_points = _OBS["kkt_residual_at_limit_points"]
 omega_bar = sp.Symbol("omega_bar", real=True)
 W_bar = sp.Symbol("W_bar", real=True)
 mu = sp.Symbol("mu", real=True)
+_coordinate = sp.Symbol("w", real=True)
+MU_PRINTED_SURROGATE = sp.diff(tau * _coordinate**2, _coordinate, 2)
+"""mu of Assumption 2.2 for the printed surrogates (8)/(18): the curvature of their proximal term
+tau ||omega - omega^(t)||^2 along any direction (their linear terms add none), i.e. 2 tau."""
 L_tilde = sp.Symbol("L_tilde", real=True)
 L_bar = sp.Symbol("L_bar", real=True)
 L_hat = sp.Symbol("L_hat", real=True)

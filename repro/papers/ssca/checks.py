@@ -53,9 +53,16 @@ def step_exponents_admissible(a1: float, alpha: float, a2: float, beta: float, t
 _NOT_MONITOR = ("t", "rho", "gamma", "step_norm", "max_norm", "nu", "zeta")
 
 
+def surrogate_modulus(tau: float) -> float:
+    """mu of Lemma 4 (51) for the printed surrogates (8)/(18) at proximal weight ``tau``, as encoded
+    (:data:`bounds.ssca.claims.MU_PRINTED_SURROGATE`, 2 tau)."""
+    return float(B.MU_PRINTED_SURROGATE.subs(B.tau, tau))
+
+
 @dataclass(frozen=True)
 class CheckProblem:
-    """What the checks need of an instance: ``mu`` = 2 tau, the modulus of the printed surrogate (8)/(18), and
+    """What the checks need of an instance: ``mu``, the modulus of the surrogate (:func:`surrogate_modulus` for the
+    printed (8)/(18)), and
     ``L_hat``, the global Lipschitz constant of grad F0 (the metadata of an ``ssca.convergence`` run)."""
 
     mu: float

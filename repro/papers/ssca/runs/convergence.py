@@ -43,6 +43,7 @@ import numpy as np
 
 from bounds.ssca import claims as B
 
+from repro.papers.ssca import checks as V
 from repro.papers.ssca.algorithms import ssca as alg
 from repro.errors import is_int, is_real, require
 from repro.papers.ssca.problems import instances as SP
@@ -262,7 +263,7 @@ def run_convergence(config: ConvergenceConfig, seed: int):
               "step_norm": trace.step_norm} | mon
     arrays["max_norm"] = np.maximum.accumulate(mon["omega_norm"])
     meta = {"conditions_4": verdict.holds4, "conditions_6": verdict.holds6, "failed": list(verdict.failed),
-            "mu": 2 * config.tau} | info
+            "mu": V.surrogate_modulus(config.tau)} | info
     if problem.n_constraints == 0:
         meta["L_hat"] = float(problem.lipschitz_gradient())
     else:

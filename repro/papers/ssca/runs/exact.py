@@ -132,9 +132,8 @@ def build_instance(config: ExactConfig, seed: int) -> Instance:
     problem, _, _, _ = conv.build_problem(config.instance(), data_rng)
     clients = part_rng.permutation(config.clients * config.per_client).reshape(config.clients, -1)
     omega1 = config.init_scale * init_rng.normal(size=problem.dim)
-    mu = 2.0 * config.tau
     return Instance(problem, clients, omega1, alg.PowerLawSteps(*conv.STEPS[config.steps]),
-                    V.CheckProblem(mu, float(problem.lipschitz_gradient())))
+                    V.CheckProblem(V.surrogate_modulus(config.tau), float(problem.lipschitz_gradient())))
 
 
 def _observed_run(config: ExactConfig, instance: Instance, rng, replay=None) -> alg.SSCATrace:

@@ -73,6 +73,7 @@ from bounds.ssca import claims as B
 from repro import admissible, pep
 from repro.errors import is_int, require
 from repro.experiment import Config
+from repro.papers.ssca import checks as V
 from repro.papers.ssca.algorithms import ssca as alg
 from repro.runner import RunSpec
 
@@ -312,7 +313,7 @@ def replay_lemma4_feature_based(table: pep.Table, t: int, tau: float, steps: alg
 class PepConfig(Config):
     """One ``ssca.pep`` curve: Lemma 4 (51) certified at the iterations ``t`` of the full-batch method with the
     step-size family ``steps`` (:data:`STEP_FAMILIES`), ``tau``, the smoothness ``L_hat`` and err = ``err_over_mu``
-    * mu * Delta (mu = 2 tau, Delta = 1)."""
+    * mu * Delta (mu the printed surrogate's modulus 2 tau, Delta = 1)."""
 
     steps: str
     t: tuple | list
@@ -336,10 +337,16 @@ class PepConfig(Config):
                 f"0 for steps {self.steps!r}: rho^(t) = 1 at t = {exact} makes the surrogate gradient exact (err = 0)")
 
 
+def modulus_and_error(c: PepConfig) -> tuple[float, float]:
+    """mu of (51) for the printed surrogate at ``c.tau`` (as encoded, :func:`repro.papers.ssca.checks.surrogate_modulus`)
+    and err = ``c.err_over_mu`` * mu * Delta with Delta = 1."""
+    mu = V.surrogate_modulus(c.tau)
+    return mu, c.err_over_mu * mu
+
+
 def _point(c: PepConfig, t: int) -> tuple[dict, dict]:
     """Certify (51) at iteration t, evaluate the printed bound from the claim, replay the worst case."""
-    steps, mu = STEP_FAMILIES[c.steps], 2.0 * c.tau
-    err = c.err_over_mu * mu
+    steps, (mu, err) = STEP_FAMILIES[c.steps], modulus_and_error(c)
     problem, f, gamma = lemma4_problem(t, c.tau, c.L_hat, steps, err)
     cert = pep.certify(problem)
     claim = B.claim(CLAIM)
