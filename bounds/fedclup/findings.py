@@ -24,9 +24,9 @@ import sympy as sp
 from ..audit import check_row as _row, fmt_point, producer
 from ..core import prove_identity, prove_nonnegative, sample_nonnegative
 from .claims import (
-    ETA_COR2, GAMMA_COR2, K, KAPPA, KAPPA_F, K_COR2_REAL, L, L_F, MAX_COR2, MINIMAX_ORDER, MU_F, PHI_WEIGHT,
-    Phi_0, Q_INNER, R, RHS_8A_GLOBAL, RHS_8A_LOCAL, RHS_8B_GLOBAL, RHS_8B_LOCAL, RHS_LEMMA4, T2_RATE, TH14D_1,
-    TH14D_2, THETA, T_COR2_REAL, eps, eta, gamma, lam, m, mu, n, rho,
+    COND_8B, ETA_COR2, GAMMA_COR2, K, KAPPA, KAPPA_F, K_COR2_REAL, L, L_F, MAX_COR2, MINIMAX_ORDER, MU_F, PHI_WEIGHT,
+    Phi_0, Q_INNER, R, RHS_8A_GLOBAL, RHS_8A_LOCAL, RHS_8B_GLOBAL, RHS_8B_LOCAL, RHS_COR1, RHS_LEMMA4, T2_RATE,
+    TH14D_1, TH14D_2, THETA, T_COR2_REAL, eps, eta, gamma, lam, m, mu, n, rho,
 )
 
 
@@ -203,6 +203,26 @@ def closed_form_limits() -> list[dict]:
     return copy.deepcopy(list(_closed_form_limits()))
 
 
+# ---------------------------------------------------------------------------- Corollary 1's constants, as encoded
+COR1_MIN = sp.Min(R**2, rho**2 / (mu**2 * n))
+"""min{R^2, rho^2/(mu^2 n)}, the second factor of the derived Corollary 1 bound (``RHS_COR1``)."""
+COR1_C_MIN = RHS_COR1.coeff(COR1_MIN)
+"""Its coefficient in ``RHS_COR1`` (30 kappa^2 + 62)."""
+COR1_C_FIRST = sp.simplify((RHS_COR1 - COR1_C_MIN * COR1_MIN) / (rho**2 / (mu**2 * m * n)))
+"""``RHS_COR1``'s first term in units of rho^2/(mu^2 N) (30)."""
+C8B_R2 = sp.expand(RHS_8B_LOCAL).coeff(R**2)
+"""The R^2 coefficient of (8b) local (30 kappa^2 + 8)."""
+TERM_8B_LAM = sp.Add(*[t for t in sp.Add.make_args(sp.expand(RHS_8B_LOCAL)) if t.has(lam)])
+"""(8b) local's term in lam, (9 + 45 kappa^2) rho^2/(n (mu + lam)^2)."""
+
+
+
+def _in_kappa(expr) -> str:
+    """``expr`` written with kappa = L/mu, as the paper writes its constants ("30 kappa^2 + 62")."""
+    kappa = sp.Symbol("kappa", positive=True)
+    return str(sp.expand(expr.subs(L, kappa * mu))).replace("**", "^").replace("*", " ")
+
+
 # ---------------------------------------------------------------------------- 3. regimes
 REGIME_EXPONENTS = {"heterogeneous": ("n", -1), "transition": ("R", 2), "homogeneous": ("N", -1)}
 """Expected log-log slopes of the minimax error in each regime (Corollary 1)."""
@@ -212,10 +232,10 @@ REGIME_EXPONENTS = {"heterogeneous": ("n", -1), "transition": ("R", 2), "homogen
 def _regime_table() -> tuple:
     kap = sp.Symbol("kappa", positive=True)
     s = _u("s")
-    Cc = 30 * kap**2 + 62
+    Cc, C1 = (c.subs(KAPPA, kap) for c in (COR1_C_MIN, COR1_C_FIRST))
     # Explicit Cor 1 bound over the lower bound written in the same units (rho^2/mu^2 = 1 per unit):
-    # with s = N min(R^2, rho^2/(mu^2 n)) mu^2/rho^2,  ratio g(s) = (30 + C s)/(1 + s).
-    g = (30 + Cc * s) / (1 + s)
+    # with s = N min(R^2, rho^2/(mu^2 n)) mu^2/rho^2,  ratio g(s) = (C1 + C s)/(1 + s), C1 = 30, C = 30 kappa^2 + 62.
+    g = (C1 + Cc * s) / (1 + s)
     dg = sp.simplify(sp.diff(g, s))
     mono = prove_nonnegative(dg.subs(kap, 1 + _u("k")))
     mono_status = "proven" if mono.proven else ("refuted" if mono.proven is False else _UNPROVEN)
@@ -359,19 +379,22 @@ def _corollary1_rows() -> list[dict]:
     # (ii) Corollary 1 case 2
     sn = sp.Symbol("_sqrt_n", positive=True)
     lam_lb = kap * rho / (sn * R)
-    e2 = 54 * R**2 - (9 + 45 * kap**2) * rho**2 / (sn**2 * (mu + lam)**2)
+    e2 = 54 * R**2 - TERM_8B_LAM.subs(n, sn**2)
     rows.append(_nonneg("(ii) Cor 1 case 2: (9 + 45 kappa^2) rho^2/(n (mu+lam)^2) <= 54 R^2 if lam >= kappa rho/(sqrt(n) R)",
                         e2, "lam = kappa rho/(sqrt(n) R) + v, L = mu + u, sqrt(n) a positive symbol",
                         {lam: lam_lb.subs(L, mu + u) + v, L: mu + u, n: sn**2}))
     rows.append(_nonneg("(ii) Cor 1 case 2: lam >= sqrt(12) kappa L implies (mu+lam)^2 >= 12 kappa^2 L^2",
                         (mu + lam)**2 - 12 * kap**2 * L**2, "lam = sqrt(12) kappa L + v",
                         {lam: sp.sqrt(12) * kap * L + v}))
-    tot = sp.simplify((30 * kap**2 + 62) * R**2 - (30 * kap**2 + 8) * R**2 - 54 * R**2)
-    rows.append(_row("(ii) Cor 1 case 2 total: rhs(8b) <= 30 rho^2/(mu^2 N) + (30 kappa^2 + 62) R^2",
-                     "proven" if tot == 0 else "refuted", "sympy.simplify",
-                     f"(30 kappa^2 + 62) R^2 - (30 kappa^2 + 8) R^2 - 54 R^2 = {tot}; the rho^2/(mu^2 N) terms coincide"))
-    rows.append(_nonneg("Cor 1 combined: 10.5 <= 30 kappa^2 + 62 (case 1 fits the combined bound)",
-                        30 * kap**2 + 62 - sp.Rational(21, 2), "kappa > 0"))
+    tot = sp.simplify(COR1_C_MIN * R**2 - C8B_R2 * R**2 - 54 * R**2)
+    first = sp.simplify(RHS_8B_LOCAL - C8B_R2 * R**2 - TERM_8B_LAM - COR1_C_FIRST * rho**2 / (mu**2 * m * n))
+    c_min, c_8b = _in_kappa(COR1_C_MIN), _in_kappa(C8B_R2)
+    rows.append(_row(f"(ii) Cor 1 case 2 total: rhs(8b) <= {COR1_C_FIRST} rho^2/(mu^2 N) + ({c_min}) R^2",
+                     "proven" if tot == 0 and first == 0 else "refuted", "sympy.simplify",
+                     f"({c_min}) R^2 - ({c_8b}) R^2 - 54 R^2 = {tot}; the rho^2/(mu^2 N) terms "
+                     + ("coincide" if first == 0 else f"differ by {first}")))
+    rows.append(_nonneg(f"Cor 1 combined: 10.5 <= {c_min} (case 1 fits the combined bound)",
+                        COR1_C_MIN - sp.Rational(21, 2), "kappa > 0"))
     return rows
 
 
@@ -382,7 +405,7 @@ def _theorem1_constant_rows() -> list[dict]:
     w = _u("w")
     kap = KAPPA
     # (iii) (8b) absorption and constants
-    X = 12 * kap**2 * L**2 + w          # (mu + lam)^2 under the hypothesis
+    X = COND_8B.rhs + w                 # (mu + lam)^2 under (8b)'s hypothesis, 12 kappa^2 L^2 + w
     rows.append(_nonneg("(iii) (8b): 6 kappa^2 L^2/(mu+lam)^2 <= 1/2 under (mu+lam)^2 >= 12 kappa^2 L^2",
                         sp.Rational(1, 2) - 6 * kap**2 * L**2 / X, "(mu+lam)^2 = 12 kappa^2 L^2 + w, w >= 0"))
     rows.append(_nonneg("(iii) (8b): 9 L^2/(mu+lam)^2 <= 3/4 under the hypothesis (kappa >= 1)",
@@ -719,15 +742,16 @@ def audit_findings(rng=None) -> list:
             + [f for f in (not_recovered(k) for k, _, _ in NOT_RECOVERED) if f is not None])
 
 
+#: q, the two entries of (14-D), mu_F, L_F and theta, as encoded (bounds.fedclup.claims), as floats of
+#: (lam, mu, L, eta, gamma)
+_REQUIRED_K_PARTS = sp.lambdify((lam, mu, L, eta, gamma), (Q_INNER, TH14D_1, TH14D_2, MU_F, L_F, THETA),
+                                modules="math")
+
+
 def required_K(lam_v: float, mu_v: float, L_v: float, eta_v: float, gamma_v: float) -> dict:
     """Numbers of the derived (14-D) at given constants: q, the two entries, their min and the K needed
     (smallest K with q^K <= min); K_needed is inf when q >= 1 and 0 when the min is >= 1."""
-    muF = lam_v * mu_v / (lam_v + mu_v)
-    LF = lam_v * L_v / (lam_v + L_v)
-    th = lam_v / (lam_v + mu_v)
-    q = 1 - eta_v * (mu_v + lam_v)
-    e1 = muF**2 / (192 * th**2 * lam_v**2 * gamma_v**2 * LF**2)
-    e2 = 1 / (4 + 8 * th**2 * gamma_v**2 * lam_v**2)
+    q, e1, e2, muF, LF, th = _REQUIRED_K_PARTS(lam_v, mu_v, L_v, eta_v, gamma_v)
     mn = min(e1, e2)
     if mn >= 1 or q <= 0:
         need = 0 if q >= 0 else math.inf
