@@ -446,7 +446,8 @@ def encoded_labels(claims: Iterable, extra: Mapping[str, tuple[str, ...]] | None
 def crossref_lines(record, findings: Sequence = ()) -> list[str]:
     """The detail page's "Cross-references" subsection for the paper ``record`` (:class:`repro.paper.Paper`), whose
     audit names its ``crossrefs`` module as ``CROSSREFS``: the counts of :func:`summary`, and each problem found
-    (a finding among ``findings``) with the erratum that explains it. Nothing without such a module."""
+    (a finding among ``findings``) with the erratum that explains it, the uses checked, or why none can be (a paper
+    without encoded proof steps). Nothing without such a module."""
     module = getattr(record.audit(), "CROSSREFS", None)
     if module is None:
         return []
@@ -465,7 +466,9 @@ def crossref_lines(record, findings: Sequence = ()) -> list[str]:
             f"claim or proof step, {c.use_checked} with their use checked (the others: resolved, use not checked); "
             f"{len(c.problems)} problems found.", "", *listed, *([""] if listed else []),
             *([f"Uses checked (the bound a proof step takes from the result it cites, at the instance it applies): "
-               f"{'; '.join(uses)}.", ""] if uses else [])]
+               f"{'; '.join(uses)}.", ""] if uses else []),
+            *([f"No citation's use can be checked: no proof step is encoded ({record.no_inventory_reason()}).", ""]
+              if not record.encoded_steps() else [])]
 
 
 def checked_uses(module, steps: Sequence, claims: Sequence) -> list[str]:

@@ -170,6 +170,8 @@ def test_every_real_citation_resolves_or_is_reported(key):
     lines = X.crossref_lines(record)
     counts = X.summary(key, module, record.encoded_steps(), record.claims)
     assert f"{counts.citations} citations" in "\n".join(lines) and counts.citations == len(module.CITATIONS)
+    # a paper without encoded proof steps says why none of its citations' uses is checked, and only such a paper
+    assert any(record.no_inventory_reason() in line for line in lines) is (not record.encoded_steps())
 
 
 def test_a_restatement_is_read_as_what_it_says_it_restates():
