@@ -6,7 +6,8 @@ bound, the certified worst case (the PEP's dual value), the value the extracted 
 decision. Here they become
 
 * the tightness table of each paper's report section: claim · parameters · printed bound · certified worst case ·
-  ratio (bound / worst case) · decision · replay command (:func:`table`);
+  ratio (bound / worst case) · decision · replay command (:func:`table`), and under it each claim's reach
+  (:func:`reach`): how many times smaller its bound must be before the certified worst case reports it violated;
 * evidence for the claim verdicts, method ``certified worst case`` (:func:`evidence`): a bound below the certified
   worst case beyond the solver margin *violates* the claim, with the run that certifies it; a bound at or above it on
   every point (or equal to it within the solver's accuracy: *tight*) *supports* it, and the largest worst case / bound
@@ -19,7 +20,7 @@ from __future__ import annotations
 import math
 
 from bounds.audit import fmt_point
-from repro.pep import CERTIFIED, DECISIONS, INCONCLUSIVE, TIGHT, VIOLATED
+from repro.pep import CERTIFIED, DECISIONS, INCONCLUSIVE, TIGHT, VIOLATED, margin
 from repro.tables import fmt, markdown_table
 from repro.verdicts import Bearing, Evidence
 
@@ -126,14 +127,47 @@ def decisions(results, digits: int = 4) -> str:
     return text + "."
 
 
+def reach_factor(p: dict) -> float:
+    """How many times smaller the printed bound of point ``p`` must be before :func:`repro.pep.decide` calls it
+    violated: bound / (attained worst case - the solver margin); inf where that difference is not positive (no
+    division of a positive bound is caught) or the bound is not positive."""
+    cert = p["certificate"]
+    caught_below = cert["primal"] - margin(cert["value"], cert["status"])
+    return p["bound"] / caught_below if caught_below > 0 and p["bound"] > 0 else math.inf
+
+
+def reach(results) -> dict[tuple[str, str], tuple[float, int]]:
+    """(claim, method) -> (k, points): the smallest :func:`reach_factor` over the curve's points. The certified worst
+    case catches the claim's bound divided by more than k (a constant made k times tighter, where the bound has one
+    term), at the point that attains k; k < 1: already violated there."""
+    out: dict[tuple[str, str], tuple[float, int]] = {}
+    for _, m, p in _points(results):
+        key = (m["claim"], m["method"])
+        k, n = out.get(key, (math.inf, 0))
+        out[key] = (min(k, reach_factor(p)), n + 1)
+    return out
+
+
+def reach_table(results) -> list[str]:
+    """The lines under the tightness table: what k of :func:`reach` means, then one row per claim and modelled
+    method (k, the points it is the smallest over)."""
+    rows = [[f"`{claim}`", method, fmt(k, 3) if math.isfinite(k) else "never (attained worst case within the margin)",
+             n] for (claim, method), (k, n) in reach(results).items()]
+    return ["Reach of the certified worst case: a printed bound divided by more than k falls below the attained worst "
+            "case minus the solver margin at some point of its curve, and is then reported violated (for a bound with "
+            "one constant: that constant made k times smaller; k = 1: any tightening is caught).", "",
+            markdown_table(["claim", "method modelled", "k", "points"], rows)]
+
+
 def section(results, summary: str, after: list[str] = ()) -> list[str]:
     """A paper's report section "Certified worst cases (performance estimation)": its computed ``summary`` paragraph,
     the solver line and the tightness table, then ``after`` (lines). When ``<paper>.pep`` has not run: only the summary
     and ``after``, or nothing if ``after`` is empty."""
     if not results and not after:
         return []
-    found = [solver_line(results), "", table(results), ""] if results else []
+    found = [solver_line(results), "", table(results), "", *reach_table(results), ""] if results else []
     return ["### Certified worst cases (performance estimation)", "", summary, "", *found, *after]
 
 
-__all__ = ["METHOD", "table", "solver_line", "evidence", "axis", "decisions", "section"]
+__all__ = ["METHOD", "table", "solver_line", "evidence", "axis", "decisions", "reach_factor", "reach", "reach_table",
+           "section"]

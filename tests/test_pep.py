@@ -130,6 +130,22 @@ def test_tightness_evidence_and_table_follow_the_decisions():
     assert "CLARABEL" in tightness.solver_line([holds])
 
 
+def test_reach_is_the_division_at_which_the_certified_worst_case_reports_the_bound_violated():
+    cert = pep.Certificate(value=1.0, primal=0.999, solver="CLARABEL", status="optimal", tolerance=1e-9,
+                           pepit="x", seconds=0.0)
+    other = pep.Certificate(value=4.0, primal=4.0, solver="CLARABEL", status="optimal", tolerance=1e-9,
+                            pepit="x", seconds=0.0)
+    curve = _result("toy.claim", [pep.point({"T": 2}, 5.0, cert), pep.point({"T": 3}, 40.0, other)])
+    (k, n), = tightness.reach([curve]).values()
+    assert n == 2 and k == pytest.approx(5.0 / (0.999 - pep.margin(1.0)), rel=1e-12)    # the T = 2 point decides
+    assert pep.decide(5.0 / (k * (1 + 1e-9)), cert).decision == pep.VIOLATED
+    assert pep.decide(5.0 / (k * (1 - 1e-9)), cert).decision != pep.VIOLATED
+    assert f"| `toy.claim` | gradient descent | {k:.3g} | 2 |" in "\n".join(tightness.reach_table([curve]))
+    zero = pep.Certificate(value=0.0, primal=0.0, solver="CLARABEL", status="optimal", tolerance=1e-9, pepit="x",
+                           seconds=0.0)
+    assert tightness.reach_factor(pep.point({"T": 1}, 1.0, zero)) == math.inf     # nothing to catch it
+
+
 def test_grid_is_the_product_of_the_axes():
     assert pep.grid(T=(1, 2), E=(1,)) == [{"T": 1, "E": 1}, {"T": 2, "E": 1}]
 
