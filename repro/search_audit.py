@@ -12,6 +12,7 @@ Run modules never import this module: editing how searches are read changes no r
 """
 from __future__ import annotations
 
+import math
 from typing import Callable, Mapping, Sequence
 
 from bounds.audit import fmt_point
@@ -117,10 +118,18 @@ def rows(pairs, experiment: str, *, readings: Sequence[str] = ("",), labels: Map
     return out
 
 
-def claim_rows(pairs, reading: str = "") -> list[list]:
+def _reach_cell(claim: str, reach: Mapping[str, float]) -> str:
+    """The factor k by which the claim's bound must be divided before the certified worst case reports it violated
+    (:func:`repro.tightness.claim_reach`), "no PEP" for a claim without one."""
+    if claim not in reach:
+        return "no PEP"
+    return fmt(reach[claim], 3) if math.isfinite(reach[claim]) else "never (worst case within the margin of 0)"
+
+
+def claim_rows(pairs, reading: str = "", reach: Mapping[str, float] | None = None) -> list[list]:
     """Per claim, the family whose best instance has the largest check ratio under ``reading`` (where the check has
     no ratio, e.g. a bound of either sign, the largest observed - bound): claim, that value, family, halved
-    constant detected."""
+    constant detected, and with ``reach`` (claim -> k) the certified worst case's reach."""
     checked: dict[str, list] = {}
     for _, rec in pairs:
         for check in rec.checks:
@@ -135,15 +144,18 @@ def claim_rows(pairs, reading: str = "") -> list[list]:
         else:
             check, rec = max(found, key=lambda cr: cr[0].observed - cr[0].bound)
             cell = f"no ratio: observed {fmt(check.observed)} against bound {fmt(check.bound)}"
-        out.append([f"`{cid}`", cell, rec.family, _halved_cell(rec)])
+        out.append([f"`{cid}`", cell, rec.family, _halved_cell(rec)]
+                   + ([_reach_cell(cid, reach)] if reach is not None else []))
     return out
 
 
 def section(runs, experiment: str, intro: str, *, order: Callable[[SearchRecord], tuple] | None = None,
             readings: Sequence[str] = ("",), labels: Mapping[str, str] = {}, extra: Sequence[Column] = (),
-            hidden_objective: Sequence[str] = ()) -> list[str]:
+            hidden_objective: Sequence[str] = (), reach: Mapping[str, float] | None = None) -> list[str]:
     """The report's "Adversarial search" section: ``intro`` (the paper's families and objectives), the per-claim
-    summary on the first reading and the table of every run (empty when the experiment has not run)."""
+    summary on the first reading (with ``reach``, the paper's PEP evidence beside it: a claim too loose for the
+    search to tell may still be caught by the certified worst case) and the table of every run (empty when the
+    experiment has not run)."""
     if not runs:
         return []
     pairs = records(runs, order) if order else records(runs)
@@ -151,7 +163,9 @@ def section(runs, experiment: str, intro: str, *, order: Callable[[SearchRecord]
     first = f" on {labels.get(readings[0], readings[0])}" if readings[0] else ""
     return ["### Adversarial search", "", intro, "",
             markdown_table(["claim", f"largest observed/bound of its check{first}", "family",
-                            "halved constant detected"], claim_rows(pairs, readings[0])), "",
+                            "halved constant detected"]
+                           + (["certified worst case catches the bound divided by more than"] if reach is not None
+                              else []), claim_rows(pairs, readings[0], reach)), "",
             markdown_table(["claim", "family", "search objective", *checks, "instance", "evaluations",
                             f"loose by (1/objective below {LOOSE:g})", "halved constant detected",
                             *[h for h, _ in extra], "replay"],

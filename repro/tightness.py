@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 
 from bounds.audit import fmt_point
-from repro.pep import CERTIFIED, DECISIONS, INCONCLUSIVE, TIGHT, VIOLATED, margin
+from repro.pep import CERTIFIED, DECISIONS, INACCURATE_MARGIN_REL, INCONCLUSIVE, MARGIN_REL, TIGHT, VIOLATED, margin
 from repro.tables import fmt, markdown_table
 from repro.verdicts import Bearing, Evidence
 
@@ -129,34 +129,53 @@ def decisions(results, digits: int = 4) -> str:
 
 def reach_factor(p: dict) -> float:
     """How many times smaller the printed bound of point ``p`` must be before :func:`repro.pep.decide` calls it
-    violated: bound / (attained worst case - the solver margin); inf where that difference is not positive (no
-    division of a positive bound is caught) or the bound is not positive."""
+    violated (it does below the attained worst case minus the solver margin, ``caught_below``): bound / caught_below
+    for a positive bound and a positive caught_below (below 1: violated already); 0 where a bound at or below 0 is
+    violated already (no division moves it); inf where no division of the bound gets below caught_below <= 0."""
     cert = p["certificate"]
     caught_below = cert["primal"] - margin(cert["value"], cert["status"])
-    return p["bound"] / caught_below if caught_below > 0 and p["bound"] > 0 else math.inf
+    if caught_below > 0:
+        return p["bound"] / caught_below if p["bound"] > 0 else 0.0
+    return 0.0 if p["bound"] < caught_below else math.inf
 
 
-def reach(results) -> dict[tuple[str, str], tuple[float, int]]:
-    """(claim, method) -> (k, points): the smallest :func:`reach_factor` over the curve's points. The certified worst
-    case catches the claim's bound divided by more than k (a constant made k times tighter, where the bound has one
-    term), at the point that attains k; k < 1: already violated there."""
-    out: dict[tuple[str, str], tuple[float, int]] = {}
+def reach(results) -> dict[tuple[str, str, str], tuple[float, int]]:
+    """(claim, quantity, method) -> (k, points): the smallest :func:`reach_factor` over the curve's points. The
+    certified worst case catches that bound divided by more than k, at the point that attains k; k < 1: violated
+    there already."""
+    out: dict[tuple[str, str, str], tuple[float, int]] = {}
     for _, m, p in _points(results):
-        key = (m["claim"], m["method"])
+        key = (m["claim"], m["quantity"], m["method"])
         k, n = out.get(key, (math.inf, 0))
         out[key] = (min(k, reach_factor(p)), n + 1)
     return out
 
 
+def claim_reach(results) -> dict[str, float]:
+    """claim -> the smallest k of :func:`reach` over its curves in ``results`` (what the adversarial search's summary
+    shows beside "halved constant detected")."""
+    out: dict[str, float] = {}
+    for (claim, _, _), (k, _) in reach(results).items():
+        out[claim] = min(k, out.get(claim, math.inf))
+    return out
+
+
+def _reach_cell(k: float) -> str:
+    return fmt(k, 3) if math.isfinite(k) else "never (attained worst case within the solver margin of 0)"
+
+
 def reach_table(results) -> list[str]:
-    """The lines under the tightness table: what k of :func:`reach` means, then one row per claim and modelled
-    method (k, the points it is the smallest over)."""
-    rows = [[f"`{claim}`", method, fmt(k, 3) if math.isfinite(k) else "never (attained worst case within the margin)",
-             n] for (claim, method), (k, n) in reach(results).items()]
-    return ["Reach of the certified worst case: a printed bound divided by more than k falls below the attained worst "
-            "case minus the solver margin at some point of its curve, and is then reported violated (for a bound with "
-            "one constant: that constant made k times smaller; k = 1: any tightening is caught).", "",
-            markdown_table(["claim", "method modelled", "k", "points"], rows)]
+    """The lines under the tightness table: what k of :func:`reach` means, then one row per claim, quantity and
+    modelled method (k, the points it is the smallest over)."""
+    rows = [[f"`{claim}`", quantity, method, _reach_cell(k), n]
+            for (claim, quantity, method), (k, n) in reach(results).items()]
+    return ["Reach of the certified worst case: the bound as compared (the quantity column) divided by more than k "
+            "falls below the attained worst case minus the solver margin at some point of its curve, and is then "
+            "reported violated. Where that bound is c g(parameters), c made k times smaller is caught; a constant "
+            "inside g (an exponent, a rate's denominator) moves the bound by another factor. k = 1 to three digits: "
+            f"every tightening beyond the solver margin ({MARGIN_REL:g} x max(1, |worst case|), "
+            f"{INACCURATE_MARGIN_REL:g} x for a solve not reported optimal) is caught.", "",
+            markdown_table(["claim", "quantity", "method modelled", "k", "points"], rows)]
 
 
 def section(results, summary: str, after: list[str] = ()) -> list[str]:
@@ -169,5 +188,5 @@ def section(results, summary: str, after: list[str] = ()) -> list[str]:
     return ["### Certified worst cases (performance estimation)", "", summary, "", *found, *after]
 
 
-__all__ = ["METHOD", "table", "solver_line", "evidence", "axis", "decisions", "reach_factor", "reach", "reach_table",
+__all__ = ["METHOD", "table", "solver_line", "evidence", "axis", "decisions", "reach_factor", "reach", "claim_reach", "reach_table",
            "section"]

@@ -87,6 +87,9 @@ def test_the_claim_summary_keeps_the_family_with_the_largest_check_ratio_per_cla
                                   _run(_record(0.5, [Check(0.3, 1.0, 0.3, "held")], claim="p.lemma2"))])
     rows = {row[0]: row for row in search_audit.claim_rows(pairs)}
     assert rows["`p.lemma1`"][1:3] == ["0.6", "b"] and rows["`p.lemma2`"][1:3] == ["0.3", "f"]
+    assert all(len(row) == 4 for row in rows.values())                     # no reach column without PEP results
+    reached = {row[0]: row[4] for row in search_audit.claim_rows(pairs, reach={"p.lemma1": 2.5})}
+    assert reached == {"`p.lemma1`": "2.5", "`p.lemma2`": "no PEP"}
 
 
 def test_an_objective_that_is_no_ratio_of_the_claim_is_not_shown():

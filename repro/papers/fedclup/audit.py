@@ -321,7 +321,7 @@ def audit_section(results, profile: str, verdicts: list[ClaimVerdict]) -> str:
     out += _audit_linear_regression(results, verdicts) + _audit_optimization(results, verdicts)
     out += _audit_figures(results) + _audit_mnist(results)
     out += _audit_exact(results.get("fedclup.exact", ())) + _audit_readings(results)
-    out += _audit_search(results.get("fedclup.search", ()))
+    out += _audit_search(results.get("fedclup.search", ()), results.get("fedclup.pep", ()))
     out += _audit_pep(results.get("fedclup.pep", ()))
     out += _audit_statements(verdicts)
     out += ["### Not reproduced", "", markdown_table(["item", "reason"], [list(x) for x in NOT_REPRODUCED]), ""]

@@ -370,8 +370,9 @@ _SEARCH_COLUMNS = (("relation", _relation_cell), ("confirmed (mean ± SE)", _con
                    ("float-rounding instances", _rounding_cell))
 
 
-def _audit_search(search_runs) -> list[str]:
-    """The section of the adversarial search: per (claim, relation, family) the best instance and its check."""
+def _audit_search(search_runs, pep_runs=()) -> list[str]:
+    """The section of the adversarial search: per (claim, relation, family) the best instance and its check; beside
+    each claim the reach of its certified worst case (``fedclup.pep`` runs ``pep_runs``)."""
     intro = ("Differential evolution then Nelder-Mead (`repro.search`) over structured families of exact "
              "linear-regression instances (`repro/papers/fedclup/runs/search.py`: `general` boxes and the degenerate "
              "one dimension / two clients / one sample / few rounds ones; step sizes at the edge of their "
@@ -387,4 +388,4 @@ def _audit_search(search_runs) -> list[str]:
              "the bound). Not searched: " + "; ".join(f"{k} ({v})" for k, v in srch.NOT_SEARCHED.items()) + ".")
     return search_audit.section(search_runs, "fedclup.search", intro, extra=_SEARCH_COLUMNS,
                                 order=lambda rec: (srch.TARGETS.index((rec.claim, rec.detail["relation"])),
-                                                   rec.family))
+                                                   rec.family), reach=tightness.claim_reach(pep_runs))

@@ -291,7 +291,8 @@ def audit_section(results, profile: str, verdicts) -> str:
     out += ["### Symbolic and settings findings", "", findings_table(shown), ""]
     out += _montecarlo_part(results["fedsgm.montecarlo"])
     out += _adversarial_part(results["fedsgm.adversarial"])
-    out += search_audit.section(results.get("fedsgm.search", ()), "fedsgm.search", _SEARCH_INTRO)
+    out += search_audit.section(results.get("fedsgm.search", ()), "fedsgm.search", _SEARCH_INTRO,
+                                reach=tightness.claim_reach(results.get("fedsgm.pep", ())))
     out += _exact_part(results.get("fedsgm.exact", ()), results.get("fedsgm.failsearch", ()))
     out += _pep_part(results.get("fedsgm.pep", ()))
     out += proof_audit.section(results.get("fedsgm.steps", ()))

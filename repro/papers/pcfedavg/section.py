@@ -213,7 +213,9 @@ def _audit_search(results) -> list[str]:
              "(line 8 as printed, (CR)); its observed value and bound are what the verdicts cite. The instance's "
              "`path` is the reading the search ran on.")
     return search_audit.section(results.get("pcfedavg.search", []), "pcfedavg.search", intro, order=_search_order,
-                                readings=("compact", "printed"), labels=ERR.PATH_READING, hidden_objective=SPLIT)
+                                readings=("compact", "printed"), labels=ERR.PATH_READING, hidden_objective=SPLIT,
+                                reach=tightness.claim_reach([r for r in results.get("pcfedavg.pep", ())
+                                                             if _path(r) == "compact"]))
 
 
 def _exact_row(r) -> list:

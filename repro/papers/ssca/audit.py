@@ -163,7 +163,7 @@ def audit_section(results, profile: str, verdicts) -> str:
     out = (conditions[:4] + _claims_part(verdicts) + conditions[4:] + _convergence_part(results["ssca.convergence"])
            + _mnist_part(results, verdicts)
            + _printed_32_part(results["ssca.printed_32"]) + _theorem5_part(results.get("ssca.theorem5", ()))
-           + _search_part(results.get("ssca.search", [])) + _pep_part(results.get("ssca.pep", ()))
+           + _search_part(results.get("ssca.search", []), results.get("ssca.pep", ())) + _pep_part(results.get("ssca.pep", ()))
            + _exact_part(results.get("ssca.exact", ()), results.get("ssca.failsearch", ()))
            + proof_audit.section(results.get("ssca.steps", ()))
            + _not_reproduced_part(profile))

@@ -105,9 +105,10 @@ def _not_searched_rows(search_runs) -> list:
             for c in B.CLAIMS if c.id not in searched]
 
 
-def _search_part(search_runs) -> list[str]:
+def _search_part(search_runs, pep_runs=()) -> list[str]:
     """The adversarial search (``ssca.search``): per claim and family the best instance and the claim's own sides
-    there, then the claims not searched and why."""
+    there (beside each claim the reach of its certified worst case, ``ssca.pep`` runs ``pep_runs``), then the claims
+    not searched and why."""
     intro = ("Seeded differential evolution then Nelder-Mead over each family's box (`repro.search`; objectives in "
              "`repro/papers/ssca/runs/search.py`). The search objective of Lemma 4: (51) rewritten with the positive "
              "right-hand side (L_hat/2) gamma^2 Delta^2, the multiple of the constant L_hat/2 the run needs (float "
@@ -119,7 +120,8 @@ def _search_part(search_runs) -> list[str]:
              "found, and where that does not break it, searched over the same family with the same seed and budget.")
     return (search_audit.section(search_runs, "ssca.search", intro,
                                  order=lambda rec: (CLAIM_IDS.index(rec.claim), rec.family),
-                                 extra=(("constant", lambda rec: rec.detail["constant"]),))
+                                 extra=(("constant", lambda rec: rec.detail["constant"]),),
+                                 reach=tightness.claim_reach(pep_runs))
             + ["Not searched:", "", markdown_table(["claim", "why"], _not_searched_rows(search_runs)), ""])
 
 
