@@ -467,7 +467,7 @@ def crossref_lines(record, findings: Sequence = ()) -> list[str]:
             f"{len(c.problems)} problems found.", "", *listed, *([""] if listed else []),
             *([f"Uses checked (the bound a proof step takes from the result it cites, at the instance it applies): "
                f"{'; '.join(uses)}.", ""] if uses else []),
-            *([f"No citation's use can be checked: no proof step is encoded ({record.no_inventory_reason()}).", ""]
+            *([f"No citation's use can be checked, because no proof step is encoded: {record.no_inventory_reason()}.", ""]
               if not record.encoded_steps() else [])]
 
 

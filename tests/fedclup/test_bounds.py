@@ -524,15 +524,17 @@ def test_derived_checks_cover_the_brief_items():
     assert all(r["status"] == "proven" for r in rows if r["item"].startswith(("(v)", "(vi)", "(vii)")))
 
 
-@pytest.mark.parametrize("constant", ["COR1_C_MIN", "C8B_R2"])
-def test_corollary1_case2_reads_its_constants_from_the_encodings(monkeypatch, constant):
-    """Corollary 1's (30 kappa^2 + 62) and (8b)'s (30 kappa^2 + 8) are read from RHS_COR1 and RHS_8B_LOCAL: moving
-    either by 2 makes the case-2 total refuted."""
+@pytest.mark.parametrize("name, shift, status", [("COR1_C_MIN", -2, "refuted"), ("COR1_C_MIN", 2, "proven"),
+                                                  ("RHS_8B_LOCAL", 2 * B.R**2, "refuted")])
+def test_corollary1_case2_reads_its_constants_from_the_encodings(monkeypatch, name, shift, status):
+    """Corollary 1's (30 kappa^2 + 62) and (8b) are read from RHS_COR1 and RHS_8B_LOCAL: Corollary 1's constant
+    made smaller by 2, or (8b) made larger by 2 R^2, is no longer covered (refuted); a larger Corollary 1 constant
+    still is (a looser bound)."""
     def total(rows):
         return next(r for r in rows if r["item"].startswith("(ii) Cor 1 case 2 total"))
     assert total(BF._corollary1_rows())["status"] == "proven"
-    monkeypatch.setattr(BF, constant, getattr(BF, constant) + 2)
-    assert total(BF._corollary1_rows())["status"] == "refuted"
+    monkeypatch.setattr(BF, name, getattr(BF, name) + shift)
+    assert total(BF._corollary1_rows())["status"] == status
 
 
 def test_closed_form_limits_values():
