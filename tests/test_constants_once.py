@@ -28,6 +28,7 @@ from repro.papers.fedclup.runs import optimization as O
 from repro.papers.fedsgm import checks as GV
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem
 from repro.papers.ssca import checks as SV
+from repro.papers.ssca.runs import convergence as SC
 from repro.papers.ssca.runs import exact as SX
 from repro.papers.ssca.runs import failsearch as SF
 from repro.papers.ssca.runs import pep as SP
@@ -159,21 +160,23 @@ def test_fedsgm_default_beta_follows_a_perturbed_hypothesis(monkeypatch):
 TAUS = (0.01, 0.5, 3.0)
 
 
-def _ssca_moduli(tau: float) -> tuple[float, float]:
-    """mu as the exact enumeration's instance and the PEP's values carry it, at proximal weight ``tau``."""
-    config = SX.ExactConfig(problem="logistic_l2", steps="theory_a", clients=1, per_client=2, batch=1, updates=1,
-                            d=1, tau=tau, profile="quick")
+def _ssca_moduli(tau: float) -> tuple[float, float, float]:
+    """mu as the exact enumeration's instance, a convergence run's metadata and the PEP carry it, at proximal weight
+    ``tau``."""
+    exact = SX.ExactConfig(problem="logistic_l2", steps="theory_a", clients=1, per_client=2, batch=1, updates=1,
+                           d=1, tau=tau, profile="quick")
+    convergence = SC.ConvergenceConfig(problem="logistic_l2", steps="theory_a", mode="sample", iterations=3, tau=tau,
+                                       profile="quick")
     pep = SP.PepConfig(steps="VI(0.6,0.9,0.3)", t=(2,), tau=tau, L_hat=1.0, err_over_mu=1.0, profile="quick")
-    mu, err = SP.modulus_and_error(pep)
-    assert err == mu                                                       # err = (err/mu) mu Delta, Delta = 1
-    return SX.build_instance(config, 0).check.mu, mu
+    return (SX.build_instance(exact, 0).check.mu, SC.run_convergence(convergence, 0)[1]["mu"],
+            SP.modulus_and_error(pep)[0])
 
 
 @pytest.mark.parametrize("tau", TAUS)
 def test_ssca_surrogate_modulus_is_2_tau(tau):
-    assert _ssca_moduli(tau) == (pytest.approx(2 * tau, rel=1e-15),) * 2   # tau ||w - w^t||^2 in (8)/(18)
+    assert _ssca_moduli(tau) == (pytest.approx(2 * tau, rel=1e-15),) * 3   # tau ||w - w^t||^2 in (8)/(18)
 
 
 def test_ssca_surrogate_modulus_follows_a_perturbed_encoding(monkeypatch):
     monkeypatch.setattr(SB, "MU_PRINTED_SURROGATE", 3 * SB.MU_PRINTED_SURROGATE)
-    assert _ssca_moduli(0.5) == (pytest.approx(3.0, rel=1e-15),) * 2
+    assert _ssca_moduli(0.5) == (pytest.approx(3.0, rel=1e-15),) * 3

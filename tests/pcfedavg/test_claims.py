@@ -137,7 +137,7 @@ def test_prop48ii_one_active_instance(m, fails):
     assert bool(arrays["ratio"] > 1.0) is fails
     # The first term through (12), 5 m^2 D / rho^2 as encoded, covers the observed value in both cases.
     via_12 = 5 * B.TERMS_12[0] ** 2
-    assert float(arrays["infeas"].max()) <= float(via_12.subs({B.m: m, B.D: float(arrays["D"]), B.rho: 10.0}))
+    assert float(arrays["infeas"].max()) <= float(via_12.subs({B.m: m, B.D: float(arrays["D"]), B.rho: config.rho}))
 
 
 def test_check_dispatches_every_checked_claim_and_refuses_the_others():

@@ -54,21 +54,18 @@ def one_active_runs(results, path: str | None = None) -> list:
             and path in (None, r.spec.config.get("path", "compact"))]
 
 
-#: Prop. 4.8 (ii)'s first term, 5 m D / rho^2, as encoded (bounds.pcfedavg.claims.TERMS_48II)
-_FIRST_TERM_48II = sp.lambdify((B.m, B.D, B.rho), B.TERMS_48II[0], modules="math")
+def _at_run(expr: sp.Expr, run) -> float:
+    """``expr`` (of m, D and rho) at a one-active-constraint run's m, D and rho."""
+    return float(expr.subs({B.m: run.spec.config["m"], B.D: float(run.arrays["D"]), B.rho: run.spec.config["rho"]}))
 
 
 def k_free_term(run) -> float:
     """5 m D / rho^2: what Prop. 4.8 (ii)'s bound tends to as K -> oo on a one-active-constraint run (its only
-    K-free term when H = 1 and nu = 0)."""
-    return _FIRST_TERM_48II(run.spec.config["m"], float(run.arrays["D"]), run.spec.config["rho"])
-
-
-#: 5 (first term of display (12))^2 = 5 m^2 D / rho^2, as encoded (bounds.pcfedavg.claims.TERMS_12): the first term
-#: of (ii) that the route from (12) through (a_1 + ... + a_5)^2 <= 5 sum a_k^2 gives (finding b of Prop. 4.8)
-_FIRST_TERM_VIA_12 = sp.lambdify((B.m, B.D, B.rho), 5 * B.TERMS_12[0] ** 2, modules="math")
+    K-free term when H = 1 and nu = 0), as encoded (bounds.pcfedavg.claims.TERMS_48II)."""
+    return _at_run(B.TERMS_48II[0], run)
 
 
 def k_free_term_via_12(run) -> float:
-    """5 m^2 D / rho^2: the K-free term of Prop. 4.8 (ii) derived through (12), on a one-active-constraint run."""
-    return _FIRST_TERM_VIA_12(run.spec.config["m"], float(run.arrays["D"]), run.spec.config["rho"])
+    """5 m^2 D / rho^2 = 5 (first term of display (12))^2, as encoded (bounds.pcfedavg.claims.TERMS_12): the K-free
+    term of Prop. 4.8 (ii) that the route from (12) through (a_1 + ... + a_5)^2 <= 5 sum a_k^2 gives (finding b)."""
+    return _at_run(5 * B.TERMS_12[0] ** 2, run)
