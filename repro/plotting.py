@@ -321,16 +321,21 @@ def save_figure(fig, paper: str, name: str, provenance: dict, claims=()) -> list
     """Write ``figures/<paper>/<name>.{pdf,png,json}`` atomically and deterministically. The JSON is
     ``provenance`` with ``claims`` (the ids of what the figure tests) and ``craft_problems``
     (:func:`craft_problems`: what a reader would trip over; the committed figures have none)."""
-    tidy_axes(fig)                                       # leaves the figure drawn as it will be saved
+    from matplotlib.image import imsave as image_save
+
+    fig.set_dpi(STYLE["savefig.dpi"])                   # laid out and drawn at the PNG's resolution, once:
+    tidy_axes(fig)                                       # it leaves the figure drawn as it will be saved
     record = {"experiment": provenance.get("experiment"), "profile": provenance.get("profile"),
               "claims": check_claims(paper, claims), "craft_problems": craft_problems(fig, drawn=True)} | provenance
     out_dir = figures_root() / paper
     out_dir.mkdir(parents=True, exist_ok=True)
+    png, pdf = io.BytesIO(), io.BytesIO()
+    # the PNG is the drawn canvas, as savefig's PNG writer takes it after drawing the same figure again; then the PDF,
+    # whose save lays the figure out anew at 72 dpi
+    image_save(png, fig.canvas.buffer_rgba(), format="png", origin="upper", dpi=fig.dpi, metadata={"Software": None})
+    fig.savefig(pdf, format="pdf", metadata={"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None})
     paths = []
-    for fmt, meta in (("pdf", {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}),
-                      ("png", {"Software": None})):
-        buf = io.BytesIO()
-        fig.savefig(buf, format=fmt, metadata=meta)
+    for fmt, buf in (("pdf", pdf), ("png", png)):
         path = out_dir / f"{name}.{fmt}"
         atomic_write_bytes(path, buf.getvalue())
         paths.append(path)
