@@ -8,8 +8,9 @@ The pairs: SSCA's search of Lemma 4 (51) (its objective and the sides it reports
 min{1/(6 L_G), 1/(5 L_G (H-1))} of Props. 4.7-4.8 (every PC-FedAvg run's step size and the failure search's scale),
 and SSCA's step-size exponents of Lemma 2 (alpha in (0, 1], beta in (max(alpha, 1/2), 1]: the searches' beta and the
 failure search's admissible instances), FedSGM's default beta = 2/eps, the smallest Theorem 2 admits (its soft
-switching runs), and SSCA's mu = 2 tau of the printed surrogates (8)/(18) (the exact enumeration's, the convergence
-runs' and the performance estimation's Lemma 4 checks).
+switching runs), SSCA's mu = 2 tau of the printed surrogates (8)/(18) (the exact enumeration's, the convergence
+runs' and the performance estimation's Lemma 4 checks), and FedCLUP's step conditions eta <= 1/(L + lam) of Lemma 5
+and gamma <= 1/L_F of Lemma 6 (the findings on the authors' synthetic settings).
 Where a pair is typed here (the right side of a comparison), it is the paper's formula, as a reader checks it.""" 
 import itertools
 from types import SimpleNamespace
@@ -20,6 +21,7 @@ import pytest
 import sympy
 
 from bounds.fedclup import claims as FB
+from bounds.fedclup import findings as FF
 from bounds.fedsgm import claims as GB
 from bounds.pcfedavg import claims as PB
 from bounds.ssca import claims as SB
@@ -180,3 +182,26 @@ def test_ssca_surrogate_modulus_is_2_tau(tau):
 def test_ssca_surrogate_modulus_follows_a_perturbed_encoding(monkeypatch):
     monkeypatch.setattr(SB, "MU_PRINTED_SURROGATE", 3 * SB.MU_PRINTED_SURROGATE)
     assert _ssca_moduli(0.5) == (pytest.approx(3.0, rel=1e-15),) * 3
+
+
+def _fedclup_setting(lam: float, L: float) -> dict:
+    """A synthetic setting whose eta and gamma sit exactly at Lemma 5's eta <= 1/(L + lam) and Lemma 6's
+    gamma <= 1/L_F (the paper's formulas, typed here as a reader checks them)."""
+    return {"figure": "synthetic", "lam": lam, "m": 2, "K": 5, "mu": 0.1, "L_valid": L, "L_code": L, "L_name": "L_code",
+            "L": L, "eta": 1 / (L + lam), "gamma": (lam + L) / (lam * L)}
+
+
+@pytest.mark.parametrize("lam, L", [(0.1, 1.0), (5.0, 2.0), (30.0, 9.13)])
+def test_fedclup_settings_read_lemmas_5_and_6(lam, L):
+    settings = (_fedclup_setting(lam, L),)
+    assert FF.settings_eta(settings).verdict == FF.settings_gamma(settings).verdict == "consistent"
+
+
+@pytest.mark.parametrize("claim_id, finding", [("fedclup.lemma5", "settings_eta"), ("fedclup.lemma6", "settings_gamma")])
+def test_fedclup_settings_follow_a_perturbed_step_condition(monkeypatch, claim_id, finding):
+    claim = FB.claim(claim_id)
+    doubled = tuple(type(h)(2 * h.lhs, h.rhs) if {FB.eta, FB.gamma} & h.free_symbols else h for h in claim.hypotheses)
+    assert doubled != claim.hypotheses
+    original = FF.claim
+    monkeypatch.setattr(FF, "claim", lambda cid: replace(claim, hypotheses=doubled) if cid == claim_id else original(cid))
+    assert getattr(FF, finding)((_fedclup_setting(5.0, 2.0),)).verdict == "discrepancy"   # the step is now twice the cap

@@ -26,7 +26,7 @@ from ..core import prove_identity, prove_nonnegative, sample_nonnegative
 from .claims import (
     COND_8B, ETA_COR2, GAMMA_COR2, K, KAPPA, KAPPA_F, K_COR2_REAL, L, L_F, MAX_COR2, MINIMAX_ORDER, MU_F, PHI_WEIGHT,
     Phi_0, Q_INNER, R, RHS_8A_GLOBAL, RHS_8A_LOCAL, RHS_8B_GLOBAL, RHS_8B_LOCAL, RHS_COR1, RHS_LEMMA4, T2_RATE,
-    TH14D_1, TH14D_2, THETA, T_COR2_REAL, eps, eta, gamma, lam, m, mu, n, rho,
+    TH14D_1, TH14D_2, THETA, T_COR2_REAL, claim, eps, eta, gamma, lam, m, mu, n, rho,
 )
 
 
@@ -799,8 +799,9 @@ def settings_eta(settings: tuple):
     eta <= 1/(L_valid + lam): one finding over every setting, listing those that violate it."""
     from .. import audit as A
     rows, bad = [], []
+    lemma5 = claim("fedclup.lemma5")
     for s in settings:
-        bound = 1 / (s["L_valid"] + s["lam"])
+        bound = lemma5.largest_admissible(eta, L=s["L_valid"], lam=s["lam"])         # eta (L + lam) <= 1
         rows.append(f"{_label(s)}: eta = {s['eta']:.4g}, 1/(L_valid + lam) = {bound:.4g}, ratio {s['eta'] / bound:.4g}")
         if s["eta"] > bound * (1 + STEP_TOL):
             bad.append(_label(s))
@@ -822,10 +823,11 @@ def settings_gamma(settings: tuple):
     against gamma <= 1/L_F with L_F = lam L_valid/(lam + L_valid)."""
     from .. import audit as A
     rows, bad = [], []
+    lemma6 = claim("fedclup.lemma6")
     for s in settings:
-        LF = s["lam"] * s["L_valid"] / (s["lam"] + s["L_valid"])
-        rows.append(f"{_label(s)}: gamma = {s['gamma']:.6g}, gamma L_F = {s['gamma'] * LF:.6g}")
-        if s["gamma"] * LF > 1 + STEP_TOL:
+        cap = lemma6.largest_admissible(gamma, L=s["L_valid"], lam=s["lam"])         # gamma L_F <= 1
+        rows.append(f"{_label(s)}: gamma = {s['gamma']:.6g}, gamma L_F = {s['gamma'] / cap:.6g}")
+        if s["gamma"] > cap * (1 + STEP_TOL):
             bad.append(_label(s))
     return A.Finding(
         "fedclup.settings.gamma", "experiment-settings", ("fedclup.lemma6", "fedclup.thm2"),
