@@ -67,8 +67,8 @@ FAULTS: list[Mutation] = [
     # the use check reversed: the step must take at most what the cited result gives (a halved use is accepted)
     Mutation("machinery.use_check_reversed", "deciding machinery", "bounds.steps.use_step",
              "bounds/steps.py",
-             old='                   relation="<=", rhs=use.bound, notations=(), applies=(), cites=(use.label,), uses=(),',
-             new='                   relation=">=", rhs=use.bound, notations=(), applies=(), cites=(use.label,), uses=(),',
+             old='lhs=given, relation="<=", rhs=use.bound,',
+             new='lhs=given, relation=">=", rhs=use.bound,',
              tests=("tests/test_crossrefs.py::"
                     "test_the_use_of_a_cited_claim_is_checked_where_a_step_states_it_and_a_use_it_does_not_provide_is_"
                     "found",)),
