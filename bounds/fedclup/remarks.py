@@ -9,6 +9,8 @@ producer decides it:
   has the opposite sign, else not checkable). Assumption 1's L >= mu is used by shifting L = mu + u, u >= 0.
 * :func:`limit_order`: the limit of a formula is a positive combination of named rate atoms (e.g. rho^2/(mu^2 N)
   and R^2), with coefficients free of the sample sizes and of the atoms' own symbols: "approaches O(1/N + R^2)".
+  A Min, Max or Piecewise in the formula (Corollary 1's lambda rule and bound) is first replaced by the piece in
+  force near the limit point (:func:`_eventual`); where sympy cannot tell which piece that is, not checkable.
 * :func:`same_units`: a comparison of two rates is meaningful only if both sides measure the same quantity; under
   the length scaling w -> t w (R -> t R, rho -> t rho with mu, L fixed: rho is a gradient, mu times a length)
   every branch of both sides must scale like t^degree, the degree of the measured quantity (2: a squared distance).
@@ -28,7 +30,7 @@ import sympy as sp
 from ..audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, producer
 from ..core import prove_nonnegative
 from .claims import (
-    KAPPA, KAPPA_F, L, L_F, R, RHS_8A_LOCAL, RHS_8B_LOCAL, RHS_COR1, c, lam, m, mu, n, rho,
+    KAPPA, KAPPA_F, L, L_F, LAM_COR1, R, RHS_8A_LOCAL, RHS_8B_LOCAL, RHS_COR1, c, lam, m, mu, n, rho,
 )
 
 #: the measured quantity of Theorem 1, Corollary 1 and the minimax bound: E||w - w*||^2, a squared length
@@ -81,13 +83,61 @@ def _coefficient(lim: sp.Expr, atom: sp.Expr, kill: dict) -> sp.Expr:
     return sp.simplify(lim.subs(kill) / atom)
 
 
+def _in_force(piece: sp.Expr, var: sp.Symbol, point):
+    """Whether ``piece`` (a Piecewise condition) holds near ``var`` -> ``point``: True, False, or None (unknown).
+    A relation holds (fails) there when the limit of the difference of its sides is strictly of its sign (the
+    opposite sign); a tie in the limit decides nothing."""
+    if piece in (sp.true, sp.false):
+        return bool(piece)
+    if not isinstance(piece, (sp.Ge, sp.Gt, sp.Le, sp.Lt)):
+        return None
+    gap = _limit(piece.lhs - piece.rhs if isinstance(piece, (sp.Ge, sp.Gt)) else piece.rhs - piece.lhs, var, point)
+    return None if gap is None else True if gap.is_extended_positive else False if gap.is_extended_negative else None
+
+
+def _winner(node: sp.Expr, var: sp.Symbol, point):
+    """The argument of the Min, Max or Piecewise ``node`` that it equals near ``var`` -> ``point``, or None: the
+    Min (Max) argument every other exceeds (falls below) by a strictly positive limit; the first Piecewise branch
+    whose condition is in force there, every earlier one provably out of force."""
+    if isinstance(node, sp.Piecewise):
+        for expr, cond in node.args:
+            force = _in_force(cond, var, point)
+            if force is not False:
+                return expr if force else None
+        return None
+    sign = -1 if isinstance(node, sp.Min) else 1
+    gaps = {a: [_limit(sign * (a - b), var, point) for b in node.args if b != a] for a in node.args}
+    return next((a for a, g in gaps.items() if all(x is not None and x.is_extended_positive for x in g)), None)
+
+
+def _eventual(expr: sp.Expr, var: sp.Symbol, point):
+    """``expr`` with every Min, Max and Piecewise replaced by its piece in force near ``var`` -> ``point``
+    (:func:`_winner`, outermost first), or None when one of them has no provable piece."""
+    node = next((a for a in sp.preorder_traversal(expr) if isinstance(a, (sp.Min, sp.Max, sp.Piecewise))), None)
+    if node is None:
+        return expr
+    piece = _winner(node, var, point)
+    return None if piece is None else _eventual(expr.xreplace({node: piece}), var, point)
+
+
+def _limit(expr: sp.Expr, var: sp.Symbol, point):
+    """The limit of ``expr`` as ``var`` -> ``point`` after :func:`_eventual`, or None when no piece is provable."""
+    smooth = _eventual(expr, var, point)
+    return None if smooth is None else sp.simplify(sp.limit(smooth, var, point))
+
+
 @producer
 def limit_order(id_: str, claims: tuple, where: str, words: str, expr: sp.Expr, var: sp.Symbol, point,
                 atoms: tuple, free_of: tuple) -> Finding:
     """``words`` say that ``expr`` tends, as ``var`` -> ``point``, to the order of ``atoms`` (``(atom, kill)``
     pairs, ``kill`` the substitution that zeroes the other atoms; no atoms: the limit is 0). Consistent when the
-    limit equals sum a_k atom_k with every a_k positive and free of ``free_of``; a discrepancy otherwise."""
-    lim = sp.simplify(sp.limit(expr, var, point))
+    limit equals sum a_k atom_k with every a_k positive and free of ``free_of``; a discrepancy otherwise; not
+    checkable when a Min, Max or Piecewise of ``expr`` has no piece provably in force near ``point``."""
+    lim = _limit(expr, var, point)
+    if lim is None:
+        return Finding(id_, "stated-rate", claims, NOT_CHECKABLE,
+                       f"{_says(where, words)}. {expr}: which piece is in force as {var} -> {point} is not provable.",
+                       f"no piece of {expr} provably in force", "sympy limit")
     coeffs = [_coefficient(lim, atom, kill) for atom, kill in atoms]
     rest = sp.simplify(lim - sum((a * atom for a, (atom, _) in zip(coeffs, atoms)), sp.Integer(0)))
     ok = rest == 0 and all(a.is_positive and not (a.free_symbols & set(free_of)) for a in coeffs)
@@ -174,6 +224,23 @@ LIMITS = (
     ("fedclup.text.inv_q1_to_zero", ("fedclup.thm1", "fedclup.thm1.8b"), S5,
      "As [lam] increases, [1/q_1(lam)] monotonically decreases to zero", INV_Q1, lam, sp.oo, (), ()),
 )
+SA5 = "Appendix A.5, the adaptive [lam] of Corollary 1"
+#: rho > 0, a hypothesis of fedclup.cor1.explicit (at rho = 0 its rule gives lam = 0 for every R: noise-free)
+RHO_P = sp.Symbol("rho", positive=True)
+#: (as LIMITS) Appendix A.5's sentences on Corollary 1's adaptive lambda as R -> oo and R -> 0, on the derived rule
+#: LAM_COR1 and bound RHS_COR1 under their claim's hypothesis rho > 0 (the paper's own rule is stripped; "lam
+#: increases" as R -> 0 is read as its limit, lam -> oo, i.e. 1/lam -> 0, as "[lam -> 0]" is for R -> oo)
+COR1_LIMITS = (
+    ("fedclup.text.cor1_lambda_heterogeneous", ("fedclup.cor1", "fedclup.cor1.explicit"), SA5,
+     "As the statistical heterogeneity [R -> oo], we have [lam -> 0], leading to a high degree of personalization",
+     LAM_COR1.subs(rho, RHO_P), R, sp.oo, (), ()),
+    ("fedclup.text.cor1_lambda_homogeneous", ("fedclup.cor1", "fedclup.cor1.explicit"), SA5,
+     "as the statistical heterogeneity [R -> 0], [lam] increases, leading to a low degree of personalization",
+     1 / LAM_COR1.subs(rho, RHO_P), R, 0, (), ()),
+    ("fedclup.text.cor1_rate_homogeneous", ("fedclup.cor1", "fedclup.cor1.explicit"), SA5,
+     "The statistical error bound eventually converges to [1/N], matching the rate of GlobalTrain under a "
+     "homogeneous setting", RHS_COR1.subs(rho, RHO_P), R, 0, ((RHO_P**2 / (mu**2 * m * n), {}),), (m, n, R, RHO_P)),
+)
 MINIMAX_UNITS = ("fedclup.text.minimax_units", ("fedclup.cor1", "fedclup.cor1.explicit"),
                  "Section 4.1, after Corollary 1",
                  "Corollary 1 shows that with an appropriate choice of [lam], the established rate achieves the "
@@ -209,11 +276,11 @@ def figure2_rounds(axis: str, options: tuple = tuple(FIGURE2_SIGNS)) -> list[Fin
 
 def remark_findings(closed_form_rows: tuple) -> list[Finding]:
     """Every finding of this module about the discussion (not Figure 2's, which need the erratum's axis)."""
-    out = [direction(*row) for row in DIRECTIONS] + [limit_order(*row) for row in LIMITS]
+    out = [direction(*row) for row in DIRECTIONS] + [limit_order(*row) for row in LIMITS + COR1_LIMITS]
     out.append(same_units(*MINIMAX_UNITS, RHS_COR1, MINIMAX_LOWER_UNITS))
     out.append(limits_agree(*LIMITS_SENTENCE, closed_form_rows))
     return out
 
 
 __all__ = ["direction", "limit_order", "same_units", "limits_agree", "figure2_rounds", "remark_findings",
-           "DIRECTIONS", "LIMITS", "FIGURE2_ROUNDS", "FIGURE2_SIGNS", "ROUNDS", "INV_Q1", "OPT_BASE"]
+           "DIRECTIONS", "LIMITS", "COR1_LIMITS", "FIGURE2_ROUNDS", "FIGURE2_SIGNS", "ROUNDS", "INV_Q1", "OPT_BASE"]

@@ -37,6 +37,22 @@ def test_a_limit_must_be_of_the_stated_order():
     assert RM.limit_order(id_, claims, where, words, expr + var, var, point, atoms, free).verdict == "discrepancy"
 
 
+def test_corollary1s_limits_in_R_follow_the_piece_in_force():
+    for row in RM.COR1_LIMITS:
+        assert RM.limit_order(*row).verdict == "consistent", row[0]
+        other = 0 if row[6] == sp.oo else sp.oo                     # the other end of R
+        assert RM.limit_order(*row[:6], other, *row[7:]).verdict == "discrepancy", row[0]
+    id_, claims, where, words, _, var, point, atoms, free = RM.COR1_LIMITS[2]
+    # without the claim's rho > 0 the pieces of Min(R^2, rho^2/(mu^2 n)) tie as R -> 0: no piece is provable
+    assert RM.limit_order(id_, claims, where, words, C.RHS_COR1, var, point, atoms, free).verdict == "not checkable"
+    rule = RM.COR1_LIMITS[0]
+    (first, cond), (second, _) = rule[4].args
+    swapped = sp.Piecewise((second, cond), (first, True))            # the other branch in force as R -> oo
+    assert RM.limit_order(*rule[:4], swapped, *rule[5:]).verdict == "discrepancy"
+    unknown = sp.Piecewise((first, C.mu >= C.L / 2), (second, True))  # a condition R does not decide
+    assert RM.limit_order(*rule[:4], unknown, *rule[5:]).verdict == "not checkable"
+
+
 def test_a_comparison_of_rates_needs_the_same_units():
     assert RM.same_units(*RM.MINIMAX_UNITS, C.RHS_COR1, RM.MINIMAX_LOWER_UNITS).verdict == "consistent"
     assert RM.same_units(*RM.MINIMAX_UNITS, sp.sqrt(C.RHS_COR1), RM.MINIMAX_LOWER_UNITS).verdict == "discrepancy"

@@ -1,7 +1,8 @@
 """FedCLUP's checkable sentences (:class:`repro.coverage.Sentence`): every sentence of its remarks (Remarks 1-2), its
 discussion (the contributions of Section 1, Section 3's limits of Problem (2), the text around Theorems 1-3 and
-Corollaries 1-3, Section 5, the conclusion) and its experiments (Sections 6.1-6.2, Appendices D.2 and D.3.1) that a
-computation could decide, with the claims, statements or findings that decide it, or why none does.
+Corollaries 1-3, Section 5, the conclusion, Appendix A.5's reading of Corollary 1) and its experiments (Sections
+6.1-6.2, Appendices D.2 and D.3.1) that a computation could decide, with the claims, statements or findings that
+decide it, or why none does.
 
 Data typed from the paper (the copy has its mathematics stripped: ``[lam]`` spells out a symbol, ``[...]`` marks
 a cut); whether a sentence is found wrong is computed by :mod:`repro.coverage` from the verdicts and findings.
@@ -142,6 +143,24 @@ SECTION5_AND_CONCLUSION = (
        "sharing across clients.", _MONO, "fedclup.thm1.shape"),
 )
 
+_A5 = "Appendix A.5"
+APPENDIX_A5 = (
+    _d(_A5, "As the statistical heterogeneity [R -> oo], we have [lam -> 0], leading to a high degree of "
+       "personalization.", "fedclup.text.cor1_lambda_heterogeneous"),
+    _d(_A5, "The statistical error bound becomes [1/n], matching the rate of LocalTrain",
+       "fedclup.minimax.heterogeneous"),
+    _d(_A5, "as the statistical heterogeneity [R -> 0], [lam] increases, leading to a low degree of personalization.",
+       "fedclup.text.cor1_lambda_homogeneous"),
+    _d(_A5, "The statistical error bound eventually converges to [1/N], matching the rate of GlobalTrain under a "
+       "homogeneous setting.", "fedclup.text.cor1_rate_homogeneous"),
+    _d(_A5, "In contrast, our bound is [1/n], which shows that properly-tuned Problem 2 is always no worse than "
+       "LocalTrain, independent of [R].", "fedclup.minimax.heterogeneous"),
+    _d(_A5, "while our result achieves a rate of [1/N], leveraging all samples and matching the rate of GlobalTrain "
+       "on the IID data.", "fedclup.minimax.homogeneous"),
+    _d(_A5, "During the transition period when [...], we achieve a rate of [...], again matching the lower bound",
+       "fedclup.minimax.transition"),
+)
+
 _S62, _D2, _D31 = "Section 6.2", "Appendix D.2", "Appendix D.3.1"
 _COMM_62 = ("In the low-personalization setting (left column), more local updates significantly accelerate "
             "convergence, reducing the reliance on frequent communication.")
@@ -244,6 +263,7 @@ APPENDIX_D = (
        "number of local gradient evaluations scales as [...].", _COMP),
 )
 
-SENTENCES = REMARKS + INTRODUCTION_AND_SECTION3 + SECTION4 + SECTION5_AND_CONCLUSION + SECTION6 + APPENDIX_D
+SENTENCES = (REMARKS + INTRODUCTION_AND_SECTION3 + SECTION4 + SECTION5_AND_CONCLUSION + APPENDIX_A5 + SECTION6
+             + APPENDIX_D)
 
 __all__ = ["SENTENCES"]
