@@ -13,6 +13,11 @@ the findings' ids, and a discrepancy is a sentence found wrong):
   encryption [7] can be applied ..., since omega_bar is linear in" the gradients ((9), (19));
 * :func:`tradeoff_finding` -- the directions "lambda ... trades off the cost and model sparsity" ((27)) and "c ...
   trades off the original objective function and the slack penalty term" (Problem 4), by the exchange argument;
+* :func:`cost_limit_finding` -- the (37) half of Section V-C's "Both [(27)] and [(37)] allow tradeoffs between the
+  cost and model sparsity": the direction of one server step in U, from Lemma 1's (40)-(42);
+* :func:`swish_derivative_finding` -- Section V-A's printed S'(z) against the derivative of Section V's S(z);
+* :func:`proximal_term_finding` -- "the term tau ||omega - omega^(t)||^2 is used to ensure strong convexity" ((7),
+  (11), (15), (22));
 * :func:`ownership_findings` -- who holds what in feature-based learning (Section II, Section V-A's Steps 4-6 of
   Algorithm 3): what each party computes against what it holds or receives, under each admissible holder of the
   labels (:data:`LABEL_HOLDERS`; not checkable when they disagree), and "a client cannot obtain the gradient ...
@@ -34,6 +39,8 @@ import sympy as sp
 
 from ..audit import CONSISTENT, DISCREPANCY, NOT_CHECKABLE, Finding, fmt_point, producer
 from ..core import prove_identity
+from .claims import D_42, OMEGA_40, ROOT_42, U_sym, _D, _tau_p, b_sym, nu_sym, theta
+from .findings import _swish
 
 # ------------------------------------------------------------------------------------------ symbols
 d, I, E, kappa = sp.symbols("d I E kappa", positive=True)   # model size, clients, local steps, gradient cost / d
@@ -242,6 +249,99 @@ def tradeoff_finding(proofs: Mapping | None = None):
                      "minimisers)") if ok else "the exchange argument does not close", evidence, "sympy identities")
             for name, weight, term, other in (("lambda", "lambda", "||omega||^2", "F"),
                                               ("penalty", "c", "sum s", "F_s,0"))]
+
+
+def cost_limit_rows(root: sp.Expr = ROOT_42, omega_bar: sp.Expr = OMEGA_40) -> list[tuple[str, bool, sp.Expr]]:
+    """(what, holds, computed expression) for the direction of one server step of Algorithms 2 and 4 in U: (42)'s
+    interior root against D = b + 4 tau (U - A) (``root``), times dD/dU; one entry of (40)-(41) (``omega_bar``,
+    omega_bar = -nu theta / (2 (1 + nu tau))) squared, and its share theta omega_bar + tau omega_bar^2 of (38)'s
+    surrogate cost F_bar^(t)(omega) + A^(t) of (29), against nu; and (42)'s ends: the root as D -> oo (U -> oo) and
+    as D -> 0+ (U down to A - b/(4 tau))."""
+    d_nu = sp.simplify(sp.diff(root, _D) * sp.diff(D_42, U_sym))
+    d_size = sp.factor(sp.diff(omega_bar**2, nu_sym))
+    d_cost = sp.factor(sp.diff(theta * omega_bar + _tau_p * omega_bar**2, nu_sym))
+    b_pos = sp.Symbol("b", positive=True)
+    far, near = sp.limit(root, _D, sp.oo), sp.limit(root.subs(b_sym, b_pos), _D, 0, "+")
+    return [("(42): nu* does not grow as U grows (d root/dU <= 0 on D > 0)", d_nu.is_nonpositive is True, d_nu),
+            ("(40)-(41): ||omega_bar||^2 does not fall as nu grows", d_size.is_nonnegative is True, d_size),
+            ("(38) with (40)-(41): the surrogate cost does not grow as nu grows", d_cost.is_nonpositive is True,
+             d_cost),
+            ("(42) as U -> oo: the root tends to a value <= 0, clipped to nu* = 0, so omega_bar = 0",
+             far.is_nonpositive is True, far),
+            ("(42) as U falls to A - b/(4 tau) (b > 0): the root tends to +oo, clipped to nu* = c",
+             near == sp.oo, near)]
+
+
+@producer
+def cost_limit_finding(root: sp.Expr = ROOT_42, omega_bar: sp.Expr = OMEGA_40):
+    """Section V-C "Both the unconstrained federated optimization formulation in (27) and constrained federated
+    optimization formulation in (37) allow tradeoffs between the cost and model sparsity", the (37) half, at one server
+    step (Lemma 1, (38)-(42)): a larger cost limit U gives a multiplier nu* that does not grow, hence a model
+    omega_bar whose ||.||^2 does not grow and a surrogate cost that does not fall (:func:`cost_limit_rows`). The clip
+    [x]_0^c of (42) and its branch "c, b + 4 tau (U - A) <= 0" keep nu* non-increasing in U (both monotone, the branch
+    at the clip's top c). Assumptions, named: "model sparsity" is ||omega||^2, the objective of (37) (as for
+    lambda in :func:`tradeoff_finding`); "cost" is the surrogate cost F_bar^(t)(omega) + A^(t) that (38) constrains by
+    U; the comparison is at one iteration with the same history (Theta^(t), A^(t)), tau > 0, b >= 0. Runs with
+    different U have different histories: that is Figure 4's statement (ssca.figure4.tradeoff), not this one."""
+    rows = cost_limit_rows(root, omega_bar)
+    bad = [w for w, ok, _ in rows if not ok]
+    return Finding("ssca.remarks.tradeoff.cost_limit", "statement-vs-proof", (),
+                   CONSISTENT if not bad else DISCREPANCY,
+                   "(37) at one server step (Lemma 1): as U grows, nu* does not grow, ||omega_bar||^2 does not grow "
+                   "and the surrogate cost does not fall; U -> oo gives omega_bar = 0" if not bad else
+                   "does not hold: " + "; ".join(bad),
+                   " | ".join(f"[{'holds' if ok else 'fails'}] {w}: {v}" for w, ok, v in rows),
+                   "sympy derivatives and limits of (40)-(42)")
+
+
+
+# ============================================================================ printed formulas of Sections III-V
+z_ = sp.Symbol("z", real=True)
+#: Section V: "the swish activation function S(z) = z/(1 + exp(−z)) [33]"
+SWISH = _swish(z_)
+#: Section V-A, Step 4 of Algorithm 1: "Here, S′(z) = 1/(1+exp(−z)) (1 + z exp(−z)/(1+exp(−z)))"
+SWISH_PRIME_PRINTED = 1 / (1 + sp.exp(-z_)) * (1 + z_ * sp.exp(-z_) / (1 + sp.exp(-z_)))
+
+
+@producer
+def swish_derivative_finding(printed: sp.Expr = SWISH_PRIME_PRINTED, swish: sp.Expr = SWISH):
+    """One fact at two places: Section V-A's printed S'(z) (``printed``) against the derivative of Section V's S(z)
+    (``swish``), the derivative the clients' Step-4 quantities of Algorithms 1-4 use. Decided by
+    :func:`bounds.core.prove_identity` for every real z (no assumption)."""
+    proof = prove_identity(printed, sp.diff(swish, z_))
+    ok = proof.proven is True
+    return Finding("ssca.remarks.swish_derivative", "statement-vs-proof", (), CONSISTENT if ok else DISCREPANCY,
+                   "Section V-A's S'(z) is the derivative of Section V's S(z)" if ok else
+                   f"Section V-A's S'(z) = {printed} is not dS/dz = {sp.simplify(sp.diff(swish, z_))}",
+                   f"printed S'(z) = {printed}; dS/dz of S(z) = {swish}: {proof.method}", "sympy identity")
+
+
+w_, w0_, g_, f0_ = sp.symbols("w w0 g f0", real=True)
+#: the surrogates (7), (11), (15) and (22) in one coordinate of omega (the gradient's entry g, the value f0 at w0): each
+#: a linear model plus its proximal term tau (w - w0)^2 (Sections III-A, III-B, IV-A, IV-B, "3) Algorithm Example")
+_LINEARISED = f0_ + g_ * (w_ - w0_) + _tau_p * (w_ - w0_)**2        # (11), (15), (22); (7) drops the value f0
+SURROGATES: dict[str, sp.Expr] = {"(7)": _LINEARISED - f0_, "(11)": _LINEARISED, "(15)": _LINEARISED,
+                                  "(22)": _LINEARISED}
+
+
+@producer
+def proximal_term_finding(surrogates: Mapping[str, sp.Expr] = SURROGATES):
+    """Section III-A 3): "where τ > 0 can be any constant, and the term τ‖ω − ω(t)s‖²₂ is used to ensure strong
+    convexity" (and "τ > 0 can be any constant" after (11), (15), (22)): for each surrogate of ``surrogates``, its
+    curvature d^2/dw^2 is positive for every tau > 0 (strongly convex, modulus 2 tau), and at tau = 0 (the term gone)
+    it is not (the linear model alone is not strongly convex). Assumptions, named: the Hessian of
+    tau ||omega - omega0||^2 is 2 tau I and the linear model adds none, so one coordinate decides it; the sentence is
+    about the per-sample surrogate f_bar of Assumption 2.2, not about the running sum F_bar^(t) of (3), whose weight
+    can vanish (ssca.boundary.rho_above_one)."""
+    curv = {k: sp.diff(v, w_, 2) for k, v in surrogates.items()}
+    rows = [(k, c.is_positive is True, c.subs(_tau_p, 0).is_positive is not True, c) for k, c in curv.items()]
+    bad = [k for k, pos, needed, _ in rows if not (pos and needed)]
+    return Finding("ssca.remarks.proximal_term", "statement-vs-proof", (), CONSISTENT if not bad else DISCREPANCY,
+                   "the proximal term gives (7), (11), (15), (22) curvature 2 tau > 0, none without it" if not bad
+                   else "the proximal term does not decide strong convexity of " + ", ".join(bad),
+                   "; ".join(f"{k}: d2/dw2 = {c} ({'> 0' if pos else 'not > 0'} for tau > 0, "
+                             f"{'not > 0' if needed else '> 0'} at tau = 0)" for k, pos, needed, c in rows),
+                   "sympy second derivatives")
 
 
 # ============================================================================ who holds what (Section II, V-A)
@@ -458,11 +558,12 @@ def output_finding(loop: str = ALGORITHM_LOOP, update: str = ALGORITHM_UPDATE, o
 
 def remark_findings() -> list[Finding]:
     """Every finding of this module, in the order of the paper's sentences they decide."""
-    single = [complexity_finding(), communication_finding(), tradeoff_finding(), privacy_finding(),
-              ownership_findings(), output_finding()]
+    single = [complexity_finding(), communication_finding(), tradeoff_finding(), cost_limit_finding(),
+              privacy_finding(), proximal_term_finding(), swish_derivative_finding(), ownership_findings(),
+              output_finding()]
     return [f for x in single for f in (x if isinstance(x, list) else [x])] + two_places_findings()
 
 
-__all__ = ["LABEL_HOLDERS", "PAIRS", "complexity_finding", "output_finding", "communication_finding",
-           "ownership_findings", "privacy_finding", "remark_findings", "tradeoff_finding", "two_places",
-           "two_places_findings"]
+__all__ = ["LABEL_HOLDERS", "PAIRS", "complexity_finding", "cost_limit_finding", "output_finding",
+           "communication_finding", "ownership_findings", "privacy_finding", "proximal_term_finding",
+           "remark_findings", "swish_derivative_finding", "tradeoff_finding", "two_places", "two_places_findings"]

@@ -91,3 +91,30 @@ def test_the_audit_shows_them_and_the_errata_follow():
 def test_what_the_algorithms_return_is_the_last_iterate():
     assert R.output_finding().verdict == "consistent"
     assert R.output_finding(output="7: Output: ωT−1 s").verdict == "discrepancy"      # one step short
+
+
+def test_the_cost_limit_direction_of_lemma_1():
+    from bounds.ssca import claims as C
+    assert R.cost_limit_finding().verdict == "consistent"
+    rising = (1 - sp.sqrt(C.b_sym / C._D)) / C._tau_p                   # (42)'s root with its sign flipped
+    flipped = R.cost_limit_finding(root=rising)
+    assert flipped.verdict == "discrepancy" and "nu* does not grow as U grows" in flipped.summary
+    outward = -C.OMEGA_40                                                # (40)-(41) pointing along +Theta
+    moved = R.cost_limit_finding(omega_bar=outward)
+    assert moved.verdict == "discrepancy" and "surrogate cost" in moved.summary
+
+
+def test_the_printed_swish_derivative_against_s():
+    assert R.swish_derivative_finding().verdict == "consistent"
+    z = R.z_
+    assert R.swish_derivative_finding(printed=1 / (1 + sp.exp(-z))).verdict == "discrepancy"    # z term dropped
+    assert R.swish_derivative_finding(swish=z / (1 + sp.exp(z))).verdict == "discrepancy"     # another S
+
+
+def test_the_proximal_term_decides_strong_convexity():
+    assert R.proximal_term_finding().verdict == "consistent"
+    linear = dict(R.SURROGATES, **{"(7)": R.g_ * (R.w_ - R.w0_)})           # the term dropped
+    concave = dict(R.SURROGATES, **{"(22)": R._LINEARISED - 2 * R._tau_p * (R.w_ - R.w0_)**2})
+    dropped = R.proximal_term_finding(linear)
+    assert dropped.verdict == "discrepancy" and dropped.summary.endswith("strong convexity of (7)")
+    assert R.proximal_term_finding(concave).verdict == "discrepancy"

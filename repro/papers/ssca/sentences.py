@@ -113,6 +113,8 @@ _SECTION_III = (
              "be applied; if ω̄(t)s is a polynomial of xn and ω(t)s, then secret sharing [6] can be applied.",
              "discussion", left_out="a statement about what the cited cryptographic schemes can evaluate; for (9) the "
                                     "linearity is decided by ssca.remarks.privacy.homomorphic_encryption"),
+    Sentence("Section III-A 3) Algorithm Example", "where τ > 0 can be any constant, and the term τ‖ω − ω(t)s‖²₂ is "
+             "used to ensure strong convexity.", "discussion", ("ssca.remarks.proximal_term",)),
     Sentence("Section III-A 3) Algorithm Example", "Obviously, f̄s,0 given by (7) satisfies Assumption 2.",
              "discussion", _A24),
     Sentence("Section III-A, before (9)", "Apparently, Problem 2 with f̄s,0 given by (7) is an unconstrained convex "
@@ -203,6 +205,8 @@ _SECTION_V = (
              "ω(t)a,1,j,kxn,k, k ∈ Ki, j ∈ J and sends them to the other clients; based on ω(t)a,1,j,kxn,k, k ∈ K, "
              "j ∈ J , each client i computes [...] and sends them to the server", "discussion",
              ("ssca.remarks.ownership.labels",)),
+    Sentence("Section V-A, Step 4 of Algorithm 1", "Here, S′(z) = 1/(1+exp(−z)) (1 + z exp(−z)/(1+exp(−z))).",
+             "discussion", ("ssca.remarks.swish_derivative",)),
     Sentence("Section V-A", "Thus, in Step 5 in Algorithm 1 and Step 7 in Algorithm 3, the server only needs to "
              "compute ω according to (35) and (36).", "discussion", ("ssca.eq35_36",)),
     Sentence("Section V-B", "The convergences of Algorithm 2 and Algorithm 4 are guaranteed by Theorem 2 and Theorem "
@@ -217,7 +221,8 @@ _SECTION_V = (
              "needs to compute ω according to (40) and (41).", "discussion", ("ssca.lemma1",)),
     Sentence("Section V-C", "Both the unconstrained federated optimization formulation in (27) and constrained "
              "federated optimization formulation in (37) allow tradeoffs between the cost and model sparsity [34].",
-             "discussion", ("ssca.remarks.tradeoff.lambda", "ssca.figure4.tradeoff")),
+             "discussion", ("ssca.remarks.tradeoff.lambda", "ssca.remarks.tradeoff.cost_limit",
+                            "ssca.figure4.tradeoff")),
     Sentence("Section V-C, after Theorem 5", "By the above theorem, we know that the problem in (27) and the problem "
              "in (37) have the same locally optimal solution for certain λ and U under some conditions.",
              "discussion", ("ssca.thm5.i", "ssca.thm5.ii")),
