@@ -20,16 +20,14 @@ introduction and the conclusion, decided symbolically (sympy only; imports nothi
   against the budgets Section 5 prints per data set;
 * :func:`finding_output_iterate`: what Algorithm 1 returns (x̄_R) against the iterate Theorem 3.4 bounds (x̄_(K*));
 * :func:`finding_stated_rates`: one fact in several places: the orders the abstract, the introduction and Remarks
-  3.5-3.6 quote for suboptimality and infeasibility against the leading powers of 1/eps of Theorem 3.4 as printed;
-* :func:`finding_own_block_projection`: Section 1, "projects only its own block onto X_i", against line 8 of
-  Algorithm 1 under Theorem 3.4's step-size hypothesis, on two readings of "projects".
+  3.5-3.6 quote for suboptimality and infeasibility against the leading powers of 1/eps of Theorem 3.4 as printed.
 """
 from __future__ import annotations
 
 import sympy as sp
 
 from ..audit import CONSISTENT, DISCREPANCY, Finding, fmt_point, producer
-from .claims import D, H, L_SYM, LF_SUM, STEP_6, L_f, _terms_48i, _terms_48ii, gamma, m, rho, sigma, sigma_i
+from .claims import D, H, L_SYM, LF_SUM, L_f, _terms_48i, _terms_48ii, gamma, m, rho, sigma
 from .thm34_rates import leading_eps_powers
 
 #: Remark 3.6's words (direction in rho; comparison of the two rates)
@@ -265,81 +263,12 @@ def finding_output_iterate(schedules=SCHEDULES, support=printed_support):
         "; ".join(f"{k}: P[K* = T_R] = {p}" for k, p in probs.items()), "exact probability (sympy Rational)")
 
 
-
-
-#: Section 1's words on what an agent does to its own block, and line 8 of Algorithm 1 (its own block, j = i)
-PROJECTS_WORDS = ("Section 1", "Each agent updates a full cross-estimate locally but projects only its own block onto "
-                                "X_i.")
-LINE8_OWN_WORDS = ("Algorithm 1, line 8 (j = i)", "x_{i,k+1}^(i) := x_{i,k}^(i) - gamma (g~_{i,k}/m + rho (x_{i,k}^(i) "
-                   "- Pi_{X_i}[x_{i,k}^(i)]) + sigma_i ((m-1)/m) (x_{i,k}^(i) - xbar_{i,k}))")
-PROJECTS_FINDING = "pcfedavg.section1.own_block_projection"
-PI_OWN = sp.Function("Pi_X_i")          # the updating agent's projection onto its own set
-#: the largest step Theorem 3.4's hypothesis admits is at most 1/(6 L_G), the cap of its condition STEP_6 (the condition
-#: with (H - 1) only lowers it)
-STEP_BOUND = sp.solve(sp.Eq(STEP_6.lhs, STEP_6.rhs), gamma)[0]
-
-
-def _positive(expr: sp.Expr) -> bool:
-    """Whether sympy proves ``expr`` > 0 once :data:`SHIFTS` make every symbol nonnegative (m >= 2, H >= 1)."""
-    return bool(sp.factor(sp.together(expr.subs(SHIFTS))).is_positive)
-
-
-def line8_updates(m_: int = 3, own: int = 0, penalized=None) -> list:
-    """Line 8 for agent ``own`` (n = 1, blocks y_0..y_(m_-1), gradient g~): the new value of every block; the
-    penalty rho (y_j - Pi_{X_i}[y_j]) enters the blocks in ``penalized`` (as printed: the agent's own block only)."""
-    ys, g = sp.symbols(f"_y0:{m_}", real=True), sp.Symbol("_g", real=True)
-    yhat, penalized = sum(ys) / m_, ((own,) if penalized is None else penalized)
-    return [y - gamma * (g / m_ + (rho * (y - PI_OWN(y)) if j in penalized else 0)
-                         + (sigma_i * sp.Rational(m_ - 1, m_) if j == own else -sigma_i / m_) * (y - yhat))
-            for j, y in enumerate(ys)]
-
-
-def projection_readings(updates=None, step=STEP_BOUND, own: int = 0) -> dict:
-    """Whether each reading of "projects only its own block onto X_i" holds for line 8 (``updates``):
-    (a) the own block is replaced by its projection: at blocks all equal to y outside X_i with g~ = 0, the new own
-    block y - gamma rho (y - Pi[y]) lies on the segment to Pi[y], at distance (1 - gamma rho) dist(y, X_i), so it is
-    the projection iff gamma rho = 1, possible iff 1 - rho ``step`` <= 0; (b) Pi_{X_i} enters its own block's update
-    and no other."""
-    updates = line8_updates(own=own) if updates is None else updates
-    y, g = sp.Symbol("_y", real=True), sp.Symbol("_g", real=True)
-    new_own = updates[own].subs({s: y for s in updates[own].free_symbols if s.name.startswith("_y")}).subs(g, 0)
-    weight = sp.simplify((y - new_own) / (y - PI_OWN(y)))        # gamma rho as printed
-    left = sp.simplify((1 - weight).subs(gamma, step))           # the least fraction of the distance that remains
-    only_own = [u.has(PI_OWN) for u in updates] == [j == own for j in range(len(updates))]
-    return {"(a) a projection step": not _positive(left),
-            "remaining fraction > 5/6": _positive(left - sp.Rational(5, 6)),
-            "(b) Pi_{X_i} only in its own block": only_own, "least remaining fraction of dist(y, X_i)": left}
-
-
-@producer
-def finding_own_block_projection(updates=None, step=STEP_BOUND):
-    """Section 1's "projects only its own block onto X_i" (:data:`PROJECTS_WORDS`) against line 8
-    (:data:`LINE8_OWN_WORDS`) with the largest admissible step (:data:`STEP_BOUND`), on the readings of
-    :func:`projection_readings`: (a) a projection step (the block lands on X_i, as Section 6's "enforces local
-    feasibility at every iteration"), (b) the projection enters only the agent's own block (as the abstract's
-    "penalizing infeasibility only in its own block"). A discrepancy only when neither reading holds."""
-    r = projection_readings(updates, step)
-    holds = [k for k in ("(a) a projection step", "(b) Pi_{X_i} only in its own block") if r[k]]
-    return Finding(
-        PROJECTS_FINDING, "wording", (), CONSISTENT if holds else DISCREPANCY,
-        f"{PROJECTS_WORDS[0]}: \"{PROJECTS_WORDS[1]}\" against {LINE8_OWN_WORDS[0]} -- holds under "
-        f"{', '.join(holds) if holds else 'no reading'}" + (
-            "; as a projection step it fails: under Theorem 3.4's step hypothesis gamma rho < 1, so an infeasible "
-            "own block stays outside X_i" + (", keeping more than 5/6 of its distance (gamma rho < 1/6)."
-                                             if r["remaining fraction > 5/6"] else ".")
-            if not r["(a) a projection step"] else "."),
-        f"{LINE8_OWN_WORDS[1]}; {fmt_point(r, sep='; ')}",
-        "sympy (line 8 with a symbolic projection)")
-
 def remark_findings() -> list:
     """The findings of this module, in report order."""
-    return [finding_remark36_tradeoff(), finding_remark36_units(), finding_stated_rates(), finding_output_iterate(),
-            finding_own_block_projection()]
+    return [finding_remark36_tradeoff(), finding_remark36_units(), finding_stated_rates(), finding_output_iterate()]
 
 
-__all__ = ["TRADEOFF_ID", "BETTER_ID", "PROJECTS_WORDS", "PROJECTS_FINDING", "line8_updates", "projection_readings",
-           "finding_own_block_projection", "TRADEOFF_FINDING", "UNITS_FINDING", "TRADEOFF_WORDS", "BETTER_WORDS",
-           "STATED_RATES", "rho_directions",
+__all__ = ["TRADEOFF_ID", "BETTER_ID", "TRADEOFF_FINDING", "UNITS_FINDING", "TRADEOFF_WORDS", "BETTER_WORDS", "STATED_RATES", "rho_directions",
            "tradeoff_holds", "common_unit_powers", "length_power", "finding_remark36_tradeoff",
            "finding_remark36_units", "finding_stated_rates", "finding_heterogeneous_budgets", "HETEROGENEOUS_WORDS",
            "finding_output_iterate", "output_probability",

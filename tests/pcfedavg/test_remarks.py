@@ -72,15 +72,3 @@ def test_an_agents_step_reads_only_its_own_set():
     assert A.finding_data_ownership().verdict == CONSISTENT
     # the same check sees the dependence on the agent's own set (the start is infeasible, the penalty active)
     assert A.finding_data_ownership(replace_own=True).verdict == DISCREPANCY
-
-
-def test_own_block_is_penalized_not_projected_under_the_step_hypothesis():
-    r = REM.projection_readings()
-    assert r["(b) Pi_{X_i} only in its own block"] and not r["(a) a projection step"] and r["remaining fraction > 5/6"]
-    assert REM.finding_own_block_projection().verdict == CONSISTENT
-    # a step with gamma rho = 1 would project; a line 8 that penalizes another block too breaks reading (b)
-    assert REM.projection_readings(step=1 / rho)["(a) a projection step"]
-    shared = REM.line8_updates(penalized=(0, 1))
-    assert not REM.projection_readings(shared)["(b) Pi_{X_i} only in its own block"]
-    assert REM.finding_own_block_projection(updates=shared).verdict == DISCREPANCY
-    assert REM.finding_own_block_projection(updates=shared, step=1 / rho).verdict == CONSISTENT

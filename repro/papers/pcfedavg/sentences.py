@@ -1,9 +1,8 @@
 """PC-FedAvg's checkable sentences (:class:`repro.coverage.Sentence`): every sentence of Remarks 3.5-3.6 (the remarks),
-of the text around Algorithm 1 and Theorem 3.4 and the conclusion (the discussion: Section 1's "projects only its
-own block", Section 2.2, the lead-in of Theorem 3.4, Section 4's intuition, Section 6), and of Section 5 (the
-experiments) that a computation could decide, with the claims, statements or findings that decide it or why it is
-left out. Data only: whether a sentence is found wrong is computed by :mod:`repro.coverage` from the verdicts and
-findings of its ids.
+of the text around Algorithm 1 and Theorem 3.4 and the conclusion (the discussion: Section 2.2, the lead-in of
+Theorem 3.4, Section 4's intuition, Section 6), and of Section 5 (the experiments) that a computation could decide,
+with the claims, statements or findings that decide it or why it is left out. Data only: whether a sentence is found
+wrong is computed by :mod:`repro.coverage` from the verdicts and findings of its ids.
 
 Section 5's sentences that only print a setting (step sizes, budgets, rounds, sampled agents) are listed and left out
 here: the printed-settings table (:mod:`.settings`) inventories each of them with the findings that test it.
@@ -53,7 +52,11 @@ _REMARKS = (
 
 _DISCUSSION = (
     Sentence("Section 1", "Each agent updates a full cross-estimate locally but projects only its own block onto "
-             "X_i.", "discussion", checked_by=("pcfedavg.section1.own_block_projection",)),
+             "X_i.", "discussion",
+             left_out="two readings, no verdict of its own: as 'Pi_{X_i} enters only the agent's own block' it "
+                      "describes line 8 (the abstract's 'penalizing infeasibility only in its own block'); as a "
+                      "projection step (the block lands on X_i) it is what pcfedavg.method.feasibility finds line 8 "
+                      "does not do, for Section 6's 'enforces local feasibility at every iteration'"),
     Sentence("Section 2.2", "In this case, agent i updates the cross estimate of agent j without requiring access to "
              "X_j.", "discussion", checked_by=("pcfedavg.method.ownership",)),
     Sentence("Section 2.2", "This block-wise mechanism preserves privacy by not sharing constraint information across "
