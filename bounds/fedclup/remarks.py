@@ -144,8 +144,9 @@ def limit_order(id_: str, claims: tuple, where: str, words: str, expr: sp.Expr, 
     target = " + ".join(str(atom) for atom, _ in atoms) or "0"
     return Finding(id_, "stated-rate", claims, CONSISTENT if ok else DISCREPANCY,
                    f"{_says(where, words)}. lim_{{{var} -> {point}}} {expr} = {lim}: "
-                   + (f"of order {target} (coefficients {', '.join(map(str, coeffs))}, free of "
-                      f"{', '.join(map(str, free_of))})." if ok else f"not of order {target}."),
+                   + (("it tends to 0." if not atoms else
+                       f"of order {target} (coefficients {', '.join(map(str, coeffs))}, free of "
+                       f"{', '.join(map(str, free_of))}).") if ok else f"not of order {target}."),
                    f"limit {lim}; coefficients {coeffs}; remainder {rest}", "sympy limit")
 
 
@@ -166,6 +167,11 @@ def _degree(expr: sp.Expr, lengths: tuple) -> sp.Expr | None:
     return sp.simplify(sp.expand_log(sp.log(ratio), force=True) / sp.log(t))
 
 
+def _powers(degrees: set) -> str:
+    """``{2}`` -> "t^2"; several branches' degrees -> "t^1 or t^2" (sorted); None (no power) -> "no power of t"."""
+    return " or ".join(sorted("no power of t" if d is None else f"t^{d}" for d in degrees))
+
+
 @producer
 def same_units(id_: str, claims: tuple, where: str, words: str, upper: sp.Expr, lower: sp.Expr,
                degree: int = SQUARED, lengths: tuple = LENGTHS) -> Finding:
@@ -175,8 +181,8 @@ def same_units(id_: str, claims: tuple, where: str, words: str, upper: sp.Expr, 
     ok = all(d == {sp.Integer(degree)} for d in degrees.values())
     return Finding(id_, "stated-rate", claims, CONSISTENT if ok else DISCREPANCY,
                    f"{_says(where, words)}. Under w -> t w ({', '.join(map(str, lengths))} scale with t) the upper "
-                   f"bound scales like t^{sorted(map(str, degrees['upper']))} and the lower bound like "
-                   f"t^{sorted(map(str, degrees['lower']))}; the measured error like t^{degree}: "
+                   f"bound scales like {_powers(degrees['upper'])} and the lower bound like "
+                   f"{_powers(degrees['lower'])}; the measured error like t^{degree}: "
                    + ("the same quantity in the same units." if ok else "they do not measure the same quantity."),
                    f"upper {upper}; lower {lower}", "sympy scaling")
 
@@ -224,20 +230,22 @@ LIMITS = (
     ("fedclup.text.inv_q1_to_zero", ("fedclup.thm1", "fedclup.thm1.8b"), S5,
      "As [lam] increases, [1/q_1(lam)] monotonically decreases to zero", INV_Q1, lam, sp.oo, (), ()),
 )
-SA5 = "Appendix A.5, the adaptive [lam] of Corollary 1"
+SA5 = ("Appendix A.5, the adaptive [lam] of Corollary 1, decided on this project's derived rule and bound "
+       "(fedclup.cor1.explicit: the paper's rule is stripped from the copy)")
 #: rho > 0, a hypothesis of fedclup.cor1.explicit (at rho = 0 its rule gives lam = 0 for every R: noise-free)
 RHO_P = sp.Symbol("rho", positive=True)
 #: (as LIMITS) Appendix A.5's sentences on Corollary 1's adaptive lambda as R -> oo and R -> 0, on the derived rule
 #: LAM_COR1 and bound RHS_COR1 under their claim's hypothesis rho > 0 (the paper's own rule is stripped; "lam
 #: increases" as R -> 0 is read as its limit, lam -> oo, i.e. 1/lam -> 0, as "[lam -> 0]" is for R -> oo)
 COR1_LIMITS = (
-    ("fedclup.text.cor1_lambda_heterogeneous", ("fedclup.cor1", "fedclup.cor1.explicit"), SA5,
+    ("fedclup.text.cor1_lambda_heterogeneous", ("fedclup.cor1.explicit",), SA5,
      "As the statistical heterogeneity [R -> oo], we have [lam -> 0], leading to a high degree of personalization",
      LAM_COR1.subs(rho, RHO_P), R, sp.oo, (), ()),
-    ("fedclup.text.cor1_lambda_homogeneous", ("fedclup.cor1", "fedclup.cor1.explicit"), SA5,
+    ("fedclup.text.cor1_lambda_homogeneous", ("fedclup.cor1.explicit",),
+     SA5 + "; 'increases' read as lam -> oo, i.e. 1/lam -> 0",
      "as the statistical heterogeneity [R -> 0], [lam] increases, leading to a low degree of personalization",
      1 / LAM_COR1.subs(rho, RHO_P), R, 0, (), ()),
-    ("fedclup.text.cor1_rate_homogeneous", ("fedclup.cor1", "fedclup.cor1.explicit"), SA5,
+    ("fedclup.text.cor1_rate_homogeneous", ("fedclup.cor1.explicit",), SA5,
      "The statistical error bound eventually converges to [1/N], matching the rate of GlobalTrain under a "
      "homogeneous setting", RHS_COR1.subs(rho, RHO_P), R, 0, ((RHO_P**2 / (mu**2 * m * n), {}),), (m, n, R, RHO_P)),
 )
