@@ -12,13 +12,13 @@ Run modules never import this module: editing how searches are read changes no r
 """
 from __future__ import annotations
 
-import math
 from typing import Callable, Mapping, Sequence
 
 from bounds.audit import fmt_point
 
 from .search import LOOSE, Check, SearchRecord
 from .tables import fmt, markdown_table
+from .tightness import reach_cell
 from .verdicts import Bearing, Evidence
 
 __all__ = ["records", "replay", "evidence", "claim_rows", "rows", "section"]
@@ -118,15 +118,18 @@ def rows(pairs, experiment: str, *, readings: Sequence[str] = ("",), labels: Map
     return out
 
 
-def _reach_cell(claim: str, reach: Mapping[str, float]) -> str:
-    """The factor k by which the claim's bound must be divided before the certified worst case reports it violated
-    (:func:`repro.tightness.claim_reach`), "no PEP" for a claim without one."""
+def _reach_cell(claim: str, reach: Mapping[str, Mapping[str, float]]) -> str:
+    """The factor k by which the claim's bound must be divided before the attained worst case reports it violated,
+    one per quantity the claim bounds (:func:`repro.tightness.claim_reach`); "no PEP" for a claim without one."""
     if claim not in reach:
         return "no PEP"
-    return fmt(reach[claim], 3) if math.isfinite(reach[claim]) else "never (worst case within the margin of 0)"
+    per = reach[claim]
+    if len(per) == 1:
+        return reach_cell(next(iter(per.values())))
+    return "; ".join(f"{reach_cell(k)} ({quantity})" for quantity, k in per.items())
 
 
-def claim_rows(pairs, reading: str = "", reach: Mapping[str, float] | None = None) -> list[list]:
+def claim_rows(pairs, reading: str = "", reach: Mapping[str, Mapping[str, float]] | None = None) -> list[list]:
     """Per claim, the family whose best instance has the largest check ratio under ``reading`` (where the check has
     no ratio, e.g. a bound of either sign, the largest observed - bound): claim, that value, family, halved
     constant detected, and with ``reach`` (claim -> k) the certified worst case's reach."""
@@ -151,7 +154,7 @@ def claim_rows(pairs, reading: str = "", reach: Mapping[str, float] | None = Non
 
 def section(runs, experiment: str, intro: str, *, order: Callable[[SearchRecord], tuple] | None = None,
             readings: Sequence[str] = ("",), labels: Mapping[str, str] = {}, extra: Sequence[Column] = (),
-            hidden_objective: Sequence[str] = (), reach: Mapping[str, float] | None = None) -> list[str]:
+            hidden_objective: Sequence[str] = (), reach: Mapping[str, Mapping[str, float]] | None = None) -> list[str]:
     """The report's "Adversarial search" section: ``intro`` (the paper's families and objectives), the per-claim
     summary on the first reading (with ``reach``, the paper's PEP evidence beside it: a claim too loose for the
     search to tell may still be caught by the certified worst case) and the table of every run (empty when the
@@ -164,8 +167,9 @@ def section(runs, experiment: str, intro: str, *, order: Callable[[SearchRecord]
     return ["### Adversarial search", "", intro, "",
             markdown_table(["claim", f"largest observed/bound of its check{first}", "family",
                             "halved constant detected"]
-                           + (["certified worst case catches the bound divided by more than"] if reach is not None
-                              else []), claim_rows(pairs, readings[0], reach)), "",
+                           + ([f"reach of the certified worst case{first} (k: the bound divided by more than k is "
+                               "caught; per quantity)"] if reach is not None else []),
+                           claim_rows(pairs, readings[0], reach)), "",
             markdown_table(["claim", "family", "search objective", *checks, "instance", "evaluations",
                             f"loose by (1/objective below {LOOSE:g})", "halved constant detected",
                             *[h for h, _ in extra], "replay"],

@@ -18,6 +18,7 @@ decision. Here they become
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from bounds.audit import fmt_point
 from repro.pep import CERTIFIED, DECISIONS, INACCURATE_MARGIN_REL, INCONCLUSIVE, MARGIN_REL, TIGHT, VIOLATED, margin
@@ -139,43 +140,55 @@ def reach_factor(p: dict) -> float:
     return 0.0 if p["bound"] < caught_below else math.inf
 
 
-def reach(results) -> dict[tuple[str, str, str], tuple[float, int]]:
-    """(claim, quantity, method) -> (k, points): the smallest :func:`reach_factor` over the curve's points. The
-    certified worst case catches that bound divided by more than k, at the point that attains k; k < 1: violated
-    there already."""
-    out: dict[tuple[str, str, str], tuple[float, int]] = {}
+class Reach(NamedTuple):
+    """One curve's reach: k (:func:`reach_factor`, smallest over the curve), the smallest printed bound / certified
+    worst case ratio of the tightness table over the same points, and the number of points."""
+
+    k: float
+    ratio: float
+    points: int
+
+
+def reach(results) -> dict[tuple[str, str, str], Reach]:
+    """(claim, quantity, method) -> :class:`Reach`. The attained worst case catches that bound divided by more than
+    k, at the point that attains k; k < 1: violated there already. k >= the smallest ratio, by the solver margin."""
+    out: dict[tuple[str, str, str], Reach] = {}
     for _, m, p in _points(results):
         key = (m["claim"], m["quantity"], m["method"])
-        k, n = out.get(key, (math.inf, 0))
-        out[key] = (min(k, reach_factor(p)), n + 1)
+        k, ratio, n = out.get(key, Reach(math.inf, math.inf, 0))
+        out[key] = Reach(min(k, reach_factor(p)), min(ratio, p["ratio"]), n + 1)
     return out
 
 
-def claim_reach(results) -> dict[str, float]:
-    """claim -> the smallest k of :func:`reach` over its curves in ``results`` (what the adversarial search's summary
-    shows beside "halved constant detected")."""
-    out: dict[str, float] = {}
-    for (claim, _, _), (k, _) in reach(results).items():
-        out[claim] = min(k, out.get(claim, math.inf))
+def claim_reach(results) -> dict[str, dict[str, float]]:
+    """claim -> {quantity: the smallest k of :func:`reach` over its curves in ``results``}: what the adversarial
+    search's summary shows beside "halved constant detected", one number per quantity the claim bounds."""
+    out: dict[str, dict[str, float]] = {}
+    for (claim, quantity, _), r in reach(results).items():
+        per = out.setdefault(claim, {})
+        per[quantity] = min(r.k, per.get(quantity, math.inf))
     return out
 
 
-def _reach_cell(k: float) -> str:
-    return fmt(k, 3) if math.isfinite(k) else "never (attained worst case within the solver margin of 0)"
+def reach_cell(k: float) -> str:
+    """k for a report cell; inf as "never"."""
+    return fmt(k, 3) if math.isfinite(k) else "never (attained worst case minus the margin not positive)"
 
 
 def reach_table(results) -> list[str]:
     """The lines under the tightness table: what k of :func:`reach` means, then one row per claim, quantity and
-    modelled method (k, the points it is the smallest over)."""
-    rows = [[f"`{claim}`", quantity, method, _reach_cell(k), n]
-            for (claim, quantity, method), (k, n) in reach(results).items()]
-    return ["Reach of the certified worst case: the bound as compared (the quantity column) divided by more than k "
+    modelled method (k, the smallest ratio, the points it is the smallest over)."""
+    rows = [[f"`{claim}`", quantity, method, reach_cell(r.k), fmt(r.ratio, 4), r.points]
+            for (claim, quantity, method), r in reach(results).items()]
+    return ["Reach of the certified worst case: the bound of the claim on the quantity named, divided by more than k, "
             "falls below the attained worst case minus the solver margin at some point of its curve, and is then "
-            "reported violated. Where that bound is c g(parameters), c made k times smaller is caught; a constant "
-            "inside g (an exponent, a rate's denominator) moves the bound by another factor. k = 1 to three digits: "
-            f"every tightening beyond the solver margin ({MARGIN_REL:g} x max(1, |worst case|), "
-            f"{INACCURATE_MARGIN_REL:g} x for a solve not reported optimal) is caught.", "",
-            markdown_table(["claim", "quantity", "method modelled", "k", "points"], rows)]
+            "reported violated. Where that bound is c g(parameters), c made more than k times smaller is caught; a "
+            "constant inside g (an exponent, a rate's denominator) moves the bound by another factor. k is at least "
+            "the smallest ratio bound / certified worst case of the table above, by the solver margin "
+            f"({MARGIN_REL:g} x max(1, |worst case|), {INACCURATE_MARGIN_REL:g} x for a solve not reported optimal); "
+            "k = 1 to three digits: every tightening beyond that margin is caught. 1 is tight; a larger k is weaker "
+            "evidence.", "",
+            markdown_table(["claim", "quantity", "method modelled", "k", "smallest ratio", "points"], rows)]
 
 
 def section(results, summary: str, after: list[str] = ()) -> list[str]:
@@ -188,5 +201,5 @@ def section(results, summary: str, after: list[str] = ()) -> list[str]:
     return ["### Certified worst cases (performance estimation)", "", summary, "", *found, *after]
 
 
-__all__ = ["METHOD", "table", "solver_line", "evidence", "axis", "decisions", "reach_factor", "reach", "claim_reach", "reach_table",
+__all__ = ["METHOD", "table", "solver_line", "evidence", "axis", "decisions", "Reach", "reach_factor", "reach", "claim_reach", "reach_cell", "reach_table",
            "section"]

@@ -88,8 +88,10 @@ def test_the_claim_summary_keeps_the_family_with_the_largest_check_ratio_per_cla
     rows = {row[0]: row for row in search_audit.claim_rows(pairs)}
     assert rows["`p.lemma1`"][1:3] == ["0.6", "b"] and rows["`p.lemma2`"][1:3] == ["0.3", "f"]
     assert all(len(row) == 4 for row in rows.values())                     # no reach column without PEP results
-    reached = {row[0]: row[4] for row in search_audit.claim_rows(pairs, reach={"p.lemma1": 2.5})}
-    assert reached == {"`p.lemma1`": "2.5", "`p.lemma2`": "no PEP"}
+    reached = {row[0]: row[4] for row in search_audit.claim_rows(pairs, reach={"p.lemma1": {"f(x_T) - f*": 2.5},
+                                                                            "p.lemma2": {"a": 1.0, "b": 3.0}})}
+    assert reached == {"`p.lemma1`": "2.5", "`p.lemma2`": "1 (a); 3 (b)"}              # one number per quantity
+    assert search_audit.claim_rows(pairs, reach={})[0][4] == "no PEP"
 
 
 def test_an_objective_that_is_no_ratio_of_the_claim_is_not_shown():

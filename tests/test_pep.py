@@ -136,13 +136,14 @@ def test_reach_is_the_division_at_which_the_certified_worst_case_reports_the_bou
     other = pep.Certificate(value=4.0, primal=4.0, solver="CLARABEL", status="optimal", tolerance=1e-9,
                             pepit="x", seconds=0.0)
     curve = _result("toy.claim", [pep.point({"T": 2}, 5.0, cert), pep.point({"T": 3}, 40.0, other)])
-    (k, n), = tightness.reach([curve]).values()
+    (k, ratio, n), = tightness.reach([curve]).values()
+    assert ratio == pytest.approx(5.0) and k > ratio                               # k >= the ratio, by the margin
     assert tightness.claim_reach([curve, _result("toy.claim", [pep.point({"T": 4}, 2.0, other)])]) == {
-        "toy.claim": pytest.approx(2.0 / (4.0 - pep.margin(4.0)), rel=1e-12)}   # the smallest over its curves
+        "toy.claim": {"f(x_T) - f*": pytest.approx(2.0 / (4.0 - pep.margin(4.0)), rel=1e-12)}}   # smallest of its curves
     assert n == 2 and k == pytest.approx(5.0 / (0.999 - pep.margin(1.0)), rel=1e-12)    # the T = 2 point decides
     assert pep.decide(5.0 / (k * (1 + 1e-9)), cert).decision == pep.VIOLATED
     assert pep.decide(5.0 / (k * (1 - 1e-9)), cert).decision != pep.VIOLATED
-    assert f"| gradient descent | {k:.3g} | 2 |" in "\n".join(tightness.reach_table([curve]))
+    assert f"| gradient descent | {k:.3g} | 5 | 2 |" in "\n".join(tightness.reach_table([curve]))
     zero = pep.Certificate(value=0.0, primal=0.0, solver="CLARABEL", status="optimal", tolerance=1e-9, pepit="x",
                            seconds=0.0)
     assert tightness.reach_factor(pep.point({"T": 1}, 1.0, zero)) == math.inf     # nothing to catch it
