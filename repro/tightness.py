@@ -201,5 +201,5 @@ def section(results, summary: str, after: list[str] = ()) -> list[str]:
     return ["### Certified worst cases (performance estimation)", "", summary, "", *found, *after]
 
 
-__all__ = ["METHOD", "table", "solver_line", "evidence", "axis", "decisions", "Reach", "reach_factor", "reach", "claim_reach", "reach_cell", "reach_table",
-           "section"]
+__all__ = ["METHOD", "table", "solver_line", "evidence", "axis", "decisions", "Reach", "reach_factor", "reach",
+           "claim_reach", "reach_cell", "reach_table", "section"]

@@ -294,7 +294,6 @@ def cost_limit_finding(root: sp.Expr = ROOT_42, omega_bar: sp.Expr = OMEGA_40):
                    "sympy derivatives and limits of (40)-(42)")
 
 
-
 # ============================================================================ printed formulas of Sections III-V
 z_ = sp.Symbol("z", real=True)
 #: Section V: "the swish activation function S(z) = z/(1 + exp(−z)) [33]"
@@ -463,7 +462,6 @@ class Pair:
     read: Callable[[str], object]
     read_other: Callable[[str], object]
     what: str
-
 
 
 #: the facts the paper states twice, in its own words (Section VI's sizes read the size letters)
