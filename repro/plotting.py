@@ -258,35 +258,55 @@ def _overlap(axis, name: str, renderer) -> bool:
     return any(a.overlaps(b) for a, b in zip(boxes, boxes[1:]))
 
 
-def tidy_axes(fig) -> None:
-    """The figure style's last step, before saving: a log axis showing fewer than three labels, or labels that
-    overlap, gets three to six round ones inside its range (no minor labels); upright x tick labels that overlap are
-    slanted, and numeric labels that still overlap are thinned (every other one kept; named categories are never
-    dropped). The figure is left drawn in its final state (every change is followed by a draw)."""
+def _log_labels_fixed(axis, name: str, renderer) -> bool:
+    """A log axis showing fewer than three labels, or overlapping ones, gets three to six round ones inside its range
+    (no minor labels); True if it changed."""
     from matplotlib import ticker
+    lo, hi = sorted(axis.get_view_interval())
+    if not (axis.get_scale() == "log" and lo > 0 and (len(_labels(axis, renderer)) < 3
+                                                       or _overlap(axis, name, renderer))):
+        return False
+    ticks = _log_ticks_inside(lo, hi)
+    axis.set_major_locator(ticker.FixedLocator(ticks))
+    axis.set_major_formatter(ticker.FixedFormatter([f"{t:g}" for t in ticks]))
+    axis.set_minor_formatter(ticker.NullFormatter())
+    return True
+
+
+def _slanted(axis, name: str, renderer) -> bool:
+    """Upright x tick labels that overlap are slanted by 45 degrees; True if they were."""
+    upright = all(label.get_rotation() == 0 for label in axis.get_majorticklabels())
+    if not (name == "x" and upright and _overlap(axis, name, renderer)):
+        return False
+    for label in axis.get_majorticklabels():
+        label.set(rotation=45, horizontalalignment="right")
+    return True
+
+
+def _thinned(axis, name: str, renderer) -> bool:
+    """Numeric tick labels that still overlap keep every other one (named categories are never dropped); True if
+    they were thinned."""
+    from matplotlib import ticker
+    if isinstance(axis.get_major_formatter(), ticker.FixedFormatter) or not _overlap(axis, name, renderer):
+        return False
+    lo, hi = sorted(axis.get_view_interval())
+    axis.set_minor_formatter(ticker.NullFormatter())
+    axis.set_major_locator(ticker.FixedLocator([t for t in axis.get_majorticklocs() if lo <= t <= hi][::2]))
+    return True
+
+
+def tidy_axes(fig) -> None:
+    """The figure style's last step, before saving, in three passes over every axis of ``fig``: log labels
+    (:func:`_log_labels_fixed`), then slanting (:func:`_slanted`), then thinning (:func:`_thinned`), each pass
+    deciding on the figure as drawn after the one before (a pass that changed something is followed by one draw, not
+    one per axis: each draw of a large figure costs about a second). The figure is left drawn in its final state."""
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
-    for ax in (a for a in fig.axes if a.get_visible() and a.has_data()):
-        for axis, name in ((ax.xaxis, "x"), (ax.yaxis, "y")):
-            lo, hi = sorted(axis.get_view_interval())
-            if axis.get_scale() == "log" and lo > 0 and (len(_labels(axis, renderer)) < 3
-                                                         or _overlap(axis, name, renderer)):
-                ticks = _log_ticks_inside(lo, hi)
-                axis.set_major_locator(ticker.FixedLocator(ticks))
-                axis.set_major_formatter(ticker.FixedFormatter([f"{t:g}" for t in ticks]))
-                axis.set_minor_formatter(ticker.NullFormatter())
-                fig.canvas.draw()
-            upright = all(label.get_rotation() == 0 for label in axis.get_majorticklabels())
-            if name == "x" and upright and _overlap(axis, name, renderer):
-                for label in axis.get_majorticklabels():
-                    label.set(rotation=45, horizontalalignment="right")
-                fig.canvas.draw()
-            numeric = not isinstance(axis.get_major_formatter(), ticker.FixedFormatter)
-            if numeric and _overlap(axis, name, renderer):           # named categories are never dropped
-                axis.set_minor_formatter(ticker.NullFormatter())
-                kept = [t for t in axis.get_majorticklocs() if lo <= t <= hi][::2]
-                axis.set_major_locator(ticker.FixedLocator(kept))
-                fig.canvas.draw()
+    axes = [(axis, name) for ax in fig.axes if ax.get_visible() and ax.has_data()
+            for axis, name in ((ax.xaxis, "x"), (ax.yaxis, "y"))]
+    for fix in (_log_labels_fixed, _slanted, _thinned):
+        if any([fix(axis, name, renderer) for axis, name in axes]):        # a list: every axis gets the pass
+            fig.canvas.draw()
 
 
 def craft_problems(fig, drawn: bool = False) -> list[str]:
@@ -331,8 +351,10 @@ def save_figure(fig, paper: str, name: str, provenance: dict, claims=()) -> list
     out_dir.mkdir(parents=True, exist_ok=True)
     png, pdf = io.BytesIO(), io.BytesIO()
     # the PNG is the drawn canvas, as savefig's PNG writer takes it after drawing the same figure again; then the PDF,
-    # whose save lays the figure out anew at 72 dpi
+    # with the layout just computed kept (in figure fractions, so the same at 72 dpi): laid out again it would cost
+    # as much as the drawing and could only move what the checks above passed
     image_save(png, fig.canvas.buffer_rgba(), format="png", origin="upper", dpi=fig.dpi, metadata={"Software": None})
+    fig.set_layout_engine("none")
     fig.savefig(pdf, format="pdf", metadata={"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None})
     paths = []
     for fmt, buf in (("pdf", pdf), ("png", png)):

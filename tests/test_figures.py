@@ -228,6 +228,25 @@ def test_a_legend_over_the_data_of_its_panel_or_of_another_is_found():
     assert "a legend covers" in " ".join(plotting.craft_problems(fig))
 
 
+def test_tidy_axes_mends_in_one_pass_each_what_craft_problems_finds_on_several_panels():
+    fig, (left, right) = _axes(2)
+    left.plot([2, 3, 4], [2.0, 2.5, 3.0])
+    left.set_yscale("log")
+    left.yaxis.set_major_locator(matplotlib.ticker.FixedLocator([3.0]))       # a log axis with one label
+    left.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    right.plot([0, 2e6], [0, 1])
+    right.xaxis.set_major_locator(matplotlib.ticker.MultipleLocator(5e4))     # 41 long numeric labels: overlap
+    right.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    found = plotting.craft_problems(fig)
+    assert any("log y axis with 1 labels" in p for p in found) and any("x tick labels overlap" in p for p in found)
+    before = len(plotting._drawn_ticks(right.xaxis))
+    plotting.tidy_axes(fig)
+    assert plotting.craft_problems(fig, drawn=True) == []                      # left drawn in its final state
+    assert len(plotting._drawn_ticks(left.yaxis)) >= 3
+    assert {label.get_rotation() for label in right.get_xticklabels()} == {45.0}
+    assert len(plotting._drawn_ticks(right.xaxis)) <= (before + 1) // 2        # slanted, then thinned
+
+
 @pytest.mark.parametrize("paper", PAPERS)
 def test_the_committed_figures_have_no_craft_problem(paper):
     """Every figure's record lists what craft_problems found when it was drawn: nothing, for the committed ones."""
