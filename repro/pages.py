@@ -122,7 +122,8 @@ def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir:
     counted = [] if card else [f"{len(verdicts)} claims and figure statements: {tally}.", ""]   # the card counts
     lines = [f"# {record.title}", "", *card,
              f"[Back to the summary](audit.md){notebook}. Definitions of the verdicts, the kinds of errata, modes and "
-             "observed/bound: [glossary](glossary.md).", "", *counted,
+             "observed/bound: [glossary](glossary.md).", "", *([record.copy_note, ""] if record.copy_note else []),
+             *counted,
              markdown_table(["claim", "where", "verdict", "why"], verdict_table(verdicts, record.locations())), "",
              "## Claims in detail", ""]
     shown: set[Path] = set()

@@ -43,6 +43,7 @@ class Paper:
     audit: Callable[[], ModuleType]
     order: int = 1000                    # position in listings and in the audit
     citation: str = ""                   # who wrote it and where it appeared (HTML allowed: <em>)
+    copy_note: str = ""                  # what a reader of its page must know about the paper copy read, said once
     errata: Callable[[], ModuleType] | None = None
     settings: Callable[[], tuple] | None = None
     proofs: Callable[[], ModuleType] | None = None

@@ -1,8 +1,8 @@
-"""The figure of every ``<paper>.pep`` experiment: printed bound (dashed) and certified worst case (solid, markers)
-against the parameter ``x`` of each claim's curve (usually T), on log axes, one panel per claim and quantity (a worst
-case of 0 is not drawn: log axes), one legend under all panels; series that coincide stay visible (each later one
-narrower, on top, with its own marker). Reads the run metadata of :func:`repro.pep.curve`; :mod:`repro.tightness` reads
-the same runs for the report."""
+"""The figure of every ``<paper>.pep`` experiment: the claim's bound (dashed; as printed, or derived as the panel's
+quantity says) and certified worst case (solid, markers) against the parameter ``x`` of each claim's curve (usually
+T), on log axes, one panel per claim and quantity (a worst case of 0 is not drawn: log axes), one legend under all
+panels; series that coincide stay visible (each later one narrower, on top, with its own marker). Reads the run
+metadata of :func:`repro.pep.curve`; :mod:`repro.tightness` reads the same runs for the report."""
 from __future__ import annotations
 
 import textwrap
@@ -38,7 +38,7 @@ def _draw(ax, mine) -> None:
         xs = [p["params"][x] for p in series]
         width, order = max(2.4 - 0.5 * i, 0.9), 2 + 0.1 * i       # a later series narrower and on top: none hidden
         ax.plot(xs, [p["bound"] for p in series], color=f"C{i}", ls="--", lw=width, zorder=order,
-                label=f"printed bound {label}".strip())
+                label=f"claim's bound {label}".strip())
         worst = [p["certificate"]["value"] if p["certificate"]["value"] > 0 else float("nan") for p in series]
         ax.plot(xs, worst, color=f"C{i}", marker=plotting.MARKERS[i % len(plotting.MARKERS)], ms=3, lw=width,
                 zorder=order, label=f"certified worst case {label}".strip())

@@ -40,6 +40,19 @@ def findings_table(findings) -> str:
                            [[f.id, f.kind, ", ".join(f.claims), f.verdict, f.summary, f.evidence,
                              (f"{f.method}; " if f.method else "") + f"`{f.gate.fn.__qualname__}`; replay: "
                              f"`python -m repro findings --id {f.id}`"] for f in shown]) if shown else "No symbolic or settings check found a discrepancy."
-    passed = [f.id for f in findings if f.verdict == "consistent"]
-    return table + (f"\n\n{len(passed)} further symbolic and settings checks passed; they count as support in the "
-                    f"verdicts of the claims they name: {', '.join(f'`{i}`' for i in passed)}." if passed else "")
+    return table + _passed_line([f for f in findings if f.verdict == "consistent"])
+
+
+def _passed_line(passed) -> str:
+    """The line under the findings table: the checks that passed, those that name claims (support in their verdicts,
+    each with its claims) apart from those that name none (they bear on the sentences, printed settings or figure
+    statements that cite them)."""
+    if not passed:
+        return ""
+    named = [f"`{f.id}` ({', '.join(f.claims)})" for f in passed if f.claims]
+    free = [f"`{f.id}`" for f in passed if not f.claims]
+    parts = [f"{len(named)} count as support in the verdicts of the claims named: {', '.join(named)}"] if named else []
+    parts += [f"{len(free)} name no claim (they bear on the sentences, settings or figures that cite them): "
+              f"{', '.join(free)}"] if free else []
+    return (f"\n\n{len(passed)} further symbolic and settings checks passed. {'; '.join(parts)} "
+            f"(`python -m repro findings --id <id>` shows one).")

@@ -1,11 +1,11 @@
 """Certified tightness: what the ``<paper>.pep`` runs say about each claim, for the report, the verdicts and the
 figures (the reading side of :mod:`repro.pep`; it imports no run code, so editing it reruns nothing).
 
-Every ``<paper>.pep`` run holds one claim's curve (:func:`repro.pep.curve`): for each parameter point, the printed
-bound, the certified worst case (the PEP's dual value), the value the extracted instance attains (primal) and the
-decision. Here they become
+Every ``<paper>.pep`` run holds one claim's curve (:func:`repro.pep.curve`): for each parameter point, the claim's
+bound (as printed, or derived as the curve's quantity says: iterated, inverted), the certified worst case (the PEP's
+dual value), the value the extracted instance attains (primal) and the decision. Here they become
 
-* the tightness table of each paper's report section: claim · parameters · printed bound · certified worst case ·
+* the tightness table of each paper's report section: claim · parameters · the claim's bound · certified worst case ·
   ratio (bound / worst case) · decision · replay command (:func:`table`), and under it each claim's reach
   (:func:`reach`): how many times smaller its bound must be before the certified worst case reports it violated;
 * evidence for the claim verdicts, method ``certified worst case`` (:func:`evidence`): a bound below the certified
@@ -43,7 +43,7 @@ def table(results) -> str:
     no row reads as a row of a paper's claims table)."""
     rows = [[f"`{m['claim']}`", fmt_point(p["params"]), fmt(p["bound"]), fmt(p["certificate"]["value"]),
              fmt(p["ratio"]), p["decision"], f"`{_replay(r)}`"] for r, m, p in _points(results)]
-    return markdown_table(["claim", "parameters", "printed bound", "certified worst case", "ratio bound/worst",
+    return markdown_table(["claim", "parameters", "claim's bound", "certified worst case", "ratio bound/worst",
                            "decision", "replay"], rows)
 
 
@@ -63,7 +63,7 @@ def solver_line(results) -> str:
 
 
 def _summary(m: dict, p: dict) -> str:
-    return (f"{m['quantity']} of {m['method']} over {m['function_class']} at {fmt_point(p['params'])}: printed "
+    return (f"{m['quantity']} of {m['method']} over {m['function_class']} at {fmt_point(p['params'])}: the claim's "
             f"bound {fmt(p['bound'])}, certified worst case {fmt(p['certificate']['value'])} "
             f"(attained {fmt(p['certificate']['primal'])})")
 
@@ -113,7 +113,7 @@ def axis(results, key: str) -> str:
 
 def decisions(results, digits: int = 4) -> str:
     """The sentence of a paper's summary paragraph that says what was decided: how many points are certified,
-    violated and inconclusive, and the range of printed bound / certified worst case (the tightest with its claim and
+    violated and inconclusive, and the range of the claim's bound / certified worst case (the tightest with its claim and
     parameters), ratios to ``digits`` significant digits."""
     rows = [(m, p) for _, m, p in _points(results)]
     count = {d: sum(p["decision"] == d for _, p in rows) for d in DECISIONS}
@@ -123,13 +123,13 @@ def decisions(results, digits: int = 4) -> str:
     finite = [(m, p) for m, p in rows if math.isfinite(p["ratio"])]
     if finite:
         m, tight = min(finite, key=lambda mp: mp[1]["ratio"])
-        text += (f"; printed bound / certified worst case ranges from {fmt(tight['ratio'], digits)} "
+        text += (f"; the claim's bound / certified worst case ranges from {fmt(tight['ratio'], digits)} "
                  f"({m['claim']}, {fmt_point(tight['params'])}) to {fmt(max(p['ratio'] for _, p in finite), digits)}")
     return text + "."
 
 
 def reach_factor(p: dict) -> float:
-    """How many times smaller the printed bound of point ``p`` must be before :func:`repro.pep.decide` calls it
+    """How many times smaller the claim's bound at point ``p`` must be before :func:`repro.pep.decide` calls it
     violated (it does below the attained worst case minus the solver margin, ``caught_below``): bound / caught_below
     for a positive bound and a positive caught_below (below 1: violated already); 0 where a bound at or below 0 is
     violated already (no division moves it); inf where no division of the bound gets below caught_below <= 0."""
@@ -141,22 +141,38 @@ def reach_factor(p: dict) -> float:
 
 
 class Reach(NamedTuple):
-    """One curve's reach: k (:func:`reach_factor`, smallest over the curve), the smallest printed bound / certified
-    worst case ratio of the tightness table over the same points, and the number of points."""
+    """One curve's reach: k (:func:`reach_factor`, smallest over the curve), ``at``, the parameters that vary along
+    the curve at the point attaining k, the smallest bound / certified worst case ratio of the tightness table over the
+    same points, and the number of points."""
 
     k: float
+    at: dict
     ratio: float
     points: int
 
 
+def setting(points) -> dict:
+    """The parameters every point of a curve shares (its model's setting: clients, local steps, step sizes, path);
+    the others vary along the curve."""
+    first = points[0]["params"] if points else {}
+    return {key: v for key, v in first.items() if all(key in p["params"] and p["params"][key] == v for p in points)}
+
+
 def reach(results) -> dict[tuple[str, str, str], Reach]:
-    """(claim, quantity, method) -> :class:`Reach`. The attained worst case catches that bound divided by more than
-    k, at the point that attains k; k < 1: violated there already. k >= the smallest ratio, by the solver margin."""
+    """(claim, quantity, setting) -> :class:`Reach`, one per curve (run). The attained worst case catches that bound
+    divided by more than k, at the point ``at``; k < 1: violated there already. k >= the smallest ratio, by the solver
+    margin."""
     out: dict[tuple[str, str, str], Reach] = {}
-    for _, m, p in _points(results):
-        key = (m["claim"], m["quantity"], m["method"])
-        k, ratio, n = out.get(key, Reach(math.inf, math.inf, 0))
-        out[key] = Reach(min(k, reach_factor(p)), min(ratio, p["ratio"]), n + 1)
+    for r in results:
+        m = r.meta["metadata"]
+        points = m["points"]
+        if not points:
+            continue
+        fixed = setting(points)
+        top = min(points, key=reach_factor)
+        out[(m["claim"], m["quantity"], fmt_point(fixed))] = Reach(
+            reach_factor(top), {k: v for k, v in top["params"].items() if k not in fixed},
+            min(p["ratio"] for p in points), len(points))
     return out
 
 
@@ -176,19 +192,20 @@ def reach_cell(k: float) -> str:
 
 
 def reach_table(results) -> list[str]:
-    """The lines under the tightness table: what k of :func:`reach` means, then one row per claim, quantity and
-    modelled method (k, the smallest ratio, the points it is the smallest over)."""
-    rows = [[f"`{claim}`", quantity, method, reach_cell(r.k), fmt(r.ratio, 4), r.points]
-            for (claim, quantity, method), r in reach(results).items()]
-    return ["Reach of the certified worst case: the bound of the claim on the quantity named, divided by more than k, "
-            "falls below the attained worst case minus the solver margin at some point of its curve, and is then "
-            "reported violated. Where that bound is c g(parameters), c made more than k times smaller is caught; a "
-            "constant inside g (an exponent, a rate's denominator) moves the bound by another factor. k is at least "
+    """The lines under the tightness table: what k of :func:`reach` means, then one row per curve: its claim,
+    quantity and setting (the parameters its points share), k and the point attaining it, the smallest ratio, the
+    number of points. The method modelled is the section's "Modelled:" line."""
+    rows = [[f"`{claim}`", quantity, fixed or "-", reach_cell(r.k), fmt_point(r.at) or "-", fmt(r.ratio, 4), r.points]
+            for (claim, quantity, fixed), r in reach(results).items()]
+    return ["Reach of the certified worst case: the claim's bound on the quantity named, divided by more than k, "
+            "falls below the attained worst case minus the solver margin at the point named (\"k at\"), and is "
+            "then reported violated. Where that bound is c g(parameters), c made more than k times smaller is caught; "
+            "a constant inside g (an exponent, a rate's denominator) moves the bound by another factor. k is at least "
             "the smallest ratio bound / certified worst case of the table above, by the solver margin "
             f"({MARGIN_REL:g} x max(1, |worst case|), {INACCURATE_MARGIN_REL:g} x for a solve not reported optimal); "
-            "k = 1 to three digits: every tightening beyond that margin is caught. 1 is tight; a larger k is weaker "
-            "evidence.", "",
-            markdown_table(["claim", "quantity", "method modelled", "k", "smallest ratio", "points"], rows)]
+            "1 is tight (every tightening beyond that margin is caught), a larger k is weaker evidence.", "",
+            markdown_table(["claim", "quantity", "setting (shared by the curve's points)", "k", "k at",
+                            "smallest ratio", "points"], rows)]
 
 
 def section(results, summary: str, after: list[str] = ()) -> list[str]:
@@ -201,5 +218,5 @@ def section(results, summary: str, after: list[str] = ()) -> list[str]:
     return ["### Certified worst cases (performance estimation)", "", summary, "", *found, *after]
 
 
-__all__ = ["METHOD", "table", "solver_line", "evidence", "axis", "decisions", "Reach", "reach_factor", "reach",
-           "claim_reach", "reach_cell", "reach_table", "section"]
+__all__ = ["METHOD", "table", "solver_line", "evidence", "axis", "decisions", "Reach", "reach_factor", "setting",
+           "reach", "claim_reach", "reach_cell", "reach_table", "section"]

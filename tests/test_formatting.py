@@ -125,3 +125,27 @@ def test_the_generated_page_shows_no_raw_dict(paper, tiny_results):
     verdicts = paper_verdicts(paper, results)
     page = module.audit_section(results, "quick", verdicts) + findings_table(module.findings(results))
     assert "{'" not in page, _raw(page)
+
+
+def test_the_passed_checks_line_separates_support_for_claims_from_checks_that_name_none():
+    from types import SimpleNamespace
+
+    from repro.tables import findings_table
+
+    def passed(i, claims):
+        return SimpleNamespace(id=i, claims=claims, verdict="consistent", gate=object())
+    line = findings_table([passed("toy.a", ("toy.thm1", "toy.lemma2")), passed("toy.b", ())]).splitlines()[-1]
+    assert line.startswith("2 further symbolic and settings checks passed.")
+    assert "1 count as support in the verdicts of the claims named: `toy.a` (toy.thm1, toy.lemma2)" in line
+    assert "1 name no claim (they bear on the sentences, settings or figures that cite them): `toy.b`" in line
+
+
+@pytest.mark.parametrize("paper", papers())
+def test_a_note_on_the_paper_copy_is_said_once_at_the_top_of_its_page(paper):
+    """FedCLUP's copy has its mathematics stripped, and its quotations fill symbols in brackets: its page says so
+    once, before the claims table; a paper without a note shows none."""
+    note = interface(paper).copy_note
+    page = Path("reports", f"{paper}.md").read_text(encoding="utf-8")
+    assert (paper == "fedclup") == bool(note)
+    if note:
+        assert page.count(note) == 1 and page.index(note) < page.index("| claim | where | verdict | why |")

@@ -136,21 +136,23 @@ def test_reach_is_the_division_at_which_the_certified_worst_case_reports_the_bou
     other = pep.Certificate(value=4.0, primal=4.0, solver="CLARABEL", status="optimal", tolerance=1e-9,
                             pepit="x", seconds=0.0)
     curve = _result("toy.claim", [pep.point({"T": 2}, 5.0, cert), pep.point({"T": 3}, 40.0, other)])
-    (k, ratio, n), = tightness.reach([curve]).values()
+    (key, (k, at, ratio, n)), = tightness.reach([curve]).items()
+    assert key == ("toy.claim", "f(x_T) - f*", "") and at == {"T": 2}       # T varies: no setting; T = 2 attains k
     assert ratio == pytest.approx(5.0) and k > ratio                               # k >= the ratio, by the margin
     assert tightness.claim_reach([curve, _result("toy.claim", [pep.point({"T": 4}, 2.0, other)])]) == {
         "toy.claim": {"f(x_T) - f*": pytest.approx(2.0 / (4.0 - pep.margin(4.0)), rel=1e-12)}}   # smallest of its curves
     assert n == 2 and k == pytest.approx(5.0 / (0.999 - pep.margin(1.0)), rel=1e-12)    # the T = 2 point decides
     assert pep.decide(5.0 / (k * (1 + 1e-9)), cert).decision == pep.VIOLATED
     assert pep.decide(5.0 / (k * (1 - 1e-9)), cert).decision != pep.VIOLATED
-    assert f"| gradient descent | {k:.3g} | 5 | 2 |" in "\n".join(tightness.reach_table([curve]))
+    assert f"| f(x_T) - f* | - | {k:.3g} | T = 2 | 5 | 2 |" in "\n".join(tightness.reach_table([curve]))
     zero = pep.Certificate(value=0.0, primal=0.0, solver="CLARABEL", status="optimal", tolerance=1e-9, pepit="x",
                            seconds=0.0)
     assert tightness.reach_factor(pep.point({"T": 1}, 1.0, zero)) == math.inf     # nothing to catch it
     for bound, already in ((0.0, cert), (-1.0, zero)):                             # violated already: k = 0
         assert pep.decide(bound, already).decision == pep.VIOLATED
         assert tightness.reach_factor(pep.point({"T": 1}, bound, already)) == 0.0
-    assert "| `toy.claim` | f(x_T) - f* | gradient descent |" in "\n".join(tightness.reach_table([curve]))
+    shared = _result("toy.claim", [pep.point({"T": 2, "m": 3}, 5.0, cert), pep.point({"T": 3, "m": 3}, 40.0, other)])
+    assert "| `toy.claim` | f(x_T) - f* | m = 3 |" in "\n".join(tightness.reach_table([shared]))   # m shared by both
 
 
 def test_grid_is_the_product_of_the_axes():

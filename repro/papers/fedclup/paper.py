@@ -28,6 +28,11 @@ CITATION = ("X. Yu, Z. He, Y. Sun, L. Xue, R. Li, <em>Understanding the Statisti
             "Personalized Federated Learning with Minimax Guarantees</em>, ICML 2025, "
             "[arXiv:2410.08934](https://arxiv.org/abs/2410.08934) (v4)")
 ORDER = 3   # position in listings and in the audit
+#: said once at the top of the report page, whose quotations fill the stripped symbols
+COPY_NOTE = ("The copy of this paper the suite reads has its mathematics stripped: the prose survives, the displays "
+             "and most inline symbols do not. In the quotations below, a symbol in square brackets (\"[lam]\", "
+             "\"[R -> oo]\") is the suite's reconstruction of a stripped symbol from the surrounding prose, and "
+             "\"[...]\" marks one it leaves unfilled; the brackets are not the paper's.")
 
 
 def _audit():
@@ -56,5 +61,5 @@ def _proofs():
 
 
 PAPER = Paper(key="fedclup", title=TITLE, claims=CLAIMS, experiments=EXPERIMENTS, order=ORDER, citation=CITATION,
-              audit=_audit, errata=_errata, settings=_settings, proofs=_proofs, steps=None,
+              copy_note=COPY_NOTE, audit=_audit, errata=_errata, settings=_settings, proofs=_proofs, steps=None,
               sentences=_sentences)
