@@ -649,8 +649,7 @@ def _prop48_ii_root() -> tuple[Step, ...]:
 def _thm34_steps() -> tuple[Step, ...]:
     """(T3.4-a): the requirement the proof sets, against Prop. 4.8 (i) as stated."""
     Mn = M + nu**2 / m
-    b48 = (sp.Rational(45, 2) * rho * C2 * Mn + 9 * gam * nu**2 / m + 3 * Q / (K * gam)
-           + 45 * (Lf + sig * (m - 1)) / (2 * m) * C2 * Mn)                 # Prop. 4.8 (i), statement
+    b48 = CB.BOUND_48I                                                  # Prop. 4.8 (i), statement: its encoding
     t34 = (sp.Rational(45, 2) * rho * C2 * Mn + 9 * gam * nu**2 / m + 3 * Q / (K * gam)
            + 45 * (Lf + sig * (m - 1)) / (2 * m) * C2 * Mn)                 # (T3.4-a), the display
     return (
@@ -658,7 +657,7 @@ def _thm34_steps() -> tuple[Step, ...]:
               "the display sets its left side T <= epsilon to make E[f(xbar_K*) - f(x*)] <= epsilon: encoded as that "
               "conclusion, E[f(xbar_K*) - f(x*)] <= epsilon, with Prop. 4.8 (i) as stated in force (E[f - f*] = its "
               "bound - s_a) and the display in force (epsilon = T + s_b), slacks >= 0; Q = E||xbar_0 - x*_rho||^2 "
-              "(both transcribed from the paper separately)."),
+              "(the statement read from its encoded claim, the display transcribed from the paper)."),
     )
 
 
