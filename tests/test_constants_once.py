@@ -9,8 +9,9 @@ min{1/(6 L_G), 1/(5 L_G (H-1))} of Props. 4.7-4.8 (every PC-FedAvg run's step si
 and SSCA's step-size exponents of Lemma 2 (alpha in (0, 1], beta in (max(alpha, 1/2), 1]: the searches' beta and the
 failure search's admissible instances), FedSGM's default beta = 2/eps, the smallest Theorem 2 admits (its soft
 switching runs), SSCA's mu = 2 tau of the printed surrogates (8)/(18) (the exact enumeration's, the convergence
-runs' and the performance estimation's Lemma 4 checks), and FedCLUP's step conditions eta <= 1/(L + lam) of Lemma 5
-and gamma <= 1/L_F of Lemma 6 (the findings on the authors' synthetic settings).
+runs' and the performance estimation's Lemma 4 checks), the case split b + 4 tau (U - A) of SSCA's (42) (where the
+search of Lemma 1 places U), and FedCLUP's step conditions eta <= 1/(L + lam) of Lemma 5 and gamma <= 1/L_F of
+Lemma 6 (the findings on the authors' synthetic settings).
 Where a pair is typed here (the right side of a comparison), it is the paper's formula, as a reader checks it.""" 
 import itertools
 from types import SimpleNamespace
@@ -205,3 +206,19 @@ def test_fedclup_settings_follow_a_perturbed_step_condition(monkeypatch, claim_i
     original = FF.claim
     monkeypatch.setattr(FF, "claim", lambda cid: replace(claim, hypotheses=doubled) if cid == claim_id else original(cid))
     assert getattr(FF, finding)((_fedclup_setting(5.0, 2.0),)).verdict == "discrepancy"   # the step is now twice the cap
+
+
+@pytest.mark.parametrize("A, b, tau, gap", [(1.0, 2.0, 0.5, -0.5), (-3.0, 0.1, 0.01, 2.0), (0.0, 5.0, 3.0, -1.5)])
+def test_ssca_lemma1_search_places_u_by_the_encoded_case_split(A, b, tau, gap):
+    U = SS._cost_limit_of_gap()(A, b, tau, gap)
+    assert U == pytest.approx(A + gap * b / (4 * tau), rel=1e-14)                 # b + 4 tau (U - A) = b (1 + gap)
+
+
+def test_ssca_lemma1_search_follows_a_perturbed_case_split(monkeypatch):
+    tau = sympy.Symbol("tau", positive=True)
+    monkeypatch.setattr(SB, "D_42", SB.D_42.subs(tau, 2 * tau))                    # b + 8 tau (U - A)
+    SS._cost_limit_of_gap.cache_clear()
+    try:
+        assert SS._cost_limit_of_gap()(1.0, 2.0, 0.5, -0.5) == pytest.approx(1.0 - 0.5 * 2.0 / (8 * 0.5), rel=1e-14)
+    finally:
+        SS._cost_limit_of_gap.cache_clear()

@@ -24,11 +24,13 @@ above max(alpha, 1/2)), extreme tau, lambda, c and coefficient scales, and every
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
+import sympy as sp
 
 from bounds.ssca import claims as B
 
@@ -211,13 +213,23 @@ def eq35_36_objective(p: dict, factor: float = 1.0) -> float:
     return _minimiser_28_error(closed, theta + 2 * p["lam"] * beta, p["tau"])
 
 
+@functools.cache
+def _cost_limit_of_gap() -> Callable[[float, float, float, float], float]:
+    """U(A, b, tau, gap): the cost limit at which (42)'s case split, the encoded ``B.D_42`` = b + 4 tau (U - A), equals
+    b (1 + gap), solved for U by sympy (so that the regimes follow the encoding): gap >= 0 inactive, -1 < gap < 0
+    active or saturated, gap <= -1 saturated with D_42 <= 0."""
+    gap, sym = sp.Symbol("gap", real=True), {s.name: s for s in B.D_42.free_symbols}
+    U, = sp.solve(sp.Eq(B.D_42, sym["b"] * (1 + gap)), B.U_sym)
+    return sp.lambdify((sym["A"], sym["b"], sym["tau"], gap), U, "math")
+
+
 def lemma1_objective(p: dict, factor: float = 1.0) -> float:
-    """(40)-(42) against cvxpy on (38); U - A = gap b / (4 tau): gap >= 0 inactive, -1 < gap < 0 active or
-    saturated, gap <= -1 saturated with b + 4 tau (U - A) <= 0 (the case split of (42))."""
+    """(40)-(42) against cvxpy on (38), with U placed in the regime ``gap`` of (42)'s case split
+    (:func:`_cost_limit_of_gap`)."""
     from repro.papers.ssca.problems.server import solve_problem_38
 
     theta = _coefficients(p, p["scale"])
-    U = p["A"] + p["gap"] * float(theta @ theta) / (4 * p["tau"])
+    U = float(_cost_limit_of_gap()(p["A"], float(theta @ theta), p["tau"], p["gap"]))
     sol = B.lemma1_solution(theta, p["A"], U, p["tau"] / factor, p["c"])
     ref = solve_problem_38(theta, p["A"], U, p["tau"], p["c"])
     if ref["status"] != "optimal":
