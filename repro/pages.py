@@ -120,10 +120,9 @@ def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir:
     notebook = (f" · [the executed notebook](../notebooks/{paper}.ipynb)"
                 if Path("notebooks", f"{paper}.ipynb").is_file() else "")
     counted = [] if card else [f"{len(verdicts)} claims and figure statements: {tally}.", ""]   # the card counts
-    lines = [f"# {record.title}", "", *card,
+    lines = [f"# {record.title}", "", *([record.copy_note, ""] if record.copy_note else []), *card,
              f"[Back to the summary](audit.md){notebook}. Definitions of the verdicts, the kinds of errata, modes and "
-             "observed/bound: [glossary](glossary.md).", "", *([record.copy_note, ""] if record.copy_note else []),
-             *counted,
+             "observed/bound: [glossary](glossary.md).", "", *counted,
              markdown_table(["claim", "where", "verdict", "why"], verdict_table(verdicts, record.locations())), "",
              "## Claims in detail", ""]
     shown: set[Path] = set()

@@ -44,15 +44,20 @@ def findings_table(findings) -> str:
 
 
 def _passed_line(passed) -> str:
-    """The line under the findings table: the checks that passed, those that name claims (support in their verdicts,
-    each with its claims) apart from those that name none (they bear on the sentences, printed settings or figure
-    statements that cite them)."""
+    """The line under the findings table: the checks that passed, those that support the verdicts of the claims they
+    name (:func:`repro.verdicts.from_findings`: every kind but ``NOT_ABOUT_THE_CLAIM``), each with its claims, apart
+    from those that bear on no claim's verdict (they name none, or are of such a kind: the sentences, printed
+    settings and figure statements that cite them read them)."""
     if not passed:
         return ""
-    named = [f"`{f.id}` ({', '.join(f.claims)})" for f in passed if f.claims]
-    free = [f"`{f.id}`" for f in passed if not f.claims]
+    from repro.verdicts import NOT_ABOUT_THE_CLAIM       # here: listing experiments imports this module, not verdicts
+
+    supports = [bool(f.claims) and f.kind not in NOT_ABOUT_THE_CLAIM for f in passed]
+    named = [f"`{f.id}` ({', '.join(f.claims)})" for f, s in zip(passed, supports) if s]
+    free = [f"`{f.id}`" for f, s in zip(passed, supports) if not s]
     parts = [f"{len(named)} count as support in the verdicts of the claims named: {', '.join(named)}"] if named else []
-    parts += [f"{len(free)} name no claim (they bear on the sentences, settings or figures that cite them): "
-              f"{', '.join(free)}"] if free else []
+    parts += [f"{len(free)} bear on no claim's verdict (they name none, or are of a kind that does not: "
+              f"{', '.join(sorted(NOT_ABOUT_THE_CLAIM))}; the sentences, settings and figures that cite them read "
+              f"them): {', '.join(free)}"] if free else []
     return (f"\n\n{len(passed)} further symbolic and settings checks passed. {'; '.join(parts)} "
             f"(`python -m repro findings --id <id>` shows one).")

@@ -140,39 +140,57 @@ def reach_factor(p: dict) -> float:
     return 0.0 if p["bound"] < caught_below else math.inf
 
 
+#: two k of one curve closer than this, relatively, are the same k: the solver's noise on a certified value is ~1e-8
+#: relative at its tolerance (1e-9), so "where k is attained" names every such point, not the one the noise picks
+REACH_TIE_REL = 1e-6
+
+
 class Reach(NamedTuple):
-    """One curve's reach: k (:func:`reach_factor`, smallest over the curve), ``at``, the parameters that vary along
-    the curve at the point attaining k, the smallest bound / certified worst case ratio of the tightness table over the
-    same points, and the number of points."""
+    """One curve's reach: k (:func:`reach_factor`, smallest over the curve), ``at``, the varying parameters of every
+    point attaining k (within :data:`REACH_TIE_REL`; none when k is 0 or inf), the smallest bound / certified worst
+    case ratio of the tightness table over the same points, and the number of points."""
 
     k: float
-    at: dict
+    at: tuple
     ratio: float
     points: int
 
 
-def setting(points) -> dict:
-    """The parameters every point of a curve shares (its model's setting: clients, local steps, step sizes, path);
-    the others vary along the curve."""
+def setting(points, x: str | None = None) -> dict:
+    """The parameters every point of a curve shares (its model's setting: clients, local steps, step sizes, path),
+    never its horizontal axis ``x`` (a one-point curve's T is still what the curve varies); the others vary."""
     first = points[0]["params"] if points else {}
-    return {key: v for key, v in first.items() if all(key in p["params"] and p["params"][key] == v for p in points)}
+    return {key: v for key, v in first.items()
+            if key != x and all(key in p["params"] and p["params"][key] == v for p in points)}
+
+
+def _attained(points, fixed: dict) -> tuple[float, tuple]:
+    """The smallest k of ``points`` and the varying parameters of every point within :data:`REACH_TIE_REL` of it."""
+    ks = [reach_factor(p) for p in points]
+    k = min(ks)
+    if not 0 < k < math.inf:
+        return k, ()
+    return k, tuple({key: v for key, v in p["params"].items() if key not in fixed}
+                    for p, kp in zip(points, ks) if kp <= k * (1 + REACH_TIE_REL))
 
 
 def reach(results) -> dict[tuple[str, str, str], Reach]:
-    """(claim, quantity, setting) -> :class:`Reach`, one per curve (run). The attained worst case catches that bound
-    divided by more than k, at the point ``at``; k < 1: violated there already. k >= the smallest ratio, by the solver
-    margin."""
+    """(claim, quantity, setting) -> :class:`Reach`, one per curve (run): the attained worst case catches that bound
+    divided by more than k, at the points ``at``; k < 1: violated there already. k >= the smallest ratio, by the
+    solver margin. Two curves with the same key are refused (a row of the table would hide one)."""
     out: dict[tuple[str, str, str], Reach] = {}
     for r in results:
         m = r.meta["metadata"]
         points = m["points"]
         if not points:
             continue
-        fixed = setting(points)
-        top = min(points, key=reach_factor)
-        out[(m["claim"], m["quantity"], fmt_point(fixed))] = Reach(
-            reach_factor(top), {k: v for k, v in top["params"].items() if k not in fixed},
-            min(p["ratio"] for p in points), len(points))
+        fixed = setting(points, m.get("x"))
+        key = (m["claim"], m["quantity"], fmt_point(fixed))
+        if key in out:
+            raise ValueError(f"two PEP curves of {key[0]} on {key[1]!r} share the setting {key[2]!r} (run {r.hash}): "
+                             "give the runs a parameter that tells them apart")
+        k, at = _attained(points, fixed)
+        out[key] = Reach(k, at, min(p["ratio"] for p in points), len(points))
     return out
 
 
@@ -187,23 +205,34 @@ def claim_reach(results) -> dict[str, dict[str, float]]:
 
 
 def reach_cell(k: float) -> str:
-    """k for a report cell; inf as "never"."""
-    return fmt(k, 3) if math.isfinite(k) else "never (attained worst case minus the margin not positive)"
+    """k for a report cell: 3 significant digits, 6 within 1 % of 1 (so that a k above 1 by a wider solver margin,
+    1.0001, does not read as tight); inf as "never"."""
+    if not math.isfinite(k):
+        return "never (attained worst case minus the margin not positive)"
+    return fmt(k, 6 if abs(k - 1) < 1e-2 else 3)
+
+
+def _at_cell(r: Reach) -> str:
+    """Where k is attained: "every point", the points, or "-" (k is 0 or inf)."""
+    if len(r.at) == r.points:
+        return "every point" if r.points > 1 else "-"
+    return "; ".join(fmt_point(at) for at in r.at) or "-"
 
 
 def reach_table(results) -> list[str]:
     """The lines under the tightness table: what k of :func:`reach` means, then one row per curve: its claim,
-    quantity and setting (the parameters its points share), k and the point attaining it, the smallest ratio, the
+    quantity and setting (the parameters its points share), k and the points attaining it, the smallest ratio, the
     number of points. The method modelled is the section's "Modelled:" line."""
-    rows = [[f"`{claim}`", quantity, fixed or "-", reach_cell(r.k), fmt_point(r.at) or "-", fmt(r.ratio, 4), r.points]
+    rows = [[f"`{claim}`", quantity, fixed or "-", reach_cell(r.k), _at_cell(r), fmt(r.ratio, 4), r.points]
             for (claim, quantity, fixed), r in reach(results).items()]
     return ["Reach of the certified worst case: the claim's bound on the quantity named, divided by more than k, "
-            "falls below the attained worst case minus the solver margin at the point named (\"k at\"), and is "
+            "falls below the attained worst case minus the solver margin at the points named (\"k at\"), and is "
             "then reported violated. Where that bound is c g(parameters), c made more than k times smaller is caught; "
             "a constant inside g (an exponent, a rate's denominator) moves the bound by another factor. k is at least "
             "the smallest ratio bound / certified worst case of the table above, by the solver margin "
             f"({MARGIN_REL:g} x max(1, |worst case|), {INACCURATE_MARGIN_REL:g} x for a solve not reported optimal); "
-            "1 is tight (every tightening beyond that margin is caught), a larger k is weaker evidence.", "",
+            "1 is tight (every tightening beyond that margin is caught), a larger k is weaker evidence; k is shown to 3 "
+            "significant digits, to 6 within 1 % of 1.", "",
             markdown_table(["claim", "quantity", "setting (shared by the curve's points)", "k", "k at",
                             "smallest ratio", "points"], rows)]
 
@@ -218,5 +247,5 @@ def section(results, summary: str, after: list[str] = ()) -> list[str]:
     return ["### Certified worst cases (performance estimation)", "", summary, "", *found, *after]
 
 
-__all__ = ["METHOD", "table", "solver_line", "evidence", "axis", "decisions", "Reach", "reach_factor", "setting",
-           "reach", "claim_reach", "reach_cell", "reach_table", "section"]
+__all__ = ["METHOD", "table", "solver_line", "evidence", "axis", "decisions", "REACH_TIE_REL", "Reach", "reach_factor",
+           "setting", "reach", "claim_reach", "reach_cell", "reach_table", "section"]

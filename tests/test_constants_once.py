@@ -10,8 +10,8 @@ and SSCA's step-size exponents of Lemma 2 (alpha in (0, 1], beta in (max(alpha, 
 failure search's admissible instances), FedSGM's default beta = 2/eps, the smallest Theorem 2 admits (its soft
 switching runs), SSCA's mu = 2 tau of the printed surrogates (8)/(18) (the exact enumeration's, the convergence
 runs' and the performance estimation's Lemma 4 checks), the case split b + 4 tau (U - A) of SSCA's (42) (where the
-search of Lemma 1 places U), and FedCLUP's step conditions eta <= 1/(L + lam) of Lemma 5 and gamma <= 1/L_F of
-Lemma 6 (the findings on the authors' synthetic settings).
+search of Lemma 1 places U), PC-FedAvg's Prop. 4.8 (i) in the proof step (T3.4-a), and FedCLUP's step conditions
+eta <= 1/(L + lam) of Lemma 5 and gamma <= 1/L_F of Lemma 6 (the findings on the authors' synthetic settings).
 Where a pair is typed here (the right side of a comparison), it is the paper's formula, as a reader checks it.""" 
 import itertools
 from types import SimpleNamespace
@@ -222,3 +222,13 @@ def test_ssca_lemma1_search_follows_a_perturbed_case_split(monkeypatch):
         assert SS._cost_limit_of_gap()(1.0, 2.0, 0.5, -0.5) == pytest.approx(1.0 - 0.5 * 2.0 / (8 * 0.5), rel=1e-14)
     finally:
         SS._cost_limit_of_gap.cache_clear()
+
+
+def test_pcfedavg_t34_step_reads_prop48i_from_its_encoding(monkeypatch):
+    """(T3.4-a)'s left side is Prop. 4.8 (i)'s bound minus a slack: doubling the encoded bound adds it once more."""
+    from bounds.pcfedavg import steps as PS
+
+    (step,) = PS._thm34_steps()
+    monkeypatch.setattr(PB, "BOUND_48I", 2 * PB.BOUND_48I)
+    (doubled,) = PS._thm34_steps()
+    assert sympy.simplify(doubled.lhs - step.lhs - PB.BOUND_48I / 2) == 0

@@ -132,20 +132,27 @@ def test_the_passed_checks_line_separates_support_for_claims_from_checks_that_na
 
     from repro.tables import findings_table
 
-    def passed(i, claims):
-        return SimpleNamespace(id=i, claims=claims, verdict="consistent", gate=object())
-    line = findings_table([passed("toy.a", ("toy.thm1", "toy.lemma2")), passed("toy.b", ())]).splitlines()[-1]
-    assert line.startswith("2 further symbolic and settings checks passed.")
+    from repro.verdicts import from_findings
+
+    def passed(i, claims, kind="statement-vs-proof"):
+        return SimpleNamespace(id=i, claims=claims, kind=kind, verdict="consistent", gate=object(), summary="")
+    checks = [passed("toy.a", ("toy.thm1", "toy.lemma2")), passed("toy.b", ()),
+              passed("toy.c", ("toy.thm1",), "experiment-settings")]
+    line = findings_table(checks).splitlines()[-1]
+    assert line.startswith("3 further symbolic and settings checks passed.")
+    # support exactly where the verdicts take it: the evidence from_findings gives
+    support = sorted({e.source for e in from_findings(checks, ("toy.thm1", "toy.lemma2"))})
+    assert support == ["toy.a"]
     assert "1 count as support in the verdicts of the claims named: `toy.a` (toy.thm1, toy.lemma2)" in line
-    assert "1 name no claim (they bear on the sentences, settings or figures that cite them): `toy.b`" in line
+    assert "2 bear on no claim's verdict" in line and line.endswith("`toy.b`, `toy.c` (`python -m repro findings "
+                                                                   "--id <id>` shows one).")
 
 
 @pytest.mark.parametrize("paper", papers())
 def test_a_note_on_the_paper_copy_is_said_once_at_the_top_of_its_page(paper):
-    """FedCLUP's copy has its mathematics stripped, and its quotations fill symbols in brackets: its page says so
-    once, before the claims table; a paper without a note shows none."""
+    """A paper whose copy needs a word (FedCLUP's has its mathematics stripped, and its quotations fill symbols in
+    brackets) says it once on its page, before the first quotation (the errata card's)."""
     note = interface(paper).copy_note
     page = Path("reports", f"{paper}.md").read_text(encoding="utf-8")
-    assert (paper == "fedclup") == bool(note)
     if note:
-        assert page.count(note) == 1 and page.index(note) < page.index("| claim | where | verdict | why |")
+        assert page.count(note) == 1 and page.index(note) < min(page.find(q) for q in ('"', "'") if q in page)

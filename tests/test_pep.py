@@ -1,5 +1,6 @@
 """The shared performance-estimation layer (repro.pep) and its reading for the report (repro.tightness), on PEPit's
 own centralised examples, whose worst cases are known in closed form."""
+import dataclasses
 import math
 from types import SimpleNamespace
 
@@ -137,9 +138,9 @@ def test_reach_is_the_division_at_which_the_certified_worst_case_reports_the_bou
                             pepit="x", seconds=0.0)
     curve = _result("toy.claim", [pep.point({"T": 2}, 5.0, cert), pep.point({"T": 3}, 40.0, other)])
     (key, (k, at, ratio, n)), = tightness.reach([curve]).items()
-    assert key == ("toy.claim", "f(x_T) - f*", "") and at == {"T": 2}       # T varies: no setting; T = 2 attains k
+    assert key == ("toy.claim", "f(x_T) - f*", "") and at == ({"T": 2},)    # T varies: no setting; T = 2 attains k
     assert ratio == pytest.approx(5.0) and k > ratio                               # k >= the ratio, by the margin
-    assert tightness.claim_reach([curve, _result("toy.claim", [pep.point({"T": 4}, 2.0, other)])]) == {
+    assert tightness.claim_reach([curve, _result("toy.claim", [pep.point({"T": 4, "m": 2}, 2.0, other)])]) == {
         "toy.claim": {"f(x_T) - f*": pytest.approx(2.0 / (4.0 - pep.margin(4.0)), rel=1e-12)}}   # smallest of its curves
     assert n == 2 and k == pytest.approx(5.0 / (0.999 - pep.margin(1.0)), rel=1e-12)    # the T = 2 point decides
     assert pep.decide(5.0 / (k * (1 + 1e-9)), cert).decision == pep.VIOLATED
@@ -153,6 +154,22 @@ def test_reach_is_the_division_at_which_the_certified_worst_case_reports_the_bou
         assert tightness.reach_factor(pep.point({"T": 1}, bound, already)) == 0.0
     shared = _result("toy.claim", [pep.point({"T": 2, "m": 3}, 5.0, cert), pep.point({"T": 3, "m": 3}, 40.0, other)])
     assert "| `toy.claim` | f(x_T) - f* | m = 3 |" in "\n".join(tightness.reach_table([shared]))   # m shared by both
+    with pytest.raises(ValueError, match="share the setting"):                   # a second curve would hide a row
+        tightness.reach([shared, _result("toy.claim", [pep.point({"T": 4, "m": 3}, 2.0, other)], h="e")])
+
+
+def test_reach_names_every_point_attaining_k_and_keeps_the_axis_out_of_the_setting():
+    cert = pep.Certificate(value=1.0, primal=1.0, solver="CLARABEL", status="optimal", tolerance=1e-9, pepit="x",
+                           seconds=0.0)
+    noisy = dataclasses.replace(cert, value=1.0 + 1e-9, primal=1.0 + 1e-9)
+    ties = _result("toy.claim", [pep.point({"T": 1}, 1.0, cert), pep.point({"T": 2}, 1.0, noisy)])
+    (r,) = tightness.reach([ties]).values()
+    assert r.at == ({"T": 1}, {"T": 2})                                          # equal k up to the solver's noise
+    assert "| every point |" in "\n".join(tightness.reach_table([ties]))
+    alone = _result("toy.claim", [pep.point({"T": 3, "m": 2}, 2.0, cert)])
+    assert list(tightness.reach([alone])) == [("toy.claim", "f(x_T) - f*", "m = 2")]   # T is the curve's axis
+    loose = dataclasses.replace(cert, primal=1.0 - 1e-4)
+    assert tightness.reach_cell(tightness.reach_factor(pep.point({"T": 1}, 1.0, loose))).startswith("1.0001")
 
 
 def test_grid_is_the_product_of_the_axes():

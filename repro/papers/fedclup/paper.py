@@ -30,9 +30,10 @@ CITATION = ("X. Yu, Z. He, Y. Sun, L. Xue, R. Li, <em>Understanding the Statisti
 ORDER = 3   # position in listings and in the audit
 #: said once at the top of the report page, whose quotations fill the stripped symbols
 COPY_NOTE = ("The copy of this paper the suite reads has its mathematics stripped: the prose survives, the displays "
-             "and most inline symbols do not. In the quotations below, a symbol in square brackets (\"[lam]\", "
-             "\"[R -> oo]\") is the suite's reconstruction of a stripped symbol from the surrounding prose, and "
-             "\"[...]\" marks one it leaves unfilled; the brackets are not the paper's.")
+             "and most inline symbols do not. In quotations on this page, a symbol in square brackets (\"[lam]\", "
+             "\"[R -> oo]\") is the suite's reconstruction of a stripped symbol from the surrounding prose; \"[..]\" "
+             "marks a stripped formula left unfilled, and \"[...]\" words or table cells the quotation leaves out (or "
+             "a stripped expression, where the words around it say so). The brackets are not the paper's.")
 
 
 def _audit():

@@ -218,9 +218,10 @@ def _cost_limit_of_gap() -> Callable[[float, float, float, float], float]:
     """U(A, b, tau, gap): the cost limit at which (42)'s case split, the encoded ``B.D_42`` = b + 4 tau (U - A), equals
     b (1 + gap), solved for U by sympy (so that the regimes follow the encoding): gap >= 0 inactive, -1 < gap < 0
     active or saturated, gap <= -1 saturated with D_42 <= 0."""
-    gap, sym = sp.Symbol("gap", real=True), {s.name: s for s in B.D_42.free_symbols}
-    U, = sp.solve(sp.Eq(B.D_42, sym["b"] * (1 + gap)), B.U_sym)
-    return sp.lambdify((sym["A"], sym["b"], sym["tau"], gap), U, "math")
+    gap = sp.Symbol("gap", real=True)
+    tau, = B.D_42.free_symbols - {B.A_sym, B.b_sym, B.U_sym}           # the one symbol left is (42)'s tau
+    U, = sp.solve(sp.Eq(B.D_42, B.b_sym * (1 + gap)), B.U_sym)
+    return sp.lambdify((B.A_sym, B.b_sym, tau, gap), U, "math")
 
 
 def lemma1_objective(p: dict, factor: float = 1.0) -> float:
