@@ -38,7 +38,7 @@ def _draw(ax, mine) -> None:
         xs = [p["params"][x] for p in series]
         width, order = max(2.4 - 0.5 * i, 0.9), 2 + 0.1 * i       # a later series narrower and on top: none hidden
         ax.plot(xs, [p["bound"] for p in series], color=f"C{i}", ls="--", lw=width, zorder=order,
-                label=f"claim's bound {label}".strip())
+                marker="_", ms=9, label=f"claim's bound {label}".strip())      # the marker: a one-point curve too
         worst = [p["certificate"]["value"] if p["certificate"]["value"] > 0 else float("nan") for p in series]
         ax.plot(xs, worst, color=f"C{i}", marker=plotting.MARKERS[i % len(plotting.MARKERS)], ms=3, lw=width,
                 zorder=order, label=f"certified worst case {label}".strip())
@@ -49,7 +49,7 @@ def _draw(ax, mine) -> None:
 
 
 def figure(results, paper: str, profile: str, name: str = "pep_tightness", ncols: int = 3):
-    """Printed bound (dashed) and certified worst case (solid, markers) against each claim's ``x`` on log axes, one
+    """The claim's bound (dashed) and certified worst case (solid, markers) against each claim's ``x`` on log axes, one
     panel per (claim, quantity), ``ncols`` panels a row; saved as ``figures/<paper>/<name>.*`` with the claims in its
     provenance."""
     panels = _panels(results)
@@ -64,7 +64,7 @@ def figure(results, paper: str, profile: str, name: str = "pep_tightness", ncols
     for ax in flat[len(panels):]:
         ax.set_visible(False)
     plotting.legend_below(fig, flat[:len(panels)], ncol=2, fontsize=6)     # once, under every panel
-    plotting.titled(fig, "Printed bound vs certified worst case (PEP)", results, profile)
+    plotting.titled(fig, "Claim's bound vs certified worst case (PEP)", results, profile)
     claims = list(dict.fromkeys(claim for claim, _ in panels))
     return plotting.save_figure(fig, paper, name, plotting.run_provenance(results, profile, results[0].spec.experiment),
                                 claims=claims)

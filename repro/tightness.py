@@ -213,9 +213,9 @@ def reach_cell(k: float) -> str:
 
 
 def _at_cell(r: Reach) -> str:
-    """Where k is attained: "every point", the points, or "-" (k is 0 or inf)."""
-    if len(r.at) == r.points:
-        return "every point" if r.points > 1 else "-"
+    """Where k is attained: "every point" (of several), the points, or "-" (k is 0 or inf)."""
+    if len(r.at) == r.points > 1:
+        return "every point"
     return "; ".join(fmt_point(at) for at in r.at) or "-"
 
 

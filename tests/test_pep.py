@@ -168,6 +168,7 @@ def test_reach_names_every_point_attaining_k_and_keeps_the_axis_out_of_the_setti
     assert "| every point |" in "\n".join(tightness.reach_table([ties]))
     alone = _result("toy.claim", [pep.point({"T": 3, "m": 2}, 2.0, cert)])
     assert list(tightness.reach([alone])) == [("toy.claim", "f(x_T) - f*", "m = 2")]   # T is the curve's axis
+    assert "| m = 2 | 2 | T = 3 |" in "\n".join(tightness.reach_table([alone]))          # and where k is
     loose = dataclasses.replace(cert, primal=1.0 - 1e-4)
     assert tightness.reach_cell(tightness.reach_factor(pep.point({"T": 1}, 1.0, loose))).startswith("1.0001")
 

@@ -10,6 +10,7 @@ from PEPit.examples.unconstrained_convex_minimization.gradient_descent import wc
 
 from bounds.pcfedavg import claims as B
 from repro import pep as P
+from repro import tightness
 from repro.constraints import ProductSet, Whole
 from repro.errors import ConfigError
 from repro.papers.pcfedavg.problems.personalized import PersonalizedProblem
@@ -72,7 +73,7 @@ def test_one_agent_without_constraint_is_pepits_gradient_descent(L, gamma, R, H,
     assert M.replay(model, M.extract(built, "q"), "q") == pytest.approx(cert.primal, rel=M.REPLAY_RTOL)
 
 
-@pytest.mark.parametrize("claim", M.CLAIMS)
+@pytest.mark.parametrize("claim", [c for c in M.CLAIMS if c != M.LEMMA45])      # Lemma 4.5: H >= 2, below
 def test_the_smallest_instance_of_each_claim_runs(claim):
     arrays, meta = M.run_pep(M.PepConfig.from_dict(_config(claim=claim)), 0)
     (point,) = meta["points"]
@@ -99,6 +100,29 @@ def test_the_smallest_instance_of_each_claim_runs(claim):
     instance = point["instance"]
     assert all(instance[key] <= 1.0 + 1e-4 for key in ("Q", "M", "D"))
     assert instance["grad_G_rho"] <= 1e-8 and instance["kkt_star"] <= 1e-8
+
+
+@pytest.mark.parametrize("path", M.PATHS)
+def test_lemma_45_is_certified_on_its_smallest_round_and_replays(path):
+    """Lemma 4.5 on round r = 1 of R = 2 rounds of H = 2 steps (its 'r >= 1'): the quantity is the round's drift
+    minus c times its gap sum, against the rest of the bound; c and the bound against the printed formulas,
+    substituted by hand; the certificate is the replayed run's value; the decision is not a restatement of the bound
+    (the bound divided by a little more than the reach k is violated)."""
+    c = M.PepConfig.from_dict(_config(claim=M.LEMMA45, path=path, H=2, rounds=(2,)))
+    arrays, meta = M.run_pep(c, 0)
+    (point,) = meta["points"]
+    model, values = c.model(2), c.values(2)
+    L_G = (values["L_f"] + values["sigma"] * (values["m"] - 1)) / values["m"] + values["rho"]   # Lemma 4.1
+    assert values["gamma"] == pytest.approx((1 - 1e-12) / (5 * L_G), rel=1e-15)   # its own 5 gamma L_G (H-1) <= 1
+    assert model.gap_weight == pytest.approx(10 * values["gamma"] ** 2 * 1 * L_G, rel=1e-12)   # (H - 1)^2 = 1
+    assert point["bound"] == pytest.approx(5 * values["gamma"] ** 2 * 1 * 2 * 1.0, rel=1e-12)  # round_len H, M = 1
+    assert point["decision"] == P.CERTIFIED and point["replay_ok"], point["replay_error"]
+    assert M.replay(model, arrays, "p0") == pytest.approx(point["certificate"]["primal"], rel=M.REPLAY_RTOL,
+                                                          abs=M.REPLAY_RTOL)
+    k = tightness.reach_factor(point)
+    for factor, violated in ((k * (1 + 1e-9), True), (k * (1 - 1e-9), False)):
+        cert = P.Certificate(**point["certificate"])
+        assert (P.decide(point["bound"] / factor, cert).decision == P.VIOLATED) is violated
 
 
 @pytest.mark.parametrize("path", M.PATHS)

@@ -295,6 +295,7 @@ def figure5(results, profile: str):
 
 
 def pep_figure(results, profile: str):
-    """Printed bound and certified worst case (PEP) against T, one panel per claim (:func:`repro.pep_figure.figure`);
-    the curves over another parameter (Theorem 2's local bound, over b) are in the report's table only."""
+    """The claim's bound (derived: the copy's are stripped) and certified worst case (PEP) against T, one panel per
+    claim (:func:`repro.pep_figure.figure`); the curves over another parameter (Theorem 2's local bound, over b) are in
+    the report's table only."""
     return draw_tightness([r for r in results if r.meta["metadata"]["x"] == "T"], PAPER, profile)

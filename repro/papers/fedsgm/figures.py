@@ -92,5 +92,5 @@ def theory_figure(results, profile: str):
 
 
 def pep_figure(results, profile: str):
-    """Printed bound (eps) and certified worst case against T, one panel per claim (:func:`repro.pep_figure.figure`)."""
+    """The claim's bound (eps) and certified worst case against T, one panel per claim (:func:`repro.pep_figure.figure`)."""
     return draw_tightness(results, PAPER, profile)

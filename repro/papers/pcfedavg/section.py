@@ -6,8 +6,8 @@ complexities derived from Prop. 4.8 against Theorem 3.4 as printed (:func:`_audi
 active constraint (:func:`_audit_rates`); the optimisation-based search (:func:`_audit_search`); every noise path with
 Lemma 4.4's exact failure probability and its most likely failure, searched (:func:`_audit_exact`, :func:`_exact_row`,
 :func:`_failsearch_part`); the certified worst cases against
-Props. 4.7 and 4.8 (i)-(iii) (:func:`_pep_part`, :func:`_pep_summary`); and Section 5's experiments (Figures 1-4)
-with the verdicts of their statements (:func:`_audit_data`, :func:`_data_summary`, :func:`_local_steps_rows`).
+Lemma 4.5 and Props. 4.7 and 4.8 (i)-(iii) (:func:`_pep_part`, :func:`_pep_summary`); and Section 5's experiments
+(Figures 1-4) with the verdicts of their statements (:func:`_audit_data`, :func:`_data_summary`, :func:`_local_steps_rows`).
 
 It decides nothing: the verdicts come from :mod:`.audit`, the proof-steps table, replay commands and update paths
 from :mod:`.evidence`, the statements and the feasibility tolerance from :mod:`.statements`, what the figures compute
@@ -302,7 +302,7 @@ def _largest_step_at(config: dict, claim_id: str, point: dict) -> bool:
     """Whether the recorded step of ``point`` is the largest the hypotheses of ``claim_id`` admit at its recorded
     m, H, rho and the run's L_f, sigma: they hold at gamma and fail at gamma (1 + 1e-9)."""
     values = {"m": point["params"]["m"], "H": point["params"]["H"], "L_f": config["L_f"], "sigma": config["sigma"],
-              "rho": point["rho"], "nu": point.get("nu", 0.0)}
+              "rho": point["rho"], "nu": point.get("nu", 0.0), "round_len": point["params"]["H"]}   # Lemma 4.5: a round
     claim = B.claim(claim_id)
     return bool(claim.hypotheses_hold(**values, gamma=point["gamma"])
                 and not claim.hypotheses_hold(**values, gamma=point["gamma"] * (1 + 1e-9)))

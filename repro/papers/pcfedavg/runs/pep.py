@@ -32,7 +32,10 @@ Quantities (E over K* uniform on {0..K-1} is the average over k = 0..K-1 of the 
 sum_i x_{i,k}): Prop. 4.7, (1/K) sum_k G_rho(xbar_k) - G_rho(x*_rho); Prop. 4.8 (i), (1/K) sum_k f(xbar_k) - f(x*);
 Prop. 4.8 (ii), (1/K) sum_k dist(xbar_k^(i), X_i)^2 for agent i = 1 (with equal sigma_i the model is symmetric in
 the agents, so agent 1's worst case is every agent's); Prop. 4.8 (iii), the lower bound, as f(x*) - (1/K) sum_k
-f(xbar_k) against minus the printed lower bound. Parameters, the claims' own: rho = sqrt(R) (Theorem 3.4's penalty)
+f(xbar_k) against minus the printed lower bound; Lemma 4.5, on the round r = R - 1 >= 1 of R rounds (as stated, 'for
+any r >= 1'; H >= 2), sum_k (1/m) sum_i ||x_{i,k} - xbar_k||^2 - c sum_t (G_rho(xbar_t) - G_rho(x*_rho)) with c the
+bound's weight on the gap sum (read from the encoding: 10 gamma^2 (H-1)^2 L_G) against the rest of the bound,
+5 gamma^2 (H-1)^2 H (M + nu^2/m). Parameters, the claims' own: rho = sqrt(R) (Theorem 3.4's penalty)
 and gamma the largest step Props. 4.7-4.8's encoded hypotheses admit (:func:`largest_step`: min{1/(6 L_G),
 1/(5 L_G (H-1))}, L_G = (L_f + sigma (m-1))/m + rho of Lemma 4.1, lowered by 1e-12 relative: the step Algorithm 1's
 theory runs take, :meth:`PersonalizedProblem.gamma_max`); their hypotheses are checked at every point.
@@ -42,7 +45,8 @@ whose O hides unspecified constants, so no finite-round value can violate or att
 gamma = 1/sqrt(R) moreover violates the theorem's own hypothesis gamma <= 1/(6 L_G) (6 gamma rho = 6 > 1), so at
 that step not even Prop. 4.8 is claimed. The models here use the theorem's penalty schedule rho = sqrt(R) with the
 admissible step. The stochastic terms (nu > 0) need an expectation over the oracle's noise, which PEPit does not
-model. Display (12) and Lemmas 4.3-4.6 (per-iteration steps of the proofs) are left to ``pcfedavg.theory``.
+model. Display (12) and Lemmas 4.3, 4.4 and 4.6 (per-iteration steps of the proofs) are left to
+``pcfedavg.theory``.
 
 Replay: every point's worst-case functions (one table per f_i, one per X_i; :func:`repro.pep.worst_case_table`) are
 run through the suite's own Algorithm 1 (:func:`repro.papers.pcfedavg.algorithms.pcfedavg.run`, record "kstar")
@@ -51,13 +55,15 @@ with :class:`repro.pep.TableOracle` as each agent's gradient oracle and as each 
 residuals of the optimality conditions of x* and x*_rho recomputed by the suite's own formulas
 (:func:`instance_constants`: a cross-check of the block gradient used here). The run's recorder also asks for
 values and distances that the quantity does not need and the PEP never made: those are NaN (:class:`TableLosses`).
-The curves of Prop. 4.8 (ii), (iii) start at K = 2 (:data:`ZERO_AT_K1`).
+The curves of Prop. 4.8 (ii), (iii) start at K = 2 (:data:`ZERO_AT_K1`). Lemma 4.5's replay reads the "full" record
+(the drift and the gap per iteration), and its PEP evaluates G_rho at every iteration so that the record finds them.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
+import sympy as sp
 
 from bounds.pcfedavg import claims as B
 from repro import admissible, pep
@@ -77,8 +83,14 @@ CLAIMS = {
     "pcfedavg.prop4.8.ii": ("infeas", "infeas_i", 1, "(1/K) sum_k dist(xbar_k^(1), X_1)^2"),
     "pcfedavg.prop4.8.iii": ("neg_subopt", "subopt_Kstar", -1,
                              "f(x*) - (1/K) sum_k f(xbar_k) (minus the suboptimality; bound: minus the lower bound)"),
+    "pcfedavg.lemma4.5": ("drift", "drift_round", 1,
+                          "sum_k (1/m) sum_i delta_{i,k} - c sum_t (G_rho(xbar_t) - G_rho(x*_rho)) over round r = R - 1 "
+                          "(c: the bound's weight on the gap sum; bound: the rest of it)"),
 }
-METRICS = ("gap", "subopt", "infeas", "neg_subopt", "final")
+METRICS = ("gap", "subopt", "infeas", "neg_subopt", "drift", "final")
+#: Lemma 4.5 is stated 'for any r >= 1' (its range erratum: Prop. 4.7 applies it from r = 0): its curves model the
+#: round r = R - 1 of R >= 2 rounds, at H >= 2 (at H = 1 there is no drift and its bound is 0)
+LEMMA45 = "pcfedavg.lemma4.5"
 FUNCTION_CLASS = ("f_i L_f-smooth convex (PEPit SmoothConvexFunction), X_i closed convex (ConvexIndicatorFunction), "
                   "z_0 in X, nu = 0, Q <= Q^, M <= M^, D <= D^")
 
@@ -89,7 +101,8 @@ class Model:
     """One PEP instance of Algorithm 1 (module docstring): ``m`` agents, ``R`` rounds of ``H`` local steps, step
     ``gamma``, penalty ``rho``, weight ``sigma`` (all agents), smoothness ``L_f``, update ``path``, the ``metric``
     (:data:`METRICS`; "final" = f(z_R) - f(x*), the last server iterate, for the degenerate check), the caps ``Q``,
-    ``M``, ``D`` (None: no cap) and ``constrained`` (False: X_i = R^n, no projection, x*_rho = x*)."""
+    ``M``, ``D`` (None: no cap), ``constrained`` (False: X_i = R^n, no projection, x*_rho = x*) and ``gap_weight``,
+    the weight c of the gap sum the "drift" metric subtracts (Lemma 4.5's bound: c = 10 gamma^2 (H-1)^2 L_G)."""
 
     m: int
     H: int
@@ -104,6 +117,7 @@ class Model:
     M: float | None = 1.0
     D: float | None = 1.0
     constrained: bool = True
+    gap_weight: float = 0.0
 
     def __post_init__(self) -> None:
         for key in ("m", "H", "R"):
@@ -116,6 +130,8 @@ class Model:
         admissible.one_of("metric", self.metric, METRICS)
         require(self.constrained or self.metric in ("subopt", "final", "gap"), "metric", self.metric,
                 "a metric without a set (subopt, gap, final) when constrained=False")
+        require(self.metric != "drift" or (self.R >= 2 and self.H >= 2 and self.gap_weight >= 0), "metric",
+                self.metric, "drift only at R >= 2 rounds of H >= 2 steps with gap_weight >= 0 (Lemma 4.5, r >= 1)")
 
 
 @dataclass
@@ -210,19 +226,21 @@ def _local_step(model: Model, i: int, X: list, grad, normal) -> list:
 
 def _trajectory(model: Model, fs, sets, z0: list):
     """Lines 3-10 for R rounds from z_0: per iteration k the virtual average xbar_k (blocks), A xbar_k and, at
-    k = T_r, the normals of xbar_k's blocks (None elsewhere: :func:`_metric` projects only what it needs); and z_R.
+    k = T_r, the normals of xbar_k's blocks (None elsewhere: :func:`_metric` projects only what it needs); z_R; and
+    per iteration k the agents' copies x_{i,k} (blocks; Lemma 4.5's delta_{i,k} = ||x_{i,k} - xbar_k||^2).
     At k = T_r every agent's blocks are z_r, so agent i's query A z_r and its projection of z_r^(i) are xbar_k's
     own (one PEPit point each); z_0 in X is its own projection (normal 0)."""
     m = model.m
     z = list(z0)
     normals_z = [_zero() for _ in range(m)] if sets else None
-    seen = []
+    seen, copies = [], []
     for r in range(model.R):
         az = _mean(z)
         if sets is not None and r > 0:
             normals_z = [_project(sets, j, z[j]) for j in range(m)]
         X = [list(z) for _ in range(m)]                                   # line 3
         for t in range(model.H):
+            copies.append(X)
             if t == 0:
                 seen.append((z, az, normals_z))
             else:
@@ -235,7 +253,7 @@ def _trajectory(model: Model, fs, sets, z0: list):
                 new.append(_local_step(model, i, X[i], fs[i].gradient(xhat), normal))   # lines 7-8
             X = new
         z = [_mean([X[i][j] for i in range(m)]) for j in range(m)]        # line 10
-    return seen, z
+    return seen, z, copies
 
 
 def _normals(sets, seen, blocks) -> list:
@@ -250,8 +268,22 @@ def _penalty(model: Model, normals) -> Expression:
     return sum(n ** 2 for n in normals) / (2 * model.m)
 
 
+def _drift_metric(model: Model, fs, sets, opt: dict, seen: list, copies: list) -> Expression:
+    """Lemma 4.5 on the last round (k = (R-1) H .. R H - 1): sum_k (1/m) sum_i ||x_{i,k} - xbar_k||^2 minus
+    ``model.gap_weight`` times sum_k (G_rho(xbar_k) - G_rho(x*_rho)). G_rho is evaluated at every iteration (the
+    replay's record reads them all; points the metric does not use change no worst case)."""
+    m, last = model.m, slice(len(seen) - model.H, len(seen))
+    g_star = _f_value(model, fs, opt["xrho"], opt["xbar_rho"]) + model.rho * _penalty(model, opt["normals_rho"])
+    gaps = [_f_value(model, fs, xbar, ax) + model.rho * _penalty(model, normals) - g_star
+            for (xbar, ax, _), normals in zip(seen, _normals(sets, seen, range(m)))]
+    drift = sum(sum((X[i][j] - xbar[j]) ** 2 for i in range(m) for j in range(m)) / m
+                for X, (xbar, _, _) in zip(copies[last], seen[last]))
+    return drift - model.gap_weight * sum(gaps[last])
+
+
 def _metric(model: Model, fs, sets, opt: dict, seen: list, z: list) -> Expression:
-    """The performance metric of ``model.metric`` (module docstring); only the points it needs are added."""
+    """The performance metric of ``model.metric`` (module docstring; "drift": :func:`_drift_metric`); only the
+    points it needs are added."""
     K = len(seen)
     if model.metric == "infeas":
         return sum(normals[0] ** 2 for normals in _normals(sets, seen, [0])) / K
@@ -286,8 +318,9 @@ def build(model: Model) -> Built:
         problem.add_constraint(opt["M"] <= model.M)
     if model.D is not None and opt["D"] is not None:
         problem.add_constraint(opt["D"] <= model.D)
-    seen, z = _trajectory(model, fs, sets, z0)
-    problem.set_performance_metric(_metric(model, fs, sets, opt, seen, z))
+    seen, z, copies = _trajectory(model, fs, sets, z0)
+    problem.set_performance_metric(_drift_metric(model, fs, sets, opt, seen, copies) if model.metric == "drift"
+                                   else _metric(model, fs, sets, opt, seen, z))
     return Built(problem, fs, sets, z0, opt["xstar"], opt["xrho"])
 
 
@@ -307,6 +340,14 @@ def schedule(m: int, H: int, R: int, sigma: float, L_f: float) -> dict:
     K = int(B.thm34_i.parameters[B.K].subs(values))
     gamma = largest_step("pcfedavg.prop4.7", {"m": m, "H": H, "L_f": L_f, "sigma": sigma, "rho": rho})
     return {"m": m, "H": H, "K": K, "L_f": L_f, "sigma": sigma, "rho": rho, "gamma": gamma, "nu": 0.0}
+
+
+def gap_weight(values: dict) -> float:
+    """Lemma 4.5's weight c on the gap sum, d(bound)/d(gap sum) of the encoded claim at ``values`` (by name): what the
+    "drift" metric subtracts, read from the encoding (10 gamma^2 (H-1)^2 L_G as printed)."""
+    bound = B.claim(LEMMA45).conclusion[0].rhs
+    return float(sp.diff(bound, B.gap_round).subs({sym: values[sym.name] for sym in bound.free_symbols
+                                                    if sym.name in values}))
 
 
 def printed_bound(claim_id: str, values: dict) -> float:
@@ -420,9 +461,13 @@ def replay(model: Model, arrays: dict, prefix: str) -> float:
                           G_rho_star=float(problem.G(xrho, model.rho)), D=nan, M=nan, M_rho=nan,
                           Q=float(np.sum((z0 - xrho) ** 2)), residual_star=nan, residual_rho=nan, solvers={})
     params = alg.PCFedAvgParams(gamma=model.gamma, rounds=model.R, local_steps=model.H, x0=z0, rho=model.rho,
-                                path=model.path, record="kstar", reference=reference)
+                                path=model.path, record="full" if model.metric == "drift" else "kstar",
+                                reference=reference)
     trace = alg.run(problem, params, np.random.default_rng(0))
     r = trace.records
+    if model.metric == "drift":                      # the "full" record: per iteration, the last round's H
+        last = slice(-model.H, None)
+        return float(np.sum(r["drift"][0, last]) - model.gap_weight * np.sum(r["gap"][0, last]))
     if model.metric == "final":
         return float(problem.f(trace.z[0]) - reference.f_star)
     return float({"gap": r["kstar_gap"][0], "subopt": r["kstar_subopt"][0], "infeas": r["kstar_infeas"][0, 0],
@@ -491,16 +536,26 @@ class PepConfig(Config):
         for key in ("Q", "M", "D", "sigma", "L_f"):
             admissible.real(key, getattr(self, key))
 
+    def values(self, R: int) -> dict:
+        """The claim's symbols (by name) at R rounds: :func:`schedule` (for Lemma 4.5 with the largest step its own
+        hypothesis admits), the caps, and Lemma 4.5's round (length H, its gap sum 0 in the bound: the metric
+        subtracts it, :func:`gap_weight`)."""
+        s = schedule(self.m, self.H, R, self.sigma, self.L_f) | {"Q": self.Q, "M": self.M, "D": self.D,
+                                                                  "round_len": self.H, "gap_round": 0.0}
+        if self.claim == LEMMA45:        # its own hypothesis 5 gamma L_G (H-1) <= 1 admits more than Props. 4.7-4.8's
+            s["gamma"] = largest_step(LEMMA45, {k: s[k] for k in ("m", "H", "L_f", "sigma", "rho", "round_len")})
+        return s
+
     def model(self, R: int) -> Model:
-        s = schedule(self.m, self.H, R, self.sigma, self.L_f)
+        s, metric = self.values(R), CLAIMS[self.claim][0]
         return Model(m=self.m, H=self.H, R=R, gamma=s["gamma"], rho=s["rho"], sigma=self.sigma, L_f=self.L_f,
-                     path=self.path, metric=CLAIMS[self.claim][0], Q=self.Q, M=self.M, D=self.D)
+                     path=self.path, metric=metric, Q=self.Q, M=self.M, D=self.D,
+                     gap_weight=gap_weight(s) if metric == "drift" else 0.0)
 
 
 def _point(c: PepConfig, R: int, index: int) -> tuple[dict, dict]:
     """One parameter point: certificate, printed bound, decision and replay; the worst-case instance's arrays."""
-    model = c.model(R)
-    values = schedule(c.m, c.H, R, c.sigma, c.L_f) | {"Q": c.Q, "M": c.M, "D": c.D}
+    model, values = c.model(R), c.values(R)
     bound = printed_bound(c.claim, values)
     cert, built = solve(model)
     prefix = f"p{index}"
@@ -546,9 +601,16 @@ def pep_specs(profile: str) -> list[RunSpec]:
     (R H >= 2 for :data:`ZERO_AT_K1`)."""
     grid = PEP_GRID[profile]
     return [RunSpec(EXPERIMENT, PepConfig(claim=claim, path=path, m=m, H=H, Q=Q, M=M, D=D, profile=profile,
-                                          rounds=tuple(R for R in rounds if claim not in ZERO_AT_K1 or R * H >= 2)),
-                    0, run_pep)
-            for claim in CLAIMS for path in PATHS for m, H, rounds in grid["cases"] for Q, M, D in grid["caps"]]
+                                          rounds=_rounds(claim, H, rounds)), 0, run_pep)
+            for claim in CLAIMS for path in PATHS for m, H, rounds in grid["cases"] for Q, M, D in grid["caps"]
+            if _rounds(claim, H, rounds)]
+
+
+def _rounds(claim: str, H: int, rounds) -> tuple:
+    """The grid's rounds a claim's curve takes: R H >= 2 for :data:`ZERO_AT_K1`, R >= 2 and H >= 2 for
+    :data:`LEMMA45`."""
+    return tuple(R for R in rounds if (claim not in ZERO_AT_K1 or R * H >= 2)
+                 and (claim != LEMMA45 or (R >= 2 and H >= 2)))
 
 
 def work(config: dict) -> float:
