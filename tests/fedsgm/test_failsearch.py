@@ -67,6 +67,21 @@ def test_every_family_reaches_the_degenerate_end_of_each_geometric_coordinate():
             assert box[coordinate][0] == 0.0, (name, coordinate, box[coordinate])
 
 
+def test_the_horizons_are_read_from_the_theorems(monkeypatch):
+    """n = E = 1 under Rand-1 of 2 coordinates (q_u = 1): eps = G D sqrt(5/T) (Theorem 1's display), so eps >= G D up
+    to the tie at T = 5 and the first informative horizon is 6; the family's interval is (4, 6). Without compression
+    (K = DIM, q_u = 0) eps = G D sqrt(4/T) and the interval moves to (3, 5): it follows the theorems, not a typed T."""
+    assert [F.first_informative_horizon(c, 1, 1) for c in ("fedsgm.thm1", "fedsgm.thm2")] == [6, 6]
+    assert F.horizons("boundary-n1-E1") == (4.0, 6.0)
+    assert F.horizons("boundary-clients-steps")[1] > 6.0           # E = 2 needs longer horizons than E = 1
+    monkeypatch.setattr(F.EX, "K", F.EX.DIM)
+    F.horizons.cache_clear()
+    try:
+        assert F.horizons("boundary-n1-E1") == (3.0, 5.0)
+    finally:
+        F.horizons.cache_clear()
+
+
 def test_horizons_where_eps_exceeds_G_D_find_nothing():
     """T <= 5 (n = 1, E = 1): eps = G D sqrt(5/T) >= G D >= g(w0), so round 0 is in A; T = 5 is an exact tie
     g(w0) = eps, which the robustness guard (D moved by RHO) does not count."""

@@ -59,16 +59,17 @@ RHO = 1e-6
 MAX_PATTERNS = 2**12
 QUARTER_TURN = float(np.pi / 4)
 #: family -> (fixed instance parameters, {coordinate: interval}); every degenerate value is an interval's end. The
-#: horizons start where the display's eps first drops below G D (n = 1, E = 1: Gamma = 5/2 and eps = G D sqrt(5/T),
-#: so T >= 5; two clients: T >= 5; E = 2: Gamma >= 8.5, T >= 9): a smaller T gives eps >= G D >= g(w0)
+#: horizon T is a coordinate too, its interval read from the theorems (:func:`horizons`), last
 FAMILIES = {
     "boundary-n1-E1": ({"n_clients": 1, "E": 1},
                        {"distance": (0.0, 2.0), "offset": (0.0, 2.0), "theta": (0.0, QUARTER_TURN),
-                        "kappa": (0.0, 1.0), "T": (4.0, 6.0)}),
+                        "kappa": (0.0, 1.0)}),
     "boundary-clients-steps": ({},
                                {"distance": (0.0, 2.0), "offset": (0.0, 2.0), "theta": (0.0, QUARTER_TURN),
-                                "kappa": (0.0, 1.0), "n_clients": (1.0, 2.0), "E": (1.0, 2.0), "T": (4.0, 5.0)}),
+                                "kappa": (0.0, 1.0), "n_clients": (1.0, 2.0), "E": (1.0, 2.0)}),
 }
+#: no theorem's eps stays at or above G D for this many rounds (a horizon search beyond is refused)
+LONGEST_HORIZON = 10_000
 INTEGER = ("n_clients", "E", "T")
 
 
@@ -76,9 +77,37 @@ INTEGER = ("n_clients", "E", "T")
 decode = functools.partial(decode_point, integer=INTEGER)
 
 
+def first_informative_horizon(claim_id: str, n_clients: int, E: int) -> int:
+    """The first T at which ``claim_id``'s eps, as its display prescribes it under this search's Rand-K (K of DIM
+    coordinates: q_u = DIM/K - 1), is below G D; at a smaller T, eps >= G D >= g(w0), so round 0 is in A and the
+    conclusion cannot fail. eps scales with G D, so it is computed at G = D = 1."""
+    claim, q_u = B.claim(claim_id), EX.DIM / EX.K - 1.0
+    T = next((T for T in range(1, LONGEST_HORIZON) if float(claim.prescribed(
+        E=E, T=T, n=n_clients, q_u=q_u, D=1.0, G=1.0, N=0)["epsilon"]) < 1.0), None)
+    require(T is not None, "claim", claim_id, f"a theorem whose eps drops below G D within {LONGEST_HORIZON} rounds")
+    return T
+
+
+@functools.cache
+def horizons(name: str) -> tuple[float, float]:
+    """The interval of T in family ``name``: from two rounds before the first informative horizon
+    (:func:`first_informative_horizon`) of any of its (n, E) and the groups' theorems -- the degenerate ends: one
+    where eps > G D and the tie eps = G D, at which the search must find nothing -- to the last such first horizon
+    (n = 1, E = 1 at q_u = 1: eps = G D sqrt(5/T), so (4, 6))."""
+    fixed, box = FAMILIES[name]
+    values = {key: (fixed[key],) if key in fixed else range(int(box[key][0]), int(box[key][1]) + 1)
+              for key in ("n_clients", "E")}
+    first = [first_informative_horizon(claims[0], n, E) for _, claims in GROUPS.values()
+             for n in values["n_clients"] for E in values["E"]]
+    return float(min(first) - 2), float(max(first))
+
+
 def family(name: str, box: dict | None = None) -> Family:
-    """The family ``name`` of :data:`FAMILIES` (``box`` overrides intervals: the tests' perturbations)."""
-    return box_family(name, *FAMILIES[name], INTEGER, box)
+    """The family ``name`` of :data:`FAMILIES` with its horizons (:func:`horizons`, unless the family's entry gives
+    T; ``box`` overrides intervals: the tests' perturbations)."""
+    fixed, intervals = FAMILIES[name]
+    return box_family(name, fixed, intervals if "T" in intervals else intervals | {"T": horizons(name)}, INTEGER,
+                      box)
 
 
 def _instance(params: dict):
