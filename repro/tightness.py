@@ -5,8 +5,8 @@ Every ``<paper>.pep`` run holds one claim's curve (:func:`repro.pep.curve`): for
 bound (as printed, or derived as the curve's quantity says: iterated, inverted), the certified worst case (the PEP's
 dual value), the value the extracted instance attains (primal) and the decision. Here they become
 
-* the tightness table of each paper's report section: claim · parameters · the claim's bound · certified worst case ·
-  ratio (bound / worst case) · decision · replay command (:func:`table`), and under it each claim's reach
+* the tightness table of each paper's report section: claim · parameters · the claim's bound · certified worst
+  case · ratio (bound / worst case) · decision · replay command (:func:`table`), and under it each claim's reach
   (:func:`reach`): how many times smaller its bound must be before the certified worst case reports it violated;
 * evidence for the claim verdicts, method ``certified worst case`` (:func:`evidence`): a bound below the certified
   worst case beyond the solver margin *violates* the claim, with the run that certifies it; a bound at or above it on
@@ -113,8 +113,8 @@ def axis(results, key: str) -> str:
 
 def decisions(results, digits: int = 4) -> str:
     """The sentence of a paper's summary paragraph that says what was decided: how many points are certified,
-    violated and inconclusive, and the range of the claim's bound / certified worst case (the tightest with its claim and
-    parameters), ratios to ``digits`` significant digits."""
+    violated and inconclusive, and the range of the claim's bound / certified worst case (the tightest with its claim
+    and parameters), ratios to ``digits`` significant digits."""
     rows = [(m, p) for _, m, p in _points(results)]
     count = {d: sum(p["decision"] == d for _, p in rows) for d in DECISIONS}
     text = (f"Of {len(rows)} points, {count[CERTIFIED]} are certified, {count[TIGHT]} tight (bound = certified "
@@ -231,8 +231,8 @@ def reach_table(results) -> list[str]:
             "a constant inside g (an exponent, a rate's denominator) moves the bound by another factor. k is at least "
             "the smallest ratio bound / certified worst case of the table above, by the solver margin "
             f"({MARGIN_REL:g} x max(1, |worst case|), {INACCURATE_MARGIN_REL:g} x for a solve not reported optimal); "
-            "1 is tight (every tightening beyond that margin is caught), a larger k is weaker evidence; k is shown to 3 "
-            "significant digits, to 6 within 1 % of 1.", "",
+            "1 is tight (every tightening beyond that margin is caught), a larger k is weaker evidence; k is shown to "
+            "3 significant digits, to 6 within 1 % of 1.", "",
             markdown_table(["claim", "quantity", "setting (shared by the curve's points)", "k", "k at",
                             "smallest ratio", "points"], rows)]
 

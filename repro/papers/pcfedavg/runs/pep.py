@@ -84,8 +84,8 @@ CLAIMS = {
     "pcfedavg.prop4.8.iii": ("neg_subopt", "subopt_Kstar", -1,
                              "f(x*) - (1/K) sum_k f(xbar_k) (minus the suboptimality; bound: minus the lower bound)"),
     "pcfedavg.lemma4.5": ("drift", "drift_round", 1,
-                          "sum_k (1/m) sum_i delta_{i,k} - c sum_t (G_rho(xbar_t) - G_rho(x*_rho)) over round r = R - 1 "
-                          "(c: the bound's weight on the gap sum; bound: the rest of it)"),
+                          "sum_k (1/m) sum_i delta_{i,k} - c sum_t (G_rho(xbar_t) - G_rho(x*_rho)) over round "
+                          "r = R - 1 (c: the bound's weight on the gap sum; bound: the rest of it)"),
 }
 METRICS = ("gap", "subopt", "infeas", "neg_subopt", "drift", "final")
 #: Lemma 4.5 is stated 'for any r >= 1' (its range erratum: Prop. 4.7 applies it from r = 0): its curves model the
@@ -268,13 +268,18 @@ def _penalty(model: Model, normals) -> Expression:
     return sum(n ** 2 for n in normals) / (2 * model.m)
 
 
+def _G_rho(model: Model, fs, blocks, xbar, normals) -> Expression:
+    """G_rho = f + rho H (eq. (2)) at the stacked ``blocks`` with average ``xbar`` and normals ``normals``."""
+    return _f_value(model, fs, blocks, xbar) + model.rho * _penalty(model, normals)
+
+
 def _drift_metric(model: Model, fs, sets, opt: dict, seen: list, copies: list) -> Expression:
     """Lemma 4.5 on the last round (k = (R-1) H .. R H - 1): sum_k (1/m) sum_i ||x_{i,k} - xbar_k||^2 minus
     ``model.gap_weight`` times sum_k (G_rho(xbar_k) - G_rho(x*_rho)). G_rho is evaluated at every iteration (the
     replay's record reads them all; points the metric does not use change no worst case)."""
     m, last = model.m, slice(len(seen) - model.H, len(seen))
-    g_star = _f_value(model, fs, opt["xrho"], opt["xbar_rho"]) + model.rho * _penalty(model, opt["normals_rho"])
-    gaps = [_f_value(model, fs, xbar, ax) + model.rho * _penalty(model, normals) - g_star
+    g_star = _G_rho(model, fs, opt["xrho"], opt["xbar_rho"], opt["normals_rho"])
+    gaps = [_G_rho(model, fs, xbar, ax, normals) - g_star
             for (xbar, ax, _), normals in zip(seen, _normals(sets, seen, range(m)))]
     drift = sum(sum((X[i][j] - xbar[j]) ** 2 for i in range(m) for j in range(m)) / m
                 for X, (xbar, _, _) in zip(copies[last], seen[last]))
@@ -296,8 +301,7 @@ def _metric(model: Model, fs, sets, opt: dict, seen: list, z: list) -> Expressio
     if model.metric == "neg_subopt":
         return f_star - f_avg
     pen_avg = sum(_penalty(model, normals) for normals in _normals(sets, seen, range(model.m))) / K
-    g_star = _f_value(model, fs, opt["xrho"], opt["xbar_rho"]) + model.rho * _penalty(model, opt["normals_rho"])
-    return f_avg + model.rho * pen_avg - g_star
+    return f_avg + model.rho * pen_avg - _G_rho(model, fs, opt["xrho"], opt["xbar_rho"], opt["normals_rho"])
 
 
 def build(model: Model) -> Built:
@@ -601,9 +605,9 @@ def pep_specs(profile: str) -> list[RunSpec]:
     (R H >= 2 for :data:`ZERO_AT_K1`)."""
     grid = PEP_GRID[profile]
     return [RunSpec(EXPERIMENT, PepConfig(claim=claim, path=path, m=m, H=H, Q=Q, M=M, D=D, profile=profile,
-                                          rounds=_rounds(claim, H, rounds)), 0, run_pep)
+                                          rounds=taken), 0, run_pep)
             for claim in CLAIMS for path in PATHS for m, H, rounds in grid["cases"] for Q, M, D in grid["caps"]
-            if _rounds(claim, H, rounds)]
+            if (taken := _rounds(claim, H, rounds))]
 
 
 def _rounds(claim: str, H: int, rounds) -> tuple:
