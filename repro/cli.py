@@ -206,16 +206,18 @@ def _cmd_plan(args) -> None:
 def _cmd_figures(args) -> None:
     """Run what the named experiments' figures need, then draw them; a named experiment without a figure is a
     one-line error naming those with one (``all`` or no name: every experiment with a figure); ``--paper`` keeps the
-    named papers' experiments only (the Makefile draws each paper's figures as a step of its own)."""
-    from .registry import check_paper, registry
-    reg = registry()
-    keys = {check_paper(key) for key in args.papers}
-    names = [n for n in _names(args.experiments or ["all"])
-             if reg[n].figure is not None and (not keys or n.split(".")[0] in keys)]
-    bare = [n for n in _names(args.experiments) if reg[n].figure is None] if args.experiments else []
-    if bare and "all" not in args.experiments:
+    named papers' experiments only (the Makefile draws each paper's figures as a step of its own), and only those
+    papers are imported."""
+    from .registry import check_paper, get, paper, registry
+    keys = sorted({check_paper(key) for key in args.papers}, key=lambda key: (paper(key).order, key))
+    every = not args.experiments or "all" in args.experiments
+    candidates = ([exp.name for key in keys for exp in paper(key).experiments] if every and keys
+                  else _names(args.experiments or ["all"]))
+    names = [n for n in candidates if get(n).figure is not None and (not keys or n.split(".")[0] in keys)]
+    bare = [n for n in _names(args.experiments) if get(n).figure is None] if not every else []
+    if bare:
         raise ReproError(f"{', '.join(bare)} {'draws' if len(bare) == 1 else 'draw'} no figure: the experiments with "
-                         f"one are {', '.join(n for n, e in reg.items() if e.figure is not None)}")
+                         f"one are {', '.join(n for n, e in registry().items() if e.figure is not None)}")
     plan = {name: [r.spec for r in results] for name, results in _run(names, args).items()}
     for paths in _draw_all(plan, args.profile, args.jobs):
         print("\n".join(paths))

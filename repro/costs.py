@@ -41,8 +41,9 @@ from typing import Callable
 import numpy as np
 
 from . import cache_index
+from .errors import ConfigError
 from .io import atomic_write_json
-from .registry import registry
+from .registry import get, registry
 
 TABLE = Path(__file__).with_name("measured_costs.json")
 
@@ -50,12 +51,17 @@ TABLE = Path(__file__).with_name("measured_costs.json")
 def _work_model(experiments) -> Callable[[str, dict], float]:
     """``(experiment, config) -> units``: the work model of ``experiments``, or of the registered experiment a spec
     names when it is not among them (an experiment may list another's runs: SSCA's Figure 4 lists Figure 2's), else
-    one unit."""
+    one unit. Only the paper of such a spec is imported, when it is first asked for."""
     models = {name: exp.work for name, exp in experiments.items()}
-    registered = registry()
+
+    def registered(experiment: str):
+        try:
+            return get(experiment)
+        except ConfigError:
+            return None
 
     def work(experiment: str, config: dict) -> float:
-        model = models.get(experiment) or getattr(registered.get(experiment), "work", None)
+        model = models.get(experiment) or getattr(registered(experiment), "work", None)
         return float(model(config)) if model is not None else 1.0
     return work
 

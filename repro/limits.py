@@ -167,10 +167,11 @@ def check_work(specs: Iterable, experiments: Mapping, overrides: Mapping, estima
 
 
 def check(specs: list, overrides: Mapping, estimate: Callable) -> None:
-    """Both limits on ``specs`` (the runs about to be computed), memory first: it needs no measurement."""
-    from .registry import registry
+    """Both limits on ``specs`` (the runs about to be computed), memory first: it needs no measurement. Only the
+    papers of ``specs`` are imported (a run of one paper does not pay for importing the others)."""
+    from .registry import get
 
-    experiments = registry()
+    experiments = {name: get(name) for name in dict.fromkeys(spec.experiment for spec in specs)}
     check_memory(specs, experiments, overrides)
     check_work(specs, experiments, overrides, estimate)
 
