@@ -40,7 +40,8 @@ STYLE = ("body{font-family:system-ui,sans-serif;margin:0;line-height:1.45;color:
          "main{margin-left:15rem;padding:1rem 2rem;max-width:70rem;box-sizing:border-box;overflow-wrap:anywhere}"
          ".table-wrap{overflow-x:auto;max-width:100%}table{border-collapse:collapse;font-size:.88em}"
          "td,th{border:1px solid #d0d7de;padding:.2rem .4rem;vertical-align:top;max-width:32rem}"
-         "td{overflow-wrap:anywhere}img{max-width:100%}pre{overflow-x:auto;background:#f6f8fa;padding:.5rem}"
+         "td,th,td code{overflow-wrap:break-word}td.num{white-space:nowrap}img{max-width:100%}"
+         "pre{overflow-x:auto;background:#f6f8fa;padding:.5rem}"
          "code{background:#f6f8fa;overflow-wrap:anywhere}blockquote{color:#333;border-left:4px solid #d0d7de;"
          "margin-left:0;padding-left:1rem}details.toc{margin:.5rem 0 1rem}figure{margin:1rem 0}"
          "figcaption{font-size:.9em;color:#57606a}.v{font-weight:600}.m-block{overflow-x:auto;max-width:100%}"
@@ -136,13 +137,36 @@ def _with_contents(body: str) -> str:
     return body[:title_end + 5] + toc + body[title_end + 5:] if title_end >= 0 else toc + body
 
 
+#: a table cell holding one number (sign, digits, decimal point, exponent; a range, ratio or percentage of them)
+_NUMBER_CELL = re.compile(r"<td>([-+\u2212]?\d[\d.,eE+\-\u2212\u2013/%\u00d7x]*)</td>")
+#: where a long token of a cell may break: after a dot or slash not followed by a digit (so no number is split), an
+#: underscore, a comma, or a single star (a product, not the ``**`` of a power)
+_BREAK_AFTER = re.compile(r"((?:\.|/)(?!\d)|_|,|(?<!\*)\*(?!\*))(?=[^\s<])")
+#: tokens of a cell at least this long (dotted identifiers, formulas) get those break points; shorter ones none
+LONG_TOKEN = 20
+
+
+def _fitted_cells(body: str) -> str:
+    """Table cells laid out for reading: a number stays on one line (``td.num``), a long token may break only at
+    :data:`_BREAK_AFTER` (``<wbr>``, invisible to copy and search), and no word is broken anywhere else: cells use
+    ``overflow-wrap: break-word``, since ``anywhere`` let the browser narrow a column to one character ("violate|d",
+    "0.0|5")."""
+    def cell(m: re.Match) -> str:
+        parts = re.split(r"(<math.*?</math>|<[^>]+>)", m.group(1), flags=re.S)
+        for i in range(0, len(parts), 2):                  # the text between tags and formulas
+            parts[i] = re.sub(rf"\S{{{LONG_TOKEN},}}", lambda t: _BREAK_AFTER.sub(r"\1<wbr>", t.group(0)), parts[i])
+        return f"<td>{''.join(parts)}</td>"
+    return re.sub(r"<td>(.*?)</td>", cell, _NUMBER_CELL.sub(r'<td class="num">\1</td>', body), flags=re.S)
+
+
 def _coloured(body: str) -> str:
-    """Verdict words in table cells and in headings ("`x`: holds") wrapped in their colour; tables in a box that
-    scrolls inside the page."""
+    """Verdict words in table cells and in headings ("`x`: holds") wrapped in their colour, cells fitted
+    (:func:`_fitted_cells`); tables in a box that scrolls inside the page."""
     names = "|".join(re.escape(v) for v in sorted(VERDICT_COLOURS, key=len, reverse=True))
     span = lambda v: f'<span class="v v-{v.replace(" ", "-")}">{v}</span>'   # noqa: E731
     body = re.sub(rf"<td>({names})</td>", lambda m: f"<td>{span(m.group(1))}</td>", body)
     body = re.sub(rf"(</code>: )({names})(</h3>)", lambda m: m.group(1) + span(m.group(2)) + m.group(3), body)
+    body = _fitted_cells(body)
     return body.replace("<table>", '<div class="table-wrap"><table>').replace("</table>", "</table></div>")
 
 

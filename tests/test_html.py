@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from repro.html import broken_links, build_html, latex_to_mathml, literal_formulas
+from repro.html import LONG_TOKEN, broken_links, build_html, latex_to_mathml, literal_formulas
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -61,6 +61,18 @@ def test_formula_asterisks_and_underscores_stay_text_and_deliberate_emphasis_sta
     assert html.count("<math") == 2 and "`$not$`" in html and "\\frac" not in html
 
 
+def test_a_cell_keeps_its_numbers_whole_and_breaks_long_tokens_only_at_their_joints():
+    from repro.html import _fitted_cells
+    body = ('<td>5.351e-23</td><td>violated</td><td><code>fedclup.figure2.rounds_direction</code> at 0.0071-0.0075, '
+            'D**(2/3)*H**(4/3)*L**(2/3)*m</td><td><math><mi>x_i.y_j.z_k.w_l.v_m.u_n</mi></math></td>')
+    cells = re.findall(r"<td[^>]*>.*?</td>", _fitted_cells(body))
+    assert cells[0] == '<td class="num">5.351e-23</td>' and cells[1] == "<td>violated</td>"
+    assert "<code>fedclup.<wbr>figure2.<wbr>rounds_<wbr>direction</code> at 0.0071-0.0075," in cells[2]
+    assert "D**(2/3)*<wbr>H**(4/3)*<wbr>L**(2/3)*<wbr>m" in cells[2]           # powers and fractions stay whole
+    assert "<wbr>" not in cells[3]                                                 # formulas are MathML's to lay out
+    assert re.sub("<wbr>", "", _fitted_cells(body)) == body.replace("<td>5.351", '<td class="num">5.351')
+
+
 # ---------------------------------------------------------------------------- in a real browser
 @pytest.fixture(scope="module")
 def browser():
@@ -89,6 +101,18 @@ _PROSE = """() => { const m = document.querySelector('main').cloneNode(true);
 _FORMULA_EMPHASIS = """() => [...document.querySelectorAll('main em, main strong')].map(e => e.textContent)
     .filter(t => /\\|\\||\\^|_\\{|\\b[A-Za-z]_[A-Za-z0-9]\\b/.test(t)).slice(0, 3)"""
 
+#: table cells and headers holding one word shorter than repro.html.LONG_TOKEN, without a hyphen (a number, a
+#: verdict, a short identifier), that the browser laid out over more than one line: a word broken inside
+#: ("violate|d", "0.0|5", "clai|ms")
+_SPLIT_WORDS = """n => [...document.querySelectorAll('td, th')].map(td => [td, td.innerText.trim()])
+    .filter(([td, t]) => t && t.length < n && !/[\\s-]/.test(t)).filter(([td, t]) => {
+        const texts = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+        for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+            const r = document.createRange(); r.selectNodeContents(node);
+            if (new Set([...r.getClientRects()].map(q => Math.round(q.top))).size > 1) return true; }
+        return false; })
+    .slice(0, 3).map(([td, t]) => t)"""
+
 
 def test_every_page_loads_offline_fits_the_window_has_navigation_and_no_raw_markup(site, browser):
     page = browser.new_page(viewport={"width": WIDTH, "height": 900})
@@ -105,7 +129,8 @@ def test_every_page_loads_offline_fits_the_window_has_navigation_and_no_raw_mark
                           ("navigation", page.locator("nav.side a").count() < 10),
                           ("raw LaTeX", re.findall(r"\\frac|\$\$|\$\\", prose)),
                           ("stray **", re.findall(r"(?:^|\s)\*\*|\*\*(?:\s|$)", prose)),
-                          ("formula in italics or bold", page.evaluate(_FORMULA_EMPHASIS))):
+                          ("formula in italics or bold", page.evaluate(_FORMULA_EMPHASIS)),
+                          ("a word of a table cell split over lines", page.evaluate(_SPLIT_WORDS, LONG_TOKEN))):
             if bad:
                 problems.append(f"{name}: {what}: {bad}")
     assert remote == [] and problems == [], (remote[:5], problems)
