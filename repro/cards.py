@@ -96,10 +96,10 @@ def _minor(paper: str, reports, names: dict[str, str], on_its_page: bool) -> lis
     if on_its_page:
         return ["- No verdict rests on: " + "; ".join(
             f"{e.kind.value} at {plain(paper, where(e), names)}" for e in minor) + "."]
-    kinds: dict[str, int] = {}
+    kinds: dict = {}
     for e in minor:
-        kinds[e.kind.value] = kinds.get(e.kind.value, 0) + 1
-    return ["- No verdict rests on: " + ", ".join(f"{n} {k}" for k, n in kinds.items())
+        kinds[e.kind] = kinds.get(e.kind, 0) + 1
+    return ["- No verdict rests on: " + ", ".join(k.counted(n) for k, n in kinds.items())
             + f" ([listed]({paper}.md#errata))."]
 
 

@@ -46,6 +46,11 @@ class Kind(str, enum.Enum):
     UNSTATED_CHOICE = "unstated choice"
     TYPO = "typo"
 
+    def counted(self, n: int) -> str:
+        """``n`` errata of this kind in words: "1 gap", "2 gaps", "2 inconsistencies"."""
+        plural = self.value[:-1] + "ies" if self.value.endswith("y") else self.value + "s"
+        return f"{n} {self.value if n == 1 else plural}"
+
 
 
 

@@ -156,9 +156,11 @@ def errata_table(paper: str, reports: list) -> str:
                             f"`{e.replay}`" if e.replay else ""] for e in reports])
 
 
-def _kind_counts(reports: list) -> dict:
+def _kind_counts(reports: list) -> str:
+    """How many errata of each kind ``reports`` holds, in words ("4 false statements, 1 gap"), or "none"."""
     from .errata import Kind
-    return {k.value: sum(e.kind is k for e in reports) for k in Kind}
+    counts = {k: sum(e.kind is k for e in reports) for k in Kind}
+    return ", ".join(k.counted(n) for k, n in counts.items() if n) or "none"
 
 
 README_MARKERS = ("<!-- verdicts:start (written by `python -m repro audit`; do not edit by hand) -->",
@@ -262,7 +264,7 @@ def _paper_audit(paper: str, profile: str, page_dir: Path, **run) -> tuple[list,
     how_sure = f"`{profile}` profile, {scale(results)}" + ("; not at the papers' scale" if profile != "paper" else "")
     notebook = Path("notebooks", f"{paper}.ipynb").is_file()
     row = ([f"[{record.title.split(':')[0]}](#{paper})", len(verdicts)] + list(counts(verdicts).values())
-           + [", ".join(f"{n} {k}" for k, n in _kind_counts(reports).items() if n) or "none"])
+           + [_kind_counts(reports)])
     details = ['<a id="errata"></a>', "", "## Errata", "", errata_table(paper, reports), "",
                "## Coverage: what was tried on each claim", "",
                coverage(paper, verdicts, found), "", proof_summary(paper), "", settings_summary(paper), "",

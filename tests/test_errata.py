@@ -106,3 +106,8 @@ def test_one_root_cause_is_one_erratum_with_its_consequences():
     assert got["p.step.x"].kind is Kind.GAP and got["p.step.x"].fails_as_printed == ("step",)
     assert [e.kind for e in paper_errata(verdicts, [], MODULE, claims)] == [Kind.FALSE_STATEMENT, Kind.GAP,
                                                                               Kind.INCONSISTENCY]
+
+
+def test_errata_are_counted_in_words():
+    assert [Kind.GAP.counted(1), Kind.GAP.counted(9), Kind.INCONSISTENCY.counted(2),
+            Kind.FALSE_STATEMENT.counted(4)] == ["1 gap", "9 gaps", "2 inconsistencies", "4 false statements"]
