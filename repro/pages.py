@@ -123,7 +123,8 @@ def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir:
     lines = [f"# {record.title}", "", *([record.copy_note, ""] if record.copy_note else []), *card,
              f"[Back to the summary](audit.md){notebook}. Definitions of the verdicts, the kinds of errata, modes and "
              "observed/bound: [glossary](glossary.md).", "", *counted,
-             markdown_table(["claim", "where", "verdict", "why"], verdict_table(verdicts, record.locations())), "",
+             markdown_table(["claim", "where", "verdict", "why"],
+                            verdict_table(verdicts, record.locations(), more=lambda claim: f"#{anchor(claim)}")), "",
              "## Claims in detail", ""]
     shown: set[Path] = set()
     for v in verdicts:

@@ -38,8 +38,9 @@ from __future__ import annotations
 import enum
 import itertools
 import math
+import re
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from bounds.core import Mode
 
@@ -439,9 +440,37 @@ def _dependency_order(claims: list[str], depends_on: Mapping[str, Sequence[str]]
     return out
 
 
-def verdict_table(verdicts: Sequence[ClaimVerdict], locations: Mapping[str, str]) -> list[list[str]]:
-    """Rows ``claim · where in the paper · verdict · why`` for :func:`repro.tables.markdown_table`."""
-    return [[v.claim, locations.get(v.claim, ""), v.verdict.value, v.reason] for v in verdicts]
+#: the length of a "why" in a summary table (characters, about two lines of a page): the full reason is in the
+#: claim's own section of the page
+BRIEF_WHY = 280
+#: a ratio with its value and the observed value with its bound, which a cut never separates
+_OBSERVED_PAIR = re.compile(r"(?:worst )?observed/bound \S+(?: \(observed \S+ against bound \S+)?"
+                            r"|observed \S+ against bound \S+")
+
+
+def brief_reason(reason: str, width: int = BRIEF_WHY) -> tuple[str, bool]:
+    """``reason`` cut at a word boundary to about ``width`` characters, never between an observed value and its
+    bound nor inside a code span, with " ..." where it was cut; and whether it was cut."""
+    if len(reason) <= width:
+        return reason, False
+    end = len(reason[:width].rsplit(" ", 1)[0])
+    end = max([end] + [m.end() for m in _OBSERVED_PAIR.finditer(reason) if m.start() < end < m.end()])
+    if reason[:end].count("`") % 2:
+        end = reason.index("`", end) + 1
+    return reason[:end].rstrip(" ;,|(") + " ...", True
+
+
+def verdict_table(verdicts: Sequence[ClaimVerdict], locations: Mapping[str, str],
+                  more: Callable[[str], str] | None = None) -> list[list[str]]:
+    """Rows ``claim · where in the paper · verdict · why`` for :func:`repro.tables.markdown_table`. With ``more``
+    (claim id -> link target of its full reason), each "why" is brief (:func:`brief_reason`) and a cut one links
+    there."""
+    def why(v: ClaimVerdict) -> str:
+        if more is None:
+            return v.reason
+        text, cut = brief_reason(v.reason)
+        return f"{text} [more]({more(v.claim)})" if cut else text
+    return [[v.claim, locations.get(v.claim, ""), v.verdict.value, why(v)] for v in verdicts]
 
 
 COUNTS_ORDER = tuple(Verdict)

@@ -1,12 +1,14 @@
 """One verdict per claim (repro.verdicts): the roll-up rules, and that the committed report and notebooks never
 show a claim with two different verdicts."""
+import dataclasses
 import json
 import re
 from pathlib import Path
 
 import pytest
 
-from repro.verdicts import Bearing, Evidence, Verdict, from_checks, from_findings, roll_up
+from repro.verdicts import (BRIEF_WHY, Bearing, Evidence, Verdict, brief_reason, from_checks, from_findings,
+                            roll_up, verdict_table)
 
 ROOT = Path(__file__).resolve().parents[1]
 VERDICT_VALUES = {v.value for v in Verdict}
@@ -154,3 +156,19 @@ def test_coverage_counts_evidence_per_method_and_what_it_found():
     assert rows["claim"] == ["claim", "runs", "monte carlo", "adversarial", "proof steps"]
     assert rows["fedsgm.thm1"] == ["fedsgm.thm1", "1", "", "1 (1 found)", "1 (1 found)"]
     assert rows["**claims reached (found)**"][1:] == ["1 (0)", "1 (0)", "1 (1)", "1 (1)"]
+
+
+def test_a_brief_reason_keeps_each_observed_value_with_its_bound_and_says_it_was_cut():
+    short = "3 checks, none violated"
+    assert brief_reason(short) == (short, False)
+    head = "x" * (BRIEF_WHY - 20) + " worst observed/bound 0.9998 (observed 0.2161 against bound 0.2162, search)"
+    text, cut = brief_reason(head + "; and more" * 40)
+    assert cut and text.endswith(" ...") and "observed 0.2161 against bound 0.2162" in text
+    assert len(text) <= len(head) + 4
+    text, cut = brief_reason("a " * (BRIEF_WHY // 2 - 6) + "`python -m repro run x.y` " + "b " * 100)
+    assert cut and text.count("`") == 2 and text.endswith("`python -m repro run x.y` ...")
+    [v] = roll_up(["a"], [Evidence("a", "x", Bearing.SUPPORTS, "checked", checks=1)])
+    v = dataclasses.replace(v, reason="long " * 100)
+    assert verdict_table([v], {}) == [["a", "", v.verdict.value, v.reason]]             # the notebooks: in full
+    [row] = verdict_table([v], {"a": "Lemma 1"}, more=lambda claim: f"#{claim}")
+    assert row[:3] == ["a", "Lemma 1", v.verdict.value] and row[3].endswith(" ... [more](#a)")
