@@ -243,11 +243,16 @@ def _decide(evidence: Sequence[Evidence], readings: Readings) -> tuple[Verdict, 
     return Verdict.NOT_RUN, "no evidence gathered", ()
 
 
+def none_violated(checks: int) -> str:
+    """"N checks, none violated", or "1 check, not violated"."""
+    return "1 check, not violated" if checks == 1 else f"{checks} checks, none violated"
+
+
 def _support_reason(support: Sequence[Evidence], inconclusive: Sequence[Evidence]) -> str:
     """``N checks, none violated; worst observed/bound x (observed a against bound b) (sources)``: the worst ratio
     is the claim's own, from the evidence that carries it."""
     runs = sum(e.checks for e in support)
-    parts = [f"{runs} checks, none violated" if runs else "proven symbolically"]
+    parts = [none_violated(runs) if runs else "proven symbolically"]
     rated = [e for e in support if e.worst is not None and not math.isnan(e.worst)]
     if rated:
         worst = _worst(rated)
@@ -537,15 +542,15 @@ def from_checks(claim: str, source: str, *, checks: int, failed: int, inconclusi
     out = []
     numbers = {"observed": observed, "bound": bound, "reading": tuple(reading)}
     if failed:
-        out.append(Evidence(claim, source, Bearing.VIOLATES, f"{failed} of {checks} checks violated", checks,
+        out.append(Evidence(claim, source, Bearing.VIOLATES,
+                            f"{failed} of {checks} checks violated" if checks > 1 else "its one check violated", checks,
                             worst, replay, **numbers))
     if inconclusive:
         out.append(Evidence(claim, source, Bearing.INCONCLUSIVE,
                             f"{inconclusive} of {checks} checks within the tolerance", inconclusive, worst, **numbers))
     passed = checks - failed - inconclusive - not_judged
     if passed > 0 and not failed:
-        out.append(Evidence(claim, source, Bearing.SUPPORTS, f"{passed} checks, none violated", passed, worst,
-                            **numbers))
+        out.append(Evidence(claim, source, Bearing.SUPPORTS, none_violated(passed), passed, worst, **numbers))
     return out
 
 #: why no finite run can decide a claim stated in these modes

@@ -172,3 +172,9 @@ def test_a_brief_reason_keeps_each_observed_value_with_its_bound_and_says_it_was
     assert verdict_table([v], {}) == [["a", "", v.verdict.value, v.reason]]             # the notebooks: in full
     [row] = verdict_table([v], {"a": "Lemma 1"}, more=lambda claim: f"#{claim}")
     assert row[:3] == ["a", "Lemma 1", v.verdict.value] and row[3].endswith(" ... [more](#a)")
+
+
+def test_one_check_is_counted_in_the_singular():
+    assert [e.summary for e in from_checks("a", "x", checks=1, failed=0)] == ["1 check, not violated"]
+    assert [e.summary for e in from_checks("a", "x", checks=1, failed=1)] == ["its one check violated"]
+    assert [e.summary for e in from_checks("a", "x", checks=3, failed=1)] == ["1 of 3 checks violated"]
