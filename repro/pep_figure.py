@@ -1,8 +1,9 @@
 """The figure of every ``<paper>.pep`` experiment: the claim's bound (dashed; as printed, or derived as the panel's
 quantity says) and certified worst case (solid, markers) against the parameter ``x`` of each claim's curve (usually
-T), on log axes, one panel per claim and quantity (a worst case of 0 is not drawn: log axes), one legend under all
-panels; series that coincide stay visible (each later one narrower, on top, with its own marker). Reads the run
-metadata of :func:`repro.pep.curve`; :mod:`repro.tightness` reads the same runs for the report."""
+T), on log axes (x linear, ticked at its values, where a panel has only one or two), one panel per claim and
+quantity (a worst case of 0 is not drawn: log axes), one legend under all panels, each series label with one colour
+and marker in every panel; series that coincide stay visible (each later one narrower, on top, with its own marker).
+Reads the run metadata of :func:`repro.pep.curve`; :mod:`repro.tightness` reads the same runs for the report."""
 from __future__ import annotations
 
 import textwrap
@@ -30,10 +31,25 @@ def _panels(results) -> dict[tuple[str, str], list]:
     return out
 
 
-def _draw(ax, mine) -> None:
-    x = mine[0].meta["metadata"]["x"]
-    points = [p for r in mine for p in r.meta["metadata"]["points"]]
-    for i, (label, series) in enumerate(_series(points, x).items()):
+def _points(mine) -> tuple[str, list]:
+    """A panel's parameter ``x`` and its points."""
+    return mine[0].meta["metadata"]["x"], [p for r in mine for p in r.meta["metadata"]["points"]]
+
+
+def _styles(panels: dict) -> dict[str, int]:
+    """Every series label of the figure, numbered in order of first appearance: a label keeps its colour, marker and
+    width in every panel, and two labels never share them."""
+    out: dict[str, int] = {}
+    for mine in panels.values():
+        for label in _series(*reversed(_points(mine))):
+            out.setdefault(label, len(out))
+    return out
+
+
+def _draw(ax, mine, styles: dict[str, int]) -> None:
+    x, points = _points(mine)
+    for label, series in _series(points, x).items():
+        i = styles[label]
         series = sorted(series, key=lambda p: p["params"][x])
         xs = [p["params"][x] for p in series]
         width, order = max(2.4 - 0.5 * i, 0.9), 2 + 0.1 * i       # a later series narrower and on top: none hidden
@@ -42,9 +58,13 @@ def _draw(ax, mine) -> None:
         worst = [p["certificate"]["value"] if p["certificate"]["value"] > 0 else float("nan") for p in series]
         ax.plot(xs, worst, color=f"C{i}", marker=plotting.MARKERS[i % len(plotting.MARKERS)], ms=3, lw=width,
                 zorder=order, label=f"certified worst case {label}".strip())
-    ax.set_xscale("log")
+    values = sorted({p["params"][x] for p in points})
     ax.set_yscale("log")
-    plotting.log_ticks(ax, "x", sorted({p["params"][x] for p in points}))
+    if len(values) >= 3:
+        ax.set_xscale("log")
+        plotting.log_ticks(ax, "x", values)
+    else:                       # one or two points (T = 1, 2): their own ticks, not round values between them
+        ax.set_xticks(values, [fmt(v) for v in values])
     ax.set_xlabel(x)
 
 
@@ -57,9 +77,9 @@ def figure(results, paper: str, profile: str, name: str = "pep_tightness", ncols
         return []
     cols = min(ncols, len(panels))
     fig, axes = plotting.new_figure(ncols=cols, nrows=-(-len(panels) // cols), width=max(3.6, 7.2 / cols), height=3.4)
-    flat = list(axes.flat)
+    flat, styles = list(axes.flat), _styles(panels)
     for ax, ((claim, quantity), mine) in zip(flat, panels.items()):
-        _draw(ax, mine)
+        _draw(ax, mine, styles)
         ax.set_title("\n".join([claim] + textwrap.wrap(quantity, 48)), fontsize=7)
     for ax in flat[len(panels):]:
         ax.set_visible(False)

@@ -257,3 +257,29 @@ def test_the_committed_figures_have_no_craft_problem(paper):
     assert records
     found = {r.stem: json.loads(r.read_text(encoding="utf-8")).get("craft_problems") for r in records}
     assert {k: v for k, v in found.items() if v != []} == {}
+
+
+def test_a_pep_series_keeps_its_colour_in_every_panel_and_no_two_share_one(tmp_path, monkeypatch):
+    from repro import pep_figure
+    monkeypatch.setenv("REPRO_FIGURES_DIR", str(tmp_path))
+
+    def curve(claim, seed, points):
+        meta = {"claim": claim, "quantity": "q", "x": "T", "points": [
+            {"params": {"T": t, **p}, "bound": 2.0 * t, "certificate": {"value": 1.0 * t}}
+            for t in (1, 2, 4) for p in points]}
+        return SimpleNamespace(hash=f"h{seed}", spec=SimpleNamespace(seed=seed, config={}, experiment="toy.pep"),
+                               meta={"metadata": meta})
+    results = [curve("toy.a", 0, [{"H": 1, "path": "printed"}, {"H": 2, "path": "printed"}]),
+               curve("toy.b", 1, [{"path": "printed"}, {"path": "compact"}]),
+               curve("toy.c", 2, [{"H": 2, "path": "printed"}, {"H": 1, "path": "printed"}])]
+    colours = {}
+    monkeypatch.setattr(plotting, "save_figure", lambda fig, *a, **k: colours.update(
+        {(ax.get_title(), line.get_label()): line.get_color() for ax in fig.axes for line in ax.get_lines()}))
+    monkeypatch.setattr(plotting, "check_claims", lambda paper, claims: list(claims))
+    pep_figure.figure(results, "toy", "quick")
+    by_label = {}
+    for (_, label), colour in colours.items():
+        by_label.setdefault(label, set()).add(colour)
+    assert all(len(c) == 1 for c in by_label.values()), by_label            # one colour per label, in every panel
+    worst = {label: c.pop() for label, c in by_label.items() if label.startswith("certified")}
+    assert len(worst) == 4 and len(set(worst.values())) == 4, worst          # four settings, four colours
