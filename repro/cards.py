@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .errata import Kind
 from .pages import anchor
 from . import registry
 from .verdicts import counts
@@ -57,10 +58,12 @@ def _claims(paper: str, ids, names: dict[str, str]) -> str:
 
 
 def consequence(paper: str, e, names: dict[str, str]) -> str:
-    """What follows from erratum ``e``: the claims that fail as printed (and stay failing once it is corrected), hold
-    once corrected, or change with it."""
+    """What follows from erratum ``e``: the claims that fail as printed (and stay failing once it is corrected) --
+    which a gap leaves unproven, since the statements it concerns survive --, hold once corrected, or change with
+    it."""
     failing = [c for c in e.fails_as_printed if c not in e.holds_once_corrected]
-    parts = [(f"fails: {_claims(paper, failing, names)}" if failing else ""),
+    verb = "leaves unproven" if e.kind is Kind.GAP else "fails"
+    parts = [(f"{verb}: {_claims(paper, failing, names)}" if failing else ""),
              (f"holds once corrected: {_claims(paper, e.holds_once_corrected, names)}"
               if e.holds_once_corrected else ""),
              (f"its value decides: {_claims(paper, e.depends, names)}" if e.depends else "")]

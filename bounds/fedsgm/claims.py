@@ -250,18 +250,18 @@ thm1 = _theorem("fedsgm.thm1", "Theorem 1, main text (hard switching)",
 thm2 = _theorem("fedsgm.thm2", "Theorem 2, main text (soft switching)",
                 f"Soft switching, Gamma, eps, eta as in Theorem 1 and beta >= 2/eps: {_NONEMPTY}.",
                 EPS_STATED, ETA_STATED, soft=True, hypotheses=(sp.Ge(beta, 2 / eps),), notes=_mode_note)
-thm6 = _theorem("fedsgm.thm6", "Theorem 6 (FedSGCM), Appendix A.2",
+thm6 = _theorem("fedsgm.thm6", "Theorem 6 (FedSGCM), Appendix A.2.1",
                 f"Hard switching with compression, Gamma = 2E^2 + E q_u/(2n): {_NONEMPTY}.",
                 EPS_STATED, ETA_STATED, soft=False, notes=_mode_note)
-thm7 = _theorem("fedsgm.thm7", "Theorem 7 (FedSSGCM), Appendix A.3",
+thm7 = _theorem("fedsgm.thm7", "Theorem 7 (FedSSGCM), Appendix A.2.2",
                 f"Soft switching with compression, beta = 2/eps: {_NONEMPTY}.",
                 EPS_STATED, ETA_STATED, soft=True, beta_expr=2 / eps,
                 notes=_mode_note + " The statement says 'under Assumption 1' only, yet uses compression "
                                    "(Assumption 2, via Lemma 3).")
-thm8 = _theorem("fedsgm.thm8", "Theorem 8 (FedHSGM), Appendix A.4",
+thm8 = _theorem("fedsgm.thm8", "Theorem 8 (FedHSGM), Appendix A.3.1",
                 f"Hard switching, no compression, eps = sqrt(4 D^2 G^2 E / T): {_NONEMPTY}.",
                 EPS_THM8, ETA_THM8, soft=False)
-thm9 = _theorem("fedsgm.thm9", "Theorem 9 (FedSSGM), Appendix A.5",
+thm9 = _theorem("fedsgm.thm9", "Theorem 9 (FedSSGM), Appendix A.3.2",
                 f"Soft switching, no compression, beta = 2/eps: {_NONEMPTY}.",
                 EPS_THM8, ETA_THM8, soft=True, beta_expr=2 / eps)
 

@@ -655,12 +655,12 @@ appA_delta1 = _mk("ssca.appA.delta1", "(60), Appendix A (proof of Theorem 1, lim
                   parameters={delta_1: 1 / (2 * (1 + L_bar))},
                   notes="Only the constant map can be encoded; the inequality holds along the index windows "
                         "of the contradiction argument, which a run does not construct. Written observed >= bound.")
-thm5_i = _mk("ssca.thm5.i", "Theorem 5 (i), Section V-B; proof Appendix D",
+thm5_i = _mk("ssca.thm5.i", "Theorem 5 (i), Section V-C; proof Appendix D",
              "A local optimum omega* of (27) (lam > 0) is a local optimum of (37) with U = F(omega*).",
              (sp.Le(_OBS["local_optimality_violation"], 0),), Mode.DETERMINISTIC,
              hypotheses=(_lam_pos,), parameters={U_c: F_star},
              notes="Local optimality judged by probing in runs. Algebra: ssca.thm5_checks().")
-thm5_ii = _mk("ssca.thm5.ii", "Theorem 5 (ii), Section V-B; proof Appendix D",
+thm5_ii = _mk("ssca.thm5.ii", "Theorem 5 (ii), Section V-C; proof Appendix D",
               "A regular local optimum of (37) (U > 0) with KKT multiplier xi > 0 is a stationary point of (27) with "
               "lam = 1/xi (a local optimum if grad^2 F + lam I is PSD).",
               (sp.Le(_OBS["stationarity_residual_27"], 0),), Mode.DETERMINISTIC,

@@ -75,7 +75,8 @@ def _audit_linear_regression(results, verdicts_) -> list[str]:
     Theorem 1 lambda-curve and the minimax exponents."""
     out = ["### Claims: derived bounds on exact linear-regression instances, and the verdict of every claim", "",
             markdown_table(["claim", "mode", "instances", "outcomes", "entries judged (hypotheses met)",
-                            "worst observed/bound", "hypotheses met", "verdict", "reason"],
+                            "worst observed/bound on those instances", "hypotheses met", "verdict (all evidence)",
+                            "reason"],
                            _claim_rows(_theory_runs(results), verdicts_)), "",
             "The verdict is computed by `repro.verdicts.roll_up` from all of a claim's evidence (`verdicts()` in "
             "`repro/papers/fedclup/audit.py`: the per-run checks below, the derived proof steps, the symbolic "

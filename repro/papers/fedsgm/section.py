@@ -49,8 +49,10 @@ def claim_rows(theory_results, findings, verdicts) -> tuple[list, list]:
     return rows, failures
 
 
-CLAIM_COLUMNS = ["claim", "mode", "provenance", "symbolic findings", "instances", "worst observed/bound",
-                 "verdict", "why"]
+#: the instances and their worst observed/bound are the fedsgm.theory grid's; the verdict and its why weigh all of a
+#: claim's evidence (the searches among it), so the two ratios may differ
+CLAIM_COLUMNS = ["claim", "mode", "provenance", "symbolic findings", "instances (fedsgm.theory)",
+                 "worst observed/bound on those instances", "verdict (all evidence)", "why"]
 
 
 def _claims_part(theory_results, rows, profile: str) -> list[str]:
