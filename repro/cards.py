@@ -77,11 +77,11 @@ def where(e) -> str:
 
 def what(paper: str, e, names: dict[str, str]) -> str:
     """What is wrong, cut for a card: the declared sentence, or for a statement found false without a declaration
-    the paper's words and what was found."""
+    the paper's words, what was found and its observed value against its bound."""
     found = _cut(plain(paper, e.sentence, names, e.where))
     if e.declared or e.id not in names or not e.printed.startswith('"'):
         return found
-    return f"{_cut(e.printed, 12)}: {found}"
+    return f"{_cut(e.printed, 12)}: {found}" + (f" ({e.numbers})" if e.numbers else "")
 
 
 def _bullet(paper: str, e, names: dict[str, str]) -> str:

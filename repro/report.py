@@ -307,9 +307,9 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
     glance = markdown_table(["paper", "claims"] + [v.value for v in COUNTS_ORDER] + ["errata"], rows)
     text = "\n".join(["# fedbounds: what the audit found", "",
                       "Every numbered result of four papers, and every sentence about their figures, decided by "
-                      f"computation (`python -m repro audit`, profile `{profile}`). Each paper's page has every claim, "
-                      "its evidence and how to replay it.",
-                      "", glance, "", "What the verdicts and the kinds of errata mean: [glossary](glossary.md).", ""]
+                      f"computation (`python -m repro audit`, profile `{profile}`). Each paper's page gives every "
+                      "claim's evidence and replay.",
+                      "", glance, "", "The verdicts and kinds of errata: [glossary](glossary.md).", ""]
                      + cards).rstrip() + "\n"
     files[output] = text.encode("utf-8")
     files[output.parent / "glossary.md"] = f"# Glossary\n\n{GLOSSARY}\n".encode("utf-8")
