@@ -48,11 +48,19 @@ def _what_it_says(paper: str) -> dict[str, str]:
     return out | {s.id: f"\"{s.words}\" *({s.location})*" for s in record.statements()}
 
 
+def _unsaid_numbers(e) -> str:
+    """What of the claim's observed value and bound (:func:`repro.verdicts.observed_text`) the evidence's summary
+    does not already say: all of it, only the excess beside a near-zero bound, or nothing."""
+    numbers = observed_text(e) if e.observed is not None else ""
+    stem, _, excess = numbers.partition(" (excess ")
+    if not numbers or numbers in e.summary:
+        return ""
+    return f" (excess {excess}" if stem in e.summary else f" ({numbers})"
+
+
 def _evidence_line(e) -> str:
-    numbers = observed_text(e)
     where = f" [{reading_label(dict(e.reading))}]" if e.reading else ""
-    return (f"- {e.bearing.value}{where} -- `{e.source}`: {e.summary}"
-            + (f" ({numbers})" if numbers and e.observed is not None and numbers not in e.summary else "")
+    return (f"- {e.bearing.value}{where} -- `{e.source}`: {e.summary}" + _unsaid_numbers(e)
             + (f" (replay: `{e.replay}`)" if e.replay else ""))
 
 

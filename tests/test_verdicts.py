@@ -178,3 +178,15 @@ def test_one_check_is_counted_in_the_singular():
     assert [e.summary for e in from_checks("a", "x", checks=1, failed=0)] == ["1 check, not violated"]
     assert [e.summary for e in from_checks("a", "x", checks=1, failed=1)] == ["its one check violated"]
     assert [e.summary for e in from_checks("a", "x", checks=3, failed=1)] == ["1 of 3 checks violated"]
+
+
+def test_an_evidence_line_says_its_observed_value_and_bound_once():
+    from repro.pages import _evidence_line
+    said = Evidence("a", "x", Bearing.SUPPORTS, "best: observed 5.528e-30 against bound 1.264e-26", 1,
+                    observed=5.528e-30, bound=1.264e-26)
+    line = _evidence_line(said)
+    assert line.count("observed 5.528e-30 against bound 1.264e-26") == 1 and line.endswith(" (excess -1.26e-26)")
+    assert _evidence_line(dataclasses.replace(said, summary="best")).endswith(
+        ": best (observed 5.528e-30 against bound 1.264e-26 (excess -1.26e-26))")
+    far = dataclasses.replace(said, summary="best: observed 2 against bound 1", observed=2.0, bound=1.0)
+    assert _evidence_line(far).endswith(": best: observed 2 against bound 1")
