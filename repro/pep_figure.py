@@ -41,7 +41,8 @@ def _styles(panels: dict) -> dict[str, int]:
     width in every panel, and two labels never share them."""
     out: dict[str, int] = {}
     for mine in panels.values():
-        for label in _series(*reversed(_points(mine))):
+        x, points = _points(mine)
+        for label in _series(points, x):
             out.setdefault(label, len(out))
     return out
 
