@@ -18,7 +18,7 @@ from bounds.audit import fmt_point
 
 from .scripted import FailureCount
 from .tables import fmt
-from .verdicts import Bearing, Evidence
+from .verdicts import Bearing, Evidence, against
 
 __all__ = ["counts", "evidence", "rows"]
 
@@ -37,7 +37,7 @@ def _sides(count: FailureCount) -> str:
         return "no pattern judged"
     def shown(x):                                 # -0.0 (an exact tie on the negative side) shows as 0
         return fmt(x + 0.0 if x is not None else x)
-    return f"observed {shown(count.observed)} against bound {shown(count.bound)}"
+    return against(shown(count.observed), shown(count.bound), count.claim)
 
 
 def _expectation(count: FailureCount) -> str:

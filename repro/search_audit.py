@@ -19,7 +19,7 @@ from bounds.audit import fmt_point
 from .search import LOOSE, Check, SearchRecord
 from .tables import fmt, markdown_table
 from .tightness import reach_cell
-from .verdicts import Bearing, Evidence
+from .verdicts import Bearing, Evidence, against
 
 __all__ = ["records", "replay", "evidence", "claim_rows", "rows", "section"]
 
@@ -63,7 +63,7 @@ def evidence(runs, experiment: str, *, axis: str = "", labels: Mapping[str, str]
             on = f", checked on {label}" if label else ""
             what = (f"{rec.family}: the best of {rec.result.evaluations} instances{on}: "
                     + (f"{check.sides}: " if check.sides else "")
-                    + f"observed {fmt(check.observed)} against bound {fmt(check.bound)}")
+                    + against(fmt(check.observed), fmt(check.bound), rec.claim))
             out.append(Evidence(rec.claim, f"{experiment} ({rec.family})", bearing, what, rec.result.evaluations,
                                 check.ratio, replay(experiment, run, rec, label) if bearing is Bearing.VIOLATES
                                 else "", method="adversarial", observed=check.observed, bound=check.bound,
@@ -92,10 +92,10 @@ def _loose_cell(rec: SearchRecord) -> str:
     return fmt(1 / ratio, 3) if 0 < ratio < LOOSE else "observed 0" if ratio == 0 else "-"
 
 
-def _check_cell(check: Check | None) -> str:
+def _check_cell(check: Check | None, claim: str) -> str:
     if check is None:
         return "-"
-    return f"{check.outcome}: observed {fmt(check.observed)} against bound {fmt(check.bound)}"
+    return f"{check.outcome}: {against(fmt(check.observed), fmt(check.bound), claim)}"
 
 
 def _objective_cell(rec: SearchRecord, hidden: Sequence[str]) -> str:
@@ -112,7 +112,7 @@ def rows(pairs, experiment: str, *, readings: Sequence[str] = ("",), labels: Map
     for run, rec in pairs:
         by_reading = {c.reading: c for c in rec.checks}
         out.append([f"`{rec.claim}`", rec.family, _objective_cell(rec, hidden_objective)]
-                   + [_check_cell(by_reading.get(key)) for key in readings]
+                   + [_check_cell(by_reading.get(key), rec.claim) for key in readings]
                    + [_instance(rec), rec.result.evaluations, _loose_cell(rec), _halved_cell(rec)]
                    + [cell(rec) for _, cell in extra] + [f"`{replay(experiment, run, rec)}`"])
     return out
@@ -146,7 +146,7 @@ def claim_rows(pairs, reading: str = "", reach: Mapping[str, Mapping[str, float]
             cell = fmt(check.ratio)
         else:
             check, rec = max(found, key=lambda cr: cr[0].observed - cr[0].bound)
-            cell = f"no ratio: observed {fmt(check.observed)} against bound {fmt(check.bound)}"
+            cell = f"no ratio: {against(fmt(check.observed), fmt(check.bound), cid)}"
         out.append([f"`{cid}`", cell, rec.family, _halved_cell(rec)]
                    + ([_reach_cell(cid, reach)] if reach is not None else []))
     return out

@@ -36,11 +36,14 @@ as printed only if the source of that violation was also checked under it (a rea
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 import math
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping, Sequence
+
+import sympy as sp
 
 from bounds.core import Mode
 
@@ -196,11 +199,36 @@ def _worst(items: Sequence[Evidence]) -> Evidence:
     return max(items, key=lambda e: -math.inf if e.worst is None or math.isnan(e.worst) else e.worst)
 
 
+def lower_bound(claim) -> bool:
+    """Whether a claim (:class:`bounds.core.Claim`) bounds its observed side from below: every relation of its
+    conclusion is ``>=`` or ``>`` with the observed quantity on the left (PC-FedAvg's Proposition 4.8 (iii)). A
+    conclusion mixing directions is not one (its checks are then named by their relation)."""
+    return bool(claim.relations) and all(isinstance(r, (sp.GreaterThan, sp.StrictGreaterThan))
+                                         for r in claim.relations)
+
+
+@functools.lru_cache(maxsize=None)
+def _lower_bound(claim_id: str) -> bool:
+    """:func:`lower_bound` of the claim ``claim_id`` (``"<paper>.<name>"``); False for an id no discovered paper
+    encodes."""
+    from . import registry
+    key = claim_id.split(".", 1)[0]
+    if key not in registry.papers():
+        return False
+    return any(lower_bound(c) for c in registry.paper(key).claims if c.id == claim_id)
+
+
+def against(observed: str, bound: str, claim_id: str) -> str:
+    """``observed a against bound b``, or ``against lower bound b`` for a claim that bounds from below (where
+    "observed above the bound" is the claim holding)."""
+    return f"observed {observed} against {'lower bound' if _lower_bound(claim_id) else 'bound'} {bound}"
+
+
 def observed_text(e: Evidence) -> str:
     """``observed 5.382 against bound 4.956`` (and, where the bound is near zero, the absolute excess) from the claim's
     own values, or the observed/bound ratio, or "" when the evidence carries neither."""
     if e.observed is not None and e.bound is not None and math.isfinite(e.observed) and math.isfinite(e.bound):
-        text = f"observed {e.observed:.4g} against bound {e.bound:.4g}"
+        text = against(f"{e.observed:.4g}", f"{e.bound:.4g}", e.claim)
         if abs(e.bound) < 1e-6 * max(1.0, abs(e.observed)):
             text += f" (excess {e.observed - e.bound:.3g})"
         return text
@@ -359,7 +387,7 @@ def _conclude(claim: str, evidence: tuple, deps: tuple, axes: tuple, table: dict
     full = tuple(readings.axis(a).options[1] for a in errata)
     verdicts = {key: _aggregate(group) for key, group in groups.items()}
     verdict = verdicts[full]
-    if _unchecked_rescue(verdict, groups[full], evidence) or (
+    if _unchecked_rescue(verdict, groups[full], evidence, readings) or (
             verdict is Verdict.NOT_RUN and any(v is not Verdict.NOT_RUN for v in verdicts.values())):
         verdict = Verdict.NOT_CHECKABLE     # what fails as printed was not checked once corrected, or nothing was
 
@@ -383,7 +411,16 @@ def _conclude(claim: str, evidence: tuple, deps: tuple, axes: tuple, table: dict
         reason = f"[{reading_label(dict(zip(errata, full)))}] {reason}; as printed: {_joined(groups[printed])}"
     if verdict is Verdict.VIOLATED and len(rows) > 1 and all(v is Verdict.VIOLATED for v in verdicts.values()):
         reason = "violated under every reading: " + reason
-    return make(verdict, reason, [c for r in groups[full] for c in r.causes] if verdict in FAILING else ())
+    return make(verdict, reason, _shared_causes(groups[full]) if verdict in FAILING else ())
+
+
+def _shared_causes(rows: Sequence[ReadingVerdict]) -> list[str]:
+    """The root causes of a claim failing under every value of the open choices: those every value's failure names
+    (a violation under one value only is that value's, not why the claim fails under all); all of them when no cause
+    is common to every value."""
+    union = [c for r in rows for c in r.causes]
+    common = [c for c in union if all(c in r.causes for r in rows)]
+    return common or union
 
 
 def decides(axis_id: str, rows: Sequence[ReadingVerdict]) -> bool:
@@ -406,14 +443,20 @@ def _needed(errata: list, groups: Mapping, verdicts: Mapping, printed: tuple, fu
     return tuple(a for a, o, p in zip(errata, full, printed) if o != p)
 
 
-def _unchecked_rescue(verdict: Verdict, rows: Sequence[ReadingVerdict], evidence: Sequence[Evidence]) -> bool:
+def _unchecked_rescue(verdict: Verdict, rows: Sequence[ReadingVerdict], evidence: Sequence[Evidence],
+                      readings: Readings) -> bool:
     """Whether a group of readings looks better than "not checkable" only because some source that violates the
-    claim under another reading was not checked under one of these (a reading with less evidence rescues nothing)."""
+    claim under another reading was not checked under one of these (a reading with less evidence rescues nothing).
+    A source computed on one value of an open choice (a finding about that value) is not expected under another."""
     if RANK[verdict] >= RANK[Verdict.NOT_CHECKABLE]:
         return False
-    violating = {e.source for e in evidence if e.bearing is Bearing.VIOLATES}
-    return any(violating - {e.source for e in evidence if all(row.reading.get(a) == o for a, o in e.reading)}
-               for row in rows)
+    for row in rows:
+        choices = {a: o for a, o in row.reading.items() if readings.axis(a).choice}
+        violating = {e.source for e in evidence if e.bearing is Bearing.VIOLATES
+                     and all(choices.get(a, o) == o for a, o in e.reading)}
+        if violating - {e.source for e in evidence if all(row.reading.get(a) == o for a, o in e.reading)}:
+            return True
+    return False
 
 
 def _joined(rows: Sequence[ReadingVerdict]) -> str:
@@ -449,8 +492,8 @@ def _dependency_order(claims: list[str], depends_on: Mapping[str, Sequence[str]]
 #: claim's own section of the page
 BRIEF_WHY = 280
 #: a ratio with its value and the observed value with its bound, which a cut never separates
-_OBSERVED_PAIR = re.compile(r"(?:worst )?observed/bound \S+(?: \(observed \S+ against bound \S+)?"
-                            r"|observed \S+ against bound \S+")
+_OBSERVED_PAIR = re.compile(r"(?:worst )?observed/bound \S+(?: \(observed \S+ against (?:lower )?bound \S+)?"
+                            r"|observed \S+ against (?:lower )?bound \S+")
 
 
 def brief_reason(reason: str, width: int = BRIEF_WHY) -> tuple[str, bool]:
@@ -570,4 +613,4 @@ def from_modes(claims, decided: Iterable[str] = ()) -> list[Evidence]:
 
 __all__ = ["Axis", "Bearing", "ClaimVerdict", "Evidence", "FAILING", "FINDING_METHOD", "METHODS", "ReadingVerdict",
            "Readings", "Statement", "UNDECIDABLE_MODES", "Verdict", "cause_of", "counts", "from_checks", "from_findings",
-           "from_modes", "method_of", "observed_text", "roll_up", "verdict_table"]
+           "against", "from_modes", "lower_bound", "method_of", "observed_text", "roll_up", "verdict_table"]

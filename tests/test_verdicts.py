@@ -190,3 +190,32 @@ def test_an_evidence_line_says_its_observed_value_and_bound_once():
         ": best (observed 5.528e-30 against bound 1.264e-26 (excess -1.26e-26))")
     far = dataclasses.replace(said, summary="best: observed 2 against bound 1", observed=2.0, bound=1.0)
     assert _evidence_line(far).endswith(": best: observed 2 against bound 1")
+
+
+def test_a_lower_bound_is_named_as_one_beside_its_numbers():
+    """Proposition 4.8 (iii) of PC-FedAvg bounds E[f(xbar_K*) - f(x*)] from below: "observed 0.0047 against bound
+    -1e-16" read as an upper bound would be a violation, so its numbers say "against lower bound"."""
+    from bounds.fedsgm.claims import claim as fedsgm_claim
+    from bounds.pcfedavg.claims import claim
+    from repro.verdicts import lower_bound, observed_text
+    assert lower_bound(claim("pcfedavg.prop4.8.iii")) and lower_bound(claim("pcfedavg.lemma4.2"))
+    assert not lower_bound(claim("pcfedavg.prop4.8.ii")) and not lower_bound(fedsgm_claim("fedsgm.thm1"))  # mixed
+    lower = Evidence("pcfedavg.prop4.8.iii", "x", Bearing.SUPPORTS, "best", 1, observed=0.0047, bound=-1e-16)
+    assert observed_text(lower).startswith("observed 0.0047 against lower bound -1e-16")
+    upper = dataclasses.replace(lower, claim="pcfedavg.prop4.8.ii")
+    assert observed_text(upper) == "observed 0.0047 against bound -1e-16 (excess 0.0047)"
+    text, cut = brief_reason("x" * (BRIEF_WHY - 20) + " observed 0.004686 against lower bound -1.099e-16; " + "y " * 99)
+    assert cut and "against lower bound -1.099e-16" in text
+
+
+def test_a_claim_failing_under_every_value_of_a_choice_names_the_cause_common_to_all():
+    """A violation under one value of an open choice only is that value's, not why the claim fails under all."""
+    from repro.verdicts import Axis, Readings
+    axes = Readings((Axis("where", ("everywhere", "bounded"), choice=True),))
+    ev = [Evidence("a", "x.common", Bearing.VIOLATES, "fails", cause="x.common"),
+          Evidence("a", "x.one", Bearing.VIOLATES, "fails", cause="x.one", reading=(("where", "everywhere"),))]
+    [v] = roll_up(["a"], ev, readings=axes)
+    assert v.verdict is Verdict.VIOLATED and v.cause == ("x.common",)
+    ev = [dataclasses.replace(ev[0], reading=(("where", "bounded"),)), ev[1]]          # nothing common: both named
+    [v] = roll_up(["a"], ev, readings=axes)
+    assert v.verdict is Verdict.VIOLATED and set(v.cause) == {"x.common", "x.one"}
