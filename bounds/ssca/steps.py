@@ -135,8 +135,9 @@ def _step(proof, label, lhs, relation, rhs, hypotheses=(), cites=(), reading="",
 
 #: the errata whose displays are encoded as printed and corrected (``repro.papers.ssca.errata``): (52) drops the
 #: squares that strong convexity gives and (53) uses; (56) sums gamma(t) up to n = t where the two descents it adds
-#: are those of n = t0, ..., t - 1
-E52, E56 = "ssca.lemma4.52", "ssca.thm13.56"
+#: are those of n = t0, ..., t - 1; (73a) writes lambda_m grad F_0 where the KKT conditions of (72) give
+#: lambda_m grad F_m
+E52, E56, E73 = "ssca.lemma4.52", "ssca.thm13.56", "ssca.thm24.73a"
 
 
 # ---------------------------------------------------------------------------- Appendix A, Lemma 3
@@ -489,12 +490,25 @@ def _thm24_steps() -> tuple[Step, ...]:
     s_, lam_, mu_ = (1 - q) * sg, p * ell, q * m_                       # complementary pairs of (72)'s KKT
     F_ = s_ - (1 - p) * r                                               # F_m(w*) = Ftil_m(w*) by (70)
     lagr72 = Ft0 + cpen * sm + lamm * (Ftm - sm) - mum * sm
+    stationarity = _norm(_lin((1, grad0), (lam1, g1), (lam2, g2)))   # grad F_0 + sum_m lambda_m grad F_m
+    at_zero = -(1 - p) * r                            # F_m(w*) at s*_m = 0: Ftil_m(w*) - s*_m = -(1 - p) r, by (70)
+    r73 = ("M = 2, gradients in R^2: grad F_1(w*) = gFa, grad F_2(w*) = gFb free, lambda_m >= 0, and grad F_0(w*) = "
+           "-sum_m lambda_m grad F_m(w*) by the stationarity of (72) with (71) substituted")
     return (
         _step(T24, "(73a)", _norm(_lin((1 + lam1 + lam2, grad0))), "==", 0, (), ("KKT of (72)", "(71)"),
-              "Printed: grad F_0(w*) + sum_m lambda_m grad F_0(w*) = 0 (grad F_0 where grad F_m is meant). M = 2, "
-              "gradients in R^2: grad F_1(w*) = gFa, grad F_2(w*) = gFb free, lambda_m >= 0, and grad F_0(w*) = "
-              "-sum_m lambda_m grad F_m(w*) by the stationarity of (72) with (71) substituted; the left side is the "
-              "norm of the printed vector."),
+              "Printed: grad F_0(w*) + sum_m lambda_m grad F_0(w*) = 0 (grad F_0 where grad F_m is meant). " + r73
+              + "; the left side is the norm of the printed vector.", variant=((E73, PRINTED),)),
+        _step(T24, "(73a)", stationarity, "==", 0, (), ("KKT of (72)", "(71)"),
+              "Corrected: grad F_0(w*) + sum_m lambda_m grad F_m(w*) = 0. " + r73 + "; the left side is the norm of "
+              "the corrected vector.", variant=((E73, CORRECTED),)),
+        _step(T24, "after (73)", stationarity + sp.Abs(lam_ * at_zero) + sp.Max(at_zero, 0), "==", 0, (),
+              ("(73a)", "(73b)", "(73c)", "s*_j = 0"),
+              "The sentence after (73) ('(73) and s*_j = 0 imply the KKT conditions of Problem 3 (Problem 8)') with "
+              "(73a) corrected: stationarity of Problem 3's Lagrangian F_0 + sum_m lambda_m F_m at w* with (73)'s "
+              "multipliers, and for one m feasibility F_m(w*) <= 0 and complementary slackness lambda_m F_m(w*) = 0, "
+              "from (73b)-(73c) at s*_m = 0 with their complementary pairs lambda_m = p ell, F_m(w*) - s*_m = -(1 - "
+              "p) r (p in {0, 1}; ell, r >= 0). " + r73 + "; the left side is |stationarity| + |lambda_m F_m| + "
+              "max(F_m, 0).", variant=((E73, CORRECTED),), uses=("(73a)",)),
         _step(T24, "(73b)", Fm, "<=", sm, (sp.Le(Fm, sm),), ("feasibility in (72)", "(70)"),
               "One m: F_m = F_m(w*_j) = Ftil_m(w*_j) by (70), s_m = s*_{m,j}; hypothesis: (72)'s constraint."),
         _step(T24, "(73c)", sp.Abs(lam_ * (F_ - s_)) + sp.Abs(mu_ * s_), "==", 0, (),

@@ -14,7 +14,7 @@ from bounds.ssca.proofs import DISPLAYS
 from bounds.steps import NOT_REFUTED, PROVEN, REFUTED, check, confirm
 
 #: every display as printed; the corrected side of an erratum ((52) with its square, (56) summed over the descents it
-#: adds) apart
+#: adds, (73a) with grad F_m) apart
 BY_LABEL = {s.label: s for s in SS.STEPS if all(o == SS.PRINTED for _, o in s.variant)}
 CORRECTED = {s.label: s for s in SS.STEPS if any(o != SS.PRINTED for _, o in s.variant)}
 P, NR, R = PROVEN, NOT_REFUTED, REFUTED
@@ -41,7 +41,8 @@ EXPECTED = {
     "display after (75), (a)": P, "display after (75), (b)": P,
 }
 #: the corrected readings at the same budget: each erratum's correction stands, and so does the step that uses it
-EXPECTED_CORRECTED = {"(52) step 1": NR, "(52) step 2": P, "(53) step 4": NR, "(56)": P, "after (56)": NR}
+EXPECTED_CORRECTED = {"(52) step 1": NR, "(52) step 2": P, "(53) step 4": NR, "(56)": P, "after (56)": NR,
+                      "(73a)": P, "after (73)": NR}
 
 
 # ---------------------------------------------------------------------------- the steps against the inventory
@@ -52,7 +53,7 @@ def test_every_step_is_a_display_of_the_inventory_once_with_a_claim_of_the_paper
     assert set(keys) | set(corrected) <= displays
     assert len(keys) == len(set(keys)) == len(BY_LABEL)        # no display twice, labels unique across proofs
     assert len(SS.STEPS) == len(BY_LABEL) + len(CORRECTED)     # one corrected reading per display at most
-    assert all(dict(s.variant).keys() <= {SS.E52, SS.E56} for s in SS.STEPS)
+    assert all(dict(s.variant).keys() <= {SS.E52, SS.E56, SS.E73} for s in SS.STEPS)
     assert {c for s in SS.STEPS for c in s.claims} <= {c.id for c in CLAIMS}
     assert all(s.reading and s.cites for s in SS.STEPS)
 
@@ -64,7 +65,7 @@ def test_every_display_is_encoded_or_listed_as_not_encodable_with_a_reason_and_n
     assert not encoded & set(SS.NOT_ENCODED)
     assert encoded | set(SS.NOT_ENCODED) == set(displays)
     assert all(isinstance(r, str) and len(r) > 20 for r in SS.NOT_ENCODED.values())
-    assert (len(displays), len(encoded), len(SS.NOT_ENCODED)) == (71, 53, 18)
+    assert (len(displays), len(encoded), len(SS.NOT_ENCODED)) == (72, 54, 18)
 
 
 def test_steps_are_in_the_papers_order_and_every_symbol_has_a_box_inside_its_assumptions():

@@ -11,6 +11,8 @@ consequences the suite computes.
   (Problem 8)': Algorithm 4 solves Problem 8.
 * (47)-(49) drop the squares of strong convexity; (50)(a) follows from them only as printed, so Lemma 3's proof has
   a gap (one root cause, refuted at (47) and at (49)).
+* (73a) writes lambda_m grad F_0 for lambda_m grad F_m; ``ssca.steps`` checks it as printed and corrected, with the
+  sentence after (73) that uses it.
 * (52) drops the squares of strong convexity that (53) uses; (56) sums to n = t where its descents stop at t - 1.
   ``ssca.steps`` checks both as printed and corrected, with the display (or the sentence) that follows.
 * (4) bounds the step size rho^(t) from below only: values above 1, which it admits, make the surrogate (3) degenerate
@@ -35,6 +37,11 @@ ERRATA = (
             "(52) drops the squares: strong convexity gives -(mu/2)||w_bar - w||^2 in the middle and -mu||w_bar - "
             "w||^2 at the end, the form (53) uses.",
             correction="∇F̄ᵀ(ω̄ − ω) ≤ −(µ/2)‖ω̄ − ω‖² + F̄(ω̄) − F̄(ω) ≤ −µ‖ω̄ − ω‖²", options=(PRINTED, CORRECTED)),
+    Erratum("ssca.thm24.73a", "Proof of Theorems 2 and 4 (Appendix B), (73a)",
+            "∇ωF0(ω⋆j) + Σ_m λm∇ωF0(ω⋆j) = 0, (73a)",
+            "(73a) writes lambda_m grad F_0 where the KKT conditions of (72), with (71), give lambda_m grad F_m; the "
+            "sentence after (73) ('(73) and s*_j = 0 imply the KKT conditions of Problem 3') needs the latter.",
+            correction="∇ωF0(ω⋆j) + Σ_m λm∇ωFm(ω⋆j) = 0", options=(PRINTED, CORRECTED)),
     Erratum("ssca.lemma3.squares", "Proof of Lemma 3 (Appendix A), (47)-(49)",
             "F̄(ω) − F̄(ω̄(t1)) ≥ (µ/2)‖ω − ω̄(t1)‖, ∀ω. (47)",
             "(47)-(49) print (mu/2)||.|| where strong convexity at a minimiser gives (mu/2)||.||^2; with the squares, "
