@@ -59,8 +59,11 @@ GLOSSARY = ("**Verdicts**, each computed from all of a claim's evidence under ev
             "only when its confidence interval over seeds excludes what the paper says (inconclusive otherwise, never "
             "counted as a pass). **Mode**: how the paper words a claim (deterministic, in expectation, order, "
             "almost-sure limit). **observed/bound**: the claim's own left side over its bound at the worst check "
-            "(above 1 is a violation), never a search's internal score; where a bound is near zero the two sides "
-            "are shown instead.")
+            "(above 1 is a violation; for a lower bound, named \"against lower bound\", the ratio that exceeds 1 "
+            "when the observed side falls below it), never a search's internal score; where a bound is near zero "
+            "the two sides are shown instead.\n\n**Places** are the paper's own: its numbering where it has one; "
+            "an unnumbered display of a proof is \"display k\" of that proof, k counting its display blocks from "
+            "the proof's start, and \"line m\" the m-th relation line of an aligned chain.")
 
 
 def coverage(paper: str, verdicts: list, findings) -> str:

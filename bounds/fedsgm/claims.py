@@ -110,7 +110,8 @@ def eta_of(gamma: sp.Expr) -> sp.Expr:
 
 
 def summed_bound(step: sp.Expr, gamma: sp.Expr) -> sp.Expr:
-    """S_bar(eta; Gamma) = D^2/(2 eta E T) + eta G^2 Gamma, the right side of (S-hard)."""
+    """S_bar(eta; Gamma) = D^2/(2 eta E T) + eta G^2 Gamma, the right side of the summed round
+    (display 11 of the proof of Theorem 6)."""
     return D**2 / (2 * step * E * T) + step * G**2 * gamma
 
 
@@ -196,7 +197,9 @@ eq5 = Claim(
 )
 
 R_hard = Claim(
-    id="fedsgm.R_hard", location="Proof of Theorem 6, display after (5) (Theorem 8: after (12))",
+    id="fedsgm.R_hard",
+    location="Proofs of Theorems 6 and 8 (Appendices A.2.1, A.3.1), display 9: the round after convexity, Young and "
+             "Lemma 5",
     statement="One round of hard switching after convexity, Young and Lemma 5.",
     domains=_domains(dist_next_sq, dist_sq, eta, q, n, E, G, a, in_A, gap_f, gap_g),
     conclusion=(sp.Le(dist_next_sq, dist_sq + eta**2 * (q / n + 1) * E**2 * G**2 + 2 * eta * a * E * G**2
@@ -206,7 +209,9 @@ R_hard = Claim(
 )
 
 R_soft = Claim(
-    id="fedsgm.R_soft", location="Proof of Theorem 7, display before (S-soft) (Theorem 9 likewise), a = eta",
+    id="fedsgm.R_soft",
+    location="Proofs of Theorems 7 and 9 (Appendices A.2.2, A.3.2), display 8 ('Substituting Term-A and Term-B "
+             "back'), a = eta",
     statement="One round of soft switching with Young parameter a = eta.",
     domains=_domains(dist_next_sq, dist_sq, eta, q, n, E, G, sigma, gap_f, gap_g),
     conclusion=(sp.Le(dist_next_sq, dist_sq + eta**2 * (q / n + 1) * E**2 * G**2 + 2 * eta**2 * E * G**2
@@ -216,7 +221,9 @@ R_soft = Claim(
 )
 
 S_summed = Claim(
-    id="fedsgm.S_summed", location="Proofs of Theorems 6-9: (S-hard) and (S-soft), summed over rounds",
+    id="fedsgm.S_summed",
+    location="Proofs of Theorems 6-9: the round summed over t < T (display 11 of Theorems 6 and 8, display 9 of 7 "
+             "and 9)",
     statement="S_T <= D^2/(2 eta E T) + eta G^2 Gamma_pf for any eta > 0 (hard: S_T; soft: S_T^soft).",
     domains=_domains(S_T, D, eta, E, T, G, q, n),
     conclusion=(sp.Le(S_T, summed_bound(eta, Gamma_proof)),),

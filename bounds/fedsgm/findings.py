@@ -214,7 +214,8 @@ def _proof_identities(rng) -> list:
                  "min_eta S_bar(eta; Gamma) = eps(Gamma)."),
         identity("fedsgm.gamma_pf.bracket", ("fedsgm.R_hard", "fedsgm.S_summed"),
                  eta**2 * G**2 * ((q / n + 1) * E**2 + 2 * E + sp.Rational(2, 3) * E**3) / (2 * eta * E),
-                 eta * G**2 * Gamma_proof, "The (R-hard) bracket divided by 2 eta E is eta G^2 Gamma_pf."),
+                 eta * G**2 * Gamma_proof, "The bracket of the hard round (display 9 of the proofs of Theorems 6 and "
+                 "8) divided by 2 eta E is eta G^2 Gamma_pf."),
         identity("fedsgm.soft.step4", ("fedsgm.thm7.proof",), step4_bound(sp.Rational(1, 2)) - eps,
                  (-sp.Rational(1, 2) * eps * T + _SIGMA / beta) / (_A_SIZE - _SIGMA),
                  "The soft proof's step-4 rearrangement is an identity."),

@@ -27,8 +27,9 @@ Reading conventions (named, as the inventory is data read from the paper):
   (Lemma 4 and its soft form check Term-A + Term-B per term, not each bound) or of a consequence several displays
   later (the theorems' eps-solution) is not linked to the displays it combines. Two links are weaker than the
   display, and say so where they stand: Lemma 5's per-tau bound is checked summed over tau, and (6) is checked in
-  its "< eps" and "g(w_bar) <= eps" parts. (5), (12) and (R-hard), stated for any Young parameter a > 0, are
-  checked at a = eta, the value the proofs then set. The (S-soft) display of the proof of Theorem 7 prints
+  its "< eps" and "g(w_bar) <= eps" parts. (5), (12) and the hard round (display 9 of the proofs of Theorems 6
+  and 8), stated for any Young parameter a > 0, are checked at a = eta, the value the proofs then set. Display 9 of
+  the proof of Theorem 7 (the soft round summed) prints
   "eta E G^2 T/3" where its own next display and the proof of Theorem 9 have E^2; the suite checks the E^2 reading,
   so that display is left unchecked.
 """
@@ -48,7 +49,7 @@ L5_SUM = "fedsgm.lemma5#sum of squares <= E^3/3"
 SERVER = "fedsgm.algorithm1.server_step"
 EQ5, R_HARD, R_SOFT, S_SUMMED = "fedsgm.eq5", "fedsgm.R_hard", "fedsgm.R_soft", "fedsgm.S_summed"
 # findings (symbolic)
-BRACKET = "fedsgm.gamma_pf.bracket"      # (R-hard) bracket / (2 eta E) = eta G^2 Gamma_pf
+BRACKET = "fedsgm.gamma_pf.bracket"      # the hard round's bracket / (2 eta E) = eta G^2 Gamma_pf
 EPS_MIN = "fedsgm.eps.min"               # S_bar(eta(Gamma); Gamma) = eps(Gamma)
 STEP4 = "fedsgm.soft.step4"              # the soft proof's last rearrangement
 L5_SUM_ID = "fedsgm.lemma5.sum"          # sum_{tau<E} tau^2 = (E-1)E(2E-1)/6
@@ -96,12 +97,12 @@ def _hard(proof: str, compressed: bool) -> tuple[Display, ...]:
         Display(proof, f"display {k + 2} line 1", "f_j(w*)-f_j(w_jtau) <= f_j(w*)-f_j(w_t)+|.|^2/(2a)+.."),
         Display(proof, f"display {k + 2} line 2", "... <= f_j(w*)-f_j(w_t)+|w_t-w_jtau|^2/(2a)+aG^2/2"),
         Display(proof, f"display {k + 3}", "g_j(w*)-g_j(w_jtau) <= g_j(w*)-g_j(w_t)+|.|^2/(2a)+aG^2/2"),
-        Display(proof, f"display {k + 4}", f"(R-hard) ||w_t+1-w*||^2 <= ..{q}E^2G^2 + 2eta a E G^2 ..",
+        Display(proof, f"display {k + 4}", f"||w_t+1-w*||^2 <= ..{q}E^2G^2 + 2eta a E G^2 ..",
                 (R_HARD,)),
-        # (R-hard) at a = eta (the runs' a) divided by 2 eta E; the bracket's algebra is the finding
+        # the round above at a = eta (the runs' a) divided by 2 eta E; the bracket's algebra is the finding
         Display(proof, f"display {k + 5}", "gap_t <= (d_t - d_{t+1})/(2 eta E) + eta G^2 Gamma_pf",
                 (R_HARD, BRACKET)),
-        Display(proof, f"display {k + 6}", "(S-hard) S_T <= D^2/(2 eta E T) + eta G^2 Gamma_pf",
+        Display(proof, f"display {k + 6}", "S_T <= D^2/(2 eta E T) + eta G^2 Gamma_pf",
                 (S_SUMMED, BRACKET)),
         # S_summed is checked at the run's own eta, the proof's eta(Gamma_pf) on the hard-proof runs
         Display(proof, f"display {k + 7}", "S_T <= sqrt(2 D^2 G^2 Gamma/(E T)) at eta(Gamma)",
@@ -152,9 +153,9 @@ def _soft(proof: str, compressed: bool) -> tuple[Display, ...]:
         Display(proof, "display 6 line 4", "Term-B2 <= 2eta sigma [g_j*-g_j(w_t)+|.|^2/(2a)+aG^2/2]+.."),
         Display(proof, "display 7 line 1", "Term-B <= mean sum [2eta/a|.|^2 + 2eta a G^2 + gaps at w_t]"),
         Display(proof, "display 7 line 2", "Term-B <= 2eta^3E^3G^2/(3a) + 2eta a E G^2 + 2eta E gaps"),
-        Display(proof, "display 8", "(R-soft) |w_t+1-w*|^2 <= .. + 2eta^2EG^2 + 2/3 eta^2E^3G^2",
+        Display(proof, "display 8", "|w_t+1-w*|^2 <= .. + 2eta^2EG^2 + 2/3 eta^2E^3G^2",
                 (R_SOFT,)),
-        # (S-soft) times T. The proof of Theorem 7 prints "eta E G^2 T/3" where the proof of Theorem 9 and the next
+        # summed, times T. The proof of Theorem 7 prints "eta E G^2 T/3" where the proof of Theorem 9 and the next
         # display (through Gamma_pf) have E^2: S_summed checks the E^2 reading, which is weaker than the printed
         # display for E > 1, so it is linked only where the paper prints E^2 (Theorem 9)
         Display(proof, "display 9", summed, () if compressed else (S_SUMMED,)),

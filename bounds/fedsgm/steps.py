@@ -39,7 +39,7 @@ from ..steps import CORRECTED, PRINTED, Notation, Step, Use
 
 # ---------------------------------------------------------------------------- claims the proofs establish
 # A step bears on the result whose printed proof displays it: Lemmas 3-5, and for the theorems the constants of their
-# proofs (fedsgm.thm<k>.proof). The intermediate inequalities the four theorem proofs share ((5), (R-hard), (R-soft),
+# proofs (fedsgm.thm<k>.proof). The intermediate inequalities the four theorem proofs share ((5), both rounds,
 # the summed bounds: claims eq5, R_hard, R_soft, S_summed) are displayed in each proof anew, so a slip in one proof's
 # display is a gap in that proof only.
 L3, L4, L5 = "fedsgm.lemma3", "fedsgm.lemma4", "fedsgm.lemma5"
@@ -501,7 +501,7 @@ def _local_gaps(proof: str) -> tuple[Step, ...]:
 
 
 def _r_hard(proof: str, compressed: bool) -> Step:
-    """Display 9 (R-hard): (5) with displays 7, 8 summed over j, tau, Lemma 5 and eq. (1)."""
+    """Display 9 (the hard round): (5) with displays 7, 8 summed over j, tau, Lemma 5 and eq. (1)."""
     qq = q if compressed else 0
     local = _sum_both(a * G**2 / 2) + _DRIFT / (2 * a)
     bounds = {_GAPF_L: n * E * _GAPF + local - _slack("f"), _GAPG_L: n * E * _GAPG + local - _slack("g")}
@@ -655,7 +655,7 @@ def _soft_line2(ya, gap_g: sp.Expr, gap_f: sp.Expr) -> sp.Expr:
 
 
 def _soft_round(proof: str, compressed: bool) -> tuple[Step, ...]:
-    """Display 7 (Term-B per term, then Lemma 5 and eq. (1)) and display 8 (R-soft, a = eta)."""
+    """Display 7 (Term-B per term, then Lemma 5 and eq. (1)) and display 8 (the soft round)."""
     qq, s = (q if compressed else 0), _SIGMA
     drift, gg_j, gf_j = _nonneg("drift"), _real("gapg_j"), _real("gapf_j")   # gaps h_j(w*) - h_j(w_t)
     b1 = eta / a * drift + eta * a * G**2 - _slack("B1")
@@ -701,7 +701,7 @@ def _soft_summed(proof: str, eq: str, compressed: bool) -> tuple[Step, ...]:
 
 
 def _soft_summed_as(proof: str, eq: str, qq, drift_e: int, variant: tuple = ()) -> tuple[Step, ...]:
-    """Display 9 (R-soft summed over t = 0..T-1 with T = 3, divided by 2 eta E) with eta E^drift_e G^2 T/3, and line
+    """Display 9 (the soft round summed, t = 0..T-1 with T = 3, divided by 2 eta E) with eta E^drift_e G^2 T/3, and line
     1 of (10) / (18) from it."""
     rounds = 3
     left = D**2 / (2 * eta * E) + _rate_terms(qq, drift_e) * T

@@ -149,7 +149,7 @@ DISPLAYS: tuple[Display, ...] = (
     _D(T24, "(73b)", "F_m(w*_j) <= s*_{m,j}"),
     _D(T24, "(73c)", "lambda_m (F_m - s*_m) = 0, mu_m s*_m = 0"),
     _D(T24, "(73d)", "c - lambda_m - mu_m = 0"),
-    _D(T24, "after (73)", "(73) and s*_j = 0 imply the KKT conditions of Problem 3 (Problem 8)"),
+    _D(T24, "after (73)", "(73) and s*_j = 0 imply KKT of Problem 3 (Problem 8)"),
     # ------------------------------------------------------------------ Appendix C, Lemma 1
     _D(L1, "display 1 (Lagrangian) step 1", "L = ||w||^2 + c s + nu(Fbar + A - U - s) + mu(-s)"),
     _D(L1, "display 1 (Lagrangian) step 2", "= ||w||^2 + nu(Fbar + A - U) + (c - nu - mu) s"),

@@ -145,7 +145,7 @@ def test_theorem_checks_report_what_they_find(constants, data, seed):
 @pytest.mark.parametrize("constants", ["hard-stated", "soft-stated", "hard-proof"])
 @given(data=st.data(), seed=st.integers(0, 2**31 - 1))
 def test_lemmas_and_round_inequalities_hold(constants, data, seed):
-    """Lemmas 3, 4 (all a), 5 with their proof chains; (5), (R-hard), (R-soft) every round."""
+    """Lemmas 3, 4 (all a), 5 with their proof chains; (5), the hard and soft rounds every round."""
     config = data.draw(instance_configs(constants))
     _, trace, outcomes = _evaluate(config, seed)
     checked = _assert_all_pass(outcomes, PER_RUN_IDS)
@@ -159,7 +159,7 @@ def test_lemmas_and_round_inequalities_hold(constants, data, seed):
 @given(seed=st.integers(0, 2**31 - 1), eta_factor=st.sampled_from([0.1, 1.0, 30.0]),
        family=st.sampled_from(X.FAMILIES), E=st.integers(1, 5))
 def test_summed_inequality_holds_for_any_step_size(seed, eta_factor, family, E):
-    """(S-hard)/(S-soft) hold for every eta > 0 without compression (deterministic)."""
+    """The summed rounds hold for every eta > 0 without compression (deterministic)."""
     config = X.InstanceConfig(family=family, dim=X.FAMILY_DIMS[family], n_clients=3, E=E, T=30, K_frac=None,
                               constants="hard-stated")
     problem, w0, _, rng = X.build_instance(config, seed)

@@ -95,8 +95,8 @@ AUDIT_EXPERIMENTS = ("fedsgm.theory", "fedsgm.montecarlo", "fedsgm.adversarial",
 
 #: each lemma, inequality and theorem -> the claims its proof uses, as the paper's appendix proofs say:
 #: Theorem 6's proof (Appendix A.2.1) gets (5) "using Lemmas 3 and 4", then the display after (5) by convexity, Young
-#: and Lemma 5, sums it into (S-hard) and picks eta, eps (eqs. (5)-(8)); Theorem 7's proof (Appendix A.2.2) does the
-#: same with the soft Term-B1/B2 bounds and Lemma 3 into (S-soft) and eq. (10); Theorems 8 and 9 (Appendix A.3.1, A.3.2)
+#: and Lemma 5, sums it (display 11) and picks eta, eps (eqs. (5)-(8)); Theorem 7's proof (Appendix A.2.2) does the
+#: same with the soft Term-B1/B2 bounds and Lemma 3, sums it, eq. (10); Theorems 8 and 9 (Appendix A.3.1, A.3.2)
 #: repeat them with q_u = 0 (eqs. (11)-(15), (17)-(18)). Theorems 1 and 2 of the main text are Theorems 6/8 and 7/9
 #: (with and without compression); the stated theorems rest on the constants their proofs derive (``*.proof``).
 #: The special cases and the round complexity are read off Theorems 1-2 (Discussion after Theorem 2, Conclusion), the

@@ -228,7 +228,7 @@ def _lemma4(claim: Claim, ctx: RunContext) -> list[Outcome]:
 
 
 def _round_inequality(claim: Claim, ctx: RunContext) -> list[Outcome]:
-    """(5), (R-hard) or (R-soft) every round, against exact conditional expectations."""
+    """(5), the hard or soft round every round, against exact conditional expectations."""
     values = ctx.parameter_values() | ctx.rounds
     if claim.id in (B.eq5.id, B.R_hard.id):
         fj_star, gj_star = ctx.local_values_at_optimum
@@ -240,7 +240,7 @@ def _round_inequality(claim: Claim, ctx: RunContext) -> list[Outcome]:
 
 
 def _summed(claim: Claim, ctx: RunContext) -> list[Outcome]:
-    """(S-hard)/(S-soft) at the run's own eta: one sample (deterministic without compression)."""
+    """The summed round at the run's own eta: one sample (deterministic without compression)."""
     vals = ctx.parameter_values() | {"S_T": _summed_gap(ctx)}
     return [check_relation(claim, claim.relations[0], vals, tol=ctx.tolerance())]
 
@@ -295,7 +295,7 @@ def check(claim: Claim, problem: Instance, trace: Trace) -> list[Outcome]:
 
 def per_run_claims(switching: str) -> tuple[Claim, ...]:
     """What every run checks before its theorems, in order: Lemmas 3, 5, 4 (hard or soft form), the round
-    inequalities ((5) and (R-hard), or (R-soft)), the server step and the summed inequality."""
+    inequalities ((5) and the hard round, or the soft round), the server step and the summed inequality."""
     if switching == "hard":
         return (B.lemma3, B.lemma5, B.lemma4, B.eq5, B.R_hard, SERVER_STEP, B.S_summed)
     return (B.lemma3, B.lemma5, B.lemma4_soft, B.R_soft, SERVER_STEP, B.S_summed)

@@ -1,6 +1,6 @@
 """The evidence about FedSGM's claims that the audit computes from the runs, besides the findings: the per-run checks
 of ``fedsgm.theory`` tallied per claim and part -- the claim's statement, its proof steps, one compressed sample of
-the summed inequality (S-hard)/(S-soft) (:func:`theory_tallies`, :func:`_part`) -- read by :func:`_theory_evidence`
+the summed round (:func:`theory_tallies`, :func:`_part`) -- read by :func:`_theory_evidence`
 (a proof step that does not follow is a gap, a compressed sample above the bound of an expectation decides nothing);
 the Monte Carlo of ``fedsgm.montecarlo`` per configuration (:func:`montecarlo_groups`: E[S_T] against the summed
 bound, and how often a single compressed run is an eps-solution with nonempty A, the deterministic conclusion of

@@ -1,5 +1,5 @@
 """FedSGM's tight adversarial search (``fedsgm.search``): for every claim with a bound -- Lemmas 3-5 (and the soft
-form of Lemma 4), eq. (5), (R-hard), (R-soft), the summed inequality (S-hard)/(S-soft), Theorems 1, 2, 6-9, the
+form of Lemma 4), eq. (5), the hard and soft rounds, the summed round, Theorems 1, 2, 6-9, the
 constants their proofs derive (``*.proof``) and the soft proof's derived beta condition (``fedsgm.derived.soft_beta``)
 -- maximise observed/bound over structured families of instances
 (:data:`FAMILIES`) with :func:`repro.search.maximize_ratio`. Each instance is one run of ``fedsgm.theory``
@@ -7,7 +7,7 @@ constants their proofs derive (``*.proof``) and the soft proof's derived beta co
 :func:`repro.papers.fedsgm.checks.check`; nothing is re-implemented here.
 
 observed/bound, per claim (:func:`scaled`): a bound ``lhs <= rhs`` whose right side carries terms that are not
-constants of the bound -- ``||w_t - w*||^2`` and the gaps ``h(w*) - h(w_t)`` of eq. (5), (R-hard), (R-soft) and
+constants of the bound -- ``||w_t - w*||^2`` and the gaps ``h(w*) - h(w_t)`` of eq. (5), the hard and soft rounds and
 Lemma 4 -- is compared as ``lhs - those terms <= the remaining terms`` (the same inequality: its excess, hence its
 verdict, is the check's; its ratio is that of the bound's constant part, which is what a wrong constant changes;
 without it every round inequality reads ~1 from ||w_t - w*||^2 alone). A theorem's ratio is (f(w_bar) - f*)/eps,
@@ -19,7 +19,7 @@ Assumptions, named: an instance on which the claim's prescribed parameters are i
 eta = 0 when w0 is a minimiser, D = 0) or whose hypotheses fail (Theorem 2 with beta < 2/eps) counts as worst (``nan``),
 never as a violation (only the searched claim is checked on an instance: until 2026-11-29 every claim of the run
 was, and an error in another claim's check also made the instance worst); the summed inequality and Theorems 8, 9
-(and their proofs) are searched without compression only (with compression (S-hard) holds in expectation --
+(and their proofs) are searched without compression only (with compression the summed round holds in expectation --
 ``fedsgm.montecarlo`` decides it -- and Theorems 8, 9 are the uncompressed ones); Theorems 6, 7 are searched with
 compression only; the derived soft-beta condition without compression (under compression the proofs bound
 expectations only: finding ``fedsgm.mode``).
