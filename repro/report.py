@@ -63,7 +63,10 @@ GLOSSARY = ("**Verdicts**, each computed from all of a claim's evidence under ev
             "when the observed side falls below it), never a search's internal score; where a bound is near zero "
             "the two sides are shown instead.\n\n**Places** are the paper's own: its numbering where it has one; "
             "an unnumbered display of a proof is \"display k\" of that proof, k counting its display blocks from "
-            "the proof's start, and \"line m\" the m-th relation line of an aligned chain.")
+            "the proof's start, and \"line m\" the m-th relation line of an aligned chain.\n\n**Evidence** lines "
+            "open with what the piece says of the claim: <em>supports</em>, <em>violates</em> (with its replay), "
+            "<em>leaves unproven</em> (a step or hypothesis its proof needs fails; the erratum behind it may be of any "
+            "kind), <em>inconclusive</em>, <em>not checkable</em>.")
 
 
 def coverage(paper: str, verdicts: list, findings) -> str:

@@ -67,7 +67,8 @@ class Bearing(str, enum.Enum):
 
     SUPPORTS = "supports"              # checked, not violated
     VIOLATES = "violates"              # a reproducible instance violates it
-    GAP = "gap"                        # the proof does not establish the statement as printed
+    GAP = "leaves unproven"            # the proof does not establish the statement as printed (not the erratum
+                                       # kind "gap", which a false statement's evidence may also be)
     INCONCLUSIVE = "inconclusive"      # within the numerical tolerance, or a confidence interval straddles
     NOT_CHECKABLE = "not checkable"    # cannot decide it
 

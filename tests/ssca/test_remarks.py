@@ -9,6 +9,7 @@ import pytest
 from bounds.core import prove_identity
 from bounds.ssca import boundaries as BD
 from bounds.ssca import remarks as R
+from repro.verdicts import Bearing
 
 
 def test_complexity_counts_decide_remarks_1_and_2():
@@ -82,7 +83,7 @@ def test_the_audit_shows_them_and_the_errata_follow():
     assert all(shown[f.id].verdict == f.verdict for f in mine)
     verdicts = A.verdicts({})
     by = {v.claim: v for v in verdicts}
-    assert any(e.source == "ssca.boundary.rho_above_one" and e.bearing.value == "gap" for e in by["ssca.thm1"].evidence)
+    assert any(e.source == "ssca.boundary.rho_above_one" and e.bearing is Bearing.GAP for e in by["ssca.thm1"].evidence)
     reports = {r.id: r.kind.value for r in errata.paper_errata(verdicts, list(shown.values()), ERR, {})}
     assert reports["ssca.eq4.rho_above_one"] == "gap"
     assert all(reports[p.id] == "inconsistency" for p in R.PAIRS)

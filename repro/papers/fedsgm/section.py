@@ -84,7 +84,7 @@ def _failures_part(failures) -> list[str]:
 
 # ---------------------------------------------------------------------------- Monte Carlo and adversarial search
 _BEARING_WORD = {Bearing.SUPPORTS: "below the bound", Bearing.VIOLATES: "above the bound (violates)",
-                 Bearing.INCONCLUSIVE: "straddles the bound", Bearing.GAP: "gap",
+                 Bearing.INCONCLUSIVE: "straddles the bound", Bearing.GAP: "leaves unproven",
                  Bearing.NOT_CHECKABLE: "not checkable"}
 
 
