@@ -19,6 +19,8 @@ __all__ = ["card", "readme_card", "plain", "claim_names", "short_location"]
 
 #: the words of an erratum's sentence a card keeps (the report's detail page has the whole sentence)
 SENTENCE_WORDS = 12
+#: words whose dot ends no sentence, where a card looks for the end of one
+_ABBREVIATIONS = {"e.g.", "i.e.", "cf.", "prop.", "fig.", "eq.", "eqs.", "thm.", "resp.", "al.", "vs."}
 #: the claims an erratum's consequence names before "and N more"
 NAMED_CLAIMS = 2
 
@@ -38,8 +40,20 @@ def claim_names(paper: str) -> dict[str, str]:
 
 
 def _cut(text: str, words: int = SENTENCE_WORDS) -> str:
+    """The first ``words`` words of ``text`` with " ..." where it is cut: at the end of its last sentence or clause
+    (".", ";", ":"; an abbreviation's dot is not one) when that keeps at least half of them, and never inside a
+    parenthesis (cut before it)."""
     parts = text.split()
-    return text if len(parts) <= words else " ".join(parts[:words]).rstrip(",;:") + " ..."
+    if len(parts) <= words:
+        return text
+    head = parts[:words]
+    ends = [i for i, w in enumerate(head, 1) if i >= words // 2 and (
+        w.endswith((";", ":")) or w.endswith(".") and w.lower() not in _ABBREVIATIONS)]
+    if ends:
+        head = head[:ends[-1]]
+    while head and " ".join(head).count("(") > " ".join(head).count(")"):
+        head.pop()
+    return " ".join(head or parts[:words]).rstrip(",;:.") + " ..."
 
 
 def plain(paper: str, text: str, names: dict[str, str], where: str = "") -> str:
