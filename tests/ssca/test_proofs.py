@@ -48,7 +48,7 @@ def test_coverage_as_inventoried():
         ("Proof of Theorems 1 and 3 (Appendix A)", 2, 29),
         ("Proof of Lemma 5 (Appendix B)", 3, 3),
         ("Proof of Lemma 6 (Appendix B)", 2, 3),
-        ("Proof of Theorems 2 and 4 (Appendix B)", 0, 5),
+        ("Proof of Theorems 2 and 4 (Appendix B)", 0, 6),   # with the sentence after (73)
         ("Proof of Lemma 1 (Appendix C)", 6, 9),
         ("Proof of Theorem 5 (Appendix D)", 1, 4),
     ]
