@@ -463,15 +463,6 @@ SECTION_V_STATEMENTS = ("ssca.section_v.unconstrained", "ssca.section_v.constrai
 ASSUMPTION1_WORDS = ("Assumption 1: 'For any given x, each f(omega,x) is continuously differentiable, and its gradient "
                      "is Lipschitz continuous.' Section V: 'Theorem 1 and Theorem 3 guarantee the convergences of "
                      "Algorithm 1 and Algorithm 3, respectively, as Assumption 1 and Assumption 2 are satisfied.'")
-#: Assumptions 1 and 2.4 name no set on which they hold; the reading axis (declared in the paper's errata as a choice)
-#: and its two options: one constant on all of R^d (what "Lipschitz continuous" and "uniformly bounded" say without
-#: a set), or on a bounded set holding the iterates, which Theorems 1-4 assume bounded and Lemma 2's proof uses
-ASSUMPTIONS_WHERE = "ssca.assumptions.where"
-ON_ALL_OF_RD, ON_A_BOUNDED_SET = "on all of R^d", "on a bounded set holding the iterates"
-#: Assumption 2.4 (Section II) and the proof of Lemma 2 (Appendix A) on where the assumptions are used
-ASSUMPTION_2_4_WORDS = ("Assumption 2.4: 'f_bar(omega, omega', x), its derivative, and its second order derivative "
-                        "w.r.t. omega are uniformly bounded.' Proof of Lemma 2: 'Condition (a) of [35, Lemma 1] is "
-                        "satisfied because {omega(t)} is assumed to be bounded.'")
 #: Theorems 2 and 4 (Sections III-B, IV-B) on the penalties, and Section VI's single penalty.
 PENALTY_WORDS = ("Theorems 2 and 4: 'the sequence {c_j} satisfies 0 < c_j < c_j+1 and lim_(j->oo) c_j = oo'; "
                  "Section VI: 'tau = 0.1, c = 10^5'")
@@ -499,7 +490,7 @@ def audit_findings() -> list:
     is added elsewhere (repro.papers.ssca.audit). The module constants are read at call time."""
     found = [step_size_finding(), surrogate_weight_finding(), a_bar_sign_finding(),
              problem_reference_finding(THM4_CONSTRAINT_PROBLEM, ALGORITHM4_PROBLEM), assumption_1_finding(),
-             assumption_2_4_finding(), bounded_set_finding(),
+             assumption_2_4_finding(),
              compactness_finding(), penalty_sequence_finding(SECTION_VI_PENALTIES), lemma1_finding(),
              thm5_finding(), asymptotic_mode_finding()]
     return [f for f in found if f is not None]
@@ -616,8 +607,7 @@ def assumption_2_4_finding(proximal: sp.Expr = _tau_p * (_W - _W0)**2):
         DISCREPANCY if lim in (sp.oo, -sp.oo) else NOT_CHECKABLE,
         "Assumption 2.4 (surrogate and derivatives uniformly bounded) fails on R^d for (7)/(11)/(15)/(22): "
         f"{proximal} is unbounded; it holds only on bounded sets (e.g. under the boundedness hypothesis of "
-        "Theorems 1/3).", f"{ASSUMPTION_2_4_WORDS} {SECTION_V_WORDS} lim_(w -> oo) {proximal} = {lim}", "sympy.limit",
-        reading=((ASSUMPTIONS_WHERE, ON_ALL_OF_RD),))
+        "Theorems 1/3).", f"{SECTION_V_WORDS} lim_(w -> oo) {proximal} = {lim}", "sympy.limit")
 
 
 def _curvature_evidence() -> dict:
@@ -647,35 +637,7 @@ def assumption_1_finding():
         "(e.g. under the boundedness hypothesis of Theorems 1/3).",
         f"{ASSUMPTION1_WORDS} {SECTION_V_WORDS} One-sample swish net K = J = 1, L = 2, x = 1, y = class 1, at W1 = 0, "
         f"W2 = (c, -c): d^2 f / dW1^2 = {ev['second']}, lim_(c -> oo) = {ev['limit']}; a twice differentiable f with an "
-        "L-Lipschitz gradient has |f''| <= L along every line.", "sympy.diff + sympy.limit",
-        reading=((ASSUMPTIONS_WHERE, ON_ALL_OF_RD),))
-
-
-@producer
-def bounded_set_finding(radius: int = 10, proximal: sp.Expr = _tau_p * (_W - _W0)**2):
-    """Assumptions 1 and 2.4 on a bounded set (the reading ``ON_A_BOUNDED_SET``): along the line of
-    :func:`assumption_1_finding` the second derivative is bounded for |c| <= ``radius``, and the proximal term with its
-    w-derivatives is bounded for |w|, |w0| <= ``radius``; the general argument is the loss's smoothness (exp, log and
-    polynomials), whose Hessian is continuous and so bounded on every bounded set. A finding only when both computed
-    maxima are finite."""
-    c, ev = sp.Symbol("c", real=True), _curvature_evidence()
-    second = ev["second"].subs(sp.Symbol("c", positive=True), c)
-    curvature = sp.maximum(sp.Abs(second), c, sp.Interval(-radius, radius))
-    box = [(w, w0) for w in (-radius, radius) for w0 in (-radius, radius)]
-    terms = [sp.Abs(sp.diff(proximal, _W, k)) for k in range(3)]
-    at_corners = [[t.subs({_W: w, _W0: w0, _tau_p: 1}) for w, w0 in box] for t in terms]
-    if not (curvature.is_finite and all(v.is_finite for values in at_corners for v in values)):
-        return None
-    largest = [max(values) for values in at_corners]
-    return Finding(
-        "ssca.section_v.on_a_bounded_set", "application", SECTION_V_STATEMENTS, CONSISTENT,
-        "On a bounded set holding the iterates, which Theorems 1/3 assume, Assumptions 1 and 2.4 hold for (27) and "
-        "(37): the network's loss is smooth (exp, log and polynomials), so its Hessian is bounded on every bounded "
-        "set, and the surrogates' proximal term with its derivatives is bounded there.",
-        f"{ASSUMPTION1_WORDS} {ASSUMPTION_2_4_WORDS} Along the line of ssca.section_v.assumption_1, max_(|c| <= "
-        f"{radius}) |{second}| = {curvature}; with tau = 1, max over |w|, |w0| <= {radius} of |{proximal.subs(_tau_p, 1)}| "
-        f"and its first two w-derivatives: {', '.join(map(str, largest))} (convex in w, w0: the maxima are at the box's "
-        "corners).", "sympy.maximum + corners of a box", reading=((ASSUMPTIONS_WHERE, ON_A_BOUNDED_SET),))
+        "L-Lipschitz gradient has |f''| <= L along every line.", "sympy.diff + sympy.limit")
 
 
 @producer

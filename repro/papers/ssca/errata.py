@@ -17,9 +17,6 @@ consequences the suite computes.
   ``ssca.steps`` checks both as printed and corrected, with the display (or the sentence) that follows.
 * (4) bounds the step size rho^(t) from below only: values above 1, which it admits, make the surrogate (3) degenerate
   (:mod:`bounds.ssca.boundaries`), a gap in the hypotheses of Theorems 1-4.
-* Assumptions 1 and 2.4 name no set: on all of R^d the network of Section V fails both (Section V's "as Assumption 1
-  and Assumption 2 are satisfied" is false there); on a bounded set holding the iterates, which the theorems assume,
-  both hold. A choice the paper leaves open, so Section V-A's sentence depends on it.
 * One fact at two places (:data:`bounds.ssca.remarks.PAIRS`): the number of sample subsets and of clients, the
   references of the feature-based SGD algorithms, Section IV's setting, the algorithms of Section V-B's (38), the
   item of Assumption 2 that gives strong convexity, and the horizon T against Figure 2's axis; one erratum each, its
@@ -27,9 +24,8 @@ consequences the suite computes.
 """
 from __future__ import annotations
 
-from bounds.ssca.findings import ASSUMPTIONS_WHERE, ON_A_BOUNDED_SET, ON_ALL_OF_RD
 from bounds.ssca.remarks import PAIRS
-from repro.errata import CORRECTED, PRINTED, Choice, Erratum
+from repro.errata import CORRECTED, PRINTED, Erratum
 
 ERRATA = (
     Erratum("ssca.lemma4.52", "Proof of Lemma 4 (Appendix A), (52)",
@@ -75,14 +71,3 @@ ERRATA = (
             explains=("ssca.boundary.rho_above_one",)),
 ) + tuple(Erratum(p.id, p.where, p.printed, f"{p.what[0].upper()}{p.what[1:]}: the two places disagree.",
                   other_place=f"{p.other_where}: '{p.other}'", explains=(p.id,)) for p in PAIRS)
-
-CHOICES = (
-    Choice(ASSUMPTIONS_WHERE, "Assumption 1 (Section II) and Assumption 2.4 (Section III-A)",
-           "its gradient is Lipschitz continuous ... its derivative, and its second order derivative w.r.t. ω are "
-           "uniformly bounded",
-           "Assumptions 1 and 2.4 name no set on which they hold: all of R^d, or a bounded set holding the iterates.",
-           (ON_ALL_OF_RD, ON_A_BOUNDED_SET),
-           "without a set, 'Lipschitz continuous' and 'uniformly bounded' mean on all of R^d; Theorems 1-4 assume the "
-           "iterates bounded (or the constraint set compact), and the proof of Lemma 2 uses the assumptions there "
-           "('Condition (a) of [35, Lemma 1] is satisfied because {ω(t)} is assumed to be bounded')"),
-)
