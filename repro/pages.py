@@ -50,12 +50,13 @@ def _what_it_says(paper: str) -> dict[str, str]:
 
 def _unsaid_numbers(e) -> str:
     """What of the claim's observed value and bound (:func:`repro.verdicts.observed_text`) the evidence's summary
-    does not already say: all of it, only the excess beside a near-zero bound, or nothing."""
+    does not already say: all of it, only what follows it (the excess, or how far above a lower bound)
+    beside a near-zero bound, or nothing."""
     numbers = observed_text(e) if e.observed is not None else ""
-    stem, _, excess = numbers.partition(" (excess ")
+    stem, _, excess = numbers.partition(" (")
     if not numbers or numbers in e.summary:
         return ""
-    return f" (excess {excess}" if stem in e.summary else f" ({numbers})"
+    return f" ({excess}" if stem in e.summary else f" ({numbers})"
 
 
 def _evidence_line(e) -> str:

@@ -79,7 +79,8 @@ def _support_counts(points) -> str:
 def evidence(results, reading=lambda run: ()) -> list[Evidence]:
     """One :class:`~repro.verdicts.Evidence` per run (claim curve), under the reading ``reading(run)`` it was
     computed on: violated if any point is, otherwise supports (every point certified) or inconclusive. ``worst`` is
-    the largest certified worst case / bound, with those two values as ``observed`` and ``bound``."""
+    the largest certified worst case / bound, with those two values as ``observed`` and ``bound``: a worst case is
+    bounded from above (for a lower-bound claim, of the negated quantity), so never "against lower bound"."""
     out = []
     for r in results:
         m = r.meta["metadata"]
@@ -89,7 +90,7 @@ def evidence(results, reading=lambda run: ()) -> list[Evidence]:
         top = max(points, key=lambda p: 1.0 / p["ratio"] if p["ratio"] not in (0.0, math.inf) else 0.0, default=None)
         worst = None if top is None else 1.0 / top["ratio"] if top["ratio"] not in (0.0, math.inf) else 0.0
         numbers = ({"observed": top["certificate"]["value"], "bound": top["bound"]} if top is not None else {}) | {
-            "reading": tuple(reading(r)), "method": METHOD}
+            "reading": tuple(reading(r)), "method": METHOD, "lower": False}    # a worst case, bounded from above
         if bad:
             p = max(bad, key=lambda q: q["certificate"]["value"] - q["bound"])
             out.append(Evidence(m["claim"], r.spec.experiment, Bearing.VIOLATES, _summary(m, p), len(points), worst,

@@ -83,7 +83,8 @@ class Evidence:
     ``observed`` and ``bound`` the two sides there (never a search's internal score); ``replay`` how to reproduce a
     violation (command and result hash or instance); ``reading`` the (axis, option) pairs it assumed (empty: it holds
     under every reading); ``cause`` the erratum a violation or gap is an instance of (empty: found by
-    :func:`cause_of`)."""
+    :func:`cause_of`); ``lower`` whether ``bound`` is a lower bound on ``observed`` (None: as the claim's conclusion
+    is; a producer comparing the two sides the other way round, such as a worst case of their negation, says so)."""
 
     claim: str
     source: str
@@ -97,6 +98,7 @@ class Evidence:
     bound: float | None = None
     reading: Reading = ()
     cause: str = ""
+    lower: bool | None = None
 
 
 #: the ways the suite examines a claim (the columns of the report's coverage table)
@@ -219,19 +221,24 @@ def _lower_bound(claim_id: str) -> bool:
     return any(lower_bound(c) for c in registry.paper(key).claims if c.id == claim_id)
 
 
-def against(observed: str, bound: str, claim_id: str) -> str:
-    """``observed a against bound b``, or ``against lower bound b`` for a claim that bounds from below (where
-    "observed above the bound" is the claim holding)."""
-    return f"observed {observed} against {'lower bound' if _lower_bound(claim_id) else 'bound'} {bound}"
+def against(observed: str, bound: str, claim_id: str, lower: bool | None = None) -> str:
+    """``observed a against bound b``, or ``against lower bound b`` where the bound is a lower bound (``lower``; None:
+    where the claim bounds from below), so that "observed above the bound" reads as the claim holding."""
+    lower = _lower_bound(claim_id) if lower is None else lower
+    return f"observed {observed} against {'lower bound' if lower else 'bound'} {bound}"
 
 
 def observed_text(e: Evidence) -> str:
-    """``observed 5.382 against bound 4.956`` (and, where the bound is near zero, the absolute excess) from the claim's
-    own values, or the observed/bound ratio, or "" when the evidence carries neither."""
+    """``observed 5.382 against bound 4.956`` (and, where the bound is near zero, the excess, or for a lower bound how
+    far above or below it) from the claim's own values, or the observed/bound ratio, or "" when the evidence carries
+    neither."""
     if e.observed is not None and e.bound is not None and math.isfinite(e.observed) and math.isfinite(e.bound):
-        text = against(f"{e.observed:.4g}", f"{e.bound:.4g}", e.claim)
+        lower = _lower_bound(e.claim) if e.lower is None else e.lower
+        text = against(f"{e.observed:.4g}", f"{e.bound:.4g}", e.claim, lower)
         if abs(e.bound) < 1e-6 * max(1.0, abs(e.observed)):
-            text += f" (excess {e.observed - e.bound:.3g})"
+            gap = e.observed - e.bound
+            text += (f" ({'above' if gap >= 0 else 'below'} it by {abs(gap):.3g})" if lower
+                     else f" (excess {gap:.3g})")
         return text
     if e.worst is not None and math.isfinite(e.worst):
         return f"observed/bound {e.worst:.4g}"
@@ -388,7 +395,7 @@ def _conclude(claim: str, evidence: tuple, deps: tuple, axes: tuple, table: dict
     full = tuple(readings.axis(a).options[1] for a in errata)
     verdicts = {key: _aggregate(group) for key, group in groups.items()}
     verdict = verdicts[full]
-    if _unchecked_rescue(verdict, groups[full], evidence, readings) or (
+    if _unchecked_rescue(verdict, groups[full], evidence) or (
             verdict is Verdict.NOT_RUN and any(v is not Verdict.NOT_RUN for v in verdicts.values())):
         verdict = Verdict.NOT_CHECKABLE     # what fails as printed was not checked once corrected, or nothing was
 
@@ -412,16 +419,7 @@ def _conclude(claim: str, evidence: tuple, deps: tuple, axes: tuple, table: dict
         reason = f"[{reading_label(dict(zip(errata, full)))}] {reason}; as printed: {_joined(groups[printed])}"
     if verdict is Verdict.VIOLATED and len(rows) > 1 and all(v is Verdict.VIOLATED for v in verdicts.values()):
         reason = "violated under every reading: " + reason
-    return make(verdict, reason, _shared_causes(groups[full]) if verdict in FAILING else ())
-
-
-def _shared_causes(rows: Sequence[ReadingVerdict]) -> list[str]:
-    """The root causes of a claim failing under every value of the open choices: those every value's failure names
-    (a violation under one value only is that value's, not why the claim fails under all); all of them when no cause
-    is common to every value."""
-    union = [c for r in rows for c in r.causes]
-    common = [c for c in union if all(c in r.causes for r in rows)]
-    return common or union
+    return make(verdict, reason, [c for r in groups[full] for c in r.causes] if verdict in FAILING else ())
 
 
 def decides(axis_id: str, rows: Sequence[ReadingVerdict]) -> bool:
@@ -444,20 +442,14 @@ def _needed(errata: list, groups: Mapping, verdicts: Mapping, printed: tuple, fu
     return tuple(a for a, o, p in zip(errata, full, printed) if o != p)
 
 
-def _unchecked_rescue(verdict: Verdict, rows: Sequence[ReadingVerdict], evidence: Sequence[Evidence],
-                      readings: Readings) -> bool:
+def _unchecked_rescue(verdict: Verdict, rows: Sequence[ReadingVerdict], evidence: Sequence[Evidence]) -> bool:
     """Whether a group of readings looks better than "not checkable" only because some source that violates the
-    claim under another reading was not checked under one of these (a reading with less evidence rescues nothing).
-    A source computed on one value of an open choice (a finding about that value) is not expected under another."""
+    claim under another reading was not checked under one of these (a reading with less evidence rescues nothing)."""
     if RANK[verdict] >= RANK[Verdict.NOT_CHECKABLE]:
         return False
-    for row in rows:
-        choices = {a: o for a, o in row.reading.items() if readings.axis(a).choice}
-        violating = {e.source for e in evidence if e.bearing is Bearing.VIOLATES
-                     and all(choices.get(a, o) == o for a, o in e.reading)}
-        if violating - {e.source for e in evidence if all(row.reading.get(a) == o for a, o in e.reading)}:
-            return True
-    return False
+    violating = {e.source for e in evidence if e.bearing is Bearing.VIOLATES}
+    return any(violating - {e.source for e in evidence if all(row.reading.get(a) == o for a, o in e.reading)}
+               for row in rows)
 
 
 def _joined(rows: Sequence[ReadingVerdict]) -> str:
