@@ -474,7 +474,9 @@ def _thm13_kkt() -> tuple[Step, ...]:
 
 
 # ---------------------------------------------------------------------------- Appendix B, Theorems 2 and 4
-g1, g2 = _vec("gFa"), _vec("gFb")
+g0, g1, g2 = _vec("gFo"), _vec("gFa"), _vec("gFb")
+#: the point at which the Lagrangians' omega-parts are differentiated (it leaves no trace in a step)
+_OMEGA = sp.symbols("omega_x omega_y", real=True)
 lam1, lam2, lamm, mum, ell, r, m_, sg = _sym("lambda1 lambda2 lambda_m mu_m ell r m sigma_s", (0.0, 5.0),
                                             nonnegative=True)
 p, q = _sym("p q", (0, 1), integer=True)
@@ -485,30 +487,36 @@ cpen = _sym("c", (0.01, 10.0), positive=True)
 
 def _thm24_steps() -> tuple[Step, ...]:
     """(73a)-(73d): the KKT conditions of Problem 4 (Problem 9) at a limit point (Appendix B), from those of (72)
-    with (70)-(71) substituted."""
-    grad0 = _lin((-lam1, g1), (-lam2, g2))      # grad F_0(w*) = -sum_m lambda_m grad F_m(w*): (72)'s KKT with (71)
+    with (70)-(71) substituted, and the sentence after (73) that they and s*_j = 0 give Problem 3's."""
     s_, lam_, mu_ = (1 - q) * sg, p * ell, q * m_                       # complementary pairs of (72)'s KKT
     F_ = s_ - (1 - p) * r                                               # F_m(w*) = Ftil_m(w*) by (70)
     lagr72 = Ft0 + cpen * sm + lamm * (Ftm - sm) - mum * sm
-    stationarity = _norm(_lin((1, grad0), (lam1, g1), (lam2, g2)))   # grad F_0 + sum_m lambda_m grad F_m
+    # the omega-part of (72)'s Lagrangian Ftil_0 + sum_m lambda_m Ftil_m near w*, its gradients there those of
+    # F_0, F_m by (71); Problem 3's Lagrangian F_0 + sum_m lambda_m F_m has the same omega-part
+    grad72 = tuple(sp.diff(_dot(g0, _OMEGA) + lam1 * _dot(g1, _OMEGA) + lam2 * _dot(g2, _OMEGA), w) for w in _OMEGA)
+    corrected = _lin((1, g0), (lam1, g1), (lam2, g2))
     at_zero = -(1 - p) * r                            # F_m(w*) at s*_m = 0: Ftil_m(w*) - s*_m = -(1 - p) r, by (70)
-    r73 = ("M = 2, gradients in R^2: grad F_1(w*) = gFa, grad F_2(w*) = gFb free, lambda_m >= 0, and grad F_0(w*) = "
-           "-sum_m lambda_m grad F_m(w*) by the stationarity of (72) with (71) substituted")
+    r73 = ("M = 2, gradients in R^2 at w*: grad F_0 = gFo, grad F_1 = gFa, grad F_2 = gFb free, equal to those of "
+           "Ftil_0, Ftil_m by (71); lambda_m >= 0 (dual feasibility in (72)'s KKT conditions); the omega-gradient of "
+           "(72)'s Lagrangian Ftil_0 + sum_m lambda_m Ftil_m + ... by differentiation, which (72)'s KKT conditions "
+           "set to 0")
     return (
-        _step(T24, "(73a)", _norm(_lin((1 + lam1 + lam2, grad0))), "==", 0, (), ("KKT of (72)", "(71)"),
+        _step(T24, "(73a)", _norm(_sub(_lin((1 + lam1 + lam2, g0)), grad72)), "==", 0, (), ("KKT of (72)", "(71)"),
               "Printed: grad F_0(w*) + sum_m lambda_m grad F_0(w*) = 0 (grad F_0 where grad F_m is meant). " + r73
-              + "; the left side is the norm of the printed vector.", variant=((E73, PRINTED),)),
-        _step(T24, "(73a)", stationarity, "==", 0, (), ("KKT of (72)", "(71)"),
-              "Corrected: grad F_0(w*) + sum_m lambda_m grad F_m(w*) = 0. " + r73 + "; the left side is the norm of "
-              "the corrected vector.", variant=((E73, CORRECTED),)),
-        _step(T24, "after (73)", stationarity + sp.Abs(lam_ * at_zero) + sp.Max(at_zero, 0), "==", 0, (),
-              ("(73a)", "(73b)", "(73c)", "s*_j = 0"),
+              + "; the left side is the distance of the printed vector from that gradient.",
+              variant=((E73, PRINTED),)),
+        _step(T24, "(73a)", _norm(_sub(corrected, grad72)), "==", 0, (), ("KKT of (72)", "(71)"),
+              "Corrected: grad F_0(w*) + sum_m lambda_m grad F_m(w*) = 0. " + r73 + "; the left side is the distance "
+              "of the corrected vector from that gradient.", variant=((E73, CORRECTED),)),
+        _step(T24, "after (73)", _norm(_sub(grad72, corrected)) + sp.Abs(lam_ * at_zero) + sp.Max(at_zero, 0), "==",
+              0, (), ("(73a)", "(73b)", "(73c)", "s*_j = 0"),
               "The sentence after (73) ('(73) and s*_j = 0 imply the KKT conditions of Problem 3 (Problem 8)') with "
-              "(73a) corrected: stationarity of Problem 3's Lagrangian F_0 + sum_m lambda_m F_m at w* with (73)'s "
-              "multipliers, and for one m feasibility F_m(w*) <= 0 and complementary slackness lambda_m F_m(w*) = 0, "
-              "from (73b)-(73c) at s*_m = 0 with their complementary pairs lambda_m = p ell, F_m(w*) - s*_m = -(1 - "
-              "p) r (p in {0, 1}; ell, r >= 0). " + r73 + "; the left side is |stationarity| + |lambda_m F_m| + "
-              "max(F_m, 0).", variant=((E73, CORRECTED),), uses=("(73a)",)),
+              "(73a) corrected: the omega-gradient of Problem 3's Lagrangian F_0 + sum_m lambda_m F_m at w* with "
+              "(73)'s multipliers is (73a)'s left side, which (73a) sets to 0; for one m, feasibility F_m(w*) <= 0 and "
+              "complementary slackness lambda_m F_m(w*) = 0 from (73b)-(73c) at s*_m = 0, with their complementary "
+              "pairs lambda_m = p ell, F_m(w*) - s*_m = -(1 - p) r (p in {0, 1}; ell, r >= 0). " + r73 + "; the left "
+              "side is |gradient - (73a)'s vector| + |lambda_m F_m| + max(F_m, 0).",
+              variant=((E73, CORRECTED),), uses=("(73a)",)),
         _step(T24, "(73b)", Fm, "<=", sm, (sp.Le(Fm, sm),), ("feasibility in (72)", "(70)"),
               "One m: F_m = F_m(w*_j) = Ftil_m(w*_j) by (70), s_m = s*_{m,j}; hypothesis: (72)'s constraint."),
         _step(T24, "(73c)", sp.Abs(lam_ * (F_ - s_)) + sp.Abs(mu_ * s_), "==", 0, (),

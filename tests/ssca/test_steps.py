@@ -148,8 +148,9 @@ HAND = {
     # grad F_bar(w^(t)) = w^(t) - w_bar = (1, 0), w = w_bar - (1, 0): -1 >= 0 fails
     "(67)": ({"mu": 1, "kappa": 0, "beta": 0, "wT1": 1, "wT2": 0, "wbT1": 0, "wbT2": 0, "x1": -1, "x2": 0},
              (-1.0, 0.0)),
-    # lambda_1 = 1, grad F_1 = (1, 0): grad F_0 = (-1, 0) and the printed vector is (-2, 0)
-    "(73a)": ({"lambda1": 1, "lambda2": 0, "gFa1": 1, "gFa2": 0, "gFb1": 0, "gFb2": 0}, (2.0, 0.0)),
+    # lambda_1 = 1, grad F_0 = 0, grad F_1 = (1, 0): the printed vector is 0, (72)'s gradient (1, 0)
+    "(73a)": ({"lambda1": 1, "lambda2": 0, "gFo1": 0, "gFo2": 0, "gFa1": 1, "gFa2": 0, "gFb1": 0, "gFb2": 0},
+              (1.0, 0.0)),
 }
 
 
