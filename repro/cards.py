@@ -19,6 +19,8 @@ __all__ = ["card", "readme_card", "plain", "claim_names", "short_location"]
 
 #: the words of an erratum's sentence a card keeps (the report's detail page has the whole sentence)
 SENTENCE_WORDS = 12
+#: the length (characters) from which a parenthesis is an aside a card leaves out
+_ASIDE = 20
 #: words whose dot ends no sentence, where a card looks for the end of one
 _ABBREVIATIONS = {"e.g.", "i.e.", "cf.", "prop.", "fig.", "eq.", "eqs.", "thm.", "resp.", "al.", "vs."}
 #: the claims an erratum's consequence names before "and N more"
@@ -40,20 +42,29 @@ def claim_names(paper: str) -> dict[str, str]:
 
 
 def _cut(text: str, words: int = SENTENCE_WORDS) -> str:
-    """The first ``words`` words of ``text`` with " ..." where it is cut: at the end of its last sentence or clause
-    (".", ";", ":"; an abbreviation's dot is not one) when that keeps at least half of them, and never inside a
-    parenthesis (cut before it)."""
+    """The first ``words`` words of ``text`` with " ..." where it is cut (:func:`_head`); when that would keep less
+    than half of them (a long parenthesis opens early), with its asides in parentheses (a quote, an example) left out
+    as "(...)" first."""
     parts = text.split()
     if len(parts) <= words:
         return text
+    head = _head(parts, words)
+    if len(head) < words // 2:
+        head = _head(re.sub(r"\([^()]{%d,}\)" % _ASIDE, "(...)", text).split(), words) or head
+    return " ".join(head or parts[:words]).rstrip(",;:.") + " ..."
+
+
+def _head(parts: list[str], words: int) -> list[str]:
+    """The first ``words`` of ``parts``, ending at the last end of a sentence or clause ("." or ";"; an abbreviation's
+    dot is not one) when that keeps at least half of them, and never inside a parenthesis (cut before it)."""
     head = parts[:words]
     ends = [i for i, w in enumerate(head, 1) if i >= words // 2 and (
-        w.endswith((";", ":")) or w.endswith(".") and w.lower() not in _ABBREVIATIONS)]
+        w.endswith(";") or w.endswith(".") and w.lower() not in _ABBREVIATIONS)]
     if ends:
         head = head[:ends[-1]]
-    while head and " ".join(head).count("(") > " ".join(head).count(")"):
+    while head and (" ".join(head).count("(") > " ".join(head).count(")") or head[-1] == "..."):
         head.pop()
-    return " ".join(head or parts[:words]).rstrip(",;:.") + " ..."
+    return head
 
 
 def plain(paper: str, text: str, names: dict[str, str], where: str = "") -> str:
@@ -95,7 +106,15 @@ def what(paper: str, e, names: dict[str, str]) -> str:
     found = _cut(plain(paper, e.sentence, names, e.where))
     if e.declared or e.id not in names or not e.printed.startswith('"'):
         return found
-    return f"{_cut(e.printed, 12)}: {found}" + (f" ({e.numbers})" if e.numbers else "")
+    return f"{_ends(e.printed)}: {found}" + (f" ({e.numbers})" if e.numbers else "")
+
+
+def _ends(quote: str, words: int = SENTENCE_WORDS) -> str:
+    """A quote cut in its middle, so that it keeps its subject and what it says of it (where its claim is)."""
+    parts = quote.split()
+    if len(parts) <= words:
+        return quote
+    return " ".join(parts[:words // 2 - 1]) + " ... " + " ".join(parts[-(words // 2 + 1):])
 
 
 def _bullet(paper: str, e, names: dict[str, str]) -> str:

@@ -6,14 +6,29 @@ from repro.cards import SENTENCE_WORDS, _cut
 def test_a_cut_sentence_ends_at_a_clause_or_before_an_open_parenthesis():
     clause = "(4) bounds rho^(t) from below only; at values above 1, which it admits, the surrogate degenerates"
     assert _cut(clause) == "(4) bounds rho^(t) from below only ..."
-    paren = "Assumption 1 asks for a Lipschitz continuous gradient of f(., x) (one constant for all omega) on R^d"
+    paren = "Assumption 1 asks for a Lipschitz continuous gradient of f(., x) (one constant) on R^d, for every x"
     assert _cut(paren) == "Assumption 1 asks for a Lipschitz continuous gradient of f(., x) ..."
+    late = "Assumption 1 asks for a Lipschitz continuous gradient (one constant for all omega) on R^d; more words"
+    assert _cut(late) == "Assumption 1 asks for a Lipschitz continuous gradient ..."      # the parenthesis opens late
     plain = " ".join(f"w{i}" for i in range(SENTENCE_WORDS + 5))
     assert _cut(plain) == " ".join(f"w{i}" for i in range(SENTENCE_WORDS)) + " ..."
     early = "Short; " + plain                                   # a clause end in the first half is not used
     assert _cut(early).startswith("Short; w0") and _cut(early).endswith(" ...")
     assert _cut("fits as it is.") == "fits as it is."
-    quoted = "The proof of Proposition 4.7 ('As we mentioned, let K = HR. Then it holds') does not use it"
-    assert _cut(quoted) == "The proof of Proposition 4.7 ..."                   # the dot inside the parenthesis
+    quoted = ("The proof of Proposition 4.7 ('As we mentioned, let K = HR. Then it holds') uses K = T_r with K = RH, "
+              "which holds when every round has H steps")
+    assert _cut(quoted) == "The proof of Proposition 4.7 (...) uses K = T_r with K ..."   # early: the aside left out
+    numbers = "Penalized-FedAvg minus PC-FedAvg, infeasibility averaged over rounds: -8.361e-05, 95% CI [-1e-4, -6e-5]"
+    assert "-8.361e-05" in _cut(numbers)                                      # a colon before numbers ends nothing
     abbreviated = "Under the proof's own choices, Prop. 4.8 (iii) gives requirement terms (e.g. the sixth) and more"
     assert _cut(abbreviated) == "Under the proof's own choices, Prop. 4.8 (iii) gives requirement terms ..."
+
+
+def test_a_quote_on_a_card_keeps_its_subject_and_what_it_says_of_it():
+    from repro.cards import _ends
+    quote = ('"the proposed SSCA-based algorithms for constrained sample-based and feature-based federated '
+             'optimization problems obtain models that strictly satisfy non-convex constraints"')
+    assert _ends(quote) == ('"the proposed SSCA-based algorithms for ... obtain models that strictly satisfy '
+                            'non-convex constraints"')
+    assert _ends('"short quote"') == '"short quote"'
+    assert _cut(_ends(quote), 5) == '"the proposed SSCA-based algorithms for ...'        # one ellipsis, not two

@@ -61,9 +61,8 @@ STATEMENTS = (
               "From Fig. 4(b), we see that with constrained sample-based federated optimization, one can set an "
               "explicit constraint on the training cost to control the test accuracy effectively.", "ssca.figure4"),
     Statement("ssca.conclusion.strictly_feasible", "Section VII (Conclusions), on Section VI's experiments",
-              "Numerical experiments demonstrate that ... the proposed SSCA-based algorithms for constrained "
-              "sample-based and feature-based federated optimization problems obtain models that strictly satisfy "
-              "non-convex constraints", "ssca.figure2"),
+              "the proposed SSCA-based algorithms for constrained sample-based and feature-based federated "
+              "optimization problems obtain models that strictly satisfy non-convex constraints", "ssca.figure2"),
     # Section V's application of the general theorems: what its findings are about (never the theorems themselves)
     Statement("ssca.section_v.unconstrained", "Section V-A, on problem (27)",
               "Theorem 1 and Theorem 3 guarantee the convergences of Algorithm 1 and Algorithm 3, respectively, as "
