@@ -223,7 +223,7 @@ R_soft = Claim(
 S_summed = Claim(
     id="fedsgm.S_summed",
     location="Proofs of Theorems 6-9: the round summed over t < T (display 11 of Theorems 6 and 8; display 9 of "
-             "Theorem 9, and of Theorem 7 read with E^2)",
+             "Theorem 9, and of Theorem 7 as its erratum corrects it)",
     statement="S_T <= D^2/(2 eta E T) + eta G^2 Gamma_pf for any eta > 0 (hard: S_T; soft: S_T^soft).",
     domains=_domains(S_T, D, eta, E, T, G, q, n),
     conclusion=(sp.Le(S_T, summed_bound(eta, Gamma_proof)),),
