@@ -485,38 +485,56 @@ sm = _sym("s_m", (0.0, 10.0), nonnegative=True)
 cpen = _sym("c", (0.01, 10.0), positive=True)
 
 
+def _omega_gradient() -> tuple[sp.Expr, sp.Expr]:
+    """The omega-gradient at w* of the omega-part Ftil_0 + sum_m lambda_m Ftil_m of (72)'s Lagrangian (M = 2), by
+    differentiation; its gradients there are those of F_0, F_m by (71), so it is Problem 3's Lagrangian's too."""
+    return tuple(sp.diff(_dot(g0, _OMEGA) + lam1 * _dot(g1, _OMEGA) + lam2 * _dot(g2, _OMEGA), w) for w in _OMEGA)
+
+
+def _grad_f0_where_zero(vector) -> tuple[sp.Expr, sp.Expr]:
+    """grad F_0(w*) on the points where ``vector`` (linear in grad F_0) is 0: the too-thin hypothesis 'vector = 0'
+    replaced by every point of it."""
+    [solution] = sp.solve(list(vector), list(g0), dict=True)
+    return tuple(solution[x] for x in g0)
+
+
+def after_73(display) -> Step:
+    """The sentence after (73) ('(73) and s*_j = 0 imply the KKT conditions of Problem 3 (Problem 8)') from the
+    (73a) vector ``display`` set to 0: the omega-gradient of Problem 3's Lagrangian with (73)'s multipliers there, and
+    for one m feasibility and complementary slackness from (73b)-(73c) at s*_m = 0."""
+    at_zero = -(1 - p) * r                            # F_m(w*) at s*_m = 0: Ftil_m(w*) - s*_m = -(1 - p) r, by (70)
+    gradient = [x.subs(dict(zip(g0, _grad_f0_where_zero(display)))) for x in _omega_gradient()]
+    return _step(T24, "after (73)", _norm(gradient) + sp.Abs(p * ell * at_zero) + sp.Max(at_zero, 0), "==", 0, (),
+                 ("(73a)", "(73b)", "(73c)", "s*_j = 0"),
+                 "The sentence after (73) with (73a) corrected in force (grad F_0(w*) on every point where its vector "
+                 "is 0): the omega-gradient of Problem 3's Lagrangian F_0 + sum_m lambda_m F_m at w* with (73)'s "
+                 "multipliers (M = 2, gradients gFo, gFa, gFb in R^2); for one m, feasibility F_m(w*) <= 0 and "
+                 "complementary slackness lambda_m F_m(w*) = 0 from (73b)-(73c) at s*_m = 0 with their complementary "
+                 "pairs lambda_m = p ell, F_m(w*) - s*_m = -(1 - p) r (p in {0, 1}; ell, r >= 0). lambda_m >= 0, "
+                 "which Problem 3's KKT conditions need, is not printed in (73): it is dual feasibility in (72)'s. The "
+                 "left side is |gradient| + |lambda_m F_m| + max(F_m, 0).", variant=((E73, CORRECTED),),
+                 uses=("(73a)",))
+
+
 def _thm24_steps() -> tuple[Step, ...]:
     """(73a)-(73d): the KKT conditions of Problem 4 (Problem 9) at a limit point (Appendix B), from those of (72)
     with (70)-(71) substituted, and the sentence after (73) that they and s*_j = 0 give Problem 3's."""
     s_, lam_, mu_ = (1 - q) * sg, p * ell, q * m_                       # complementary pairs of (72)'s KKT
     F_ = s_ - (1 - p) * r                                               # F_m(w*) = Ftil_m(w*) by (70)
     lagr72 = Ft0 + cpen * sm + lamm * (Ftm - sm) - mum * sm
-    # the omega-part of (72)'s Lagrangian Ftil_0 + sum_m lambda_m Ftil_m near w*, its gradients there those of
-    # F_0, F_m by (71); Problem 3's Lagrangian F_0 + sum_m lambda_m F_m has the same omega-part
-    grad72 = tuple(sp.diff(_dot(g0, _OMEGA) + lam1 * _dot(g1, _OMEGA) + lam2 * _dot(g2, _OMEGA), w) for w in _OMEGA)
+    grad0 = _grad_f0_where_zero(_omega_gradient())                      # (72)'s stationarity in omega, by (71)
     corrected = _lin((1, g0), (lam1, g1), (lam2, g2))
-    at_zero = -(1 - p) * r                            # F_m(w*) at s*_m = 0: Ftil_m(w*) - s*_m = -(1 - p) r, by (70)
-    r73 = ("M = 2, gradients in R^2 at w*: grad F_0 = gFo, grad F_1 = gFa, grad F_2 = gFb free, equal to those of "
-           "Ftil_0, Ftil_m by (71); lambda_m >= 0 (dual feasibility in (72)'s KKT conditions); the omega-gradient of "
-           "(72)'s Lagrangian Ftil_0 + sum_m lambda_m Ftil_m + ... by differentiation, which (72)'s KKT conditions "
-           "set to 0")
+    r73 = ("M = 2, gradients in R^2 at w*: grad F_1 = gFa, grad F_2 = gFb free, lambda_m >= 0 (dual feasibility in "
+           "(72)'s KKT conditions), and grad F_0 on every point where the omega-gradient of (72)'s Lagrangian "
+           "Ftil_0 + sum_m lambda_m Ftil_m (by differentiation, with (71)) is 0, as (72)'s KKT conditions set it")
     return (
-        _step(T24, "(73a)", _norm(_sub(_lin((1 + lam1 + lam2, g0)), grad72)), "==", 0, (), ("KKT of (72)", "(71)"),
+        _step(T24, "(73a)", _norm(_lin((1 + lam1 + lam2, grad0))), "==", 0, (), ("KKT of (72)", "(71)"),
               "Printed: grad F_0(w*) + sum_m lambda_m grad F_0(w*) = 0 (grad F_0 where grad F_m is meant). " + r73
-              + "; the left side is the distance of the printed vector from that gradient.",
-              variant=((E73, PRINTED),)),
-        _step(T24, "(73a)", _norm(_sub(corrected, grad72)), "==", 0, (), ("KKT of (72)", "(71)"),
-              "Corrected: grad F_0(w*) + sum_m lambda_m grad F_m(w*) = 0. " + r73 + "; the left side is the distance "
-              "of the corrected vector from that gradient.", variant=((E73, CORRECTED),)),
-        _step(T24, "after (73)", _norm(_sub(grad72, corrected)) + sp.Abs(lam_ * at_zero) + sp.Max(at_zero, 0), "==",
-              0, (), ("(73a)", "(73b)", "(73c)", "s*_j = 0"),
-              "The sentence after (73) ('(73) and s*_j = 0 imply the KKT conditions of Problem 3 (Problem 8)') with "
-              "(73a) corrected: the omega-gradient of Problem 3's Lagrangian F_0 + sum_m lambda_m F_m at w* with "
-              "(73)'s multipliers is (73a)'s left side, which (73a) sets to 0; for one m, feasibility F_m(w*) <= 0 and "
-              "complementary slackness lambda_m F_m(w*) = 0 from (73b)-(73c) at s*_m = 0, with their complementary "
-              "pairs lambda_m = p ell, F_m(w*) - s*_m = -(1 - p) r (p in {0, 1}; ell, r >= 0). " + r73 + "; the left "
-              "side is |gradient - (73a)'s vector| + |lambda_m F_m| + max(F_m, 0).",
-              variant=((E73, CORRECTED),), uses=("(73a)",)),
+              + "; the left side is the norm of the printed vector.", variant=((E73, PRINTED),)),
+        _step(T24, "(73a)", _norm([x.subs(dict(zip(g0, grad0))) for x in corrected]), "==", 0, (),
+              ("KKT of (72)", "(71)"), "Corrected: grad F_0(w*) + sum_m lambda_m grad F_m(w*) = 0. " + r73 + "; the "
+              "left side is the norm of the corrected vector.", variant=((E73, CORRECTED),)),
+        after_73(corrected),
         _step(T24, "(73b)", Fm, "<=", sm, (sp.Le(Fm, sm),), ("feasibility in (72)", "(70)"),
               "One m: F_m = F_m(w*_j) = Ftil_m(w*_j) by (70), s_m = s*_{m,j}; hypothesis: (72)'s constraint."),
         _step(T24, "(73c)", sp.Abs(lam_ * (F_ - s_)) + sp.Abs(mu_ * s_), "==", 0, (),
@@ -525,9 +543,9 @@ def _thm24_steps() -> tuple[Step, ...]:
               "s_m - Ftil_m(w*) = (1 - p) r, mu_m = q m, s_m = (1 - q) sigma_s with p, q in {0, 1} and ell, r, m, "
               "sigma_s >= 0; F_m(w*) = Ftil_m(w*) by (70). The left side is |first| + |second| of (73c)."),
         _step(T24, "(73d)", cpen - lamm - mum, "==", sp.diff(lagr72, sm), (), ("stationarity of (72) in s_m",),
-              "One m: the printed c - lambda_m - mu_m is the derivative in s_m of (72)'s Lagrangian Ftil_0 + c s_m + "
-              "lambda_m (Ftil_m - s_m) - mu_m s_m, which (72)'s KKT conditions set to 0 (the s-part of (72) and of "
-              "Problem 4 coincide)."),
+              "One m: the printed c - lambda_m - mu_m is the derivative in s_m of the Lagrangian Ftil_0 + c s_m + "
+              "lambda_m (Ftil_m - s_m) - mu_m s_m, which the KKT conditions set to 0; its - mu_m s_m is that of "
+              "Problem 4's s_m >= 0, which (72) as printed omits."),
     )
 
 

@@ -148,9 +148,8 @@ HAND = {
     # grad F_bar(w^(t)) = w^(t) - w_bar = (1, 0), w = w_bar - (1, 0): -1 >= 0 fails
     "(67)": ({"mu": 1, "kappa": 0, "beta": 0, "wT1": 1, "wT2": 0, "wbT1": 0, "wbT2": 0, "x1": -1, "x2": 0},
              (-1.0, 0.0)),
-    # lambda_1 = 1, grad F_0 = 0, grad F_1 = (1, 0): the printed vector is 0, (72)'s gradient (1, 0)
-    "(73a)": ({"lambda1": 1, "lambda2": 0, "gFo1": 0, "gFo2": 0, "gFa1": 1, "gFa2": 0, "gFb1": 0, "gFb2": 0},
-              (1.0, 0.0)),
+    # lambda_1 = 1, grad F_1 = (1, 0): (72)'s stationarity gives grad F_0 = (-1, 0) and the printed vector is (-2, 0)
+    "(73a)": ({"lambda1": 1, "lambda2": 0, "gFa1": 1, "gFa2": 0, "gFb1": 0, "gFb2": 0}, (2.0, 0.0)),
 }
 
 
@@ -194,3 +193,14 @@ def test_52_step1_fails_with_the_square_too_and_holds_with_mu_over_2():
     squared = dataclasses.replace(step, rhs=-SS.mu * SS._D**2 + gap)
     assert check(squared, examples=25, polish=25).status == REFUTED
     assert check(dataclasses.replace(step, rhs=-SS.mu / 2 * SS._D**2 + gap), examples=60, polish=60).status != REFUTED
+
+
+def test_the_sentence_after_73_needs_the_corrected_73a():
+    """From the printed (73a) set to 0 (grad F_0 = 0), Problem 3's stationarity with (73)'s multipliers fails; a
+    wrong corrected vector (grad F_0 for grad F_1) is refuted too."""
+    printed = SS._lin((1 + SS.lam1 + SS.lam2, SS.g0))
+    assert check(SS.after_73(printed), examples=25, polish=25).status == REFUTED
+    wrong = SS._lin((1, SS.g0), (SS.lam1, SS.g0), (SS.lam2, SS.g2))
+    assert check(SS.after_73(wrong), examples=25, polish=25).status == REFUTED
+    assert check(SS.after_73(SS._lin((1, SS.g0), (SS.lam1, SS.g1), (SS.lam2, SS.g2))), examples=25,
+                 polish=25).status != REFUTED
