@@ -51,20 +51,28 @@ def _cut(text: str, words: int = SENTENCE_WORDS) -> str:
     head = _head(parts, words)
     if len(head) < words // 2:
         head = _head(re.sub(r"\([^()]{%d,}\)" % _ASIDE, "(...)", text).split(), words) or head
-    return " ".join(head or parts[:words]).rstrip(",;:.") + " ..."
+    cut = " ".join(head or parts[:words]).rstrip(",;:.") + " ..."
+    return cut + '"' if cut.count('"') % 2 else cut                     # a quote the cut opened is closed
 
 
 def _head(parts: list[str], words: int) -> list[str]:
     """The first ``words`` of ``parts``, ending at the last end of a sentence or clause ("." or ";"; an abbreviation's
     dot is not one) when that keeps at least half of them, and never inside a parenthesis (cut before it)."""
     head = parts[:words]
-    ends = [i for i, w in enumerate(head, 1) if i >= words // 2 and (
-        w.endswith(";") or w.endswith(".") and w.lower() not in _ABBREVIATIONS)]
+    ends = [i for i, w in enumerate(head, 1) if i >= words // 2 and _ends_clause(w, parts[i] if i < len(parts) else "")]
     if ends:
         head = head[:ends[-1]]
     while head and (" ".join(head).count("(") > " ".join(head).count(")") or head[-1] == "..."):
         head.pop()
     return head
+
+
+def _ends_clause(word: str, following: str) -> bool:
+    """Whether ``word`` ends a sentence or clause: ";", a colon not followed by a number, or a dot that is not an
+    abbreviation's nor an ellipsis."""
+    if word.endswith(":"):
+        return not re.match(r"[-+]?[\d.]", following)
+    return word.endswith(";") or word.endswith(".") and not word.endswith("...") and word.lower() not in _ABBREVIATIONS
 
 
 def plain(paper: str, text: str, names: dict[str, str], where: str = "") -> str:

@@ -54,7 +54,8 @@ def _unsaid_numbers(e) -> str:
     beside a near-zero bound, or nothing."""
     numbers = observed_text(e) if e.observed is not None else ""
     stem, _, excess = numbers.partition(" (")
-    if not numbers or numbers in e.summary:
+    both = e.observed is not None and all(f"{x:.4g}" in e.summary for x in (e.observed, e.bound))
+    if not numbers or numbers in e.summary or both and not excess:
         return ""
     return f" ({excess}" if stem in e.summary else f" ({numbers})"
 

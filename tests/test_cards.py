@@ -20,6 +20,8 @@ def test_a_cut_sentence_ends_at_a_clause_or_before_an_open_parenthesis():
     assert _cut(quoted) == "The proof of Proposition 4.7 (...) uses K = T_r with K ..."   # early: the aside left out
     numbers = "Penalized-FedAvg minus PC-FedAvg, infeasibility averaged over rounds: -8.361e-05, 95% CI [-1e-4, -6e-5]"
     assert "-8.361e-05" in _cut(numbers)                                      # a colon before numbers ends nothing
+    colon = "The class the paper names as the objective: class 0 as the data set codes it, or the majority class"
+    assert _cut(colon) == "The class the paper names as the objective ..."    # before words it ends a clause
     abbreviated = "Under the proof's own choices, Prop. 4.8 (iii) gives requirement terms (e.g. the sixth) and more"
     assert _cut(abbreviated) == "Under the proof's own choices, Prop. 4.8 (iii) gives requirement terms ..."
 
@@ -31,4 +33,4 @@ def test_a_quote_on_a_card_keeps_its_subject_and_what_it_says_of_it():
     assert _ends(quote) == ('"the proposed SSCA-based algorithms for ... obtain models that strictly satisfy '
                             'non-convex constraints"')
     assert _ends('"short quote"') == '"short quote"'
-    assert _cut(_ends(quote), 5) == '"the proposed SSCA-based algorithms for ...'        # one ellipsis, not two
+    assert _cut(_ends(quote), 5) == '"the proposed SSCA-based algorithms for ..."'     # one ellipsis, quote closed

@@ -606,8 +606,8 @@ def assumption_2_4_finding(proximal: sp.Expr = _tau_p * (_W - _W0)**2):
         "ssca.section_v.assumption_2_4", "application", SECTION_V_STATEMENTS,
         DISCREPANCY if lim in (sp.oo, -sp.oo) else NOT_CHECKABLE,
         "Assumption 2.4 (surrogate and derivatives uniformly bounded) fails on R^d for (7)/(11)/(15)/(22): "
-        f"{proximal} is unbounded; it holds only on bounded sets (e.g. under the boundedness hypothesis of "
-        "Theorems 1/3).", f"{SECTION_V_WORDS} lim_(w -> oo) {proximal} = {lim}", "sympy.limit")
+        f"{proximal} is unbounded; it holds only on bounded sets, a weaker assumption than the paper states.",
+        f"{SECTION_V_WORDS} lim_(w -> oo) {proximal} = {lim}", "sympy.limit")
 
 
 def _curvature_evidence() -> dict:
@@ -633,8 +633,8 @@ def assumption_1_finding():
         "Assumption 1 asks for a Lipschitz continuous gradient of f(., x) (one constant for all omega); for the swish "
         "network of (25)-(26) the loss's second derivative is unbounded (it grows like the square of the output "
         "weights where the softmax stays uniform), so no such constant exists on R^d and Section V's 'as Assumption "
-        "1 and Assumption 2 are satisfied' does not hold for (27) or (37); a constant exists on every bounded set "
-        "(e.g. under the boundedness hypothesis of Theorems 1/3).",
+        "1 and Assumption 2 are satisfied' does not hold for (27) or (37); a constant exists on every bounded set, "
+        "a weaker assumption than the paper states.",
         f"{ASSUMPTION1_WORDS} {SECTION_V_WORDS} One-sample swish net K = J = 1, L = 2, x = 1, y = class 1, at W1 = 0, "
         f"W2 = (c, -c): d^2 f / dW1^2 = {ev['second']}, lim_(c -> oo) = {ev['limit']}; a twice differentiable f with an "
         "L-Lipschitz gradient has |f''| <= L along every line.", "sympy.diff + sympy.limit")
