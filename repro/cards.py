@@ -114,10 +114,10 @@ def what(paper: str, e, names: dict[str, str]) -> str:
     found = _cut(plain(paper, e.sentence, names, e.where))
     if e.declared or e.id not in names or not e.printed.startswith('"'):
         return found
-    return f"{_ends(e.printed)}: {found}" + (f" ({e.numbers})" if e.numbers else "")
+    return f"{_quote_cut(e.printed)}: {found}" + (f" ({e.numbers})" if e.numbers else "")
 
 
-def _ends(quote: str, words: int = SENTENCE_WORDS) -> str:
+def _quote_cut(quote: str, words: int = SENTENCE_WORDS) -> str:
     """A quote cut in its middle, so that it keeps its subject and what it says of it (where its claim is)."""
     parts = quote.split()
     if len(parts) <= words:

@@ -27,10 +27,10 @@ def test_a_cut_sentence_ends_at_a_clause_or_before_an_open_parenthesis():
 
 
 def test_a_quote_on_a_card_keeps_its_subject_and_what_it_says_of_it():
-    from repro.cards import _ends
+    from repro.cards import _quote_cut
     quote = ('"the proposed SSCA-based algorithms for constrained sample-based and feature-based federated '
              'optimization problems obtain models that strictly satisfy non-convex constraints"')
-    assert _ends(quote) == ('"the proposed SSCA-based algorithms for ... obtain models that strictly satisfy '
+    assert _quote_cut(quote) == ('"the proposed SSCA-based algorithms for ... obtain models that strictly satisfy '
                             'non-convex constraints"')
-    assert _ends('"short quote"') == '"short quote"'
-    assert _cut(_ends(quote), 5) == '"the proposed SSCA-based algorithms for ..."'     # one ellipsis, quote closed
+    assert _quote_cut('"short quote"') == '"short quote"'
+    assert _cut(_quote_cut(quote), 5) == '"the proposed SSCA-based algorithms for ..."'     # one ellipsis, quote closed

@@ -491,11 +491,16 @@ def _omega_gradient() -> tuple[sp.Expr, sp.Expr]:
     return tuple(sp.diff(_dot(g0, _OMEGA) + lam1 * _dot(g1, _OMEGA) + lam2 * _dot(g2, _OMEGA), w) for w in _OMEGA)
 
 
-def _grad_f0_where_zero(vector) -> tuple[sp.Expr, sp.Expr]:
-    """grad F_0(w*) on the points where ``vector`` (linear in grad F_0) is 0: the too-thin hypothesis 'vector = 0'
-    replaced by every point of it."""
-    [solution] = sp.solve(list(vector), list(g0), dict=True)
-    return tuple(solution[x] for x in g0)
+def _where_zero(vector, zero) -> list[sp.Expr]:
+    """``vector`` with grad F_0(w*) taken on the points where ``zero`` (linear in grad F_0) is 0: the too-thin
+    hypothesis 'zero = 0' replaced by every point of it."""
+    [solution] = sp.solve(list(zero), list(g0), dict=True)
+    return [x.subs(solution) for x in vector]
+
+
+#: (73a) as printed (lambda_m grad F_0) and corrected (lambda_m grad F_m), M = 2
+PRINTED_73A = _lin((1 + lam1 + lam2, g0))
+CORRECTED_73A = _lin((1, g0), (lam1, g1), (lam2, g2))
 
 
 def after_73(display) -> Step:
@@ -503,8 +508,8 @@ def after_73(display) -> Step:
     (73a) vector ``display`` set to 0: the omega-gradient of Problem 3's Lagrangian with (73)'s multipliers there, and
     for one m feasibility and complementary slackness from (73b)-(73c) at s*_m = 0."""
     at_zero = -(1 - p) * r                            # F_m(w*) at s*_m = 0: Ftil_m(w*) - s*_m = -(1 - p) r, by (70)
-    gradient = [x.subs(dict(zip(g0, _grad_f0_where_zero(display)))) for x in _omega_gradient()]
-    return _step(T24, "after (73)", _norm(gradient) + sp.Abs(p * ell * at_zero) + sp.Max(at_zero, 0), "==", 0, (),
+    left = _norm(_where_zero(_omega_gradient(), display)) + sp.Abs(p * ell * at_zero) + sp.Max(at_zero, 0)
+    return _step(T24, "after (73)", left, "==", 0, (),
                  ("(73a)", "(73b)", "(73c)", "s*_j = 0"),
                  "The sentence after (73) with (73a) corrected in force (grad F_0(w*) on every point where its vector "
                  "is 0): the omega-gradient of Problem 3's Lagrangian F_0 + sum_m lambda_m F_m at w* with (73)'s "
@@ -522,19 +527,17 @@ def _thm24_steps() -> tuple[Step, ...]:
     s_, lam_, mu_ = (1 - q) * sg, p * ell, q * m_                       # complementary pairs of (72)'s KKT
     F_ = s_ - (1 - p) * r                                               # F_m(w*) = Ftil_m(w*) by (70)
     lagr72 = Ft0 + cpen * sm + lamm * (Ftm - sm) - mum * sm
-    grad0 = _grad_f0_where_zero(_omega_gradient())                      # (72)'s stationarity in omega, by (71)
-    corrected = _lin((1, g0), (lam1, g1), (lam2, g2))
     r73 = ("M = 2, gradients in R^2 at w*: grad F_1 = gFa, grad F_2 = gFb free, lambda_m >= 0 (dual feasibility in "
            "(72)'s KKT conditions), and grad F_0 on every point where the omega-gradient of (72)'s Lagrangian "
            "Ftil_0 + sum_m lambda_m Ftil_m (by differentiation, with (71)) is 0, as (72)'s KKT conditions set it")
     return (
-        _step(T24, "(73a)", _norm(_lin((1 + lam1 + lam2, grad0))), "==", 0, (), ("KKT of (72)", "(71)"),
+        _step(T24, "(73a)", _norm(_where_zero(PRINTED_73A, _omega_gradient())), "==", 0, (), ("KKT of (72)", "(71)"),
               "Printed: grad F_0(w*) + sum_m lambda_m grad F_0(w*) = 0 (grad F_0 where grad F_m is meant). " + r73
               + "; the left side is the norm of the printed vector.", variant=((E73, PRINTED),)),
-        _step(T24, "(73a)", _norm([x.subs(dict(zip(g0, grad0))) for x in corrected]), "==", 0, (),
+        _step(T24, "(73a)", _norm(_where_zero(CORRECTED_73A, _omega_gradient())), "==", 0, (),
               ("KKT of (72)", "(71)"), "Corrected: grad F_0(w*) + sum_m lambda_m grad F_m(w*) = 0. " + r73 + "; the "
               "left side is the norm of the corrected vector.", variant=((E73, CORRECTED),)),
-        after_73(corrected),
+        after_73(CORRECTED_73A),
         _step(T24, "(73b)", Fm, "<=", sm, (sp.Le(Fm, sm),), ("feasibility in (72)", "(70)"),
               "One m: F_m = F_m(w*_j) = Ftil_m(w*_j) by (70), s_m = s*_{m,j}; hypothesis: (72)'s constraint."),
         _step(T24, "(73c)", sp.Abs(lam_ * (F_ - s_)) + sp.Abs(mu_ * s_), "==", 0, (),

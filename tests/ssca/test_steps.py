@@ -198,9 +198,7 @@ def test_52_step1_fails_with_the_square_too_and_holds_with_mu_over_2():
 def test_the_sentence_after_73_needs_the_corrected_73a():
     """From the printed (73a) set to 0 (grad F_0 = 0), Problem 3's stationarity with (73)'s multipliers fails; a
     wrong corrected vector (grad F_0 for grad F_1) is refuted too."""
-    printed = SS._lin((1 + SS.lam1 + SS.lam2, SS.g0))
-    assert check(SS.after_73(printed), examples=25, polish=25).status == REFUTED
+    assert check(SS.after_73(SS.PRINTED_73A), examples=25, polish=25).status == REFUTED
     wrong = SS._lin((1, SS.g0), (SS.lam1, SS.g0), (SS.lam2, SS.g2))
     assert check(SS.after_73(wrong), examples=25, polish=25).status == REFUTED
-    assert check(SS.after_73(SS._lin((1, SS.g0), (SS.lam1, SS.g1), (SS.lam2, SS.g2))), examples=25,
-                 polish=25).status != REFUTED
+    assert check(SS.after_73(SS.CORRECTED_73A), examples=25, polish=25).status != REFUTED
