@@ -109,8 +109,11 @@ def where(e) -> str:
 
 
 def what(paper: str, e, names: dict[str, str]) -> str:
-    """What is wrong, cut for a card: the declared sentence, or for a statement found false without a declaration
-    the paper's words, what was found and its observed value against its bound."""
+    """What is wrong, for a card: the erratum's gist where its paper gives one, else cut: the declared sentence, or
+    for a statement found false without a declaration the paper's words, what was found and its observed value
+    against its bound."""
+    if e.gist:
+        return e.gist
     found = _cut(plain(paper, e.sentence, names, e.where))
     if e.declared or e.id not in names or not e.printed.startswith('"'):
         return found
@@ -180,7 +183,7 @@ def readme_card(paper: str, verdicts, reports) -> list[str]:
     title = registry.paper(paper).title.split(":")[0]
     lines = [f"- **[{title}](reports/audit.md#{paper})**: {tally(verdicts)}."]
     major = [e for e in reports if consequence(paper, e, names)]
-    lines += [f"  - {e.kind.value}, {plain(paper, where(e), names)}: {_cut(what(paper, e, names), 10)}"
+    lines += [f"  - {e.kind.value}, {plain(paper, where(e), names)}: {e.gist or _cut(what(paper, e, names), 10)}"
               for e in major[:README_ERRATA]]
     more = len(reports) - min(len(major), README_ERRATA)
     if more:

@@ -21,6 +21,9 @@ under every reading: the claim; a violation under one value of an open choice is
 Its consequences are computed from the claims' tables of readings: the claims that fail as printed through it
 (directly or through a claim their proof rests on), those that hold once it is corrected, those that depend on it.
 
+A module may also give ``GISTS``: erratum id -> its point in at most :data:`GIST_WORDS` words, which the summary
+card shows instead of the first words of the sentence (where the point of a long sentence comes last).
+
 Assumptions, named: a correction is admissible only with the paper's own support (a second place, or the next
 display), so a statement that fails as printed and has neither is a false statement; an erratum whose printed side
 fails nowhere is not reported (computation did not confirm it); kinds are ordered by severity (false statements
@@ -29,7 +32,7 @@ first) and, within a kind, by the paper's order of its claims.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Mapping, Sequence
 
@@ -145,10 +148,15 @@ def decide_kind(f: Facts) -> Kind | None:
     return Kind.FALSE_STATEMENT if f.statement_fails else Kind.GAP
 
 
+#: the most words of an erratum's gist (``GISTS``)
+GIST_WORDS = 14
+
+
 @dataclass(frozen=True)
 class Report:
     """One erratum of a paper, as computed: its kind and facts, the declaration's text (or, for a root cause no
-    declaration names, the failing finding's or claim's), its instances and consequences, and how to replay it."""
+    declaration names, the failing finding's or claim's), its instances and consequences, how to replay it, and its
+    ``gist`` where the paper's module gives one."""
 
     id: str
     kind: Kind
@@ -166,6 +174,7 @@ class Report:
     replay: str = ""
     declared: bool = False
     numbers: str = ""
+    gist: str = ""
 
     def as_dict(self) -> dict:
         return {k: (v.value if isinstance(v, Kind) else v.__dict__ if isinstance(v, Facts) else
@@ -193,6 +202,7 @@ def paper_errata(verdicts: Sequence[ClaimVerdict], findings: Sequence, module: M
     order = {v.claim: i for i, v in enumerate(verdicts)}
     by_id = {v.claim: v for v in verdicts}
     final = {c for v in verdicts for c in v.cause}
+    gists = getattr(module, "GISTS", {})
     reports = []
     for cause in list(declared) + [c for c in collected if c not in declared and c in final]:
         got = collected.get(cause, _Collected())
@@ -203,7 +213,8 @@ def paper_errata(verdicts: Sequence[ClaimVerdict], findings: Sequence, module: M
         kind = decide_kind(facts)
         if kind is None:
             continue
-        reports.append(_report(cause, kind, facts, decl, got, by_id, findings, claims, changed))
+        report = _report(cause, kind, facts, decl, got, by_id, findings, claims, changed)
+        reports.append(replace(report, gist=gists.get(cause, "")))
     return sorted(reports, key=lambda r: (list(Kind).index(r.kind), min(
         (order.get(c, len(order)) for c in r.fails_as_printed + r.holds_once_corrected + r.depends),
         default=len(order)), r.id))

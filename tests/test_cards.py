@@ -34,3 +34,29 @@ def test_a_quote_on_a_card_keeps_its_subject_and_what_it_says_of_it():
                             'non-convex constraints"')
     assert _quote_cut('"short quote"') == '"short quote"'
     assert _cut(_quote_cut(quote), 5) == '"the proposed SSCA-based algorithms for ..."'     # one ellipsis, quote closed
+
+
+def test_a_card_shows_an_erratums_gist_whole_and_the_readme_too():
+    from types import SimpleNamespace
+    from repro.cards import what
+    gist = "One plain sentence of fourteen words or fewer that a cut would have lost the end of."
+    e = SimpleNamespace(gist=gist, sentence="A long sentence " * 10, where="", declared=True, id="x", printed="")
+    assert what("toy", e, {}) == gist
+
+
+def test_every_gist_is_short_and_names_an_erratum_its_paper_reports():
+    """Each paper's GISTS: at most GIST_WORDS words, one sentence, keyed by an erratum the paper declares or its
+    committed report lists (an erratum found by computation is named by its finding or claim)."""
+    import importlib
+    import re
+    from pathlib import Path
+    from repro.errata import GIST_WORDS
+    root = Path(__file__).resolve().parents[1]
+    for paper in ("fedsgm", "pcfedavg", "fedclup", "ssca"):
+        module = importlib.import_module(f"repro.papers.{paper}.errata")
+        page = (root / "reports" / f"{paper}.md").read_text()
+        listed = set(re.findall(r"^\| [a-z ]+ \| `([\w.\-]+)` \|", page, flags=re.M))
+        declared = {e.id for e in module.ERRATA + getattr(module, "CHOICES", ())}
+        assert module.GISTS and set(module.GISTS) <= declared | listed, paper
+        for cause, gist in module.GISTS.items():
+            assert len(gist.split()) <= GIST_WORDS and gist.endswith("."), cause

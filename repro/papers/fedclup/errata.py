@@ -81,3 +81,11 @@ CHOICES = (
            "FedCLUP outputs both a global model and personalised models; a personalised model's test data are its "
            "client's classes (a 2-class client's model is not meant for the other 8)"),
 )
+
+#: each erratum's point in a few words, for the summary card (the sentences say it whole)
+GISTS = {
+    CODE_ID: "The code differs from the paper in its averaging, R, L and plotted error.",
+    ROUNDS_ID: "The theory it cites says higher personalization needs fewer rounds, not more.",
+    START_ID: "The adaptive rule's starting lambda is not given.",
+    FIG5_ID: "Whether Figure 5 tracks the global or the personalised models' testing loss.",
+}

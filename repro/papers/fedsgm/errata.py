@@ -68,3 +68,12 @@ CHOICES = (
 FIGURE1_READINGS = {variant: (CHOICES[0].options[not overrides.get("bias", True)],
                               CHOICES[1].options[overrides.get("labels") == "flipped"])
                     for variant, overrides in FIGURE1_VARIANTS.items()}
+
+#: each erratum's point in a few words, for the summary card (the sentence above says it whole)
+GISTS = {
+    "fedsgm.mode": "Stated for every run; with compression, their proofs bound only an expectation.",
+    "fedsgm.soft.eps": "Theorems 2, 7 and 9 state a smaller eps than their proof chooses.",
+    "fedsgm.bias": "Whether Figure 1's model has a bias feature is not said.",
+    "fedsgm.labels": "Class 0 as coded is the minority; the prose's objective class is the majority.",
+    "fedsgm.thm7.display9": "Its (1/3) eta E G^2 T should read (1/3) eta E^2 G^2 T.",
+}

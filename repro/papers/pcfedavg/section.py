@@ -27,7 +27,7 @@ from bounds.audit import fmt_point
 from repro import exact_audit, search_audit, tightness
 from repro.papers.pcfedavg import errata as ERR
 from repro.tables import fmt, markdown_table, select_results
-from repro.verdicts import UNDECIDABLE_MODES
+from repro.verdicts import UNDECIDABLE_MODES, lower_bound
 from repro.papers.pcfedavg.checks import THEORY_CLAIM_IDS
 from repro.papers.pcfedavg.evidence import _path, _replay, _steps
 from repro.papers.pcfedavg.runs import data as data_exp
@@ -58,7 +58,7 @@ def _claim_rows(theory_results, verdicts) -> list:
         pfails = len({r.hash for r, i in printed if not bool(r.arrays["passed"][i])})
         n_printed = len({r.hash for r, _ in printed})
         rows.append([claim.id, claim.mode.value, len({r.hash for r, _ in compact}), v.verdict.value, v.reason,
-                     fmt(max(ratios)) if ratios else "n/a",
+                     (fmt(max(ratios)) + (" (of a lower bound)" if lower_bound(claim) else "")) if ratios else "n/a",
                      f"failed on {pfails} of {n_printed} instances" if printed else "not run"])
     return rows
 

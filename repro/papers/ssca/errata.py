@@ -71,3 +71,14 @@ ERRATA = (
             explains=("ssca.boundary.rho_above_one",)),
 ) + tuple(Erratum(p.id, p.where, p.printed, f"{p.what[0].upper()}{p.what[1:]}: the two places disagree.",
                   other_place=f"{p.other_where}: '{p.other}'", explains=(p.id,)) for p in PAIRS)
+
+#: each erratum's point in a few words, for the summary card (the sentences say it whole)
+GISTS = {
+    "ssca.section_v.assumption_1": "Assumption 1 fails: the swish network's loss has no Lipschitz gradient on R^d.",
+    "ssca.section_v.assumption_2_4": "Assumption 2.4 fails: surrogates (7)/(11)/(15)/(22) are unbounded on R^d.",
+    "ssca.section_v.compactness": "Theorems 2/4 need a compact set; (37)'s {omega : F(omega) <= U} is unbounded.",
+    "ssca.eq4.rho_above_one": "(4) admits rho^(t) > 1, at which the surrogate can lose its strong convexity.",
+    "ssca.lemma3.squares": "They print ||.|| for ||.||^2; with the squares (43) does not follow from (50).",
+    "ssca.step.proof_of_theorems_1_and_3.67": "(67) does not follow from the first-order optimality it cites.",
+    "ssca.lemma4.52": "(52) drops the squares that strong convexity gives and (53) uses.",
+}
