@@ -87,5 +87,5 @@ GISTS = {
     CODE_ID: "The code differs from the paper in its averaging, R, L and plotted error.",
     ROUNDS_ID: "The theory it cites says higher personalization needs fewer rounds, not more.",
     START_ID: "The adaptive rule's starting lambda is not given.",
-    FIG5_ID: "Whether Figure 5 tracks the global or the personalised models' testing loss.",
+    FIG5_ID: "Not said whether Figure 5's testing loss is the global or personalised models'.",
 }

@@ -29,8 +29,9 @@ ERRATA = (
     Erratum("fedsgm.soft.eps", "Theorem 1 (Section 3), repeated by Theorem 2; proof of Theorem 7 (Appendix A.2.2)",
             "ε = √(2D²G²Γ/(ET)), Γ = 2E² + Eq_u/(2n)",
             "Theorems 2, 7 and 9 state an eps smaller than the eps = 2 sqrt(2 D^2 G^2 Gamma/(E T)) their proof "
-            "chooses, so the proof does not establish them as stated (and beta >= 2/eps no longer suffices for its "
-            "step 4).", explains=("fedsgm.soft.eps", "fedsgm.soft.beta")),
+            "chooses wherever the stated Gamma is below 4 times the proof's (e.g. every E <= 4), so the proof does not "
+            "establish them as stated (and beta >= 2/eps no longer suffices for its step 4).",
+            explains=("fedsgm.soft.eps", "fedsgm.soft.beta")),
     Erratum("fedsgm.mode", "Theorems 1 and 2 (Section 3); Theorems 6 and 7 (Appendix A)",
             "then A is nonempty, w̄ is well-defined, and w̄ is an ε-solution of (1)",
             "Theorems 1, 2, 6 and 7 state their conclusion for every run, but with compression the run is random "
@@ -72,8 +73,8 @@ FIGURE1_READINGS = {variant: (CHOICES[0].options[not overrides.get("bias", True)
 #: each erratum's point in a few words, for the summary card (the sentence above says it whole)
 GISTS = {
     "fedsgm.mode": "Stated for every run; with compression, their proofs bound only an expectation.",
-    "fedsgm.soft.eps": "Theorems 2, 7 and 9 state a smaller eps than their proof chooses.",
+    "fedsgm.soft.eps": "Theorems 2, 7, 9 state eps below their proof's choice (e.g. E <= 4).",
     "fedsgm.bias": "Whether Figure 1's model has a bias feature is not said.",
-    "fedsgm.labels": "Class 0 as coded is the minority; the prose's objective class is the majority.",
-    "fedsgm.thm7.display9": "Its (1/3) eta E G^2 T should read (1/3) eta E^2 G^2 T.",
+    "fedsgm.labels": "(2)'s objective is class 0, the data set's minority; the prose says the majority.",
+    "fedsgm.thm7.display9": "Before (10): (1/3) eta E G^2 T should read (1/3) eta E^2 G^2 T.",
 }

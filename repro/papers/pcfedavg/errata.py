@@ -105,17 +105,19 @@ ERRATA = (
 
 #: each erratum's point in a few words, for the summary card (the sentences say it whole)
 GISTS = {
-    "pcfedavg.prop4.8.ii.m": "Squaring (12) gives 5 m^2, not 5 m; the printed bound fails.",
-    FEASIBLE: "Algorithm 1 never projects; its iterates leave X_i where a constraint is active.",
-    "pcfedavg.lemma4.5.M": "It bounds by M, taken at x* without the penalty; the step needs M_rho.",
-    "pcfedavg.lemma4.5.a": "Its equality needs a shared x_t (only at t = T_r); (L4.5-b) still follows.",
-    "pcfedavg.prop4.7.K_eq_Tr": "K = RH need not be a T_r with rounds shorter than H.",
+    "pcfedavg.prop4.8.ii.m": "Squaring (12) gives 5 m^2, not 5 m; an admissible instance violates it.",
+    FEASIBLE: "Iterates are penalised (finite rho), never projected; they leave X_i where a constraint binds.",
+    "pcfedavg.lemma4.5.M": "Its 4M bounds (4/m) sum ||grad G_{i,rho}(x*_rho)||^2, but M is at x*, unpenalised.",
+    "pcfedavg.lemma4.5.a": "Equality needs a shared x_t (only t = T_r); the next display still holds.",
+    "pcfedavg.prop4.7.K_eq_Tr": "The proof's K = RH = T_r can fail with rounds shorter than H.",
     "pcfedavg.P4.8-c.half": "Writes rho cal-H as (rho/m) sum dbar_i^2, twice its definition; (8)-(12) inherit it.",
-    "pcfedavg.fact2": "The fact cited for (11) and (P4.8-h) is false; Jensen's inequality gives both.",
-    "pcfedavg.prop4.8.iii.gradient_point": "The statement has ||grad f(xbar*)||, the proof (P4.8-h) ||grad f(x*)||.",
+    "pcfedavg.fact2": "The cited -sqrt(sum E[dbar_i^2]) <= -sum E[dbar_i] is false; Jensen's inequality gives (11).",
+    "pcfedavg.prop4.8.iii.gradient_point":
+        "(iii) multiplies by ||grad f(xbar*)||; its proof gives ||grad f(x*)||, which can differ.",
     "pcfedavg.thm3.4.stepsize": "The proof's gamma = 1/sqrt(R) breaks the theorem's own gamma <= 1/(6 L_G).",
-    "pcfedavg.thm3.4.iii.rate": "Prop. 4.8 (iii) gives terms (e.g. D^2 m^2/eps^2) the printed O(.) omits.",
-    "pcfedavg.remark3.6.units": "O(eps^-1) for a squared distance is no better: both need O(delta^-2) rounds.",
-    LINE8_ID: "Line 8 uses x^(j) where (CR), which the proofs use, has x^(i).",
-    "pcfedavg.lemma4.5.range": "Stated for r >= 1, but (P4.7-a) applies it from r = 0.",
+    "pcfedavg.thm3.4.iii.rate":
+        "Under the proof's choices, Prop. 4.8 (iii) needs terms (e.g. D^2 m^2/eps^2) O(.) omits.",
+    "pcfedavg.remark3.6.units": "Not better: at distance delta both are O(delta^-2) rounds if grad f(x*) != 0.",
+    LINE8_ID: "Line 8's damping uses x^(j)-xbar; (CR), which the proofs use, has x^(i)-xbar.",
+    "pcfedavg.lemma4.5.range": "Stated for r >= 1; Proposition 4.7's proof applies it from r = 0.",
 }
