@@ -36,16 +36,16 @@ def test_a_quote_on_a_card_keeps_its_subject_and_what_it_says_of_it():
     assert _cut(_quote_cut(quote), 5) == '"the proposed SSCA-based algorithms for ..."'     # one ellipsis, quote closed
 
 
-def test_a_card_shows_an_erratums_gist_whole_and_the_readme_too():
+def test_a_card_shows_an_erratums_gist_whole():
     from types import SimpleNamespace
     from repro.cards import what
-    gist = "One plain sentence of fourteen words or fewer that a cut would have lost the end of."
+    gist = "A short gist whose end a twelve-word cut of its sentence would have lost."
     e = SimpleNamespace(gist=gist, sentence="A long sentence " * 10, where="", declared=True, id="x", printed="")
     assert what("toy", e, {}) == gist
 
 
 def test_every_gist_is_short_and_names_an_erratum_its_paper_reports():
-    """Each paper's GISTS: at most GIST_WORDS words, one sentence, keyed by an erratum the paper declares or its
+    """Each paper's GISTS: at most GIST_WORDS words ending with a full stop, keyed by an erratum the paper declares or its
     committed report lists (an erratum found by computation is named by its finding or claim)."""
     import importlib
     import re
