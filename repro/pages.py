@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 from . import registry
@@ -110,11 +111,39 @@ def proof_coverage_lines(paper: str) -> list[str]:
              ", ".join(d.label for d in displays if d.proof == proof and not d.checked_by) or "--"]
             for proof, checked, shown in coverage(displays)]
     total = sum(r[1] for r in coverage(displays)), len(displays)
+    places = _label_places(displays)
     return head + [f"{total[0]} of {total[1]} displayed proof steps are checked "
-            "(symbolically, numerically or by a finding); the unchecked ones are listed by the paper's label. "
+            "(symbolically, numerically or by a finding); the unchecked ones are listed by their labels. "
             "\"Encoded\" counts the displays encoded as a step with its hypotheses and falsification-searched "
             "(experiment `" + paper + ".steps`; a step that fails is a finding of kind proof-step).", "",
-            markdown_table(["proof", "steps checked", "encoded and searched", "not checked yet"], rows), ""]
+            markdown_table(["proof", "steps checked", "encoded and searched", "not checked yet"], rows), ""] + ([
+            "Displays the paper does not number are named in this report by the labels below; each is found in the "
+            "paper by its place, counting the proof's display blocks from its last numbered display (or from the "
+            "proof's start).", "",
+            markdown_table(["label", "place in the paper", "what it shows (abbreviated)"], places), ""]
+            if places else [])
+
+
+def _label_places(displays) -> list[list[str]]:
+    """``[label, place, what it shows]`` for each display the inventory names by a label of the suite's own (one
+    that carries none of the paper's equation numbers and no "display"/"after"): its place as "display k after (n)"
+    of its proof, counting the proof's display blocks since its last numbered display (n), or "display k" from the
+    proof's start before any. Entries that are lines or steps of one display block ("(7) line 2") count once."""
+    rows, proof, block, after, k = [], None, None, "", 0
+    for d in displays:
+        if d.proof != proof:
+            proof, block, after, k = d.proof, None, "", 0
+        base = re.sub(r" (?:line|step) \d+$", "", d.label)
+        if base == block:
+            continue
+        block = base
+        if re.fullmatch(r"\(\d+[a-z]?\)", base):
+            after, k = base, 0
+            continue
+        k += 1
+        if not re.search(r"\(\d|display|after ", base):
+            rows.append([d.label, f"{proof}, display {k}" + (f" after {after}" if after else ""), d.says])
+    return rows
 
 
 def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir: Path, figures_dir: Path,

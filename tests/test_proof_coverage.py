@@ -96,3 +96,16 @@ def test_every_inventory_is_well_formed_and_counted_by_coverage(paper):
     for proof, checked, shown in cov:
         mine = [d for d in inventory.DISPLAYS if d.proof == proof]
         assert shown == len(mine) and checked == sum(bool(d.checked_by) for d in mine)
+
+
+def test_a_display_named_by_the_suites_label_is_placed_by_the_papers_numbering():
+    """A label the paper does not print gets its place: "display k after (n)", k counting the proof's display blocks
+    since its last numbered one (lines of one block once), or "display k" from the proof's start."""
+    from repro.pages import _label_places
+    lemma1 = [("(L1-a)", "a <= b"), ("(4)", "b <= c"), ("(5) line 1", "c <= d"), ("(5) line 2", "d <= e"),
+              ("display after (5)", "e <= f"), ("(L1-b)", "f")]
+    displays = [Display("Proof of Lemma 1", label, says) for label, says in lemma1] + [
+        Display("Proof of Lemma 2", "(L2-a)", "g <= h")]
+    assert _label_places(displays) == [["(L1-a)", "Proof of Lemma 1, display 1", "a <= b"],
+                                       ["(L1-b)", "Proof of Lemma 1, display 2 after (5)", "f"],
+                                       ["(L2-a)", "Proof of Lemma 2, display 1", "g <= h"]]
