@@ -158,6 +158,23 @@ def test_l1_large_dim_vs_bisection_and_pure_sort(tau):
     assert np.allclose(norms[~inside], r[~inside], rtol=1e-12)    # outside rows land on the sphere
 
 
+@pytest.mark.parametrize("passes", [0, 1, 2, C._FILTER_PASSES])
+def test_l1_michelot_passes_and_their_sort_fallback_agree(passes, monkeypatch):
+    """Michelot's passes settle on theta (no sort) or, capped before they settle, hand the candidates to the sort:
+    either way the projection is the bisection's, at d = 30720 with sparse and dense projections."""
+    rng = np.random.default_rng(passes)
+    X = rng.normal(size=(4, 30720))
+    X[2, :100] *= 50.0
+    r = np.array([20.0, 2_000.0, 20_000.0, 200.0])
+    sorted_rows = []
+    real = C._l1_threshold
+    monkeypatch.setattr(C, "_l1_threshold", lambda *a: sorted_rows.append(a[0].shape) or real(*a))
+    monkeypatch.setattr(C, "_FILTER_PASSES", passes)
+    P = C._project_l1(X, r)
+    np.testing.assert_allclose(P, l1_ref_bisection_rows(X, r), rtol=0, atol=1e-10)
+    assert bool(sorted_rows) == (passes < 3)       # these rows settle within a few passes, never within 2
+
+
 @given(
     v=hnp.arrays(np.float64, st.tuples(st.integers(1, 5), st.integers(1, 90)),
                  elements=st.floats(-100, 100, allow_nan=False, width=64)),

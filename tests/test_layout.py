@@ -1,6 +1,7 @@
 """The layers point down (docs/architecture.md): shared modules never import a paper package (the registry finds
 them by discovery), paper packages never import each other, run modules import neither plotting nor the report,
-``bounds`` imports nothing from ``repro``, and the tracked tree holds no absolute path of a machine.
+``bounds`` imports nothing from ``repro``, and the tracked tree holds no absolute path of a machine and no citation
+of the working specs the suite was built from (the product cites the papers' own numbering).
 
 Imports are read statically (:mod:`ast`, relative imports resolved), so a lazy import inside a function counts too.
 """
@@ -92,6 +93,8 @@ def test_bounds_imports_nothing_from_repro():
 #: top-level folders of machine-specific absolute paths (user homes, workspaces, mounts); /tmp and ../ are fine
 MACHINE_ROOTS = ("work", "home", "root", "Users", "mnt")
 MACHINE_PATH = re.compile(r"(?<![\w.])/(?:" + "|".join(MACHINE_ROOTS) + r")/[\w.-]+")
+#: a citation of the working specs the suite was built from, which the product never cites (it cites the papers)
+SPEC_CITATION = re.compile(r"(?i)\bspec(?:ification)? \d+(?:\.\d+)*|shared/" + "spec")
 
 
 def test_no_absolute_machine_path_in_the_tree():
@@ -104,7 +107,7 @@ def test_no_absolute_machine_path_in_the_tree():
         if path.suffix in {".png", ".pdf", ".npz"} or not path.is_file():
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
-        hits += [f"{name}: {m.group(0)}" for m in MACHINE_PATH.finditer(text)]
+        hits += [f"{name}: {m.group(0)}" for pattern in (MACHINE_PATH, SPEC_CITATION) for m in pattern.finditer(text)]
     assert not hits, hits[:10]
 
 
@@ -117,6 +120,7 @@ def test_the_detector_sees_a_violation(tmp_path):
     assert "repro.papers.ssca.algorithms.ssca" in found and "repro.plotting" in found
     example = "data at " + "/".join(("", MACHINE_ROOTS[1], "alice", "mnist"))
     assert MACHINE_PATH.search(example) and not MACHINE_PATH.search("see ../shared and " + "/".join(("", "tmp", "x")))
+    assert SPEC_CITATION.search("Spec " + "9.5: unbiasedness") and not SPEC_CITATION.search("the RunSpec 2 of them")
 
 
 def test_the_cost_table_names_every_run_function_of_the_quick_profile():

@@ -545,7 +545,7 @@ def _mk(id_, location, statement, conclusion, mode, provenance=Provenance.PAPER,
 
 _CF = (sp.Le(closed_form_error, 0),)
 _CF_NOTE = ("Deterministic algebra per realisation of the batches. The observed error is compared with 0 up to the "
-            "reference solver's tolerance (tests: 1e-6 relative to max(1, ||reference||)). Spec 6.5: the printed "
+            "reference solver's tolerance (tests: 1e-6 relative to max(1, ||reference||)). The printed "
             "surrogate (8)/(18) differs from the literal recursion by the factor w_t = 1 - prod(1 - rho_s) on "
             "||omega||^2 (ssca.surrogate_weight finding); the claim is about the printed problem.")
 _tau_pos = sp.StrictGreaterThan(tau, 0)

@@ -415,7 +415,7 @@ def _identity_checks() -> tuple:
 
 
 def identity_checks() -> list[dict]:
-    """Spec 9.5: (1) unbiasedness of the batch estimators (exhaustive enumeration, exact); (2) averaging
+    """(1) Unbiasedness of the batch estimators (exhaustive enumeration, exact); (2) averaging
     (momentum) form of (8)-(9); (3) sample/feature coupling when N_i = N/I; (4) omega = 0 is stationary for the
     swish network (25)-(26). These are consequences derived for the suite, not claims of the paper."""
     return copy.deepcopy(list(_identity_checks()))

@@ -19,7 +19,7 @@ preprocessing       pixels / 255, flattened, no centring, no bias column
 partition           label-skewed Dirichlet(0.5) over 4 agents, partition seed 0, fixed across
                     seeds
 ||W||_1             entrywise l1 norm of vec(W); Frobenius norm in sigma-term and dist
-l1 projection       sort-based (Duchi et al. 2008; repro.constraints)
+l1 projection       Michelot's passes, sort-based fallback (Duchi et al. 2008; repro.constraints)
 minibatches         ceil(0.1 N_i) samples without replacement, fresh every local step
 initialisation      the zero matrix, feasible for every budget; SCAFFOLD control variates 0
 penalty             rho_r = (r + 10000)^(1/4) (stated in Section 5) for every local step of round
