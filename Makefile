@@ -20,6 +20,11 @@ RESULTS := $(RESULTS_DIR)/.complete-$(PROFILE)
 PAPERS  := $(patsubst repro/papers/%/paper.py,%,$(wildcard repro/papers/*/paper.py))
 FIGURES := $(foreach paper,$(PAPERS),$(RESULTS_DIR)/.figures-$(PROFILE)-$(paper))
 NOTEBOOKS := $(patsubst %.py,%.ipynb,$(wildcard notebooks/*.py))
+# Python keeps the bytecode of what each step imports (in .venv and the git-ignored __pycache__ folders) whatever
+# PYTHONDONTWRITEBYTECODE says: where it is set, each of the ~20 processes of a rebuild (the run pool's workers, the
+# figures, the audit, every notebook's kernel) compiled every module it imported again, ~9 CPU s for one that loads
+# sympy, scipy and matplotlib (the audit: 60 CPU s with it set, 37 without; 2026-12-03)
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: reproduce test browser figures notebooks audit report bench clean venv results status
 
@@ -31,10 +36,10 @@ reproduce: $(RESULTS)
 	$(MAKE) --no-print-directory reports/html/audit.html
 
 # pip installs without byte-compiling (one file at a time, 35 of a 59 s install on the reference machine): a run of
-# `make reproduce` compiles what it imports on first import, a fraction of the libraries. The tests, whose
-# subprocesses would otherwise recompile every module they import where PYTHONDONTWRITEBYTECODE is set, get the
-# libraries and the project's modules compiled on every core first (COMPILED; the libraries' own test folders, which
-# nothing here imports, left out: 14 s on 2 cores, 2026-12-02). A file that does not compile only costs its importer
+# `make reproduce` compiles what it imports on first import, a fraction of the libraries. The tests, whose two workers
+# would otherwise compile the same modules side by side on first import, get the libraries and the project's modules
+# compiled on every core first (COMPILED; the libraries' own test folders, which nothing here imports, left out: 14 s
+# on 2 cores, 2026-12-02). A file that does not compile only costs its importer
 # the compilation, so that is a note, not a failure.
 venv: $(INSTALLED)
 $(INSTALLED): pyproject.toml
