@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .errata import Kind
-from .pages import anchor
+from .pages import anchor, with_places
 from . import registry
 from .verdicts import counts
 
@@ -103,9 +103,10 @@ def consequence(paper: str, e, names: dict[str, str]) -> str:
     return "; ".join(p for p in parts if p)
 
 
-def where(e) -> str:
-    """Where an erratum is, each place it names shortened to the paper's numbering."""
-    return "; ".join(dict.fromkeys(short_location(w) for w in e.where.split("; ")))
+def where(paper: str, e) -> str:
+    """Where an erratum is, each place it names shortened to the paper's numbering; a display the paper does not
+    number is given by its place there before the report's label for it (:func:`repro.pages.with_places`)."""
+    return with_places(paper, "; ".join(dict.fromkeys(short_location(w) for w in e.where.split("; "))))
 
 
 def what(paper: str, e, names: dict[str, str]) -> str:
@@ -130,7 +131,7 @@ def _quote_cut(quote: str, words: int = SENTENCE_WORDS) -> str:
 
 def _bullet(paper: str, e, names: dict[str, str]) -> str:
     follows = consequence(paper, e, names)
-    return (f"- **{e.kind.value}**, {plain(paper, where(e), names)}: {what(paper, e, names)}"
+    return (f"- **{e.kind.value}**, {plain(paper, where(paper, e), names)}: {what(paper, e, names)}"
             + (f" *({follows})*" if follows else ""))
 
 
@@ -142,7 +143,7 @@ def _minor(paper: str, reports, names: dict[str, str], on_its_page: bool) -> lis
         return []
     if on_its_page:
         return ["- No verdict rests on: " + "; ".join(
-            f"{e.kind.value} at {plain(paper, where(e), names)}" for e in minor) + "."]
+            f"{e.kind.value} at {plain(paper, where(paper, e), names)}" for e in minor) + "."]
     kinds: dict = {}
     for e in minor:
         kinds[e.kind] = kinds.get(e.kind, 0) + 1
@@ -183,7 +184,7 @@ def readme_card(paper: str, verdicts, reports) -> list[str]:
     title = registry.paper(paper).title.split(":")[0]
     lines = [f"- **[{title}](reports/audit.md#{paper})**: {tally(verdicts)}."]
     major = [e for e in reports if consequence(paper, e, names)]
-    lines += [f"  - {e.kind.value}, {plain(paper, where(e), names)}: {e.gist or _cut(what(paper, e, names), 10)}"
+    lines += [f"  - {e.kind.value}, {plain(paper, where(paper, e), names)}: {e.gist or _cut(what(paper, e, names), 10)}"
               for e in major[:README_ERRATA]]
     more = len(reports) - min(len(major), README_ERRATA)
     if more:

@@ -275,6 +275,7 @@ def _cmd_errata(args) -> None:
     """Per paper: one block per erratum (kind, id, where; the plain sentence; the claims it affects; the replay)."""
     import textwrap
     from .registry import check_paper, paper as interface, papers
+    from .pages import with_places
     from .report import _affects
     keys = [check_paper(p) for p in args.papers] or list(papers())
     if args.json:
@@ -285,7 +286,7 @@ def _cmd_errata(args) -> None:
         reports = _paper_errata(paper, args)
         print(f"{interface(paper).title} [{args.profile}]: {len(reports)} errata")
         for e in reports:
-            print(f"  {e.kind.value:16s} {e.id}  ({e.where})")
+            print(f"  {e.kind.value:16s} {e.id}  ({with_places(paper, e.where)})")
             for line in textwrap.wrap(e.sentence, 100, initial_indent=" " * 6, subsequent_indent=" " * 6,
                                       max_lines=4, placeholder=" ..."):
                 print(line)

@@ -129,6 +129,12 @@ def _label_places(displays) -> list[list[str]]:
     that carries none of the paper's equation numbers and no "display"/"after"): its place as "display k after (n)"
     of its proof, counting the proof's display blocks since its last numbered display (n), or "display k" from the
     proof's start before any. Entries that are lines or steps of one display block ("(7) line 2") count once."""
+    return [[d.label, f"{d.proof}, {place}", d.says] for d, place in _placed(displays)]
+
+
+def _placed(displays) -> list[tuple]:
+    """``(display, place)`` for each display named by a label of the suite's own (:func:`_label_places`), the place
+    without its proof's name."""
     rows, proof, block, after, k = [], None, None, "", 0
     for d in displays:
         if d.proof != proof:
@@ -142,8 +148,16 @@ def _label_places(displays) -> list[list[str]]:
             continue
         k += 1
         if not re.search(r"\(\d|display|after ", base):
-            rows.append([d.label, f"{proof}, display {k}" + (f" after {after}" if after else ""), d.says])
+            rows.append((d, f"display {k}" + (f" after {after}" if after else "")))
     return rows
+
+
+def with_places(paper: str, text: str) -> str:
+    """``text`` with each label of the suite's own for a display the paper does not number ("(L4.5-d)") preceded by
+    its place in the paper's numbering: "display 4 after (5), (L4.5-d)" (:func:`_label_places`)."""
+    for d, place in _placed(registry.paper(paper).proof_displays()):
+        text = re.sub(rf"(?<![\d)] ){re.escape(d.label)}", f"{place} {d.label}", text)   # once: not after a place
+    return text
 
 
 def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir: Path, figures_dir: Path,

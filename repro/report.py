@@ -157,11 +157,13 @@ def _affects(paper: str, e, link: bool = True) -> str:
 
 
 def errata_table(paper: str, reports: list) -> str:
-    """One row per erratum: kind, where, what is wrong (one sentence), the claims it affects, the replay."""
+    """One row per erratum: kind, where (a display the paper does not number by its place there, then the report's
+    label), what is wrong (one sentence), the claims it affects, the replay."""
+    from .pages import with_places
     if not reports:
         return "No erratum: nothing fails under any reading."
     return markdown_table(["kind", "erratum", "where", "what is wrong", "affects", "replay"],
-                          [[e.kind.value, f"`{e.id}`", e.where, _short(e.sentence, 300), _affects(paper, e),
+                          [[e.kind.value, f"`{e.id}`", with_places(paper, e.where), _short(e.sentence, 300), _affects(paper, e),
                             f"`{e.replay}`" if e.replay else ""] for e in reports])
 
 

@@ -109,3 +109,17 @@ def test_a_display_named_by_the_suites_label_is_placed_by_the_papers_numbering()
     assert _label_places(displays) == [["(L1-a)", "Proof of Lemma 1, display 1", "a <= b"],
                                        ["(L1-b)", "Proof of Lemma 1, display 2 after (5)", "f"],
                                        ["(L2-a)", "Proof of Lemma 2, display 1", "g <= h"]]
+
+
+def test_an_erratum_at_a_display_the_paper_does_not_number_is_named_by_its_place_first(monkeypatch):
+    """The cards, the errata tables and `repro errata` give such a display's place in the paper's numbering before
+    the report's label (once, however often applied); a place the paper numbers is left as it is."""
+    from repro.cards import where
+    from repro.pages import with_places
+    _with_paper(monkeypatch, (Display("Proof of Lemma 1", "(4)", "a"), Display("Proof of Lemma 1", "(L1-a)", "b"),
+                              Display("Proof of Lemma 1", "(L1-b)", "c")))
+    placed = with_places("x", "Proof of Lemma 1, (L1-b); Proof of Lemma 1, (4)")
+    assert placed == "Proof of Lemma 1, display 2 after (4) (L1-b); Proof of Lemma 1, (4)"
+    assert with_places("x", placed) == placed
+    erratum = type("E", (), {"where": "Proof of Lemma 1 (Appendix A), (L1-a)"})()
+    assert where("x", erratum) == "Proof of Lemma 1 (Appendix A), display 1 after (4) (L1-a)"
