@@ -49,7 +49,8 @@ def scratch_copy(into: Path) -> Path:
 def _environment(copy: Path) -> dict:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(copy), os.environ.get("PYTHONPATH")])))
     env.setdefault("REPRO_DATA_DIR", str(ROOT.parent / "shared" / "data"))
-    return env | {"REPRO_OFFLINE": "1", "REPRO_RESULTS_DIR": str(copy / "results"),
+    # no bytecode in the scratch copy: a mutation restored within a second, at the same size, must not run stale code
+    return env | {"REPRO_OFFLINE": "1", "PYTHONDONTWRITEBYTECODE": "1", "REPRO_RESULTS_DIR": str(copy / "results"),
                   "REPRO_FIGURES_DIR": str(copy / "figures-out")}
 
 

@@ -200,11 +200,11 @@ def _compress(vals: np.ndarray, mask: np.ndarray, cnt: np.ndarray, key: str) -> 
 
 def _l1_candidates(u: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """Step 2 of :func:`_project_l1_rows`: Michelot's passes from below. Returns ``(cand, cnt, lb, converged)``: a
-    zero-padded array holding every entry that may be active (``u`` itself while no pass has discarded half of a
-    row), the number of candidates per row, the lower bound ``lb`` on theta reached and whether every row's
+    zero-padded array holding every entry that may be active (``u`` itself until every row has at most half of its
+    entries left), the number of candidates per row, the lower bound ``lb`` on theta reached and whether every row's
     active set stopped changing (then ``lb`` is theta, up to rounding)."""
     k, d = u.shape
-    # first lower bound from C = all and C = {argmax}; the work array is compressed once half of a row is discarded
+    # first lower bound from C = all and C = {argmax}; the work array is compressed once every row has lost half
     lb = np.maximum((u.sum(axis=-1) - t) / d, 1.0 - t)
     cand, key, prev = u, 1, None
     B = np.greater(u, (lb - _FILTER_MARGIN)[:, None], out=work_array("l1.mask", u.shape, bool))
@@ -264,8 +264,8 @@ def _l1_threshold(cand: np.ndarray, cnt: np.ndarray, t: np.ndarray) -> np.ndarra
 def _project_l1_rows(V: np.ndarray, a: np.ndarray, tau: np.ndarray, prefilter: bool = True) -> np.ndarray:
     """Project rows that are strictly outside their l1 ball (``||v||_1 > tau``, ``tau`` finite).
 
-    V, a = |V| : (k, d); tau : (k,). Sort-based algorithm of Duchi et al. (2008, Fig. 1),
-    run in units of ``max_l |v_l|`` so that no partial sum overflows or underflows:
+    V, a = |V| : (k, d); tau : (k,). Michelot's passes, with the sort-based algorithm of Duchi et al. (2008, Fig. 1)
+    as their fallback, run in units of ``max_l |v_l|`` so that no partial sum overflows or underflows:
 
     1. ``u = |v| / max|v|``, ``t = tau / max|v|`` (the projection is positively homogeneous).
     2. (prefilter, d > 64) Michelot's passes (Michelot 1986; Condat 2016, Sec. 2). For ANY nonempty index set C,
@@ -276,8 +276,8 @@ def _project_l1_rows(V: np.ndarray, a: np.ndarray, tau: np.ndarray, prefilter: b
        support of the projection; the margin covers rounding of ``lb``) are kept, in a zero-padded
        work array that is shrunk whenever half of it is discarded. When a pass leaves every row's set
        unchanged, ``lb`` solves ``sum_C (u - lb) = t`` on its own active set ``C = {u > lb}``: it is theta*
-       (up to rounding), and step 3 is skipped. The passes are capped (``_FILTER_PASSES``); a row set
-       still changing then goes to step 3 with the candidates left.
+       (up to rounding), and step 3 is skipped. The passes are capped (``_FILTER_PASSES``, each update confirmed
+       by one more pass); when any row's set is still changing, every row goes to step 3 with the candidates left.
     3. (no prefilter, or no convergence) Sort the candidates decreasingly, ``s_j`` partial sums,
        ``j* = max{j : u_j - (s_j - t)/j > 0}``, ``theta = (s_{j*} - t)/j*``.
     4. One Newton step on the piecewise-linear ``theta -> sum max(u - theta, 0) - t`` (exact in

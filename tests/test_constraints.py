@@ -141,7 +141,7 @@ def test_l1_batch_and_row_radii_match_rows():
 
 @pytest.mark.parametrize("tau", [1e-3, 1.0, 100.0, 3000.0, 20000.0, 24000.0, 1e6])
 def test_l1_large_dim_vs_bisection_and_pure_sort(tau):
-    """d = 30720 (CIFAR-10 softmax, n = pC): filtered sort == full sort == bisection; inside rows unchanged."""
+    """d = 30720 (CIFAR-10 softmax, n = pC): Michelot's passes == full sort == bisection; inside rows unchanged."""
     rng = np.random.default_rng(int(tau * 10) % 1000)
     X = rng.normal(size=(4, 30720))
     X[1] *= 1e-3                                                   # row 1 may be inside the ball
@@ -158,21 +158,34 @@ def test_l1_large_dim_vs_bisection_and_pure_sort(tau):
     assert np.allclose(norms[~inside], r[~inside], rtol=1e-12)    # outside rows land on the sphere
 
 
-@pytest.mark.parametrize("passes", [0, 1, 2, C._FILTER_PASSES])
-def test_l1_michelot_passes_and_their_sort_fallback_agree(passes, monkeypatch):
-    """Michelot's passes settle on theta (no sort) or, capped before they settle, hand the candidates to the sort:
-    either way the projection is the bisection's, at d = 30720 with sparse and dense projections."""
-    rng = np.random.default_rng(passes)
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("passes", [0, 1, 2])
+def test_l1_michelot_passes_and_their_sort_fallback_agree(passes, sparse, monkeypatch):
+    """Michelot's passes settle on theta (no sort) or, capped before they settle, hand the candidates to the sort
+    (compressed to the rows' candidates when every row's projection is sparse): on the same rows at d = 30720 both
+    give the same projection to rounding, and the bisection's."""
+    rng = np.random.default_rng(7)
     X = rng.normal(size=(4, 30720))
     X[2, :100] *= 50.0
-    r = np.array([20.0, 2_000.0, 20_000.0, 200.0])
-    sorted_rows = []
+    r = np.array([20.0, 50.0, 200.0, 30.0]) if sparse else np.array([20.0, 2_000.0, 20_000.0, 200.0])
+    settled = C._project_l1(X, r)
+    sorted_shapes = []
     real = C._l1_threshold
-    monkeypatch.setattr(C, "_l1_threshold", lambda *a: sorted_rows.append(a[0].shape) or real(*a))
+    monkeypatch.setattr(C, "_l1_threshold", lambda *a: sorted_shapes.append(a[0].shape) or real(*a))
     monkeypatch.setattr(C, "_FILTER_PASSES", passes)
-    P = C._project_l1(X, r)
-    np.testing.assert_allclose(P, l1_ref_bisection_rows(X, r), rtol=0, atol=1e-10)
-    assert bool(sorted_rows) == (passes < 3)       # these rows settle within a few passes, never within 2
+    capped = C._project_l1(X, r)
+    assert sorted_shapes, "these rows never settle within 2 passes: the sort must decide"
+    assert (sorted_shapes[0][1] < 30720) == sparse          # the sort sees only the candidates when they are few
+    np.testing.assert_allclose(capped, settled, rtol=0, atol=1e-13 * np.abs(X).max())
+    np.testing.assert_allclose(settled, l1_ref_bisection_rows(X, r), rtol=0, atol=1e-10)
+
+
+def test_l1_michelot_passes_settle_without_a_sort_on_these_rows(monkeypatch):
+    """The passes' fast path is taken: on standard normal rows at d = 30720, sparse and dense, no sort."""
+    monkeypatch.setattr(C, "_l1_threshold", lambda *a: pytest.fail("sorted although the passes settle"))
+    X = np.random.default_rng(7).normal(size=(4, 30720))
+    r = np.array([20.0, 2_000.0, 20_000.0, 200.0])
+    np.testing.assert_allclose(C._project_l1(X, r), l1_ref_bisection_rows(X, r), rtol=0, atol=1e-10)
 
 
 @given(

@@ -116,10 +116,12 @@ def test_an_erratum_at_a_display_the_paper_does_not_number_is_named_by_its_place
     the report's label (once, however often applied); a place the paper numbers is left as it is."""
     from repro.cards import where
     from repro.pages import with_places
-    _with_paper(monkeypatch, (Display("Proof of Lemma 1", "(4)", "a"), Display("Proof of Lemma 1", "(L1-a)", "b"),
-                              Display("Proof of Lemma 1", "(L1-b)", "c")))
-    placed = with_places("x", "Proof of Lemma 1, (L1-b); Proof of Lemma 1, (4)")
-    assert placed == "Proof of Lemma 1, display 2 after (4) (L1-b); Proof of Lemma 1, (4)"
+    _with_paper(monkeypatch, (Display("Proof of Lemma 1", "(L1-0)", "z"), Display("Proof of Lemma 1", "(4)", "a"),
+                              Display("Proof of Lemma 1", "(L1-a)", "b"), Display("Proof of Lemma 1", "(L1-b)", "c")))
+    placed = with_places("x", "Proof of Lemma 1, (L1-b); Proof of Lemma 1, (4); Proof of Lemma 1, (L1-0)")
+    assert placed == ("Proof of Lemma 1, display 2 after (4) (L1-b); Proof of Lemma 1, (4); "
+                      "Proof of Lemma 1, display 1 (L1-0)")
     assert with_places("x", placed) == placed
+    assert with_places("x", "Lemma 1 (Section 4) (L1-b)") == "Lemma 1 (Section 4) display 2 after (4) (L1-b)"
     erratum = type("E", (), {"where": "Proof of Lemma 1 (Appendix A), (L1-a)"})()
     assert where("x", erratum) == "Proof of Lemma 1 (Appendix A), display 1 after (4) (L1-a)"

@@ -37,8 +37,8 @@ Recording (``record``):
 "full" and "kstar" keep the iterates and evaluate about ``_FLUSH_ENTRIES`` entries of them at once, as
 replicates of one iteration: a run of many short iterations then pays Python's overhead per batch, not per
 iteration (2-3x faster for the search's runs). The numbers are those of one iteration at a time, bit for bit, where
-every quantity is computed row by row -- every instance of this project (n <= 5); the l1-ball projection decides its
-candidate filter per batch above 64 coordinates, and there the two agree to rounding.
+every quantity is computed row by row -- every instance of this project (n <= 5); above 64 coordinates the l1-ball
+projection decides per batch whether its passes settle, and there the two agree to rounding.
 """
 from __future__ import annotations
 
