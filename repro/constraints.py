@@ -206,7 +206,7 @@ def _l1_candidates(u: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray
     k, d = u.shape
     # first lower bound from C = all and C = {argmax}; the work array is compressed once every row has lost half
     lb = np.maximum((u.sum(axis=-1) - t) / d, 1.0 - t)
-    cand, key, prev = u, 1, None
+    cand, key, prev, converged = u, 1, None, False
     B = np.greater(u, (lb - _FILTER_MARGIN)[:, None], out=work_array("l1.mask", u.shape, bool))
     c = np.count_nonzero(B, axis=-1)
     if c.max() <= d // 2:
@@ -215,7 +215,8 @@ def _l1_candidates(u: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray
         m = cand > lb[:, None]
         c = np.count_nonzero(m, axis=-1)
         if prev is not None and np.array_equal(c, prev):
-            break                               # converged: lb = theta* up to rounding
+            converged = True                    # lb = theta* up to rounding
+            break
         if c.max() <= cand.shape[1] // 2:       # shrink the work array (keep the margin band)
             keep = cand > (lb - _FILTER_MARGIN)[:, None]
             cnt = np.count_nonzero(keep, axis=-1)
@@ -224,13 +225,11 @@ def _l1_candidates(u: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray
         S = np.einsum("ij,ij->i", cand, m)      # sum_{u > lb} u
         lb = np.maximum(lb, (S - t) / np.maximum(c, 1))
         prev = c
-    else:
-        prev = None                             # not converged within the passes: the sort decides
     if cand is u:
-        return u, np.full(k, d), lb, prev is not None
+        return u, np.full(k, d), lb, converged
     keep = cand > (lb - _FILTER_MARGIN)[:, None]    # the row maximum (u = 1) is always kept
     cnt = np.count_nonzero(keep, axis=-1)
-    return _compress(cand, keep, cnt, f"cand{key}"), cnt, lb, prev is not None
+    return _compress(cand, keep, cnt, f"cand{key}"), cnt, lb, converged
 
 
 def _newton_polish(cand: np.ndarray, theta: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -299,10 +298,9 @@ def _project_l1_rows(V: np.ndarray, a: np.ndarray, tau: np.ndarray, prefilter: b
     if prefilter and d > 64:
         cand, cnt, lb, converged = _l1_candidates(u, t)
         theta = _newton_polish(cand, np.maximum(lb, 0.0), t) if converged else _l1_threshold(cand, cnt, t)
+        del cand
     else:
         theta = _l1_threshold(u, np.full(k, d), t)
-        cand = None
-    del cand
     # 5. soft-threshold in original units (in the buffer of u), then the feasibility guard
     w = np.abs(V, out=u)
     np.subtract(w, (theta * amax)[:, None], out=w)
