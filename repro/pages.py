@@ -154,7 +154,7 @@ def _placed(displays) -> list[tuple]:
 
 def with_places(paper: str, text: str) -> str:
     """``text`` with each label of the suite's own for a display the paper does not number ("(L4.5-d)") preceded by
-    its place in the paper's numbering: "display 4 after (5), (L4.5-d)" (:func:`_label_places`)."""
+    its place in the paper's numbering: "display 2 after (6) (L4.5-d)" (:func:`_label_places`)."""
     for d, place in _placed(registry.paper(paper).proof_displays()):
         named = f"{place} {d.label}"
         text = re.sub(rf"(?<!{re.escape(place)} ){re.escape(d.label)}", lambda _: named, text)   # not once placed

@@ -63,7 +63,9 @@ GLOSSARY = ("**Verdicts**, each computed from all of a claim's evidence under ev
             "the ratio that exceeds 1 when the observed side falls below it), never a search's internal score; "
             "where a bound is near zero the two sides are shown instead.\n\n**Places** are the paper's own: its "
             "numbering where it has one; an unnumbered display of a proof is \"display k\" of that proof, k counting "
-            "its display blocks from the proof's start, and \"line m\" the m-th relation line of an aligned chain.\n\n"
+            "its display blocks from the proof's start, or \"display k after (n)\", counting from its last numbered "
+            "display (n), followed by the label the report gives it where it has one (\"display 2 after (6) "
+            "(L4.5-d)\"), and \"line m\" the m-th relation line of an aligned chain.\n\n"
             "**Evidence** lines "
             "open with what the piece says of the claim: <em>supports</em>, <em>violates</em> (with its replay), "
             "<em>leaves unproven</em> (a step or hypothesis its proof needs fails; the erratum behind it may be of any "
@@ -163,8 +165,8 @@ def errata_table(paper: str, reports: list) -> str:
     if not reports:
         return "No erratum: nothing fails under any reading."
     return markdown_table(["kind", "erratum", "where", "what is wrong", "affects", "replay"],
-                          [[e.kind.value, f"`{e.id}`", with_places(paper, e.where), _short(e.sentence, 300), _affects(paper, e),
-                            f"`{e.replay}`" if e.replay else ""] for e in reports])
+                          [[e.kind.value, f"`{e.id}`", with_places(paper, e.where), _short(e.sentence, 300),
+                            _affects(paper, e), f"`{e.replay}`" if e.replay else ""] for e in reports])
 
 
 def _kind_counts(reports: list) -> str:
