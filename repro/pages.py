@@ -154,11 +154,53 @@ def _placed(displays) -> list[tuple]:
 
 def with_places(paper: str, text: str) -> str:
     """``text`` with each label of the suite's own for a display the paper does not number ("(L4.5-d)") preceded by
-    its place in the paper's numbering: "display 2 after (6) (L4.5-d)" (:func:`_label_places`)."""
-    for d, place in _placed(registry.paper(paper).proof_displays()):
+    its place in the paper's numbering: "display 2 after (6) (L4.5-d)" (:func:`_label_places`); and each display
+    named by its count from its proof's start, where the text names it after its proof ("Proof of Theorem 7
+    (Appendix A.2.2), display 9", a line of it included), followed by its nearest numbered display, so that it is not
+    read as an equation number: "display 9 (just before (10))" (:func:`_neighbours`)."""
+    displays = registry.paper(paper).proof_displays()
+    for d, place in _placed(displays):
         named = f"{place} {d.label}"
         text = re.sub(rf"(?<!{re.escape(place)} ){re.escape(d.label)}", lambda _: named, text)   # not once placed
+    for proof, label, near in _neighbours(displays):
+        text = re.sub(rf"({re.escape(proof)}, {re.escape(label)}(?: line \d+)?)(?![\d(]| \(| line)",
+                      lambda m, near=near: f"{m.group(1)} ({near})", text)         # not once placed
     return text
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
+def _neighbours(displays) -> list[tuple[str, str, str]]:
+    """``(proof, "display k", near)`` for each display block that its proof's inventory names by its count from the
+    proof's start: ``near`` is "just after (n)" / "the j-th display after (n)", n its proof's last numbered display
+    before it, or, before any, "just before (n)" / "the j-th display before (n)", n the next one; nothing when the
+    proof numbers none. Lines of one block ("display 4 line 2") count once."""
+    blocks: dict[str, list[str]] = {}
+    for d in displays:
+        base = re.sub(r" (?:line|step) \d+$", "", d.label)
+        if not blocks.setdefault(d.proof, [])[-1:] == [base]:
+            blocks[d.proof].append(base)
+    rows = []
+    for proof, labels in blocks.items():
+        numbered = [i for i, b in enumerate(labels) if re.fullmatch(r"\(\d+[a-z]?\)", b)]
+        for i, base in enumerate(labels):
+            if not re.fullmatch(r"display \d+", base):
+                continue
+            before, after = [j for j in numbered if j < i], [j for j in numbered if j > i]
+            if before:
+                gap = i - before[-1]
+                near = (f"just after {labels[before[-1]]}" if gap == 1
+                        else f"the {_ordinal(gap)} display after {labels[before[-1]]}")
+            elif after:
+                gap = after[0] - i
+                near = (f"just before {labels[after[0]]}" if gap == 1
+                        else f"the {_ordinal(gap)} display before {labels[after[0]]}")
+            else:
+                continue
+            rows.append((proof, base, near))
+    return rows
 
 
 def paper_page(paper: str, verdicts: list[ClaimVerdict], section: str, page_dir: Path, figures_dir: Path,

@@ -125,3 +125,23 @@ def test_an_erratum_at_a_display_the_paper_does_not_number_is_named_by_its_place
     assert with_places("x", "Lemma 1 (Section 4) (L1-b)") == "Lemma 1 (Section 4) display 2 after (4) (L1-b)"
     erratum = type("E", (), {"where": "Proof of Lemma 1 (Appendix A), (L1-a)"})()
     assert where("x", erratum) == "Proof of Lemma 1 (Appendix A), display 1 after (4) (L1-a)"
+
+
+def test_an_erratum_at_a_display_counted_from_its_proofs_start_names_the_nearest_numbered_one(monkeypatch):
+    """"display k" (k counting the proof's display blocks) is followed by its nearest numbered display, lines of one
+    block counted once, only where the text names it after its own proof, and once however often applied."""
+    from repro.pages import with_places
+    thm = [("display 1", "a"), ("display 2 line 1", "b"), ("display 2 line 2", "c"), ("display 3", "d"), ("(4)", "e"),
+           ("display 5", "f"), ("display 6", "g")]
+    _with_paper(monkeypatch, [Display("Proof of Theorem 1 (Appendix A)", label, says) for label, says in thm]
+                + [Display("Proof of Lemma 2", "display 1", "h")])
+    text = ("Proof of Theorem 1 (Appendix A), display 1; Proof of Theorem 1 (Appendix A), display 2 line 2; "
+            "Proof of Theorem 1 (Appendix A), display 3; Proof of Theorem 1 (Appendix A), display 6; "
+            "Proof of Lemma 2, display 1; display 5")
+    placed = with_places("x", text)
+    assert placed == ("Proof of Theorem 1 (Appendix A), display 1 (the 3rd display before (4)); "
+                      "Proof of Theorem 1 (Appendix A), display 2 line 2 (the 2nd display before (4)); "
+                      "Proof of Theorem 1 (Appendix A), display 3 (just before (4)); "
+                      "Proof of Theorem 1 (Appendix A), display 6 (the 2nd display after (4)); "
+                      "Proof of Lemma 2, display 1; display 5")
+    assert with_places("x", placed) == placed

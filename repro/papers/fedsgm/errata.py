@@ -76,5 +76,5 @@ GISTS = {
     "fedsgm.soft.eps": "Theorems 2, 7, 9 state eps below their proof's choice (e.g. E <= 4).",
     "fedsgm.bias": "Whether Figure 1's model has a bias feature is not said.",
     "fedsgm.labels": "(2)'s objective is class 0, the data set's minority; the prose says the majority.",
-    "fedsgm.thm7.display9": "Before (10): (1/3) eta E G^2 T should read (1/3) eta E^2 G^2 T.",
+    "fedsgm.thm7.display9": "(1/3) eta E G^2 T should read (1/3) eta E^2 G^2 T.",
 }
