@@ -13,7 +13,7 @@ import re
 from .errata import Kind
 from .pages import anchor, with_places
 from . import registry
-from .verdicts import counts
+from .verdicts import Verdict, counts
 
 __all__ = ["card", "readme_card", "plain", "claim_names", "short_location"]
 
@@ -90,16 +90,22 @@ def _claims(paper: str, ids, names: dict[str, str]) -> str:
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
-def consequence(paper: str, e, names: dict[str, str]) -> str:
-    """What follows from erratum ``e``: the claims that fail as printed (and stay failing once it is corrected) --
-    which a gap leaves unproven, since the statements it concerns survive --, hold once corrected, or change with
-    it."""
+def consequence(paper: str, e, names: dict[str, str], verdicts=()) -> str:
+    """What follows from erratum ``e``: the claims that fail as printed (and stay failing once it is corrected), named
+    by their own verdict in ``verdicts`` -- "fails" those found violated, "leaves unproven" those not proven (all of
+    them for a gap, whose statements survive), "fails as printed" the others and all where no verdicts are given --,
+    then those that hold once it is corrected, or change with it."""
     failing = [c for c in e.fails_as_printed if c not in e.holds_once_corrected]
-    verb = "leaves unproven" if e.kind is Kind.GAP else "fails"
-    parts = [(f"{verb}: {_claims(paper, failing, names)}" if failing else ""),
-             (f"holds once corrected: {_claims(paper, e.holds_once_corrected, names)}"
-              if e.holds_once_corrected else ""),
-             (f"its value decides: {_claims(paper, e.depends, names)}" if e.depends else "")]
+    verdict = {v.claim: v.verdict for v in verdicts}
+    groups: dict[str, list[str]] = {}
+    for c in failing:
+        verb = ("leaves unproven" if e.kind is Kind.GAP or verdict.get(c) is Verdict.NOT_PROVEN
+                else "fails" if verdict.get(c) is Verdict.VIOLATED else "fails as printed")
+        groups.setdefault(verb, []).append(c)
+    parts = [f"{verb}: {_claims(paper, ids, names)}" for verb, ids in groups.items()]
+    parts += [(f"holds once corrected: {_claims(paper, e.holds_once_corrected, names)}"
+               if e.holds_once_corrected else ""),
+              (f"its value decides: {_claims(paper, e.depends, names)}" if e.depends else "")]
     return "; ".join(p for p in parts if p)
 
 
@@ -115,10 +121,17 @@ def what(paper: str, e, names: dict[str, str]) -> str:
     against its bound."""
     if e.gist:
         return e.gist
-    found = _cut(plain(paper, e.sentence, names, e.where))
+    sentence = plain(paper, e.sentence, names, e.where)
     if e.declared or e.id not in names or not e.printed.startswith('"'):
-        return found
-    return f"{_quote_cut(e.printed)}: {found}" + (f" ({e.numbers})" if e.numbers else "")
+        return _cut(sentence)
+    return f"{_quote_cut(e.printed)}: {_with_value(sentence)}" + (f" ({e.numbers})" if e.numbers else "")
+
+
+def _with_value(found: str) -> str:
+    """A computed finding cut without losing its number: "what was measured: value, interval over n seeds" keeps the
+    value and its first clause (to the first ";"), the description before it cut (:func:`_cut`)."""
+    measured = re.match(r"(.*?): (-?\d[^;]*)", found)
+    return f"{_cut(measured.group(1)).removesuffix(' ...')}: {measured.group(2)}" if measured else _cut(found)
 
 
 def _quote_cut(quote: str, words: int = SENTENCE_WORDS) -> str:
@@ -129,8 +142,8 @@ def _quote_cut(quote: str, words: int = SENTENCE_WORDS) -> str:
     return " ".join(parts[:words // 2 - 1]) + " ... " + " ".join(parts[-(words // 2 + 1):])
 
 
-def _bullet(paper: str, e, names: dict[str, str]) -> str:
-    follows = consequence(paper, e, names)
+def _bullet(paper: str, e, names: dict[str, str], verdicts) -> str:
+    follows = consequence(paper, e, names, verdicts)
     return (f"- **{e.kind.value}**, {plain(paper, where(paper, e), names)}: {what(paper, e, names)}"
             + (f" *({follows})*" if follows else ""))
 
@@ -167,7 +180,7 @@ def card(paper: str, verdicts, reports, how_sure: str, notebook: bool, on_its_pa
     cite = record.citation
     about = ". ".join(p for p in (cite, " · ".join(links)) if p)
     head += [about + ".", ""] if about else []
-    major = [_bullet(paper, e, names) for e in reports if consequence(paper, e, names)]
+    major = [_bullet(paper, e, names, verdicts) for e in reports if consequence(paper, e, names)]
     body = (major + _minor(paper, reports, names, on_its_page) if reports
             else ["Nothing fails under any reading the paper admits."])
     return head + body + ["", f"Verdicts ({len(verdicts)} claims): {tally(verdicts)}. How sure: {how_sure}.", ""]

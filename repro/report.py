@@ -319,7 +319,7 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
         rows.append(row)
     glance = markdown_table(["paper", "claims"] + [v.value for v in COUNTS_ORDER] + ["errata"], rows)
     text = "\n".join(["# fedbounds: what the audit found", "",
-                      "Every numbered result of four papers, and every sentence about their figures, decided by "
+                      "Every numbered result of four papers and the sentences about their figures, put to "
                       f"computation (`python -m repro audit`, profile `{profile}`). Each paper's page gives every "
                       "claim's evidence and replay.",
                       "", glance, "", "The verdicts and kinds of errata: [glossary](glossary.md).", ""]

@@ -60,3 +60,32 @@ def test_every_gist_is_short_and_names_an_erratum_its_paper_reports():
         assert module.GISTS and set(module.GISTS) <= declared | listed, paper
         for cause, gist in module.GISTS.items():
             assert len(gist.split()) <= GIST_WORDS and gist.endswith("."), cause
+
+
+def test_a_computed_finding_on_a_card_keeps_its_value_however_long_its_description():
+    from repro.cards import _with_value
+    found = ("largest |log loss ratio| over the baselines on MNIST minus on CIFAR-10: 0.0403, 95% CI [0.03918, "
+             "0.04141] over 2 seeds; seeds 0, 1; outside the stated range [-inf, 0] (tolerance 0.0001)")
+    assert _with_value(found) == ("largest |log loss ratio| over the baselines on MNIST minus on CIFAR-10: 0.0403, "
+                                  "95% CI [0.03918, 0.04141] over 2 seeds")
+    assert _cut(found).endswith("CIFAR-10 ...")                     # what a plain cut would have kept: no number
+    assert _with_value("no value at all in this sentence") == "no value at all in this sentence"
+
+
+def test_an_erratums_consequences_name_each_claim_by_its_own_verdict(monkeypatch):
+    """"fails" only for claims found violated, "leaves unproven" for those not proven (all of a gap's), "fails as
+    printed" where the claim's verdict is something else or not given."""
+    from types import SimpleNamespace
+    from repro import cards
+    from repro.errata import Kind
+    from repro.verdicts import Verdict
+    monkeypatch.setattr(cards, "_claims", lambda paper, ids, names: ", ".join(ids))
+    e = SimpleNamespace(kind=Kind.FALSE_STATEMENT, fails_as_printed=["a", "b", "c", "d"], holds_once_corrected=["d"],
+                        depends=[])
+    verdicts = [SimpleNamespace(claim=c, verdict=v)
+                for c, v in (("a", Verdict.VIOLATED), ("b", Verdict.NOT_PROVEN), ("c", Verdict.NOT_CHECKABLE))]
+    assert cards.consequence("x", e, {}, verdicts) == ("fails: a; leaves unproven: b; fails as printed: c; "
+                                                      "holds once corrected: d")
+    assert cards.consequence("x", e, {}) == "fails as printed: a, b, c; holds once corrected: d"
+    gap = SimpleNamespace(kind=Kind.GAP, fails_as_printed=["a"], holds_once_corrected=[], depends=[])
+    assert cards.consequence("x", gap, {}, verdicts) == "leaves unproven: a"
