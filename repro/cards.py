@@ -94,7 +94,9 @@ def consequence(paper: str, e, names: dict[str, str], verdicts=()) -> str:
     """What follows from erratum ``e``: the claims that fail as printed (and stay failing once it is corrected), named
     by their own verdict in ``verdicts`` -- "fails" those found violated, "leaves unproven" those not proven (all of
     them for a gap, whose statements survive), "fails as printed" the others and all where no verdicts are given --,
-    then those that hold once it is corrected, or change with it."""
+    then those that hold once it is corrected, and those that change with it: "its value decides" those whose verdict
+    is "depends on a choice" (all where no verdicts are given), "affects" the others (one reading holds, another is
+    inconclusive: not checkable)."""
     failing = [c for c in e.fails_as_printed if c not in e.holds_once_corrected]
     verdict = {v.claim: v.verdict for v in verdicts}
     groups: dict[str, list[str]] = {}
@@ -103,9 +105,12 @@ def consequence(paper: str, e, names: dict[str, str], verdicts=()) -> str:
                 else "fails" if verdict.get(c) is Verdict.VIOLATED else "fails as printed")
         groups.setdefault(verb, []).append(c)
     parts = [f"{verb}: {_claims(paper, ids, names)}" for verb, ids in groups.items()]
+    decided = [c for c in e.depends if verdict.get(c, Verdict.DEPENDS) is Verdict.DEPENDS]
     parts += [(f"holds once corrected: {_claims(paper, e.holds_once_corrected, names)}"
                if e.holds_once_corrected else ""),
-              (f"its value decides: {_claims(paper, e.depends, names)}" if e.depends else "")]
+              (f"its value decides: {_claims(paper, decided, names)}" if decided else ""),
+              (f"its value affects: {_claims(paper, [c for c in e.depends if c not in decided], names)}"
+               if len(decided) < len(e.depends) else "")]
     return "; ".join(p for p in parts if p)
 
 

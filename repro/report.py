@@ -320,9 +320,9 @@ def write_audit(output: str | Path = "reports/audit.md", *, profile: str = "quic
     glance = markdown_table(["paper", "claims"] + [v.value for v in COUNTS_ORDER] + ["errata"], rows)
     text = "\n".join(["# fedbounds: what the audit found", "",
                       "Every numbered result of four papers and the sentences about their figures, put to "
-                      f"computation (`python -m repro audit`, profile `{profile}`). Each paper's page gives every "
+                      f"computation (`python -m repro audit`, profile `{profile}`); each paper's page has every "
                       "claim's evidence and replay.",
-                      "", glance, "", "The verdicts and kinds of errata: [glossary](glossary.md).", ""]
+                      "", glance, "", "Verdicts and kinds of errata: [glossary](glossary.md).", ""]
                      + cards).rstrip() + "\n"
     files[output] = text.encode("utf-8")
     files[output.parent / "glossary.md"] = f"# Glossary\n\n{GLOSSARY}\n".encode("utf-8")

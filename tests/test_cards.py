@@ -89,3 +89,7 @@ def test_an_erratums_consequences_name_each_claim_by_its_own_verdict(monkeypatch
     assert cards.consequence("x", e, {}) == "fails as printed: a, b, c; holds once corrected: d"
     gap = SimpleNamespace(kind=Kind.GAP, fails_as_printed=["a"], holds_once_corrected=[], depends=[])
     assert cards.consequence("x", gap, {}, verdicts) == "leaves unproven: a"
+    choice = SimpleNamespace(kind=Kind.UNSTATED_CHOICE, fails_as_printed=[], holds_once_corrected=[], depends=["c", "e"])
+    verdicts.append(SimpleNamespace(claim="e", verdict=Verdict.DEPENDS))
+    assert cards.consequence("x", choice, {}, verdicts) == "its value decides: e; its value affects: c"
+    assert cards.consequence("x", choice, {}) == "its value decides: c, e"
