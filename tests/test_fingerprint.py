@@ -66,7 +66,7 @@ def test_no_run_executes_figure_report_or_other_papers_code():
     ("a figure", "repro/plotting.py", '"font.size": 9,', '"font.size": 10,'),
     ("a figure", "repro/papers/pcfedavg/figures.py", "Figure {number}: infeasibility across methods",
      "Figure {number}: infeasibility of the methods"),
-    ("a report sentence", "repro/report.py", "Each paper's page gives every", "Each paper's page lists every"),
+    ("a report sentence", "repro/report.py", "each paper's page has every", "each paper's page lists every"),
     ("a report sentence", "bounds/fedsgm/findings.py", "def audit_findings", "X = 1\n\n\ndef audit_findings"),
     ("another paper's claims", "bounds/fedclup/claims.py", "import sympy as sp", "import sympy as sp\nX = 1"),
 ])

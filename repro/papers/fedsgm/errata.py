@@ -4,8 +4,8 @@ kinds and consequences the suite computes.
 * Theorem 7's display 9 prints eta E G^2 T/3 where display 8 summed over the rounds gives eta E^2 G^2 T/3; the next
   display, (10), uses the E^2 form (its Gamma has E^2/3), and so does the same display in the proof of Theorem 9.
   ``fedsgm.steps`` checks display 9 and (10) line 1 on both sides (:data:`bounds.fedsgm.steps.D9`).
-* Theorem 1's eps (repeated by Theorem 2) against the eps the proof of Theorem 7 chooses: one root cause, of which
-  the condition on beta (finding ``fedsgm.soft.beta``) is a consequence.
+* Theorem 2's eps (Theorem 1's, which the hard proofs cover) against the eps the proof of Theorem 7 chooses: one
+  root cause, of which the condition on beta (finding ``fedsgm.soft.beta``) is a consequence.
 * Theorems 1, 2, 6 and 7 are stated for every run; with compression their proofs bound an expectation over the
   compressors only (finding ``fedsgm.mode``).
 * Theorem 7 is stated under Assumption 1 only; its proof uses Lemma 3, which needs Assumption 2, as Theorem 2 (its
@@ -26,7 +26,7 @@ ERRATA = (
             "Display 9 prints (1/3) eta E G^2 T where summing display 8 over the rounds gives (1/3) eta E^2 G^2 T.",
             correction="(1/3) eta E^2 G^2 T, as (10)'s Gamma = (1/2)(q_u/n + 1) E + 1 + (1/3) E^2 and the same display "
                        "of Theorem 9's proof have it", options=(PRINTED, CORRECTED)),
-    Erratum("fedsgm.soft.eps", "Theorem 1 (Section 3), repeated by Theorem 2; proof of Theorem 7 (Appendix A.2.2)",
+    Erratum("fedsgm.soft.eps", "Theorem 2 (Section 3); proof of Theorem 7 (Appendix A.2.2)",
             "ε = √(2D²G²Γ/(ET)), Γ = 2E² + Eq_u/(2n)",
             "Theorems 2, 7 and 9 state an eps smaller than the eps = 2 sqrt(2 D^2 G^2 Gamma/(E T)) their proof "
             "chooses wherever the stated Gamma is below 4 times the proof's (e.g. every E <= 4), so the proof does not "
