@@ -85,7 +85,7 @@ CHOICES = (
 
 #: each erratum's point in a few words, for the summary card (the sentences say it whole)
 GISTS = {
-    CODE_ID: "The code differs from the paper in its averaging, R, L and plotted error.",
+    CODE_ID: "The code differs from the paper in averaging, radius R, smoothness L, plotted error.",
     ROUNDS_ID: "The theory it cites says higher personalization needs fewer rounds, not more.",
     START_ID: "No starting lambda for Section 6.2's adaptive rule.",
     FIG5_ID: "Not said whether Figure 5's testing loss is the global or personalised models'.",

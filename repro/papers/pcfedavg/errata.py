@@ -54,7 +54,7 @@ ERRATA = (
             "from the first line of (4).",
             explains=("pcfedavg.f.L4.5-a", "proof steps (L4.5-a)", "pcfedavg.step.proof_of_lemma_4_5.l4_5_a")),
     Erratum("pcfedavg.P4.8-c.half", "Proof of Proposition 4.8, (P4.8-c)", "... + (ρ/m) Σ_i d̄_i² ...",
-            "(P4.8-c) writes rho cal-H as (rho/m) sum_i dbar_i^2, but the definition h_i = ||x - Pi x||^2/2 gives "
+            "(P4.8-c) writes rho H(x) as (rho/m) sum_i dbar_i^2, but the definition h_i = ||x - Pi x||^2/2 gives "
             "half of it; (8)-(12) inherit the factor.",
             explains=("pcfedavg.P4.8-c.half", "proof steps (P4.8-c)", "pcfedavg.step.proof_of_proposition_4_8.p4_8_c")),
     Erratum("pcfedavg.fact2", "Proof of Proposition 4.8, before (11) and (P4.8-h)",
@@ -110,7 +110,7 @@ GISTS = {
     "pcfedavg.lemma4.5.M": "Its 4M bounds (4/m) sum ||grad G_{i,rho}(x*_rho)||^2, but M is at x*, unpenalised.",
     "pcfedavg.lemma4.5.a": "Equality needs a shared x_t (only t = T_r); the next display still holds.",
     "pcfedavg.prop4.7.K_eq_Tr": "The proof's K = RH = T_r can fail with rounds shorter than H.",
-    "pcfedavg.P4.8-c.half": "Writes rho cal-H as (rho/m) sum dbar_i^2, twice its definition; (8)-(12) inherit it.",
+    "pcfedavg.P4.8-c.half": "Writes rho H(x) as (rho/m) sum dbar_i^2, twice its definition; (8)-(12) inherit it.",
     "pcfedavg.fact2": "The cited -sqrt(sum E[dbar_i^2]) <= -sum E[dbar_i] is false; Jensen's inequality gives (11).",
     "pcfedavg.prop4.8.iii.gradient_point":
         "(iii) multiplies by ||grad f(xbar*)||; its proof gives ||grad f(x*)||, which can differ.",
