@@ -35,9 +35,11 @@ reproduce: $(RESULTS)
 	$(MAKE) --no-print-directory -j $(JOBS) reports/audit.md $(NOTEBOOKS)
 	$(MAKE) --no-print-directory reports/html/audit.html
 
-# The libraries are installed by uv (from PyPI, like pip, the same releases), which unpacks wheels in parallel: on a
-# fresh clone, 35 s with pip, 12 s with uv and pip's install of uv itself (2026-12-04); pip installs them where uv
-# cannot be installed. Neither byte-compiles (pip did it one file at a time: 35 of a 59 s install): a run of
+# The libraries are installed by uv, which unpacks wheels in parallel: on a fresh clone, 35 s with pip (without
+# byte-compiling), 12 s with uv and pip's install of uv itself, the same releases from PyPI (`pip freeze` compared,
+# 2026-12-04). uv does not read pip's configuration: where pip is set to a mirror, set UV_INDEX_URL too. pip installs
+# them where uv cannot be installed or fails. Neither byte-compiles (pip did it one file at a time, 35 of a 59 s
+# install, 2026-12-02): a run of
 # `make reproduce` compiles what it imports on first import, a fraction of the libraries. The tests, whose two workers
 # would otherwise compile the same modules side by side on first import, get the libraries and the project's modules
 # compiled on every core first (COMPILED; the libraries' own test folders, which nothing here imports, left out: 14 s

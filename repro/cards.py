@@ -95,8 +95,8 @@ def consequence(paper: str, e, names: dict[str, str], verdicts=()) -> str:
     by their own verdict in ``verdicts`` -- "fails" those found violated, "leaves unproven" those not proven (all of
     them for a gap, whose statements survive), "fails as printed" the others and all where no verdicts are given --,
     then those that hold once it is corrected, and those that change with it: "its value decides" those whose verdict
-    is "depends on a choice" (all where no verdicts are given), "affects" the others (one reading holds, another is
-    inconclusive: not checkable)."""
+    is "depends on a choice" (all where no verdicts are given), "affects" the others (e.g. not checkable: one reading
+    holds, another is inconclusive)."""
     failing = [c for c in e.fails_as_printed if c not in e.holds_once_corrected]
     verdict = {v.claim: v.verdict for v in verdicts}
     groups: dict[str, list[str]] = {}
@@ -134,9 +134,10 @@ def what(paper: str, e, names: dict[str, str]) -> str:
 
 def _with_value(found: str) -> str:
     """A computed finding cut without losing its number: "what was measured: value, interval over n seeds" keeps the
-    value and its first clause (to the first ";"), the description before it cut (:func:`_cut`)."""
-    measured = re.match(r"(.*?): (-?\d[^;]*)", found)
-    return f"{_cut(measured.group(1)).removesuffix(' ...')}: {measured.group(2)}" if measured else _cut(found)
+    value (signed, or inf) and its first clause (to the first ";"), the description before it cut (:func:`_cut`,
+    its " ..." kept)."""
+    measured = re.match(r"(.*?): ([-+\u2212]?(?:\d|\.\d|inf\b)[^;]*)", found)
+    return f"{_cut(measured.group(1))}: {measured.group(2)}" if measured else _cut(found)
 
 
 def _quote_cut(quote: str, words: int = SENTENCE_WORDS) -> str:

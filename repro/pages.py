@@ -156,8 +156,9 @@ def with_places(paper: str, text: str) -> str:
     """``text`` with each label of the suite's own for a display the paper does not number ("(L4.5-d)") preceded by
     its place in the paper's numbering: "display 2 after (6) (L4.5-d)" (:func:`_label_places`); and each display
     named by its count from its proof's start, where the text names it after its proof ("Proof of Theorem 7
-    (Appendix A.2.2), display 9", a line of it included), followed by its nearest numbered display, so that it is not
-    read as an equation number: "display 9 (just before (10))" (:func:`_neighbours`)."""
+    (Appendix A.2.2), display 9", a line of it included), followed by a numbered display next to it (the last one
+    before it, else the next one), so that it is not read as an equation number: "display 9 (just before (10))"
+    (:func:`_neighbours`)."""
     displays = registry.paper(paper).proof_displays()
     for d, place in _placed(displays):
         named = f"{place} {d.label}"

@@ -70,6 +70,8 @@ def test_a_computed_finding_on_a_card_keeps_its_value_however_long_its_descripti
                                   "95% CI [0.03918, 0.04141] over 2 seeds")
     assert _cut(found).endswith("CIFAR-10 ...")                     # what a plain cut would have kept: no number
     assert _with_value("no value at all in this sentence") == "no value at all in this sentence"
+    long = " ".join(f"w{i}" for i in range(SENTENCE_WORDS + 5)) + ": -inf, at T = 3; more"
+    assert _with_value(long) == " ".join(f"w{i}" for i in range(SENTENCE_WORDS)) + " ...: -inf, at T = 3"
 
 
 def test_an_erratums_consequences_name_each_claim_by_its_own_verdict(monkeypatch):
