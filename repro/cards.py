@@ -114,6 +114,11 @@ def consequence(paper: str, e, names: dict[str, str], verdicts=()) -> str:
     return "; ".join(p for p in parts if p)
 
 
+def _rests(e) -> bool:
+    """Whether a verdict rests on erratum ``e``: it has a consequence (:func:`consequence` is not empty)."""
+    return any(c not in e.holds_once_corrected for c in e.fails_as_printed) or bool(e.holds_once_corrected or e.depends)
+
+
 def where(paper: str, e) -> str:
     """Where an erratum is, each place it names shortened to the paper's numbering; a display the paper does not
     number is given by its place there before the report's label for it (:func:`repro.pages.with_places`)."""
@@ -157,7 +162,7 @@ def _bullet(paper: str, e, names: dict[str, str], verdicts) -> str:
 def _minor(paper: str, reports, names: dict[str, str], on_its_page: bool) -> list[str]:
     """The errata no verdict rests on, in one line: counted by kind, with a link to the errata table of the paper's
     page (where each is listed), or, on the page itself, each with its place."""
-    minor = [e for e in reports if not consequence(paper, e, names)]
+    minor = [e for e in reports if not _rests(e)]
     if not minor:
         return []
     if on_its_page:
@@ -186,7 +191,7 @@ def card(paper: str, verdicts, reports, how_sure: str, notebook: bool, on_its_pa
     cite = record.citation
     about = ". ".join(p for p in (cite, " · ".join(links)) if p)
     head += [about + ".", ""] if about else []
-    major = [_bullet(paper, e, names, verdicts) for e in reports if consequence(paper, e, names)]
+    major = [_bullet(paper, e, names, verdicts) for e in reports if _rests(e)]
     body = (major + _minor(paper, reports, names, on_its_page) if reports
             else ["Nothing fails under any reading the paper admits."])
     return head + body + ["", f"Verdicts ({len(verdicts)} claims): {tally(verdicts)}. How sure: {how_sure}.", ""]
@@ -202,7 +207,7 @@ def readme_card(paper: str, verdicts, reports) -> list[str]:
     names = claim_names(paper)
     title = registry.paper(paper).title.split(":")[0]
     lines = [f"- **[{title}](reports/audit.md#{paper})**: {tally(verdicts)}."]
-    major = [e for e in reports if consequence(paper, e, names)]
+    major = [e for e in reports if _rests(e)]
     lines += [f"  - {e.kind.value}, {plain(paper, where(paper, e), names)}: {e.gist or _cut(what(paper, e, names), 10)}"
               for e in major[:README_ERRATA]]
     more = len(reports) - min(len(major), README_ERRATA)

@@ -132,23 +132,34 @@ def _label_places(displays) -> list[list[str]]:
     return [[d.label, f"{d.proof}, {place}", d.says] for d, place in _placed(displays)]
 
 
+def _blocks(displays) -> dict[str, list[tuple[str, object]]]:
+    """Each proof's display blocks in the paper's order: ``(label without " line m"/" step m", its first display)``;
+    the lines or steps of one block count once."""
+    blocks: dict[str, list[tuple[str, object]]] = {}
+    for d in displays:
+        base = re.sub(r" (?:line|step) \d+$", "", d.label)
+        if [b for b, _ in blocks.setdefault(d.proof, [])[-1:]] != [base]:
+            blocks[d.proof].append((base, d))
+    return blocks
+
+
+def _numbered(base: str) -> bool:
+    return re.fullmatch(r"\(\d+[a-z]?\)", base) is not None
+
+
 def _placed(displays) -> list[tuple]:
     """``(display, place)`` for each display named by a label of the suite's own (:func:`_label_places`), the place
     without its proof's name."""
-    rows, proof, block, after, k = [], None, None, "", 0
-    for d in displays:
-        if d.proof != proof:
-            proof, block, after, k = d.proof, None, "", 0
-        base = re.sub(r" (?:line|step) \d+$", "", d.label)
-        if base == block:
-            continue
-        block = base
-        if re.fullmatch(r"\(\d+[a-z]?\)", base):
-            after, k = base, 0
-            continue
-        k += 1
-        if not re.search(r"\(\d|display|after ", base):
-            rows.append((d, f"display {k}" + (f" after {after}" if after else "")))
+    rows = []
+    for blocks in _blocks(displays).values():
+        after, k = "", 0
+        for base, d in blocks:
+            if _numbered(base):
+                after, k = base, 0
+                continue
+            k += 1
+            if not re.search(r"\(\d|display|after ", base):
+                rows.append((d, f"display {k}" + (f" after {after}" if after else "")))
     return rows
 
 
@@ -178,28 +189,16 @@ def _neighbours(displays) -> list[tuple[str, str, str]]:
     proof's start: ``near`` is "just after (n)" / "the j-th display after (n)", n its proof's last numbered display
     before it, or, before any, "just before (n)" / "the j-th display before (n)", n the next one; nothing when the
     proof numbers none. Lines of one block ("display 4 line 2") count once."""
-    blocks: dict[str, list[str]] = {}
-    for d in displays:
-        base = re.sub(r" (?:line|step) \d+$", "", d.label)
-        if not blocks.setdefault(d.proof, [])[-1:] == [base]:
-            blocks[d.proof].append(base)
     rows = []
-    for proof, labels in blocks.items():
-        numbered = [i for i, b in enumerate(labels) if re.fullmatch(r"\(\d+[a-z]?\)", b)]
+    for proof, blocks in _blocks(displays).items():
+        labels = [base for base, _ in blocks]
+        numbered = [i for i, base in enumerate(labels) if _numbered(base)]
         for i, base in enumerate(labels):
-            if not re.fullmatch(r"display \d+", base):
-                continue
             before, after = [j for j in numbered if j < i], [j for j in numbered if j > i]
-            if before:
-                gap = i - before[-1]
-                near = (f"just after {labels[before[-1]]}" if gap == 1
-                        else f"the {_ordinal(gap)} display after {labels[before[-1]]}")
-            elif after:
-                gap = after[0] - i
-                near = (f"just before {labels[after[0]]}" if gap == 1
-                        else f"the {_ordinal(gap)} display before {labels[after[0]]}")
-            else:
+            if not re.fullmatch(r"display \d+", base) or not (before or after):
                 continue
+            gap, side, j = (i - before[-1], "after", before[-1]) if before else (after[0] - i, "before", after[0])
+            near = f"just {side} {labels[j]}" if gap == 1 else f"the {_ordinal(gap)} display {side} {labels[j]}"
             rows.append((proof, base, near))
     return rows
 
